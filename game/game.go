@@ -1,0 +1,164 @@
+// Package game defines what coplay plays: a Game with a catalogue of typed tools, what
+// the world looks like (Observation), and what a call returns (Result). It also checks
+// tool arguments against their JSON Schema before any game sees them, and keeps the
+// catalogue in a Registry the agent calls through.
+//
+// Package game imports nothing else of coplay's; games (game/spacetraders, later
+// game/mcp) implement its interfaces.
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Game is something an agent can play through typed tools.
+type Game interface {
+	// Info names the game and summarizes its rules for the system prompt.
+	Info() Info
+	// Tools returns the game's typed catalogue. It does not change while the game runs.
+	Tools() []Tool
+	// Observe returns the current state of the world.
+	Observe(ctx context.Context) (Observation, error)
+	// Call runs the named tool with arguments already validated against its schema.
+	// A refusal by the game (not enough fuel, say) is a Result with Err set, not an
+	// error; error is for when the game could not be asked at all.
+	Call(ctx context.Context, name string, args json.RawMessage) (Result, error)
+}
+
+// Simulator is implemented by games that can predict the outcome of some calls without
+// making them (a dry run). Simulate returns ok=false when it cannot predict this call;
+// it never guesses.
+type Simulator interface {
+	Simulate(ctx context.Context, name string, args json.RawMessage) (sim Simulation, ok bool, err error)
+}
+
+// Info describes a game to the agent and the person.
+type Info struct {
+	Name  string // short, e.g. "spacetraders"
+	Title string // for the screen, e.g. "SpaceTraders (offline universe)"
+	Rules string // markdown rules summary for the system prompt
+}
+
+// Kind says what a tool does to the world, which decides whether a person is asked.
+type Kind int
+
+const (
+	// Read tools only look. They run without asking.
+	Read Kind = iota
+	// Act tools change the game. A person approves them unless told to always allow.
+	Act
+	// Note tools change only the agent's notebook. They run without asking.
+	Note
+)
+
+// String returns "read", "act" or "note".
+func (k Kind) String() string {
+	switch k {
+	case Read:
+		return "read"
+	case Act:
+		return "act"
+	case Note:
+		return "note"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// MarshalText encodes the kind as its name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Tool is one typed action or query.
+type Tool struct {
+	Name        string             // snake_case, unique in a catalogue
+	Description string             // for the model: what it does and when to use it
+	Kind        Kind               // Read, Act or Note
+	Schema      *jsonschema.Schema // the arguments: a JSON object schema
+	DryRun      bool               // the game's Simulator can predict some calls of this tool
+}
+
+// Observation is the state of the world, for the model to read and the screen to draw.
+type Observation struct {
+	Summary string    // compact markdown, sent to the model every step
+	Metrics []Metric  // numbers worth plotting over time (credits, cargo used)
+	Timers  []Timer   // things that finish at a known time
+	Map     *Map      // the current neighbourhood, if the game has one
+	Time    time.Time // when the observation was taken
+	// IdleUntil, when set, says nothing can usefully act before then (every ship is
+	// travelling or cooling down); the agent may wait until then.
+	IdleUntil time.Time
+	// IdleReason says why, for the "waiting until T, because …" message.
+	IdleReason string
+}
+
+// Metric is one named number at the time of an observation.
+type Metric struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
+}
+
+// Timer is something that ends at a known time: a ship's arrival, a cooldown.
+type Timer struct {
+	Label string    `json:"label"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Map is a set of labelled points in one plane.
+type Map struct {
+	Title  string  `json:"title"`
+	Points []Point `json:"points"`
+}
+
+// Point is a place on a Map. Marks are short labels of what is there (ships).
+type Point struct {
+	Label string   `json:"label"`
+	Kind  string   `json:"kind,omitempty"`
+	X     float64  `json:"x"`
+	Y     float64  `json:"y"`
+	Marks []string `json:"marks,omitempty"`
+}
+
+// Result is the outcome of a call.
+type Result struct {
+	// Output is what the model reads: compact text or JSON.
+	Output string `json:"output,omitempty"`
+	// Err is set when the game refused the call; the call had no effect.
+	Err *Error `json:"error,omitempty"`
+	// Wait is set when the game asks the caller to wait before going on.
+	Wait *Wait `json:"wait,omitempty"`
+	// Unknown is set when the request may or may not have taken effect (the response
+	// was lost); the caller must observe again before deciding anything.
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// OK reports whether the call succeeded.
+func (r Result) OK() bool { return r.Err == nil && !r.Unknown }
+
+// Error is a refusal from the game, with the game's own code and message.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Error returns "game error CODE: MESSAGE".
+func (e *Error) Error() string { return fmt.Sprintf("game error %d: %s", e.Code, e.Message) }
+
+// Wait asks the caller to come back at Until.
+type Wait struct {
+	Until  time.Time `json:"until"`
+	Reason string    `json:"reason"`
+}
+
+// Simulation is a predicted outcome of a call that was not made.
+type Simulation struct {
+	Summary string `json:"summary"`        // e.g. "uses 38 fuel (have 400), arrives 15:04:05"
+	Fails   bool   `json:"fails"`          // the game would refuse the call
+	Warning string `json:"warn,omitempty"` // allowed, but probably not what you want
+}

@@ -1,0 +1,70 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// counterGame is a one-tool game that counts the calls that reach it.
+type counterGame struct{ calls int }
+
+func (g *counterGame) Info() Info { return Info{Name: "counter"} }
+func (g *counterGame) Tools() []Tool {
+	return []Tool{{Name: "navigate_ship", Kind: Act, Schema: navSchema, DryRun: true}}
+}
+func (g *counterGame) Observe(context.Context) (Observation, error) { return Observation{}, nil }
+func (g *counterGame) Call(_ context.Context, name string, args json.RawMessage) (Result, error) {
+	g.calls++
+	return Result{Output: name + " " + string(args)}, nil
+}
+func (g *counterGame) Simulate(_ context.Context, name string, args json.RawMessage) (Simulation, bool, error) {
+	return Simulation{Summary: "would go"}, true, nil
+}
+
+func TestRegistryRefusesInvalidCalls(t *testing.T) {
+	g := &counterGame{}
+	r := NewRegistry(g)
+	ctx := context.Background()
+
+	_, err := r.Call(ctx, "navigate", json.RawMessage(`{}`))
+	var ut *UnknownToolError
+	if !errors.As(err, &ut) || !strings.Contains(err.Error(), "did you mean navigate_ship?") || !strings.Contains(err.Error(), "valid tools: navigate_ship") {
+		t.Fatalf("unknown tool error: %v", err)
+	}
+	_, err = r.Call(ctx, "navigate_ship", json.RawMessage(`{"ship":"X"}`))
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want validation error, got %v", err)
+	}
+	if g.calls != 0 {
+		t.Fatalf("invalid calls reached the game %d times", g.calls)
+	}
+	res, err := r.Call(ctx, "navigate_ship", json.RawMessage(`{"shipSymbol":"X","waypointSymbol":"Y"}`))
+	if err != nil || g.calls != 1 || !strings.HasPrefix(res.Output, "navigate_ship ") {
+		t.Fatalf("valid call: %v %+v calls=%d", err, res, g.calls)
+	}
+}
+
+func TestRegistryAddAndSimulate(t *testing.T) {
+	r := NewRegistry(&counterGame{})
+	r.Add(Tool{Name: "update_notes", Kind: Note, Schema: SchemaFor[struct {
+		Text string `json:"text"`
+	}]()}, func(context.Context, json.RawMessage) (Result, error) { return Result{Output: "saved"}, nil })
+	if got := len(r.Tools()); got != 2 {
+		t.Fatalf("tools: %d", got)
+	}
+	ctx := context.Background()
+	if _, ok, _ := r.Simulate(ctx, "update_notes", json.RawMessage(`{"text":"x"}`)); ok {
+		t.Fatal("a notebook tool has no dry run")
+	}
+	sim, ok, err := r.Simulate(ctx, "navigate_ship", json.RawMessage(`{"shipSymbol":"X","waypointSymbol":"Y"}`))
+	if !ok || err != nil || sim.Summary != "would go" {
+		t.Fatalf("simulate: %+v %v %v", sim, ok, err)
+	}
+	if _, _, err := r.Simulate(ctx, "navigate_ship", json.RawMessage(`{}`)); err == nil {
+		t.Fatal("simulating an invalid call must fail validation")
+	}
+}
