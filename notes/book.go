@@ -1,0 +1,275 @@
+package notes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Errors reported by the notebook. They are matched with [errors.Is]; the
+// errors actually returned carry the file or session they are about.
+var (
+	// ErrLocked means another process (normally another coplay) holds the
+	// notebook file open.
+	ErrLocked = errors.New("in use by another coplay")
+	// ErrCorrupt means the file is not a coplay notebook or is damaged.
+	// Such a file is left untouched.
+	ErrCorrupt = errors.New("not a usable coplay notebook")
+	// ErrNotFound means the named session (or record) does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrExists means a session with that name already exists.
+	ErrExists = errors.New("already exists")
+)
+
+// format marks a bbolt file as a coplay notebook; a bbolt file without it
+// (and with any bucket at all) belongs to someone else.
+const (
+	formatKey   = "format"
+	formatValue = "coplay-notebook/1"
+)
+
+var (
+	bucketMeta     = []byte("coplay")
+	bucketSessions = []byte("sessions")
+)
+
+// Options configures [Open].
+type Options struct {
+	// Timeout is how long to wait for another process to release the file
+	// before giving up with ErrLocked. Zero means one second.
+	Timeout time.Duration
+}
+
+// Book is an open notebook file. It is safe for concurrent use.
+type Book struct {
+	path string
+	db   *bolt.DB
+	now  func() time.Time
+
+	mu      sync.RWMutex
+	secrets [][]byte
+}
+
+// fileError is an error about the notebook file itself. Its text starts
+// with the path so that a person can tell which file is meant.
+type fileError struct {
+	path string
+	msg  string
+	kind error // ErrLocked or ErrCorrupt
+	err  error // the cause, if any
+}
+
+func (e *fileError) Error() string {
+	if e.err != nil {
+		return e.path + " " + e.msg + ": " + e.err.Error()
+	}
+	return e.path + " " + e.msg
+}
+
+func (e *fileError) Is(target error) bool { return target == e.kind }
+func (e *fileError) Unwrap() error        { return e.err }
+
+// DefaultPath returns where the notebook lives when no --data flag is
+// given: $XDG_DATA_HOME/coplay/coplay.db, else
+// os.UserConfigDir()/coplay/coplay.db. It creates the directory (0700).
+func DefaultPath() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		// The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("notes: no place for the notebook: %w", err)
+		}
+		base = dir
+	}
+	dir := filepath.Join(base, "coplay")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("notes: create notebook directory: %w", err)
+	}
+	return filepath.Join(dir, "coplay.db"), nil
+}
+
+// Open opens the notebook at path, creating it (mode 0600, and its
+// directory 0700) when it does not exist. It waits up to opts.Timeout for
+// another process to let go of the file and then fails with an error
+// matching ErrLocked. A file that is not a coplay notebook, or is damaged,
+// gives an error matching ErrCorrupt and is not modified.
+func Open(path string, opts *Options) (*Book, error) {
+	timeout := time.Second
+	if opts != nil && opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("notes: create directory for %s: %w", path, err)
+		}
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return nil, &fileError{path: path, msg: "is not a regular file", kind: ErrCorrupt}
+	case err == nil && fi.Size() > 0:
+		// Inspect an existing file read-only first: opening it for writing
+		// would let bbolt write to it, and a foreign or damaged file must
+		// stay exactly as it is.
+		if err := inspect(path, timeout); err != nil {
+			return nil, err
+		}
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("notes: %w", err)
+	}
+
+	db, err := openBolt(path, &bolt.Options{Timeout: timeout})
+	if err != nil {
+		return nil, err
+	}
+	b := &Book{path: path, db: db, now: func() time.Time { return time.Now().Round(0) }}
+	err = b.update(func(tx *bolt.Tx) error {
+		if err := checkFormat(path, tx); err != nil {
+			return err
+		}
+		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if meta.Get([]byte(formatKey)) == nil {
+			if err := meta.Put([]byte(formatKey), []byte(formatValue)); err != nil {
+				return err
+			}
+		}
+		_, err = tx.CreateBucketIfNotExists(bucketSessions)
+		return err
+	})
+	if err != nil {
+		db.Close()
+		var fe *fileError
+		if errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+	}
+	return b, nil
+}
+
+// openBolt opens the bbolt file and translates bbolt's errors into ours.
+func openBolt(path string, o *bolt.Options) (db *bolt.DB, err error) {
+	defer func() {
+		// bbolt can panic on a mangled file; that is a damaged file, not a bug here.
+		if r := recover(); r != nil {
+			db, err = nil, &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: fmt.Errorf("%v", r)}
+		}
+	}()
+	old := debug.SetPanicOnFault(true)
+	defer debug.SetPanicOnFault(old)
+	db, err = bolt.Open(path, 0o600, o)
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, &fileError{path: path, msg: "is in use by another coplay", kind: ErrLocked}
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch),
+		errors.Is(err, berrors.ErrChecksum):
+		return nil, &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
+	case errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("notes: %w", err)
+	default:
+		// Anything else from bbolt at open time is about the file's content
+		// (too small, bad mapping).
+		return nil, &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
+	}
+}
+
+// inspect opens an existing file read-only and checks that it is an
+// intact coplay notebook.
+func inspect(path string, timeout time.Duration) error {
+	db, err := openBolt(path, &bolt.Options{ReadOnly: true, Timeout: timeout})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	b := &Book{path: path, db: db}
+	err = b.view(func(tx *bolt.Tx) error { return checkFormat(path, tx) })
+	var fe *fileError
+	if err != nil && !errors.As(err, &fe) {
+		return &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+	}
+	return err
+}
+
+// checkFormat accepts an empty bbolt file (a crash can leave one right
+// after creation) or one carrying our format mark, and checks that the
+// file is as long as its own metadata says.
+func checkFormat(path string, tx *bolt.Tx) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("notes: %w", err)
+	}
+	if fi.Size() < tx.Size() {
+		return &fileError{path: path, msg: "is damaged", kind: ErrCorrupt,
+			err: fmt.Errorf("file is %d bytes but its metadata needs %d (truncated?)", fi.Size(), tx.Size())}
+	}
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		empty := true
+		if err := tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil }); err != nil {
+			return err
+		}
+		if empty {
+			return nil
+		}
+		return &fileError{path: path, msg: "is not a coplay notebook", kind: ErrCorrupt,
+			err: errors.New("it is a bbolt database of another program")}
+	}
+	v := meta.Get([]byte(formatKey))
+	if !bytes.Equal(v, []byte(formatValue)) {
+		return &fileError{path: path, msg: "is not a coplay notebook", kind: ErrCorrupt,
+			err: fmt.Errorf("unknown format %q (this coplay reads %q)", v, formatValue)}
+	}
+	if tx.Bucket(bucketSessions) == nil {
+		return &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: errors.New("sessions bucket missing")}
+	}
+	return nil
+}
+
+// Path returns the file the book was opened from.
+func (b *Book) Path() string { return b.path }
+
+// Close releases the file. Sessions obtained from the book must not be
+// used afterwards.
+func (b *Book) Close() error {
+	if err := b.db.Close(); err != nil {
+		return fmt.Errorf("notes: close %s: %w", b.path, err)
+	}
+	return nil
+}
+
+// view runs fn in a read transaction, turning a panic from a damaged file
+// into an ErrCorrupt error instead of a crash.
+func (b *Book) view(fn func(*bolt.Tx) error) (err error) {
+	defer b.recoverCorrupt(&err)
+	old := debug.SetPanicOnFault(true)
+	defer debug.SetPanicOnFault(old)
+	return b.db.View(fn)
+}
+
+// update runs fn in a write transaction that is fsynced before it returns.
+func (b *Book) update(fn func(*bolt.Tx) error) (err error) {
+	defer b.recoverCorrupt(&err)
+	old := debug.SetPanicOnFault(true)
+	defer debug.SetPanicOnFault(old)
+	return b.db.Update(fn)
+}
+
+func (b *Book) recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = &fileError{path: b.path, msg: "is damaged", kind: ErrCorrupt, err: fmt.Errorf("%v", r)}
+	}
+}

@@ -1,0 +1,306 @@
+package notes
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Export writes a readable markdown transcript of the session: a header
+// with the totals, the current notes, the plan, then every step with its
+// records in order (text, calls with arguments, decisions with reasons,
+// results, errors, advice).
+func (s *Session) Export(w io.Writer) error {
+	info, err := s.Info()
+	if err != nil {
+		return err
+	}
+	notes, err := s.Notes()
+	if err != nil {
+		return err
+	}
+	plan, err := s.Plan()
+	if err != nil {
+		return err
+	}
+	rules, err := s.Rules()
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	writeHeader(bw, info)
+	if len(rules) > 0 {
+		fmt.Fprintf(bw, "| Always allowed | %s |\n", cell(strings.Join(sortedKeys(rules), ", ")))
+	}
+
+	fmt.Fprintf(bw, "\n## Notes\n\n")
+	if notes.Version == 0 {
+		fmt.Fprintf(bw, "_No notes were written; this is the starting skeleton._\n\n")
+	} else {
+		fmt.Fprintf(bw, "_Version %d, written at step %d._\n\n", notes.Version, notes.Step)
+	}
+	// The notes' own headings go two levels down so they nest under "Notes".
+	bw.WriteString(demote(strings.TrimSpace(notes.Text), 2))
+	bw.WriteString("\n")
+
+	fmt.Fprintf(bw, "\n## Plan\n\n")
+	if len(plan) == 0 {
+		fmt.Fprintf(bw, "_No plan._\n")
+	}
+	for _, st := range plan {
+		box := " "
+		switch st.Status {
+		case StatusDone:
+			box = "x"
+		case StatusDropped:
+			box = "-"
+		}
+		fmt.Fprintf(bw, "%d. [%s] %s _(%s)_\n", st.ID, box, oneLine(st.Text), st.Status)
+	}
+
+	fmt.Fprintf(bw, "\n## Journal\n")
+	step := -1
+	err = s.Records(1, func(r Record) error {
+		if r.Step != step {
+			step = r.Step
+			if step == 0 {
+				fmt.Fprintf(bw, "\n### Before the first step\n\n")
+			} else {
+				fmt.Fprintf(bw, "\n### Step %d\n\n", step)
+			}
+		}
+		writeRecord(bw, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if info.Records == 0 {
+		fmt.Fprintf(bw, "\n_The journal is empty._\n")
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("notes: export %q: %w", s.name, err)
+	}
+	return nil
+}
+
+func writeHeader(w *bufio.Writer, info SessionInfo) {
+	fmt.Fprintf(w, "# Session %s\n\n", info.Name)
+	fmt.Fprintf(w, "| | |\n|---|---|\n")
+	fmt.Fprintf(w, "| Game | %s |\n", cell(info.Game))
+	fmt.Fprintf(w, "| Model | %s |\n", cell(info.Model))
+	fmt.Fprintf(w, "| Created | %s |\n", info.Created.Format(time.RFC3339))
+	fmt.Fprintf(w, "| Last active | %s |\n", info.LastActive.Format(time.RFC3339))
+	fmt.Fprintf(w, "| Steps | %d |\n", info.Steps)
+	fmt.Fprintf(w, "| Calls | %d |\n", info.Calls)
+	fmt.Fprintf(w, "| Tokens | %d prompt, %d completion |\n", info.PromptTokens, info.CompletionTokens)
+	fmt.Fprintf(w, "| Cost | $%.4f |\n", info.Cost)
+	fmt.Fprintf(w, "| Journal records | %d |\n", info.Records)
+}
+
+func cell(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return strings.ReplaceAll(oneLine(s), "|", `\|`)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// demote pushes every ATX heading outside code fences down by n levels.
+func demote(doc string, n int) string {
+	lines := strings.Split(doc, "\n")
+	inFence := false
+	for i, line := range lines {
+		if fence(line) {
+			inFence = !inFence
+			continue
+		}
+		if level, _ := heading(line); !inFence && level > 0 {
+			t := strings.TrimLeft(line, " ")
+			lines[i] = strings.Repeat("#", min(level+n, 6)) + t[level:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// writeRecord renders one journal record as a list item with its known
+// fields spelled out and anything else as compact JSON.
+func writeRecord(w *bufio.Writer, r Record) {
+	fmt.Fprintf(w, "- **%s** #%d, %s", r.Type, r.Seq, r.Time.Format("15:04:05"))
+	if r.CallID != "" {
+		fmt.Fprintf(w, ", call `%s`", r.CallID)
+	}
+	w.WriteString("\n")
+	if len(r.Data) == 0 {
+		return
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(r.Data, &fields); err != nil {
+		// Not an object: show it as it is.
+		writeBlock(w, compact(r.Data))
+		return
+	}
+	known := []struct {
+		key    string
+		render func(*bufio.Writer, json.RawMessage)
+	}{
+		{"text", renderText("")},
+		{"advice", renderText("Advice: ")},
+		{"call", renderCall},
+		{"tool", renderLabel("Tool")},
+		{"args", renderJSON("Arguments")},
+		{"decision", renderLabel("Decision")},
+		{"reason", renderText("Reason: ")},
+		{"output", renderJSON("Output")},
+		{"error", renderError},
+	}
+	for _, k := range known {
+		if v, ok := fields[k.key]; ok {
+			k.render(w, v)
+			delete(fields, k.key)
+		}
+	}
+	if len(fields) > 0 {
+		rest, _ := json.Marshal(fields) // map keys come out sorted
+		fmt.Fprintf(w, "  - Other: `%s`\n", rest)
+	}
+}
+
+func renderText(prefix string) func(*bufio.Writer, json.RawMessage) {
+	return func(w *bufio.Writer, v json.RawMessage) {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(compact(v))
+		}
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		// Indented so that it stays inside the list item.
+		lines := strings.Split(strings.TrimRight(prefix+s, "\n"), "\n")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  > %s\n", l)
+		}
+	}
+}
+
+func renderLabel(label string) func(*bufio.Writer, json.RawMessage) {
+	return func(w *bufio.Writer, v json.RawMessage) {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(compact(v))
+		}
+		fmt.Fprintf(w, "  - %s: **%s**\n", label, oneLine(s))
+	}
+}
+
+func renderJSON(label string) func(*bufio.Writer, json.RawMessage) {
+	return func(w *bufio.Writer, v json.RawMessage) {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			// A string output is text, often multi-line: keep it verbatim.
+			fmt.Fprintf(w, "  - %s:\n", label)
+			writeBlock(w, []byte(s))
+			return
+		}
+		fmt.Fprintf(w, "  - %s:\n", label)
+		writeBlock(w, indent(v))
+	}
+}
+
+func renderCall(w *bufio.Writer, v json.RawMessage) {
+	var c struct {
+		ID   string          `json:"id"`
+		Tool string          `json:"tool"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	}
+	if json.Unmarshal(v, &c) != nil {
+		renderJSON("Call")(w, v)
+		return
+	}
+	tool := c.Tool
+	if tool == "" {
+		tool = c.Name
+	}
+	fmt.Fprintf(w, "  - Call: **%s**", tool)
+	if c.ID != "" {
+		fmt.Fprintf(w, " (id `%s`)", c.ID)
+	}
+	w.WriteString("\n")
+	if len(c.Args) > 0 {
+		renderJSON("Arguments")(w, c.Args)
+	}
+}
+
+func renderError(w *bufio.Writer, v json.RawMessage) {
+	var e struct {
+		Code    json.RawMessage `json:"code"`
+		Message string          `json:"message"`
+	}
+	var s string
+	switch {
+	case json.Unmarshal(v, &s) == nil:
+		fmt.Fprintf(w, "  - Error: %s\n", oneLine(s))
+	case json.Unmarshal(v, &e) == nil && (e.Message != "" || len(e.Code) > 0):
+		code := strings.Trim(string(e.Code), `"`)
+		if code != "" {
+			fmt.Fprintf(w, "  - Error %s: %s\n", code, oneLine(e.Message))
+		} else {
+			fmt.Fprintf(w, "  - Error: %s\n", oneLine(e.Message))
+		}
+	default:
+		fmt.Fprintf(w, "  - Error: `%s`\n", compact(v))
+	}
+}
+
+// writeBlock writes p as a fenced block inside a list item, with a fence
+// longer than any backtick run in p so that p cannot close it.
+func writeBlock(w *bufio.Writer, p []byte) {
+	ticks := 3
+	for run, i := 0, 0; i < len(p); i++ {
+		if p[i] == '`' {
+			run++
+			ticks = max(ticks, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", ticks)
+	fmt.Fprintf(w, "\n    %s\n", f)
+	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		fmt.Fprintf(w, "    %s\n", l)
+	}
+	fmt.Fprintf(w, "    %s\n\n", f)
+}
+
+func compact(v json.RawMessage) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, v) != nil {
+		return v
+	}
+	return buf.Bytes()
+}
+
+func indent(v json.RawMessage) []byte {
+	var buf bytes.Buffer
+	if json.Indent(&buf, v, "", "  ") != nil {
+		return v
+	}
+	return buf.Bytes()
+}
+
+// sortedKeys is used where map order would make output unstable.
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

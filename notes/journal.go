@@ -1,0 +1,333 @@
+package notes
+
+import (
+	"cmp"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Record is one journal entry: one agent event. Seq starts at 1 and is
+// strictly increasing; a record is never rewritten once appended.
+type Record struct {
+	Seq    uint64          `json:"seq"`
+	Time   time.Time       `json:"time"`
+	Type   string          `json:"type"` // the agent's event type, e.g. "tool_proposed"
+	Step   int             `json:"step,omitempty"`
+	CallID string          `json:"call_id,omitempty"` // set on tool_proposed, decision, tool_result
+	Data   json.RawMessage `json:"data,omitempty"`    // the event's JSON
+}
+
+// Record types the notebook itself understands; the agent uses the same
+// strings for its events.
+const (
+	// TypeProposed is a call awaiting a decision.
+	TypeProposed = "tool_proposed"
+	// TypeDecision decides a call. Its Data is {"decision": "...", ...}:
+	// "veto" means the call will not run; anything else (approve, edit,
+	// auto) means it will.
+	TypeDecision = "decision"
+	// TypeResult means the call finished, successfully or with a game error.
+	TypeResult = "tool_result"
+	// TypeOutcomeUnknown closes a call that was decided but whose result
+	// was never recorded (the process died while it ran). The agent
+	// appends it after telling the model and the person to re-observe.
+	TypeOutcomeUnknown = "outcome_unknown"
+)
+
+// DecisionVeto is the decision value that means a call will not run.
+const DecisionVeto = "veto"
+
+// callEntry indexes one call's records by seq; zero means "none yet".
+type callEntry struct {
+	Proposed uint64 `json:"proposed,omitempty"`
+	Decision uint64 `json:"decision,omitempty"`
+	Result   uint64 `json:"result,omitempty"`
+	Executes bool   `json:"executes,omitempty"` // the decision lets it run
+}
+
+func seqKey(seq uint64) []byte {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return k[:]
+}
+
+// Append adds r to the journal, assigning its Seq (and Time, if zero). It
+// returns only once the record is on disk (fsynced), so a decision
+// appended before a call runs survives any crash during the call.
+func (s *Session) Append(r Record) (Record, error) {
+	if r.Type == "" {
+		return Record{}, errors.New("notes: Append: record has no type")
+	}
+	if r.Time.IsZero() {
+		r.Time = s.book.now()
+	}
+	if len(r.Data) > 0 && !json.Valid(r.Data) {
+		return Record{}, fmt.Errorf("notes: Append %s record: data is not valid JSON", r.Type)
+	}
+	r.Type = s.book.scrubString(r.Type)
+	r.CallID = s.book.scrubString(r.CallID)
+	if len(r.Data) > 0 {
+		r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
+	}
+	err := s.update(func(sb *bolt.Bucket) error {
+		j := sb.Bucket(bucketJournal)
+		seq, err := j.NextSequence()
+		if err != nil {
+			return err
+		}
+		r.Seq = seq
+		data, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if err := j.Put(seqKey(seq), data); err != nil {
+			return err
+		}
+		if err := indexCall(sb, r); err != nil {
+			return err
+		}
+		return s.editInfo(sb, func(i *SessionInfo) {
+			if r.Step > i.Steps {
+				i.Steps = r.Step
+			}
+			if r.Type == TypeResult {
+				i.Calls++
+			}
+		})
+	})
+	if err != nil {
+		return Record{}, err
+	}
+	return r, nil
+}
+
+// indexCall keeps the call index current so that Recover reads a handful
+// of open calls instead of scanning the journal.
+func indexCall(sb *bolt.Bucket, r Record) error {
+	if r.CallID == "" {
+		return nil
+	}
+	var e callEntry
+	calls, open := sb.Bucket(bucketCalls), sb.Bucket(bucketOpen)
+	id := []byte(r.CallID)
+	if v := calls.Get(id); v != nil {
+		if err := json.Unmarshal(v, &e); err != nil {
+			return fmt.Errorf("notes: call %q: bad index entry: %w", r.CallID, err)
+		}
+	}
+	stillOpen := true
+	switch r.Type {
+	case TypeProposed:
+		e.Proposed = r.Seq
+	case TypeDecision:
+		e.Decision = r.Seq
+		e.Executes = decisionExecutes(r.Data)
+		stillOpen = e.Executes
+	case TypeResult, TypeOutcomeUnknown:
+		e.Result = r.Seq
+		stillOpen = false
+	default:
+		return nil
+	}
+	if err := putJSON(calls, id, e); err != nil {
+		return err
+	}
+	if stillOpen {
+		return open.Put(id, nil)
+	}
+	return open.Delete(id)
+}
+
+// decisionExecutes reports whether a decision lets its call run. Only an
+// explicit veto does not: for anything unreadable the safe assumption is
+// that the call may have run, so that it is re-observed, never replayed.
+func decisionExecutes(data json.RawMessage) bool {
+	var d struct {
+		Decision string `json:"decision"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return true
+	}
+	return d.Decision != DecisionVeto
+}
+
+// batch is how many records Records reads per transaction; fn runs
+// outside any transaction so it may write to the book.
+const batch = 512
+
+// Records calls fn with every record from seq from (1 for all) in order.
+// It stops at the first error from fn and returns it.
+func (s *Session) Records(from uint64, fn func(Record) error) error {
+	if from == 0 {
+		from = 1
+	}
+	for {
+		var recs []Record
+		err := s.view(func(sb *bolt.Bucket) error {
+			c := sb.Bucket(bucketJournal).Cursor()
+			for k, v := c.Seek(seqKey(from)); k != nil && len(recs) < batch; k, v = c.Next() {
+				r, err := decodeRecord(k, v)
+				if err != nil {
+					return err
+				}
+				recs = append(recs, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(recs) < batch {
+			return nil
+		}
+		from = recs[len(recs)-1].Seq + 1
+	}
+}
+
+// Tail returns the last n records in order. It reads only those records.
+func (s *Session) Tail(n int) ([]Record, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	var out []Record
+	err := s.view(func(sb *bolt.Bucket) error {
+		c := sb.Bucket(bucketJournal).Cursor()
+		for k, v := c.Last(); k != nil && len(out) < n; k, v = c.Prev() {
+			r, err := decodeRecord(k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, err
+}
+
+// Record returns the record with the given seq, or an error matching
+// ErrNotFound.
+func (s *Session) Record(seq uint64) (Record, error) {
+	var r Record
+	err := s.view(func(sb *bolt.Bucket) error {
+		var err error
+		r, err = getRecord(sb, seq)
+		return err
+	})
+	return r, err
+}
+
+// CallRecords returns the records of one call in order: its proposal,
+// decision and result (or outcome_unknown), those that exist.
+func (s *Session) CallRecords(callID string) ([]Record, error) {
+	var out []Record
+	err := s.view(func(sb *bolt.Bucket) error {
+		e, ok, err := getCall(sb, callID)
+		if err != nil || !ok {
+			return err
+		}
+		for _, seq := range []uint64{e.Proposed, e.Decision, e.Result} {
+			if seq == 0 {
+				continue
+			}
+			r, err := getRecord(sb, seq)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Recovery is what a resumed session must deal with before going on.
+type Recovery struct {
+	// Pending are tool_proposed records with no decision yet: ask again.
+	Pending []Record
+	// Unknown are decisions that let a call run (approve, edit, auto)
+	// with no tool_result: the call may or may not have happened. Report
+	// "outcome unknown, re-observe" and never run it again.
+	Unknown []Record
+}
+
+// Recover lists calls left open by the previous run. It reads the small
+// index of open calls, not the journal.
+func (s *Session) Recover() (Recovery, error) {
+	var rec Recovery
+	err := s.view(func(sb *bolt.Bucket) error {
+		return sb.Bucket(bucketOpen).ForEach(func(id, _ []byte) error {
+			e, ok, err := getCall(sb, string(id))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("notes: open call %q has no index entry", id)
+			}
+			switch {
+			case e.Decision != 0 && e.Executes:
+				r, err := getRecord(sb, e.Decision)
+				if err != nil {
+					return err
+				}
+				rec.Unknown = append(rec.Unknown, r)
+			case e.Decision == 0 && e.Proposed != 0:
+				r, err := getRecord(sb, e.Proposed)
+				if err != nil {
+					return err
+				}
+				rec.Pending = append(rec.Pending, r)
+			}
+			return nil
+		})
+	})
+	sortBySeq(rec.Pending)
+	sortBySeq(rec.Unknown)
+	return rec, err
+}
+
+func sortBySeq(rs []Record) {
+	slices.SortFunc(rs, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+func getCall(sb *bolt.Bucket, id string) (callEntry, bool, error) {
+	var e callEntry
+	v := sb.Bucket(bucketCalls).Get([]byte(id))
+	if v == nil {
+		return e, false, nil
+	}
+	if err := json.Unmarshal(v, &e); err != nil {
+		return e, false, fmt.Errorf("notes: call %q: bad index entry: %w", id, err)
+	}
+	return e, true, nil
+}
+
+func getRecord(sb *bolt.Bucket, seq uint64) (Record, error) {
+	k := seqKey(seq)
+	v := sb.Bucket(bucketJournal).Get(k)
+	if v == nil {
+		return Record{}, fmt.Errorf("notes: journal record %d: %w", seq, ErrNotFound)
+	}
+	return decodeRecord(k, v)
+}
+
+func decodeRecord(k, v []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, fmt.Errorf("notes: journal record %d: %w", binary.BigEndian.Uint64(k), err)
+	}
+	return r, nil
+}

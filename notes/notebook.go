@@ -1,0 +1,126 @@
+package notes
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Notes is one version of the session's markdown notes.
+type Notes struct {
+	Text    string    `json:"text"`
+	Version int       `json:"version"` // 0 is the default skeleton, never stored
+	Step    int       `json:"step"`    // the agent step that wrote this version
+	Time    time.Time `json:"time"`
+}
+
+// Sections are the default sections of the notes, in order.
+var Sections = []string{"Situation", "Strategy", "Plan", "Next", "Waiting on", "Lessons"}
+
+// Skeleton is the notes a session starts with. Each section says what
+// belongs in it, so that the model knows what to keep current.
+const Skeleton = `# Notes
+
+## Situation
+
+_What the world looks like now: resources, assets, where they are._
+
+## Strategy
+
+_The long-term approach and why it was chosen._
+
+## Plan
+
+_The current plan in a few lines (the step list is kept separately)._
+
+## Next
+
+_The very next thing to do._
+
+## Waiting on
+
+_Timers, transits and cooldowns, with when they end._
+
+## Lessons
+
+_What worked, what failed, and the advice the person gave._
+`
+
+// Notes returns the latest version of the notes, or the default skeleton
+// (version 0) when none was written.
+func (s *Session) Notes() (Notes, error) {
+	var n Notes
+	err := s.view(func(sb *bolt.Bucket) error {
+		var err error
+		n, err = latestNotes(sb)
+		return err
+	})
+	return n, err
+}
+
+func latestNotes(sb *bolt.Bucket) (Notes, error) {
+	k, v := sb.Bucket(bucketNotes).Cursor().Last()
+	if k == nil {
+		return Notes{Text: Skeleton}, nil
+	}
+	var n Notes
+	if err := json.Unmarshal(v, &n); err != nil {
+		return n, fmt.Errorf("notes: notes version %d: %w", binary.BigEndian.Uint64(k), err)
+	}
+	return n, nil
+}
+
+// SetNotes replaces the whole notes with text, written at agent step step,
+// and returns the new version. Every earlier version is kept.
+func (s *Session) SetNotes(text string, step int) (Notes, error) {
+	return s.editNotes(step, func(string) (string, error) { return text, nil })
+}
+
+// UpdateSection replaces the body of the "## section" heading (matched
+// case-insensitively) with text, or appends the section when the notes
+// have no such heading. A copy of the heading at the start of text is
+// dropped, so the model may send the section with or without it.
+func (s *Session) UpdateSection(section, text string, step int) (Notes, error) {
+	return s.editNotes(step, func(old string) (string, error) {
+		return ReplaceSection(old, section, text)
+	})
+}
+
+func (s *Session) editNotes(step int, edit func(old string) (string, error)) (Notes, error) {
+	var n Notes
+	err := s.update(func(sb *bolt.Bucket) error {
+		cur, err := latestNotes(sb)
+		if err != nil {
+			return err
+		}
+		text, err := edit(cur.Text)
+		if err != nil {
+			return err
+		}
+		n = Notes{Text: s.book.scrubString(text), Version: cur.Version + 1, Step: step, Time: s.book.now()}
+		if err := putJSON(sb.Bucket(bucketNotes), seqKey(uint64(n.Version)), n); err != nil {
+			return err
+		}
+		return s.editInfo(sb, nil)
+	})
+	return n, err
+}
+
+// NoteHistory returns every stored version of the notes, oldest first.
+func (s *Session) NoteHistory() ([]Notes, error) {
+	var out []Notes
+	err := s.view(func(sb *bolt.Bucket) error {
+		return sb.Bucket(bucketNotes).ForEach(func(k, v []byte) error {
+			var n Notes
+			if err := json.Unmarshal(v, &n); err != nil {
+				return fmt.Errorf("notes: notes version %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			out = append(out, n)
+			return nil
+		})
+	})
+	return out, err
+}

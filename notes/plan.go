@@ -1,0 +1,141 @@
+package notes
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Status is the state of one plan step.
+type Status string
+
+// The statuses a plan step can have.
+const (
+	StatusTodo    Status = "todo"
+	StatusDoing   Status = "doing"
+	StatusDone    Status = "done"
+	StatusDropped Status = "dropped"
+)
+
+// Statuses lists the valid statuses in their natural order.
+var Statuses = []Status{StatusTodo, StatusDoing, StatusDone, StatusDropped}
+
+// Valid reports whether s is one of the four statuses.
+func (s Status) Valid() bool {
+	for _, v := range Statuses {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// PlanStep is one step of the plan.
+type PlanStep struct {
+	ID     int    `json:"id"`
+	Text   string `json:"text"`
+	Status Status `json:"status"`
+}
+
+// planVersion is one stored version of the plan.
+type planVersion struct {
+	Steps []PlanStep `json:"steps"`
+	Step  int        `json:"step"` // the agent step that wrote it
+	Time  time.Time  `json:"time"`
+}
+
+func badStatus(s Status) error {
+	return fmt.Errorf("notes: plan status %q is not one of todo, doing, done, dropped", s)
+}
+
+// Plan returns the current plan (empty when none was set).
+func (s *Session) Plan() ([]PlanStep, error) {
+	var steps []PlanStep
+	err := s.view(func(sb *bolt.Bucket) error {
+		v, err := latestPlan(sb)
+		steps = v.Steps
+		return err
+	})
+	return steps, err
+}
+
+func latestPlan(sb *bolt.Bucket) (planVersion, error) {
+	var v planVersion
+	k, data := sb.Bucket(bucketPlan).Cursor().Last()
+	if k == nil {
+		return v, nil
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return v, fmt.Errorf("notes: plan: %w", err)
+	}
+	return v, nil
+}
+
+// SetPlan replaces the plan with steps, numbering them 1..n. An empty
+// status means todo; an empty text or unknown status is an error.
+func (s *Session) SetPlan(steps []PlanStep, step int) ([]PlanStep, error) {
+	out := make([]PlanStep, len(steps))
+	for i, st := range steps {
+		st.ID = i + 1
+		st.Text = strings.TrimSpace(st.Text)
+		if st.Text == "" {
+			return nil, fmt.Errorf("notes: plan step %d has no text", st.ID)
+		}
+		if st.Status == "" {
+			st.Status = StatusTodo
+		}
+		if !st.Status.Valid() {
+			return nil, fmt.Errorf("plan step %d: %w", st.ID, badStatus(st.Status))
+		}
+		st.Text = s.book.scrubString(st.Text)
+		out[i] = st
+	}
+	return out, s.update(func(sb *bolt.Bucket) error { return s.putPlan(sb, out, step) })
+}
+
+// UpdateStep changes the status of plan step id, and its text unless text
+// is "". An unknown id is an error naming the valid ones.
+func (s *Session) UpdateStep(id int, status Status, text string, step int) ([]PlanStep, error) {
+	if !status.Valid() {
+		return nil, badStatus(status)
+	}
+	var out []PlanStep
+	err := s.update(func(sb *bolt.Bucket) error {
+		cur, err := latestPlan(sb)
+		if err != nil {
+			return err
+		}
+		if len(cur.Steps) == 0 {
+			return errors.New("notes: the plan is empty; set a plan first")
+		}
+		if id < 1 || id > len(cur.Steps) {
+			return fmt.Errorf("notes: the plan has no step %d; valid ids are 1 to %d", id, len(cur.Steps))
+		}
+		out = append([]PlanStep(nil), cur.Steps...)
+		out[id-1].Status = status
+		if t := strings.TrimSpace(text); t != "" {
+			out[id-1].Text = s.book.scrubString(t)
+		}
+		return s.putPlan(sb, out, step)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s *Session) putPlan(sb *bolt.Bucket, steps []PlanStep, step int) error {
+	pb := sb.Bucket(bucketPlan)
+	seq, err := pb.NextSequence()
+	if err != nil {
+		return err
+	}
+	if err := putJSON(pb, seqKey(seq), planVersion{Steps: steps, Step: step, Time: s.book.now()}); err != nil {
+		return err
+	}
+	return s.editInfo(sb, nil)
+}

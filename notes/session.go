@@ -1,0 +1,344 @@
+package notes
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Keys and buckets inside one session's bucket.
+var (
+	keyInfo       = []byte("info")
+	bucketJournal = []byte("journal") // seq (8 bytes big-endian) -> Record JSON
+	bucketNotes   = []byte("notes")   // version -> Notes JSON
+	bucketPlan    = []byte("plan")    // version -> planVersion JSON
+	bucketRules   = []byte("rules")   // tool name -> "1"
+	bucketState   = []byte("state")   // keyState -> opaque bytes
+	bucketCalls   = []byte("calls")   // call id -> callEntry JSON, every call ever seen
+	bucketOpen    = []byte("open")    // call id -> "" for calls not yet finished
+	keyState      = []byte("state")
+)
+
+var sessionBuckets = [][]byte{bucketJournal, bucketNotes, bucketPlan, bucketRules, bucketState, bucketCalls, bucketOpen}
+
+// maxName bounds session names so that they fit a table and a file name.
+const maxName = 100
+
+// SessionInfo summarises a session for listings and status bars.
+type SessionInfo struct {
+	Name       string    `json:"name"`
+	Game       string    `json:"game"`
+	Model      string    `json:"model"`
+	Created    time.Time `json:"created"`
+	LastActive time.Time `json:"last_active"`
+	// Steps is the current step number (the highest seen).
+	Steps int `json:"steps"`
+	// Calls counts tool calls that finished (one per tool_result record).
+	Calls            int     `json:"calls"`
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CompletionTokens int64   `json:"completion_tokens"`
+	Cost             float64 `json:"cost"`
+	// Records is the journal's length (the last Seq).
+	Records uint64 `json:"records"`
+}
+
+// Session is one saved game session inside a [Book]. Its methods are safe
+// for concurrent use; each one is its own transaction.
+type Session struct {
+	book *Book
+	name string
+}
+
+// Name returns the session's name.
+func (s *Session) Name() string { return s.name }
+
+// Book returns the book the session lives in.
+func (s *Session) Book() *Book { return s.book }
+
+// validName reports what is wrong with a session name, if anything.
+func validName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("notes: session name is empty")
+	case len(name) > maxName:
+		return fmt.Errorf("notes: session name %.20q... is longer than %d bytes", name, maxName)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("notes: session name %q starts or ends with a space", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '/' || r == '\\' {
+			return fmt.Errorf("notes: session name %q contains %q; use letters, digits, '-', '_' or '.'", name, r)
+		}
+	}
+	return nil
+}
+
+// Create starts a new session. An empty name gets a readable unique one
+// made of the game and the time, like "spacetraders-2026-11-22-1503".
+// A name already in use gives an error matching ErrExists.
+func (b *Book) Create(name, game, model string) (*Session, error) {
+	now := b.now()
+	generated := name == ""
+	if generated {
+		prefix := slug(game)
+		if prefix == "" {
+			prefix = "session"
+		}
+		name = prefix + "-" + now.Format("2006-01-02-1504")
+	}
+	if err := validName(name); err != nil {
+		return nil, err
+	}
+	err := b.update(func(tx *bolt.Tx) error {
+		all := tx.Bucket(bucketSessions)
+		final := name
+		for i := 2; all.Bucket([]byte(final)) != nil; i++ {
+			if !generated {
+				return fmt.Errorf("notes: session %q %w in %s", name, ErrExists, b.path)
+			}
+			final = fmt.Sprintf("%s-%d", name, i)
+		}
+		name = final
+		sb, err := all.CreateBucket([]byte(name))
+		if err != nil {
+			return err
+		}
+		for _, k := range sessionBuckets {
+			if _, err := sb.CreateBucket(k); err != nil {
+				return err
+			}
+		}
+		info := SessionInfo{Name: name, Game: b.scrubString(game), Model: b.scrubString(model), Created: now, LastActive: now}
+		return putJSON(sb, keyInfo, info)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Session{book: b, name: name}, nil
+}
+
+// slug makes a game name usable as a session name prefix.
+func slug(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			sb.WriteRune(r)
+		case sb.Len() > 0 && !strings.HasSuffix(sb.String(), "-"):
+			sb.WriteByte('-')
+		}
+	}
+	out := strings.TrimSuffix(sb.String(), "-")
+	if len(out) > 40 {
+		out = out[:40]
+	}
+	return out
+}
+
+// Session returns the named session, or the most recently active one when
+// name is "". A missing session gives an error matching ErrNotFound.
+func (b *Book) Session(name string) (*Session, error) {
+	if name == "" {
+		list, err := b.List()
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("notes: no sessions in %s: %w", b.path, ErrNotFound)
+		}
+		return &Session{book: b, name: list[0].Name}, nil
+	}
+	err := b.view(func(tx *bolt.Tx) error {
+		_, err := b.sessionBucket(tx, name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Session{book: b, name: name}, nil
+}
+
+// List returns every session, the most recently active first.
+func (b *Book) List() ([]SessionInfo, error) {
+	var out []SessionInfo
+	err := b.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSessions).ForEachBucket(func(k []byte) error {
+			sb := tx.Bucket(bucketSessions).Bucket(k)
+			info, err := readInfo(sb, string(k))
+			if err != nil {
+				return err
+			}
+			out = append(out, info)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].LastActive.Equal(out[j].LastActive) {
+			return out[i].LastActive.After(out[j].LastActive)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+// Delete removes a session and everything in it.
+func (b *Book) Delete(name string) error {
+	return b.update(func(tx *bolt.Tx) error {
+		if _, err := b.sessionBucket(tx, name); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketSessions).DeleteBucket([]byte(name))
+	})
+}
+
+// sessionBucket finds a session's bucket or explains that it is missing.
+func (b *Book) sessionBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
+	sb := tx.Bucket(bucketSessions).Bucket([]byte(name))
+	if sb == nil {
+		return nil, fmt.Errorf("notes: session %q in %s: %w", name, b.path, ErrNotFound)
+	}
+	return sb, nil
+}
+
+// readInfo decodes a session's info and fills in the journal length.
+func readInfo(sb *bolt.Bucket, name string) (SessionInfo, error) {
+	var info SessionInfo
+	if err := json.Unmarshal(sb.Get(keyInfo), &info); err != nil {
+		return info, fmt.Errorf("notes: session %q: bad info record: %w", name, err)
+	}
+	info.Name = name
+	if j := sb.Bucket(bucketJournal); j != nil {
+		info.Records = j.Sequence()
+	}
+	return info, nil
+}
+
+// view and update run fn with this session's bucket.
+func (s *Session) view(fn func(sb *bolt.Bucket) error) error {
+	return s.book.view(func(tx *bolt.Tx) error {
+		sb, err := s.book.sessionBucket(tx, s.name)
+		if err != nil {
+			return err
+		}
+		return fn(sb)
+	})
+}
+
+func (s *Session) update(fn func(sb *bolt.Bucket) error) error {
+	return s.book.update(func(tx *bolt.Tx) error {
+		sb, err := s.book.sessionBucket(tx, s.name)
+		if err != nil {
+			return err
+		}
+		return fn(sb)
+	})
+}
+
+// editInfo applies fn to the stored info and marks the session active.
+func (s *Session) editInfo(sb *bolt.Bucket, fn func(*SessionInfo)) error {
+	info, err := readInfo(sb, s.name)
+	if err != nil {
+		return err
+	}
+	if fn != nil {
+		fn(&info)
+	}
+	if now := s.book.now(); now.After(info.LastActive) {
+		info.LastActive = now
+	}
+	return putJSON(sb, keyInfo, info)
+}
+
+// Info returns the session's summary and totals.
+func (s *Session) Info() (SessionInfo, error) {
+	var info SessionInfo
+	err := s.view(func(sb *bolt.Bucket) error {
+		var err error
+		info, err = readInfo(sb, s.name)
+		return err
+	})
+	return info, err
+}
+
+// SetStep records the current step number and marks the session active.
+func (s *Session) SetStep(step int) error {
+	return s.update(func(sb *bolt.Bucket) error {
+		return s.editInfo(sb, func(i *SessionInfo) { i.Steps = step })
+	})
+}
+
+// AddUsage adds a model call's token counts and cost to the totals.
+func (s *Session) AddUsage(promptTokens, completionTokens int64, cost float64) error {
+	return s.update(func(sb *bolt.Bucket) error {
+		return s.editInfo(sb, func(i *SessionInfo) {
+			i.PromptTokens += promptTokens
+			i.CompletionTokens += completionTokens
+			i.Cost += cost
+		})
+	})
+}
+
+// Rules returns the approval rules: tool name -> always allow.
+func (s *Session) Rules() (map[string]bool, error) {
+	rules := map[string]bool{}
+	err := s.view(func(sb *bolt.Bucket) error {
+		return sb.Bucket(bucketRules).ForEach(func(k, _ []byte) error {
+			rules[string(k)] = true
+			return nil
+		})
+	})
+	return rules, err
+}
+
+// SetRule makes tool always allowed (allow) or asks again (!allow).
+func (s *Session) SetRule(tool string, allow bool) error {
+	if tool == "" {
+		return errors.New("notes: SetRule: empty tool name")
+	}
+	return s.update(func(sb *bolt.Bucket) error {
+		rb := sb.Bucket(bucketRules)
+		if allow {
+			return rb.Put(s.book.scrub([]byte(tool)), []byte("1"))
+		}
+		return rb.Delete([]byte(tool))
+	})
+}
+
+// SaveState stores the game's saved state, replacing the previous one.
+func (s *Session) SaveState(data []byte) error {
+	return s.update(func(sb *bolt.Bucket) error {
+		if err := sb.Bucket(bucketState).Put(keyState, s.book.scrub(append([]byte(nil), data...))); err != nil {
+			return err
+		}
+		return s.editInfo(sb, nil)
+	})
+}
+
+// State returns the game's saved state, or nil when none was saved.
+func (s *Session) State() ([]byte, error) {
+	var out []byte
+	err := s.view(func(sb *bolt.Bucket) error {
+		if v := sb.Bucket(bucketState).Get(keyState); v != nil {
+			out = append([]byte{}, v...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}
