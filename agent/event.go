@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// EventType names an event. The strings are stable: they are journal record types and
+// the "type" of headless JSON events (docs/PROTOCOL.md).
+type EventType string
+
+// Event types, in the order a step usually produces them.
+const (
+	EventStarted     EventType = "started"       // the runner started or resumed; Text says with which brain and game
+	EventObservation EventType = "observation"   // Observation is the new world state
+	EventStep        EventType = "step"          // a step began; Step is its number
+	EventTextDelta   EventType = "text_delta"    // Text is a piece of the model's streaming text (not journaled)
+	EventText        EventType = "text"          // Text is the model's whole message for this step
+	EventProposed    EventType = "tool_proposed" // Call is a call the brain asked for (validated; see Call.Problems)
+	EventDecision    EventType = "decision"      // Decision is what was decided about a call
+	EventToolStart   EventType = "tool_started"  // Call is about to run
+	EventResult      EventType = "tool_result"   // Call finished; Result is its outcome
+	EventAdvice      EventType = "advice"        // Text is advice from the person, now queued
+	EventNotes       EventType = "notes_changed" // Notes is the notebook after a change
+	EventWaiting     EventType = "waiting"       // Wait says until when and why; zero Until means the wait ended
+	EventUsage       EventType = "usage"         // Usage is what the last model call cost
+	EventError       EventType = "error"         // Text is a problem the person should see
+	EventTurnLimit   EventType = "turn_limit"    // the turn hit its iteration cap; Text says so
+	EventState       EventType = "state"         // State is running, paused, waiting_for_decision or stopped
+)
+
+// Event is one thing that happened, sent to the UI or the headless consumer and
+// recorded in the journal (except text deltas).
+type Event struct {
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"`
+	Type EventType `json:"type"`
+	Step int       `json:"step,omitempty"`
+
+	Text        string            `json:"text,omitempty"`
+	Call        *Call             `json:"call,omitempty"`
+	Decision    *Decision         `json:"decision,omitempty"`
+	Result      *game.Result      `json:"result,omitempty"`
+	Observation *game.Observation `json:"observation,omitempty"`
+	Notes       *NotesView        `json:"notes,omitempty"`
+	Wait        *game.Wait        `json:"wait,omitempty"`
+	Usage       *Usage            `json:"usage,omitempty"`
+	State       State             `json:"state,omitempty"`
+}
+
+// Call is a tool call as the person sees it.
+type Call struct {
+	ID         string           `json:"id"`
+	Tool       string           `json:"tool"`
+	Args       json.RawMessage  `json:"args"`
+	Kind       game.Kind        `json:"kind"`
+	Problems   []game.Problem   `json:"problems,omitempty"`   // validation failures: the call will not run
+	Simulation *game.Simulation `json:"simulation,omitempty"` // dry run, when the game can predict
+	NeedsOK    bool             `json:"needs_ok"`             // the runner waits for a decision on this call
+}
+
+// Verdict is a decision about a call.
+type Verdict string
+
+// Verdicts. Auto is the runner's own, for tools that need no approval.
+const (
+	Approve Verdict = "approve"
+	Veto    Verdict = "veto"
+	Edit    Verdict = "edit"
+	Auto    Verdict = "auto"
+)
+
+// Decision is what was decided about one call.
+type Decision struct {
+	CallID   string          `json:"call_id"`
+	Decision Verdict         `json:"decision"`
+	Reason   string          `json:"reason,omitempty"` // veto reason
+	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
+	By       string          `json:"by,omitempty"`     // "person", "rule" (always allow), "policy" (--approve all, read tools)
+}
+
+// NotesView is the notebook as the screen shows it.
+type NotesView struct {
+	Text    string     `json:"text"`
+	Version int        `json:"version"`
+	Plan    []PlanStep `json:"plan,omitempty"`
+}
+
+// PlanStep is one step of the plan.
+type PlanStep struct {
+	ID     int    `json:"id"`
+	Text   string `json:"text"`
+	Status string `json:"status"` // todo, doing, done, dropped
+}
+
+// State is what the runner is doing.
+type State string
+
+// Runner states.
+const (
+	Running  State = "running"
+	Paused   State = "paused"
+	Deciding State = "waiting_for_decision"
+	Sleeping State = "waiting"
+	Stopped  State = "stopped"
+)
+
+// CommandType names a command to the runner.
+type CommandType string
+
+// Commands. The strings are the headless "cmd" values (docs/PROTOCOL.md).
+const (
+	CmdDecide CommandType = "decide" // CallID, Decision, Reason, Args
+	CmdAdvise CommandType = "advise" // Text
+	CmdPause  CommandType = "pause"
+	CmdResume CommandType = "resume"
+	CmdStop   CommandType = "stop"
+	CmdAllow  CommandType = "allow" // Tool, Allow: always allow this tool (or revoke)
+)
+
+// Command is an instruction from the person to the runner.
+type Command struct {
+	Cmd      CommandType     `json:"cmd"`
+	CallID   string          `json:"call_id,omitempty"`
+	Decision Verdict         `json:"decision,omitempty"`
+	Reason   string          `json:"reason,omitempty"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Text     string          `json:"text,omitempty"`
+	Tool     string          `json:"tool,omitempty"`
+	Allow    bool            `json:"allow,omitempty"`
+}
