@@ -75,36 +75,39 @@ func (s *Session) Append(r Record) (Record, error) {
 	if len(r.Data) > 0 {
 		r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
 	}
-	err := s.update(func(sb *bolt.Bucket) error {
-		j := sb.Bucket(bucketJournal)
-		seq, err := j.NextSequence()
-		if err != nil {
-			return err
-		}
-		r.Seq = seq
-		data, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		if err := j.Put(seqKey(seq), data); err != nil {
-			return err
-		}
-		if err := indexCall(sb, r); err != nil {
-			return err
-		}
-		return s.editInfo(sb, func(i *SessionInfo) {
-			if r.Step > i.Steps {
-				i.Steps = r.Step
-			}
-			if r.Type == TypeResult {
-				i.Calls++
-			}
-		})
-	})
-	if err != nil {
+	if err := s.update(func(sb *bolt.Bucket) error { return s.appendTx(sb, &r) }); err != nil {
 		return Record{}, err
 	}
 	return r, nil
+}
+
+// appendTx stores r, already scrubbed, inside a write transaction and
+// assigns its Seq.
+func (s *Session) appendTx(sb *bolt.Bucket, r *Record) error {
+	j := sb.Bucket(bucketJournal)
+	seq, err := j.NextSequence()
+	if err != nil {
+		return err
+	}
+	r.Seq = seq
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := j.Put(seqKey(seq), data); err != nil {
+		return err
+	}
+	if err := indexCall(sb, *r); err != nil {
+		return err
+	}
+	return s.editInfo(sb, func(i *SessionInfo) {
+		if r.Step > i.Steps {
+			i.Steps = r.Step
+		}
+		if r.Type == TypeResult {
+			i.Calls++
+		}
+	})
 }
 
 // indexCall keeps the call index current so that Recover reads a handful

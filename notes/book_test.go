@@ -1,0 +1,183 @@
+package notes
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func tempPath(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "coplay.db")
+}
+
+func openBook(t testing.TB, path string) *Book {
+	t.Helper()
+	b, err := Open(path, &Options{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestOpenCreatesPrivateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "dir", "coplay.db")
+	b := openBook(t, path)
+	if b.Path() != path {
+		t.Errorf("Path() = %q, want %q", b.Path(), path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("file mode = %o, want 600", perm)
+	}
+	di, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := di.Mode().Perm(); perm != 0o700 {
+		t.Errorf("directory mode = %o, want 700", perm)
+	}
+}
+
+func TestOpenLockedGivesClearError(t *testing.T) {
+	path := tempPath(t)
+	openBook(t, path)
+	start := time.Now()
+	_, err := Open(path, &Options{Timeout: 150 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open: err = %v, want ErrLocked", err)
+	}
+	if want := path + " is in use by another coplay"; err.Error() != want {
+		t.Errorf("message = %q, want %q", err.Error(), want)
+	}
+	// The wait is bounded by the timeout rather than hanging.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("second Open waited %v", d)
+	}
+}
+
+func TestOpenRejectsForeignAndCorruptFiles(t *testing.T) {
+	valid := func(t *testing.T, path string) {
+		b, err := Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := b.Create("x", "g", "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fill(t, s, 3000)
+		b.Close()
+	}
+	cases := []struct {
+		name    string
+		make    func(t *testing.T, path string)
+		message string
+	}{
+		{"text file", func(t *testing.T, path string) {
+			os.WriteFile(path, []byte("my shopping list\nmilk\n"), 0o644)
+		}, "is not a coplay notebook or is damaged"},
+		{"random bytes", func(t *testing.T, path string) {
+			p := make([]byte, 16384)
+			for i := range p {
+				p[i] = byte(i*7919 + i/3)
+			}
+			os.WriteFile(path, p, 0o644)
+		}, "is not a coplay notebook or is damaged"},
+		{"another program's bbolt file", func(t *testing.T, path string) {
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Update(func(tx *bolt.Tx) error {
+				b, _ := tx.CreateBucket([]byte("widgets"))
+				return b.Put([]byte("a"), []byte("b"))
+			})
+			db.Close()
+		}, "is not a coplay notebook: it is a bbolt database of another program"},
+		{"truncated notebook", func(t *testing.T, path string) {
+			valid(t, path)
+			fi, _ := os.Stat(path)
+			os.Truncate(path, fi.Size()/2)
+		}, "is damaged"},
+		{"both meta pages zeroed", func(t *testing.T, path string) {
+			valid(t, path)
+			f, _ := os.OpenFile(path, os.O_RDWR, 0)
+			f.WriteAt(make([]byte, 2*4096), 0)
+			f.Close()
+		}, "is not a coplay notebook or is damaged"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := tempPath(t)
+			c.make(t, path)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Open(path, &Options{Timeout: 100 * time.Millisecond})
+			if err == nil {
+				b.Close()
+				t.Fatal("Open succeeded on a bad file")
+			}
+			if !errors.Is(err, ErrCorrupt) {
+				t.Errorf("err = %v, want ErrCorrupt", err)
+			}
+			if !strings.HasPrefix(err.Error(), path+" ") || !strings.Contains(err.Error(), c.message) {
+				t.Errorf("message = %q, want the path and %q", err.Error(), c.message)
+			}
+			after, _ := os.ReadFile(path)
+			if !bytes.Equal(before, after) {
+				t.Error("Open modified the bad file")
+			}
+		})
+	}
+}
+
+func TestOpenEmptyFileBecomesNotebook(t *testing.T) {
+	path := tempPath(t)
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := openBook(t, path)
+	if _, err := b.Create("a", "g", "m"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	got, err := DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "coplay", "coplay.db"); got != want {
+		t.Errorf("DefaultPath() = %q, want %q", got, want)
+	}
+	if fi, err := os.Stat(filepath.Dir(got)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("directory not created 0700: %v %v", fi, err)
+	}
+
+	t.Setenv("XDG_DATA_HOME", "relative/ignored")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "cfg"))
+	t.Setenv("HOME", dir)
+	got, err = DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := os.UserConfigDir()
+	if want := filepath.Join(cfg, "coplay", "coplay.db"); got != want {
+		t.Errorf("with relative XDG_DATA_HOME: DefaultPath() = %q, want %q", got, want)
+	}
+}

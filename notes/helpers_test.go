@@ -1,0 +1,42 @@
+package notes
+
+import (
+	"fmt"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// fill appends n records in one transaction: the same storage path as
+// Append without an fsync per record, so that big journals are quick to
+// build in tests and benchmarks.
+func fill(t testing.TB, s *Session, n int) {
+	t.Helper()
+	const chunk = 10000
+	for done := 0; done < n; done += chunk {
+		err := s.update(func(sb *bolt.Bucket) error {
+			for i := done; i < min(done+chunk, n); i++ {
+				r := Record{Time: s.book.now(), Step: i/10 + 1}
+				switch i % 5 {
+				case 0:
+					r.Type, r.Data = "text", []byte(fmt.Sprintf(`{"text":"thinking about move %d, the market at X1-DF55-A2 pays more"}`, i))
+				case 1:
+					r.Type, r.CallID, r.Data = TypeProposed, fmt.Sprintf("c%d", i), []byte(`{"call":{"tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-A2"}}}`)
+				case 2:
+					r.Type, r.CallID, r.Data = TypeDecision, fmt.Sprintf("c%d", i-1), []byte(`{"decision":"approve"}`)
+				case 3:
+					r.Type, r.CallID, r.Data = TypeResult, fmt.Sprintf("c%d", i-2), []byte(`{"output":{"fuel":{"current":300,"capacity":400}}}`)
+				case 4:
+					r.Type, r.Data = "usage", []byte(`{"prompt_tokens":1200,"completion_tokens":80}`)
+				}
+				if err := s.appendTx(sb, &r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
