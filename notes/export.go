@@ -132,7 +132,7 @@ func demote(doc string, n int) string {
 // writeRecord renders one journal record as a list item with its known
 // fields spelled out and anything else as compact JSON.
 func writeRecord(w *bufio.Writer, r Record) {
-	fmt.Fprintf(w, "- **%s** #%d, %s", r.Type, r.Seq, r.Time.Format("15:04:05"))
+	fmt.Fprintf(w, "- **%s** #%d, %s", r.Type, r.Seq, r.Time.Format("2006-01-02 15:04:05"))
 	if r.CallID != "" {
 		fmt.Fprintf(w, ", call `%s`", r.CallID)
 	}
@@ -152,11 +152,11 @@ func writeRecord(w *bufio.Writer, r Record) {
 	}{
 		{"text", renderText("")},
 		{"advice", renderText("Advice: ")},
+		{"decision", renderLabel("Decision")},
+		{"reason", renderLine("Reason")},
 		{"call", renderCall},
 		{"tool", renderLabel("Tool")},
 		{"args", renderJSON("Arguments")},
-		{"decision", renderLabel("Decision")},
-		{"reason", renderText("Reason: ")},
 		{"output", renderJSON("Output")},
 		{"error", renderError},
 	}
@@ -196,6 +196,18 @@ func renderLabel(label string) func(*bufio.Writer, json.RawMessage) {
 			s = string(compact(v))
 		}
 		fmt.Fprintf(w, "  - %s: **%s**\n", label, oneLine(s))
+	}
+}
+
+func renderLine(label string) func(*bufio.Writer, json.RawMessage) {
+	return func(w *bufio.Writer, v json.RawMessage) {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(compact(v))
+		}
+		if s = oneLine(s); s != "" {
+			fmt.Fprintf(w, "  - %s: %s\n", label, s)
+		}
 	}
 }
 

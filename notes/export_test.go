@@ -1,0 +1,117 @@
+package notes
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// exampleSession builds a small session with every kind of record the
+// agent writes, on a fake clock.
+func exampleSession(t *testing.T) *Session {
+	t.Helper()
+	b := openBook(t, tempPath(t))
+	fakeClock(b)
+	s, err := b.Create("demo", "spacetraders", "gpt-x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.UpdateSection("Situation", "Docked at **X1-DF55-A2**.\n\n## not a section\n", 1)
+	s.SetPlan([]PlanStep{{Text: "accept the contract", Status: StatusDone}, {Text: "mine iron", Status: StatusDoing}, {Text: "gamble"}}, 1)
+	s.UpdateStep(3, StatusDropped, "", 2)
+	s.SetRule("dock", true)
+	s.AddUsage(1234, 56, 0.0123)
+	for _, r := range []Record{
+		{Type: "session_started", Data: json.RawMessage(`{"game":"spacetraders"}`)},
+		{Type: "step", Step: 1},
+		{Type: "text", Step: 1, Data: json.RawMessage(`{"text":"The contract pays 40k.\nLet me navigate."}`)},
+		{Type: TypeProposed, Step: 1, CallID: "c1", Data: json.RawMessage(`{"call":{"id":"c1","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"}}}`)},
+		{Type: TypeDecision, Step: 1, CallID: "c1", Data: json.RawMessage(`{"decision":"edit","reason":"cruise is cheaper","args":{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}}`)},
+		{Type: TypeResult, Step: 1, CallID: "c1", Data: json.RawMessage(`{"output":{"arrival":"2026-11-22T15:10:00Z"},"wait_until":"2026-11-22T15:10:00Z"}`)},
+		{Type: "advice", Step: 2, Data: json.RawMessage(`{"advice":"stop mining, the contract pays more"}`)},
+		{Type: TypeProposed, Step: 2, CallID: "c2", Data: json.RawMessage(`{"call":{"id":"c2","tool":"sell","args":{"symbol":"IRON_ORE","units":10}}}`)},
+		{Type: TypeDecision, Step: 2, CallID: "c2", Data: json.RawMessage(`{"decision":"veto","reason":"keep the ore for the contract"}`)},
+		{Type: TypeProposed, Step: 3, CallID: "c3", Data: json.RawMessage(`{"call":{"id":"c3","tool":"dock","args":{}}}`)},
+		{Type: TypeDecision, Step: 3, CallID: "c3", Data: json.RawMessage(`{"decision":"auto"}`)},
+		{Type: TypeResult, Step: 3, CallID: "c3", Data: json.RawMessage("{\"error\":{\"code\":4214,\"message\":\"Ship is currently in-transit\"},\"output\":\"line one\\n```code```\"}")},
+		{Type: "error", Step: 3, Data: json.RawMessage(`{"error":"model timed out"}`)},
+		{Type: "weird", Step: 3, Data: json.RawMessage(`[1,2,3]`)},
+	} {
+		mustAppend(t, s, r)
+	}
+	return s
+}
+
+func TestExportGolden(t *testing.T) {
+	s := exampleSession(t)
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "export.golden.md")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got := buf.String(); got != string(want) {
+		t.Errorf("export differs from %s (go test -update rewrites it); got:\n%s", golden, got)
+	}
+}
+
+func TestExportContainsEveryStepAndRecord(t *testing.T) {
+	s := exampleSession(t)
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	want := []string{
+		"# Session demo", "| Model | gpt-x |", "| Always allowed | dock |", "1234 prompt, 56 completion",
+		"#### Situation", "Docked at **X1-DF55-A2**.", // the notes' headings nest under "## Notes"
+		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
+		"### Before the first step", "### Step 1", "### Step 2", "### Step 3",
+		"> The contract pays 40k.", "> Let me navigate.",
+		"Call: **navigate** (id `c1`)", `"waypoint": "X1-DF55-B7"`,
+		"Decision: **edit**", "- Reason: cruise is cheaper", `"mode": "CRUISE"`,
+		`"arrival": "2026-11-22T15:10:00Z"`, "Other: `{\"wait_until\":\"2026-11-22T15:10:00Z\"}`",
+		"> Advice: stop mining, the contract pays more",
+		"Decision: **veto**", "- Reason: keep the ore for the contract",
+		"Error 4214: Ship is currently in-transit", "````", "Error: model timed out", "[1,2,3]",
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("export lacks %q", w)
+		}
+	}
+	info, _ := s.Info()
+	for seq := uint64(1); seq <= info.Records; seq++ {
+		if !strings.Contains(out, fmt.Sprintf(" #%d, ", seq)) {
+			t.Errorf("export lacks record #%d", seq)
+		}
+	}
+}
+
+func TestExportEmptySession(t *testing.T) {
+	s := newSession(t)
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"starting skeleton", "_No plan._", "_The journal is empty._"} {
+		if !strings.Contains(buf.String(), w) {
+			t.Errorf("empty export lacks %q:\n%s", w, buf.String())
+		}
+	}
+}
