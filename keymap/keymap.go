@@ -1,0 +1,145 @@
+// Package keymap holds every key binding of the coplay screen in one place, with the
+// help text shown by "?", and loads the player's overrides from a JSON config file.
+//
+// A binding is a bubbles/key.Binding; the screen matches key presses against the
+// bindings of a KeyMap and never against literal key names, so an override in
+// keys.json changes both what a key does and what the help says.
+package keymap
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every binding of the screen. The field comments give the action name used
+// in the config file.
+type KeyMap struct {
+	// Decisions about the selected pending call.
+	Approve     key.Binding // approve
+	Veto        key.Binding // veto (asks for an optional reason)
+	Edit        key.Binding // edit (JSON editor)
+	AlwaysAllow key.Binding // always_allow: approve and never ask again for this tool
+	ApproveAll  key.Binding // approve_all: approve every pending call
+	Up          key.Binding // up: previous pending call (or scroll the log up when none)
+	Down        key.Binding // down: next pending call (or scroll the log down when none)
+
+	// The agent.
+	Pause key.Binding // pause: pause or resume the agent
+
+	// Advice input and dialogs.
+	Advise key.Binding // advise: focus the advice input
+	Send   key.Binding // send: send advice, a veto reason, confirm
+	Submit key.Binding // submit: submit the edited arguments
+	Cancel key.Binding // cancel: leave the input or close a dialog
+
+	// The log.
+	ScrollUp   key.Binding // scroll_up: scroll the log up a page
+	ScrollDown key.Binding // scroll_down: scroll the log down a page
+	Follow     key.Binding // follow: jump to the end of the log and follow it
+
+	// Screen.
+	NextTab key.Binding // next_tab: next pane on narrow terminals
+	PrevTab key.Binding // prev_tab: previous pane on narrow terminals
+	Help    key.Binding // help: show or hide the full help
+	Quit    key.Binding // quit (asks first while a call runs or waits for a decision)
+	Yes     key.Binding // yes: confirm a question
+	No      key.Binding // no: decline a question
+}
+
+// Default returns the default bindings.
+func Default() *KeyMap {
+	b := func(desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
+	}
+	return &KeyMap{
+		Approve:     b("approve", "a"),
+		Veto:        b("veto", "v"),
+		Edit:        b("edit", "e"),
+		AlwaysAllow: b("always allow tool", "A"),
+		ApproveAll:  b("approve all", "ctrl+a"),
+		Up:          b("previous call", "up", "k"),
+		Down:        b("next call", "down", "j"),
+		Pause:       b("pause/resume", "p"),
+		Advise:      b("type advice", "/", "tab"),
+		Send:        b("send", "enter"),
+		Submit:      b("submit edit", "ctrl+s"),
+		Cancel:      b("cancel/leave", "esc"),
+		ScrollUp:    b("log page up", "pgup", "ctrl+u"),
+		ScrollDown:  b("log page down", "pgdown", "ctrl+d"),
+		Follow:      b("follow log", "end", "G"),
+		NextTab:     b("next pane", "]", "right", "l"),
+		PrevTab:     b("previous pane", "[", "left", "h"),
+		Help:        b("help", "?"),
+		Quit:        b("quit", "q", "ctrl+c"),
+		Yes:         b("yes", "y"),
+		No:          b("no", "n"),
+	}
+}
+
+// helpKeys is how a binding's keys are shown in help: "up/k".
+func helpKeys(keys []string) string {
+	shown := make([]string, len(keys))
+	for i, k := range keys {
+		switch k {
+		case "up":
+			k = "↑"
+		case "down":
+			k = "↓"
+		case "left":
+			k = "←"
+		case "right":
+			k = "→"
+		}
+		shown[i] = k
+	}
+	return strings.Join(shown, "/")
+}
+
+// Action is one named binding of a KeyMap.
+type Action struct {
+	Name    string       // the config file name, e.g. "approve"
+	Binding *key.Binding // the binding in the KeyMap
+}
+
+// Actions lists every binding with its config name, in help order.
+func (k *KeyMap) Actions() []Action {
+	return []Action{
+		{"approve", &k.Approve},
+		{"veto", &k.Veto},
+		{"edit", &k.Edit},
+		{"always_allow", &k.AlwaysAllow},
+		{"approve_all", &k.ApproveAll},
+		{"up", &k.Up},
+		{"down", &k.Down},
+		{"pause", &k.Pause},
+		{"advise", &k.Advise},
+		{"send", &k.Send},
+		{"submit", &k.Submit},
+		{"cancel", &k.Cancel},
+		{"scroll_up", &k.ScrollUp},
+		{"scroll_down", &k.ScrollDown},
+		{"follow", &k.Follow},
+		{"next_tab", &k.NextTab},
+		{"prev_tab", &k.PrevTab},
+		{"help", &k.Help},
+		{"quit", &k.Quit},
+		{"yes", &k.Yes},
+		{"no", &k.No},
+	}
+}
+
+// ShortHelp is the handful of bindings the status bar shows.
+func (k *KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Approve, k.Veto, k.Edit, k.Advise, k.Help, k.Quit}
+}
+
+// FullHelp is every binding in groups, for the help screen: decisions, agent and
+// advice, log and screen.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down},
+		{k.Pause, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
+		{k.ScrollUp, k.ScrollDown, k.Follow, k.NextTab, k.PrevTab, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,133 @@
+package keymap
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/bubbles/v2/key"
+)
+
+func TestDefaultsMatchKeys(t *testing.T) {
+	km := Default()
+	cases := []struct {
+		msg  tea.KeyPressMsg
+		want key.Binding
+	}{
+		{tea.KeyPressMsg{Code: 'a', Text: "a"}, km.Approve},
+		{tea.KeyPressMsg{Code: 'A', Text: "A", Mod: tea.ModShift}, km.AlwaysAllow},
+		{tea.KeyPressMsg{Code: 'a', Mod: tea.ModCtrl}, km.ApproveAll},
+		{tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}, km.Submit},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, km.Cancel},
+		{tea.KeyPressMsg{Code: '?', Text: "?"}, km.Help},
+	}
+	for _, c := range cases {
+		if !key.Matches(c.msg, c.want) {
+			t.Errorf("%q does not match %v", c.msg.String(), c.want.Keys())
+		}
+	}
+	if key.Matches(tea.KeyPressMsg{Code: 'a', Text: "a"}, km.AlwaysAllow) {
+		t.Error(`"a" matches always allow`)
+	}
+}
+
+func TestEveryActionHasHelpAndUniqueName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range Default().Actions() {
+		if seen[a.Name] {
+			t.Errorf("duplicate action %q", a.Name)
+		}
+		seen[a.Name] = true
+		if a.Binding.Help().Desc == "" || a.Binding.Help().Key == "" || len(a.Binding.Keys()) == 0 {
+			t.Errorf("action %q has no keys or help", a.Name)
+		}
+	}
+	var inHelp int
+	for _, g := range Default().FullHelp() {
+		inHelp += len(g)
+	}
+	if inHelp != len(seen) {
+		t.Errorf("full help shows %d bindings, there are %d", inHelp, len(seen))
+	}
+}
+
+func TestLoadOverrides(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(path, []byte(`{"approve": ["a", "y"], "veto": ["x"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	km, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'y', Text: "y"}, km.Approve) {
+		t.Error("y does not approve")
+	}
+	if key.Matches(tea.KeyPressMsg{Code: 'v', Text: "v"}, km.Veto) {
+		t.Error("v still vetoes")
+	}
+	if got := km.Veto.Help(); got.Key != "x" || got.Desc != "veto" {
+		t.Errorf("veto help = %+v", got)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'e', Text: "e"}, km.Edit) {
+		t.Error("edit lost its default")
+	}
+}
+
+func TestLoadMissingFileGivesDefaults(t *testing.T) {
+	km, err := Load(filepath.Join(t.TempDir(), "nope.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if km.Approve.Keys()[0] != "a" {
+		t.Errorf("approve = %v", km.Approve.Keys())
+	}
+}
+
+func TestLoadErrorsNameTheFile(t *testing.T) {
+	cases := map[string]struct{ body, want string }{
+		"malformed":  {`{"approve": "a"`, "not a JSON object"},
+		"wrong type": {`{"approve": "a"}`, "not a JSON object"},
+		"unknown":    {`{"aprove": ["a"]}`, `unknown action "aprove"`},
+		"empty":      {`{"veto": []}`, `action "veto" has no keys`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.json")
+			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q does not name %s and say %q", err, path, c.want)
+			}
+		})
+	}
+}
+
+func TestOverrideIsAllOrNothing(t *testing.T) {
+	km := Default()
+	err := km.Override(map[string][]string{"approve": {"y"}, "bogus": {"z"}})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if km.Approve.Keys()[0] != "a" {
+		t.Errorf("approve changed to %v despite the error", km.Approve.Keys())
+	}
+}
+
+func TestConfigPath(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/tmp/cfg")
+	p, err := ConfigPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != filepath.Join("/tmp/cfg", "coplay", "keys.json") {
+		t.Errorf("ConfigPath = %q", p)
+	}
+}
