@@ -118,11 +118,11 @@ var mounts = map[string]mountSpec{
 
 // shipSpec is a ship type as a shipyard sells it.
 type shipSpec struct {
-	name, role               string
-	frame, reactor, engine   string
-	modules, mounts          []string
-	price                    int
-	crewRequired, crewCap    int
+	name, role             string
+	frame, reactor, engine string
+	modules, mounts        []string
+	price                  int
+	crewRequired, crewCap  int
 }
 
 var shipTypes = map[string]shipSpec{
