@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/coplayhq/coplay/notes"
+)
+
+func init() {
+	commands["sessions"] = command{summary: "list, export or delete saved sessions", run: runSessions}
+}
+
+const sessionsUsage = `usage:
+  coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
+  coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript
+  coplay sessions rm NAME [--data FILE]                  delete a session
+`
+
+// runSessions lists, exports or deletes the sessions in the notebook.
+func runSessions(args []string, stdout, stderr io.Writer) error {
+	sub := "list"
+	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
+		sub, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, sessionsUsage); fs.PrintDefaults() }
+	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
+	asJSON, out := new(bool), new(string)
+	switch sub {
+	case "list":
+		asJSON = fs.Bool("json", false, "print JSON instead of a table")
+	case "export":
+		out = fs.String("o", "", "write the transcript to `file` instead of standard output")
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sub == "list" && len(pos) > 0:
+		return fmt.Errorf("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
+	case sub != "list" && len(pos) != 1:
+		return fmt.Errorf("%s needs exactly one session name (see `coplay sessions list`)", sub)
+	}
+
+	path := *data
+	if path == "" {
+		if path, err = notes.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	// Listing must not create a notebook as a side effect.
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if sub == "list" {
+			if *asJSON {
+				fmt.Fprintln(stdout, "[]")
+				return nil
+			}
+			fmt.Fprintf(stdout, "no sessions yet (no notebook at %s)\n", path)
+			return nil
+		}
+		return fmt.Errorf("no notebook at %s", path)
+	}
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		return err
+	}
+	defer book.Close()
+
+	switch sub {
+	case "export":
+		return exportSession(book, pos[0], *out, stdout)
+	case "rm":
+		if err := book.Delete(pos[0]); err != nil {
+			return sessionErr(err, pos[0], path)
+		}
+		fmt.Fprintf(stdout, "removed session %s\n", pos[0])
+		return nil
+	}
+	list, err := book.List()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if list == nil {
+			list = []notes.SessionInfo{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stdout, "no sessions yet in %s\n", path)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tLAST ACTIVE\tRECORDS")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps,
+			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
+	}
+	return tw.Flush()
+}
+
+// exportSession writes the transcript of one session to stdout or to file.
+func exportSession(book *notes.Book, name, file string, stdout io.Writer) error {
+	s, err := book.Session(name)
+	if err != nil {
+		return sessionErr(err, name, book.Path())
+	}
+	if file == "" {
+		return s.Export(stdout)
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := s.Export(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", file)
+	return nil
+}
+
+// sessionErr says a missing session plainly and where to look for names.
+func sessionErr(err error, name, path string) error {
+	if errors.Is(err, notes.ErrNotFound) {
+		return fmt.Errorf("no session %q in %s (see `coplay sessions`)", name, path)
+	}
+	return err
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments ("export NAME -o FILE"), which flag.Parse alone stops at.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/notes"
+)
+
+// sessionsFixture makes a notebook with two sessions and returns its path.
+func sessionsFixture(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "coplay.db")
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	for _, name := range []string{"old", "new"} {
+		s, err := book.Create(name, "spacetraders", "gpt-x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Append(notes.Record{Type: "text", Step: 1, Data: json.RawMessage(`{"text":"hello from ` + name + `"}`)})
+		s.SetStep(4)
+	}
+	return path
+}
+
+func sessions(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := runSessions(args, &out, &errOut)
+	return out.String(), err
+}
+
+func TestSessionsList(t *testing.T) {
+	path := sessionsFixture(t)
+	out, err := sessions(t, "--data", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "NAME") || !strings.HasPrefix(lines[1], "new ") || !strings.HasPrefix(lines[2], "old ") {
+		t.Fatalf("table:\n%s", out)
+	}
+	if f := strings.Fields(lines[1]); f[1] != "spacetraders" || f[2] != "gpt-x" || f[3] != "4" || f[len(f)-1] != "1" {
+		t.Errorf("row %q", lines[1])
+	}
+
+	out, err = sessions(t, "--json", "--data", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []notes.SessionInfo
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 2 || list[0].Name != "new" || list[0].Records != 1 {
+		t.Errorf("--json gave %s (%v)", out, err)
+	}
+}
+
+func TestSessionsListWithoutNotebook(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.db")
+	out, err := sessions(t, "--json", "--data", path)
+	if err != nil || strings.TrimSpace(out) != "[]" {
+		t.Errorf("--json with no notebook = %q, %v", out, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Error("listing created a notebook")
+	}
+	if _, err := sessions(t, "export", "x", "--data", path); err == nil || !strings.Contains(err.Error(), "no notebook at "+path) {
+		t.Errorf("export with no notebook: %v", err)
+	}
+}
+
+func TestSessionsExportAndRemove(t *testing.T) {
+	path := sessionsFixture(t)
+	out, err := sessions(t, "export", "old", "--data", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "# Session old") || !strings.Contains(out, "hello from old") {
+		t.Errorf("export to stdout:\n%s", out)
+	}
+	file := filepath.Join(t.TempDir(), "old.md")
+	if _, err := sessions(t, "export", "--data", path, "old", "-o", file); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "### Step 1") {
+		t.Errorf("export -o wrote %q, %v", b, err)
+	}
+	if _, err := sessions(t, "export", "ghost", "--data", path); err == nil || !strings.Contains(err.Error(), `no session "ghost"`) {
+		t.Errorf("export of a missing session: %v", err)
+	}
+	if _, err := sessions(t, "export", "--data", path); err == nil {
+		t.Error("export without a name succeeded")
+	}
+	if out, err := sessions(t, "rm", "old", "--data", path); err != nil || !strings.Contains(out, "removed session old") {
+		t.Fatalf("rm = %q, %v", out, err)
+	}
+	if _, err := sessions(t, "rm", "old", "--data", path); err == nil {
+		t.Error("second rm succeeded")
+	}
+	out, _ = sessions(t, "--data", path)
+	if strings.Contains(out, "old") {
+		t.Errorf("after rm the list still shows it:\n%s", out)
+	}
+}
+
+func TestSessionsLockedNotebook(t *testing.T) {
+	path := sessionsFixture(t)
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	if _, err := sessions(t, "--data", path); err == nil || !strings.Contains(err.Error(), "in use by another coplay") {
+		t.Errorf("list of a locked notebook: %v", err)
+	}
+}
