@@ -146,21 +146,49 @@ func writeRecord(w *bufio.Writer, r Record) {
 		writeBlock(w, compact(r.Data))
 		return
 	}
-	known := []struct {
-		key    string
-		render func(*bufio.Writer, json.RawMessage)
-	}{
+	// The agent's event JSON repeats the record's header; say it once.
+	for _, k := range []string{"seq", "time", "type", "step", "call_id"} {
+		delete(fields, k)
+	}
+	renderFields(w, fields)
+}
+
+// renderer writes one known field of a record's data.
+type renderer struct {
+	key    string
+	render func(*bufio.Writer, json.RawMessage)
+}
+
+// renderers lists the fields the export spells out, in the order shown.
+// It is filled in init because renderResult refers back to renderFields.
+var renderers []renderer
+
+func init() {
+	renderers = []renderer{
 		{"text", renderText("")},
 		{"advice", renderText("Advice: ")},
 		{"decision", renderLabel("Decision")},
+		{"by", renderLine("By")},
 		{"reason", renderLine("Reason")},
 		{"call", renderCall},
 		{"tool", renderLabel("Tool")},
 		{"args", renderJSON("Arguments")},
+		{"result", renderResult},
 		{"output", renderJSON("Output")},
 		{"error", renderError},
+		{"unknown", renderUnknown},
+		{"wait", renderWait},
+		{"notes", renderNotes},
+		{"observation", renderObservation},
+		{"usage", renderLine("Usage")},
+		{"state", renderLabel("State")},
+		{"rules", renderLine("Always allowed")},
 	}
-	for _, k := range known {
+}
+
+// renderFields writes the known fields readably and the rest as compact JSON.
+func renderFields(w *bufio.Writer, fields map[string]json.RawMessage) {
+	for _, k := range renderers {
 		if v, ok := fields[k.key]; ok {
 			k.render(w, v)
 			delete(fields, k.key)
@@ -168,7 +196,79 @@ func writeRecord(w *bufio.Writer, r Record) {
 	}
 	if len(fields) > 0 {
 		rest, _ := json.Marshal(fields) // map keys come out sorted
-		fmt.Fprintf(w, "  - Other: `%s`\n", rest)
+		if bytes.ContainsRune(rest, '`') {
+			w.WriteString("  - Other:\n")
+			writeBlock(w, rest)
+		} else {
+			fmt.Fprintf(w, "  - Other: `%s`\n", rest)
+		}
+	}
+}
+
+func renderResult(w *bufio.Writer, v json.RawMessage) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(v, &fields) != nil {
+		renderJSON("Result")(w, v)
+		return
+	}
+	renderFields(w, fields)
+}
+
+func renderUnknown(w *bufio.Writer, v json.RawMessage) {
+	var b bool
+	if json.Unmarshal(v, &b) == nil && b {
+		w.WriteString("  - Outcome unknown: the call may or may not have happened; re-observe\n")
+	}
+}
+
+func renderWait(w *bufio.Writer, v json.RawMessage) {
+	var wait struct {
+		Until  time.Time `json:"until"`
+		Reason string    `json:"reason"`
+	}
+	if json.Unmarshal(v, &wait) != nil || wait.Until.IsZero() {
+		renderLine("Wait")(w, v)
+		return
+	}
+	fmt.Fprintf(w, "  - Wait until %s", wait.Until.Format("2006-01-02 15:04:05"))
+	if r := oneLine(wait.Reason); r != "" {
+		fmt.Fprintf(w, ": %s", r)
+	}
+	w.WriteString("\n")
+}
+
+func renderNotes(w *bufio.Writer, v json.RawMessage) {
+	var n struct {
+		Text    string     `json:"text"`
+		Version int        `json:"version"`
+		Plan    []PlanStep `json:"plan"`
+	}
+	if json.Unmarshal(v, &n) != nil {
+		renderJSON("Notes")(w, v)
+		return
+	}
+	fmt.Fprintf(w, "  - Notes, version %d:\n", n.Version)
+	if t := strings.TrimSpace(n.Text); t != "" {
+		writeBlock(w, []byte(t))
+	}
+	for _, st := range n.Plan {
+		fmt.Fprintf(w, "    %d. %s _(%s)_\n", st.ID, oneLine(st.Text), st.Status)
+	}
+}
+
+func renderObservation(w *bufio.Writer, v json.RawMessage) {
+	var fields map[string]json.RawMessage
+	var summary string
+	if json.Unmarshal(v, &fields) != nil || json.Unmarshal(fields["summary"], &summary) != nil {
+		renderJSON("Observation")(w, v)
+		return
+	}
+	w.WriteString("  - Observation:\n")
+	writeBlock(w, []byte(summary))
+	delete(fields, "summary")
+	if len(fields) > 0 {
+		rest, _ := json.Marshal(fields)
+		fmt.Fprintf(w, "  - Observation data: `%s`\n", rest)
 	}
 }
 
@@ -231,6 +331,14 @@ func renderCall(w *bufio.Writer, v json.RawMessage) {
 		Tool string          `json:"tool"`
 		Name string          `json:"name"`
 		Args json.RawMessage `json:"args"`
+		// Set by the agent on calls that failed validation or were dry-run.
+		Problems []struct {
+			Path, Expected, Got, Hint string
+		} `json:"problems"`
+		Simulation *struct {
+			Summary string `json:"summary"`
+			Fails   bool   `json:"fails"`
+		} `json:"simulation"`
 	}
 	if json.Unmarshal(v, &c) != nil {
 		renderJSON("Call")(w, v)
@@ -247,6 +355,20 @@ func renderCall(w *bufio.Writer, v json.RawMessage) {
 	w.WriteString("\n")
 	if len(c.Args) > 0 {
 		renderJSON("Arguments")(w, c.Args)
+	}
+	for _, p := range c.Problems {
+		fmt.Fprintf(w, "  - Invalid `%s`: expected %s, got %s", p.Path, oneLine(p.Expected), oneLine(p.Got))
+		if p.Hint != "" {
+			fmt.Fprintf(w, " (%s)", oneLine(p.Hint))
+		}
+		w.WriteString("\n")
+	}
+	if c.Simulation != nil && c.Simulation.Summary != "" {
+		verdict := ""
+		if c.Simulation.Fails {
+			verdict = " (would fail)"
+		}
+		fmt.Fprintf(w, "  - Dry run: %s%s\n", oneLine(c.Simulation.Summary), verdict)
 	}
 }
 
@@ -286,6 +408,10 @@ func writeBlock(w *bufio.Writer, p []byte) {
 	f := strings.Repeat("`", ticks)
 	fmt.Fprintf(w, "\n    %s\n", f)
 	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		if l == "" {
+			w.WriteString("\n") // no trailing spaces on blank lines
+			continue
+		}
 		fmt.Fprintf(w, "    %s\n", l)
 	}
 	fmt.Fprintf(w, "    %s\n\n", f)

@@ -43,6 +43,13 @@ func exampleSession(t *testing.T) *Session {
 		{Type: TypeResult, Step: 3, CallID: "c3", Data: json.RawMessage("{\"error\":{\"code\":4214,\"message\":\"Ship is currently in-transit\"},\"output\":\"line one\\n```code```\"}")},
 		{Type: "error", Step: 3, Data: json.RawMessage(`{"error":"model timed out"}`)},
 		{Type: "weird", Step: 3, Data: json.RawMessage(`[1,2,3]`)},
+		// Records shaped like the agent's events, which repeat the header fields.
+		{Type: "observation", Step: 4, Data: json.RawMessage(`{"seq":15,"type":"observation","step":4,"observation":{"summary":"Credits: 150000\nShip X-1 at X1-DF55-B7","metrics":[{"name":"credits","value":150000}]}}`)},
+		{Type: TypeProposed, Step: 4, CallID: "c4", Data: json.RawMessage(`{"seq":16,"type":"tool_proposed","step":4,"call":{"id":"c4","tool":"navigate","args":{"ship":"X-1","mode":"WARP"},"kind":"act","problems":[{"path":"arguments.mode","expected":"one of CRUISE, BURN, DRIFT, STEALTH","got":"\"WARP\"","hint":"did you mean BURN?"}],"simulation":{"summary":"uses 38 fuel","fails":true},"needs_ok":false}}`)},
+		{Type: TypeDecision, Step: 4, CallID: "c5", Data: json.RawMessage(`{"call_id":"c5","decision":"approve","by":"person"}`)},
+		{Type: TypeResult, Step: 4, CallID: "c5", Data: json.RawMessage(`{"seq":18,"type":"tool_result","step":4,"call":{"id":"c5","tool":"orbit","args":{"ship":"X-1"},"kind":"act","needs_ok":true},"result":{"output":"in orbit","wait":{"until":"2026-11-22T16:00:00Z","reason":"cooldown"}}}`)},
+		{Type: TypeResult, Step: 4, CallID: "c6", Data: json.RawMessage(`{"result":{"unknown":true}}`)},
+		{Type: "notes_changed", Step: 4, Data: json.RawMessage(`{"notes":{"text":"## Next\n\nmine","version":2,"plan":[{"id":1,"text":"mine iron","status":"doing"}]}}`)},
 	} {
 		mustAppend(t, s, r)
 	}
@@ -89,6 +96,9 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 		"> Advice: stop mining, the contract pays more",
 		"Decision: **veto**", "- Reason: keep the ore for the contract",
 		"Error 4214: Ship is currently in-transit", "````", "Error: model timed out", "[1,2,3]",
+		"### Step 4", "Credits: 150000", "Invalid `arguments.mode`: expected one of CRUISE, BURN, DRIFT, STEALTH, got \"WARP\" (did you mean BURN?)",
+		"Dry run: uses 38 fuel (would fail)", "By: person", "Output:", "in orbit", "Wait until 2026-11-22 16:00:00: cooldown",
+		"Outcome unknown", "Notes, version 2:", "1. mine iron _(doing)_",
 	}
 	for _, w := range want {
 		if !strings.Contains(out, w) {
