@@ -1,0 +1,39 @@
+package llmtest
+
+import (
+	"io"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/openai"
+)
+
+// NewBrain loads the cassette at path, starts a Server for it and returns an
+// agent/openai Brain pointed at the server (streaming, three retries, a 10 s silence
+// limit), so scripted play exercises the real wire format. Close the Closer to stop
+// the server. It backs --brain script:FILE.
+func NewBrain(path string) (agent.Brain, io.Closer, error) {
+	c, err := Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := NewServer(c)
+	b, err := openai.New(BrainConfig(srv))
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return b, srv, nil
+}
+
+// BrainConfig is the openai.Config NewBrain uses for srv: streaming, the cassette's
+// model, no key, a 10 s silence limit (a timeout fault costs that much), three retries.
+func BrainConfig(srv *Server) openai.Config {
+	return openai.Config{
+		BaseURL:    srv.URL(),
+		Model:      srv.c.Model,
+		Stream:     true,
+		MaxRetries: 3,
+		Timeout:    10 * time.Second,
+	}
+}

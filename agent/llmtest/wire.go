@@ -1,0 +1,184 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The answer shapes, written out rather than borrowed from go-openai so the server
+// sends what OpenAI sends (type only in a call's first fragment, null content next to
+// tool calls), not what one client happens to accept.
+
+type wireFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+type wireCall struct {
+	Index    *int         `json:"index,omitempty"`
+	ID       string       `json:"id,omitempty"`
+	Type     string       `json:"type,omitempty"`
+	Function wireFunction `json:"function"`
+}
+
+type wireMessage struct {
+	Role      string     `json:"role,omitempty"`
+	Content   *string    `json:"content"`
+	ToolCalls []wireCall `json:"tool_calls,omitempty"`
+}
+
+type wireDelta struct {
+	Role      string     `json:"role,omitempty"`
+	Content   *string    `json:"content,omitempty"`
+	ToolCalls []wireCall `json:"tool_calls,omitempty"`
+}
+
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+type wireChoice struct {
+	Index        int          `json:"index"`
+	Message      *wireMessage `json:"message,omitempty"`
+	Delta        *wireDelta   `json:"delta,omitempty"`
+	FinishReason *string      `json:"finish_reason"`
+}
+
+type wireCompletion struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []wireChoice `json:"choices"`
+	Usage   *wireUsage   `json:"usage,omitempty"`
+}
+
+// answer is a step ready to send.
+type answer struct {
+	id     string
+	model  string
+	text   string
+	calls  []wireCall // complete, with ids and argument strings
+	finish string
+	usage  wireUsage
+}
+
+// completion is the whole non-streaming body.
+func (a answer) completion() []byte {
+	msg := &wireMessage{Role: "assistant"}
+	if a.text != "" || len(a.calls) == 0 {
+		msg.Content = &a.text
+	}
+	for _, c := range a.calls {
+		c.Type = "function"
+		msg.ToolCalls = append(msg.ToolCalls, c)
+	}
+	u := a.usage
+	return mustJSON(wireCompletion{
+		ID: a.id, Object: "chat.completion", Created: created, Model: a.model,
+		Choices: []wireChoice{{Message: msg, FinishReason: &a.finish}},
+		Usage:   &u,
+	})
+}
+
+// chunks is the streamed body as SSE events, without the finish, usage and [DONE]
+// events (see tail), and cut, the number of chunks a cut fault sends: the text up to
+// its middle or, when there are calls, up to the first piece of the last call's
+// arguments, so a call is always left unfinished.
+func (a answer) chunks() (events [][]byte, cut int) {
+	chunk := func(d wireDelta) []byte {
+		return event(wireCompletion{
+			ID: a.id, Object: "chat.completion.chunk", Created: created, Model: a.model,
+			Choices: []wireChoice{{Delta: &d}},
+		})
+	}
+	empty := ""
+	events = append(events, chunk(wireDelta{Role: "assistant", Content: &empty}))
+	pieces := split(a.text, 3)
+	for _, p := range pieces {
+		events = append(events, chunk(wireDelta{Content: &p}))
+	}
+	cut = 1 + (len(pieces)+1)/2
+	for i, c := range a.calls {
+		idx := i
+		events = append(events, chunk(wireDelta{ToolCalls: []wireCall{{
+			Index: &idx, ID: c.ID, Type: "function", Function: wireFunction{Name: c.Function.Name},
+		}}}))
+		for j, p := range split(c.Function.Arguments, 3) {
+			events = append(events, chunk(wireDelta{ToolCalls: []wireCall{{
+				Index: &idx, Function: wireFunction{Arguments: p},
+			}}}))
+			if j == 0 {
+				cut = len(events)
+			}
+		}
+	}
+	return events, cut
+}
+
+// tail is what ends a stream: the finish chunk, the usage chunk when asked for, and
+// [DONE].
+func (a answer) tail(withUsage bool) [][]byte {
+	out := [][]byte{event(wireCompletion{
+		ID: a.id, Object: "chat.completion.chunk", Created: created, Model: a.model,
+		Choices: []wireChoice{{Delta: &wireDelta{}, FinishReason: &a.finish}},
+	})}
+	if withUsage {
+		u := a.usage
+		out = append(out, event(wireCompletion{
+			ID: a.id, Object: "chat.completion.chunk", Created: created, Model: a.model,
+			Choices: []wireChoice{}, Usage: &u,
+		}))
+	}
+	return append(out, []byte("data: [DONE]\n\n"))
+}
+
+// created is the fixed timestamp of every answer, so recorded streams are stable.
+const created = 1767225600 // 2026-01-01T00:00:00Z
+
+// split cuts s into about n pieces on rune boundaries (fewer when s is short), so
+// clients must put deltas and arguments back together.
+func split(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	runes := utf8.RuneCountInString(s)
+	size := max((runes+n-1)/n, 1)
+	var out []string
+	var b strings.Builder
+	k := 0
+	for _, r := range s {
+		b.WriteRune(r)
+		k++
+		if k == size {
+			out = append(out, b.String())
+			b.Reset()
+			k = 0
+		}
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func event(v any) []byte { return fmt.Appendf(nil, "data: %s\n\n", mustJSON(v)) }
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: marshal %T: %v", v, err)) // only our own plain structs get here
+	}
+	return b
+}
+
+// errorBody is an OpenAI error object.
+func errorBody(message, typ string, code any) []byte {
+	return mustJSON(map[string]any{"error": map[string]any{
+		"message": message, "type": typ, "param": nil, "code": code,
+	}})
+}

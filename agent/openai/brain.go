@@ -1,0 +1,246 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// maxWait is the longest the brain sleeps before a retry. A server that asks for
+// more is reported to the person instead: they may prefer another model.
+const maxWait = 60 * time.Second
+
+// Brain is an agent.Brain that asks an OpenAI-compatible endpoint. It is safe for
+// concurrent use, though the runner calls it from one goroutine.
+type Brain struct {
+	cfg    Config
+	client *goopenai.Client
+
+	// sleep waits between attempts; tests replace it to record the waits.
+	sleep func(ctx context.Context, d time.Duration) error
+	// noStreamUsage is set once the server refused stream_options.
+	noStreamUsage atomic.Bool
+	// calls numbers the model calls, for ids of tool calls that came without one.
+	calls atomic.Int64
+}
+
+var _ agent.Brain = (*Brain)(nil)
+
+// New returns a Brain for cfg, filling zero fields from cfg.Preset and the defaults.
+// It makes no request: a wrong URL or key shows on the first Next.
+func New(cfg Config) (*Brain, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		c := *cfg.HTTPClient
+		hc = &c
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = headerTransport{base: base}
+	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
+	// would also cut a long stream that is still flowing.
+	hc.Timeout = 0
+
+	wc := goopenai.DefaultConfig(cfg.APIKey)
+	wc.BaseURL = cfg.BaseURL
+	wc.HTTPClient = hc
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), sleep: sleepCtx}, nil
+}
+
+// Name returns the model name.
+func (b *Brain) Name() string { return b.cfg.Model }
+
+// BaseURL returns the endpoint the brain talks to.
+func (b *Brain) BaseURL() string { return b.cfg.BaseURL }
+
+// Next asks the model for its next move. Text streams to req.OnDelta when Config.Stream
+// is set. Retryable failures (429, 5xx, timeouts, dropped connections) are retried up
+// to Config.MaxRetries times with backoff, honouring Retry-After, except once text has
+// reached OnDelta: a retry would show it twice. Cancelling ctx stops at once, in a
+// request or in a backoff. Errors are *Error (test with errors.Is against the Err*
+// kinds) or, on cancellation, wrap ctx's error.
+func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	tools, err := toWireTools(req.Tools)
+	if err != nil {
+		return agent.Reply{}, err
+	}
+	wreq := goopenai.ChatCompletionRequest{
+		Model:    b.cfg.Model,
+		Messages: toWireMessages(req.Messages),
+		Tools:    tools,
+	}
+	if t := b.cfg.Temperature; t != nil {
+		wreq.Temperature = *t
+		if wreq.Temperature == 0 {
+			wreq.Temperature = 1e-6
+		}
+	}
+	idPrefix := fmt.Sprintf("call_%d_", b.calls.Add(1))
+
+	for attempt := 1; ; attempt++ {
+		var reply agent.Reply
+		var e *Error
+		var wait time.Duration
+		if b.cfg.Stream {
+			reply, e, wait = b.streamOnce(ctx, wreq, req.OnDelta, idPrefix)
+		} else {
+			reply, e, wait = b.once(ctx, wreq, idPrefix)
+		}
+		if e == nil {
+			b.fillUsage(&reply, wreq)
+			return reply, nil
+		}
+		if ctx.Err() != nil {
+			return agent.Reply{}, fmt.Errorf("openai: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
+		}
+		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
+		e.Detail = scrub(e.Detail, b.cfg.APIKey)
+		if e.Kind == ErrRejected && b.cfg.Stream && !b.noStreamUsage.Load() && strings.Contains(e.Detail, "stream_options") {
+			// An older server that does not know stream_options: ask again without,
+			// and estimate usage from now on. This costs no attempt.
+			b.noStreamUsage.Store(true)
+			attempt--
+			continue
+		}
+		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
+			return agent.Reply{}, e
+		}
+		d := backoff(attempt, wait)
+		if d > maxWait {
+			e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
+			return agent.Reply{}, e
+		}
+		if err := b.sleep(ctx, d); err != nil {
+			return agent.Reply{}, fmt.Errorf("openai: %s at %s: stopped while waiting to retry: %w", b.cfg.Model, b.cfg.BaseURL, err)
+		}
+	}
+}
+
+// once makes one plain (non-streaming) request. wait is what the server asked to
+// wait before a retry, if anything.
+func (b *Brain) once(ctx context.Context, wreq goopenai.ChatCompletionRequest, idPrefix string) (agent.Reply, *Error, time.Duration) {
+	actx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
+	defer cancel()
+	actx, slot := withSlot(actx)
+	resp, err := b.client.CreateChatCompletion(actx, wreq)
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+			return agent.Reply{}, &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("no complete answer within %s", b.cfg.Timeout)}, 0
+		}
+		return agent.Reply{}, classify(err), slot.get()
+	}
+	if len(resp.Choices) == 0 {
+		return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: "the answer has no choices"}, 0
+	}
+	msg := resp.Choices[0].Message
+	reply, e := buildReply(msg.Content, msg.ToolCalls, resp.Choices[0].FinishReason, idPrefix)
+	if e != nil {
+		return agent.Reply{}, e, 0
+	}
+	reply.Usage = agent.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
+	return reply, nil, 0
+}
+
+// streamOnce makes one streaming request. The timeout is a silence limit: it is
+// rearmed by every chunk.
+func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (agent.Reply, *Error, time.Duration) {
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	actx, slot := withSlot(actx)
+	var silent atomic.Bool
+	timer := time.AfterFunc(b.cfg.Timeout, func() { silent.Store(true); cancel() })
+	defer timer.Stop()
+
+	wreq.Stream = true
+	if !b.noStreamUsage.Load() {
+		wreq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+	}
+	var asm assembler
+	fail := func(err error) (agent.Reply, *Error, time.Duration) {
+		var e *Error
+		if silent.Load() && ctx.Err() == nil {
+			e = &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("the server was silent for %s", b.cfg.Timeout)}
+		} else {
+			e = classify(err)
+			if e.Kind == ErrCut && len(asm.calls) > 0 {
+				e.Detail += fmt.Sprintf("; %d unfinished tool call(s) dropped", len(asm.calls))
+			}
+		}
+		// Text already on screen would be shown twice by a retry.
+		e.noRetry = e.noRetry || asm.spoke
+		return agent.Reply{}, e, slot.get()
+	}
+	stream, err := b.client.CreateChatCompletionStream(actx, wreq)
+	if err != nil {
+		return fail(err)
+	}
+	defer stream.Close()
+	for {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		timer.Reset(b.cfg.Timeout)
+		asm.add(chunk, onDelta)
+	}
+	reply, e := asm.finished(idPrefix)
+	if e != nil {
+		e.noRetry = e.noRetry || asm.spoke
+		return agent.Reply{}, e, 0
+	}
+	if u := asm.usage; u != nil {
+		reply.Usage = agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	}
+	return reply, nil, 0
+}
+
+// fillUsage estimates token counts the server did not give, and prices them.
+func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
+	if r.Usage.PromptTokens == 0 && r.Usage.CompletionTokens == 0 {
+		r.Usage.PromptTokens = estimateTokens(promptChars(wreq))
+		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
+	}
+	r.Usage.Cost = (float64(r.Usage.PromptTokens)*b.cfg.PriceIn + float64(r.Usage.CompletionTokens)*b.cfg.PriceOut) / 1e6
+}
+
+// backoff is the wait before attempt+1: what the server asked for, else exponential
+// from half a second with jitter, at most 20 s.
+func backoff(attempt int, asked time.Duration) time.Duration {
+	if asked > 0 {
+		return asked
+	}
+	d := 500 * time.Millisecond << min(attempt-1, 6)
+	d = min(d, 20*time.Second)
+	return d + rand.N(d/4+1)
+}
+
+// sleepCtx waits d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}

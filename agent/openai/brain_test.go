@@ -1,0 +1,167 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/game"
+)
+
+// script starts a server for the cassette JSON and returns it with a brain pointed at
+// it. Backoff waits are recorded, not slept, unless realSleep.
+func script(t *testing.T, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *waits) {
+	t.Helper()
+	c, err := llmtest.Parse([]byte(cassette))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(c)
+	t.Cleanup(func() { srv.Close() })
+	cfg := openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
+	if mod != nil {
+		mod(&cfg)
+	}
+	b, err := openai.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &waits{}
+	openai.SetSleep(b, w.sleep)
+	return srv, b, w
+}
+
+// waits records the backoff the brain asked for.
+type waits struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (w *waits) sleep(ctx context.Context, d time.Duration) error {
+	w.mu.Lock()
+	w.d = append(w.d, d)
+	w.mu.Unlock()
+	return ctx.Err()
+}
+
+func (w *waits) all() []time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]time.Duration(nil), w.d...)
+}
+
+type shipArgs struct {
+	ShipSymbol string `json:"shipSymbol"`
+}
+
+func tools(t *testing.T) []game.Tool {
+	t.Helper()
+	s, err := jsonschema.For[shipArgs](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []game.Tool{
+		{Name: "orbit_ship", Description: "Put a ship in orbit.", Kind: game.Act, Schema: s},
+		{Name: "observe_game", Description: "Look at the world.", Kind: game.Read},
+	}
+}
+
+func request(t *testing.T) agent.Request {
+	return agent.Request{
+		Messages: []agent.Message{
+			{Role: agent.RoleSystem, Content: "You play SpaceTraders."},
+			{Role: agent.RoleUser, Content: "Start playing."},
+		},
+		Tools: tools(t),
+	}
+}
+
+const twoCalls = `{"steps": [{"text": "Orbiting first, then heading to the asteroid.",
+  "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}},
+            {"tool": "navigate_ship", "args": {"shipSymbol": "COPLAY-1", "waypointSymbol": "X1-A1-B7"}}]}]}`
+
+func TestStreamTextAndCalls(t *testing.T) {
+	srv, b, _ := script(t, twoCalls, nil)
+	req := request(t)
+	var deltas []string
+	req.OnDelta = func(s string) { deltas = append(deltas, s) }
+	reply, err := b.Next(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Orbiting first, then heading to the asteroid."
+	if reply.Text != want {
+		t.Errorf("text = %q, want %q", reply.Text, want)
+	}
+	if len(deltas) < 2 || strings.Join(deltas, "") != want {
+		t.Errorf("deltas = %q: want several that join to the text", deltas)
+	}
+	wantCalls := []agent.ToolCall{
+		{ID: "call_0_0", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)},
+		{ID: "call_0_1", Tool: "navigate_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)},
+	}
+	checkCalls(t, reply.Calls, wantCalls)
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("server saw %d requests, want 1", len(reqs))
+	}
+	r := reqs[0]
+	if !r.Stream || r.StreamOptions == nil || !r.StreamOptions.IncludeUsage {
+		t.Errorf("request stream=%v stream_options=%v: want a stream asking for usage", r.Stream, r.StreamOptions)
+	}
+	if len(r.Tools) != 2 || r.Tools[0].Function.Name != "orbit_ship" {
+		t.Fatalf("tools sent = %+v", r.Tools)
+	}
+	params, _ := json.Marshal(r.Tools[0].Function.Parameters)
+	if !strings.Contains(string(params), `"shipSymbol"`) {
+		t.Errorf("orbit_ship parameters = %s: want the schema", params)
+	}
+	params, _ = json.Marshal(r.Tools[1].Function.Parameters)
+	if string(params) != `{"properties":{},"type":"object"}` {
+		t.Errorf("observe_game (no schema) parameters = %s: want an empty object schema", params)
+	}
+	if reply.Usage.PromptTokens == 0 || reply.Usage.CompletionTokens == 0 {
+		t.Errorf("usage = %+v: want the server's estimate", reply.Usage)
+	}
+}
+
+func TestPlainRequest(t *testing.T) {
+	srv, b, _ := script(t, twoCalls, func(c *openai.Config) { c.Stream = false })
+	req := request(t)
+	req.OnDelta = func(string) { t.Error("OnDelta called without streaming") }
+	reply, err := b.Next(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Text != "Orbiting first, then heading to the asteroid." || len(reply.Calls) != 2 {
+		t.Fatalf("reply = %+v", reply)
+	}
+	checkCalls(t, reply.Calls[1:], []agent.ToolCall{{ID: "call_0_1", Tool: "navigate_ship",
+		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)}})
+	if srv.Requests()[0].Stream {
+		t.Error("request asked for a stream")
+	}
+}
+
+func checkCalls(t *testing.T, got, want []agent.ToolCall) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("calls = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].ID != want[i].ID || got[i].Tool != want[i].Tool || string(got[i].Args) != string(want[i].Args) {
+			t.Errorf("call %d = {%s %s %s}, want {%s %s %s}", i, got[i].ID, got[i].Tool, got[i].Args, want[i].ID, want[i].Tool, want[i].Args)
+		}
+	}
+}
+
+var _ = errors.Is

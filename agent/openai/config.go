@@ -1,0 +1,196 @@
+package openai
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config says which endpoint and model a Brain talks to and how.
+type Config struct {
+	// BaseURL is the API root, ending in /v1 for most servers. Empty means the
+	// preset's URL, or OpenAI's when there is no preset.
+	BaseURL string
+	// APIKey is sent as a bearer token. It stays in memory and is never written
+	// anywhere, not even into error messages.
+	APIKey string
+	// Model is the model name the server knows, e.g. "gpt-4o-mini", "qwen2.5:7b".
+	Model string
+	// Preset names an entry of Presets; it fills BaseURL and Model when they are empty.
+	Preset string
+	// HTTPClient, if set, is used for every request (its Transport, not its Timeout:
+	// the brain applies Timeout itself). Nil means a fresh client.
+	HTTPClient *http.Client
+	// MaxRetries bounds the extra attempts after a retryable failure (429, 5xx,
+	// timeout, dropped connection). 0 means DefaultMaxRetries; negative means none.
+	MaxRetries int
+	// Timeout bounds the wait for the server. For a stream it is the longest silence
+	// allowed (before the first chunk and between chunks), so a long answer that keeps
+	// coming is never cut; for a plain request it bounds the whole attempt.
+	// 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Stream asks for a streamed answer (text reaches Request.OnDelta as it comes).
+	Stream bool
+	// Temperature, if set, is sent to the model. go-openai omits a zero temperature,
+	// so 0 is sent as a tiny positive value, which samples the same way.
+	Temperature *float32
+	// PriceIn and PriceOut are dollars per million prompt and completion tokens, used
+	// to fill Usage.Cost. Zero means the cost is unknown (left 0).
+	PriceIn, PriceOut float64
+}
+
+// Defaults for the zero values of Config.
+const (
+	DefaultMaxRetries = 3
+	DefaultTimeout    = 2 * time.Minute
+)
+
+// Preset is a known kind of OpenAI-compatible server.
+type Preset struct {
+	Name         string
+	BaseURL      string
+	NeedsKey     bool   // the server refuses requests without an API key
+	KeyEnv       string // an environment variable read for the key before OPENAI_API_KEY, if any
+	DefaultModel string // used when no model is given; empty means a model must be given
+	Help         string // one line for --help and error messages
+}
+
+// presets is the fixed catalogue; Presets hands out a copy.
+var presets = map[string]Preset{
+	"openai": {
+		Name: "openai", BaseURL: "https://api.openai.com/v1", NeedsKey: true,
+		DefaultModel: "gpt-4o-mini", Help: "OpenAI (needs OPENAI_API_KEY)",
+	},
+	"openrouter": {
+		Name: "openrouter", BaseURL: "https://openrouter.ai/api/v1", NeedsKey: true,
+		KeyEnv: "OPENROUTER_API_KEY", DefaultModel: "openai/gpt-4o-mini",
+		Help: "OpenRouter (needs OPENROUTER_API_KEY or OPENAI_API_KEY)",
+	},
+	"ollama": {
+		Name: "ollama", BaseURL: "http://localhost:11434/v1",
+		DefaultModel: "qwen2.5:7b", Help: "Ollama on this machine (no key; the model must support tools)",
+	},
+	"lmstudio": {
+		Name: "lmstudio", BaseURL: "http://localhost:1234/v1",
+		Help: "LM Studio's local server (no key; pass the loaded model's name)",
+	},
+	"vllm": {
+		Name: "vllm", BaseURL: "http://localhost:8000/v1",
+		Help: "vLLM's OpenAI server (no key unless started with --api-key; pass the served model name; needs --enable-auto-tool-choice)",
+	},
+	"llamacpp": {
+		Name: "llamacpp", BaseURL: "http://localhost:8080/v1", DefaultModel: "default",
+		Help: "llama.cpp's llama-server (no key; start it with --jinja for tool calls)",
+	},
+}
+
+// Presets returns the known servers by name: openai, openrouter, ollama, lmstudio,
+// vllm, llamacpp. The map is a copy; changing it changes nothing else.
+func Presets() map[string]Preset {
+	out := make(map[string]Preset, len(presets))
+	for k, v := range presets {
+		out[k] = v
+	}
+	return out
+}
+
+// presetNames lists the presets in a stable order, for messages.
+func presetNames() string {
+	names := make([]string, 0, len(presets))
+	for k := range presets {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// ConfigFromEnv builds a streaming Config from the environment and the command line.
+//
+// preset picks a server from Presets; its URL wins over OPENAI_BASE_URL, because a
+// flag on the command line is more deliberate than a variable left in a shell profile.
+// With no preset, OPENAI_BASE_URL is used when set, else OpenAI's URL. The key comes
+// from the preset's own variable (OPENROUTER_API_KEY) or OPENAI_API_KEY. model, when
+// empty, is the preset's default. It fails when the preset is unknown, when the
+// server needs a key and none is set, or when no model can be chosen.
+func ConfigFromEnv(model, preset string) (Config, error) {
+	cfg := Config{Model: model, Preset: preset, Stream: true}
+	var p Preset
+	switch {
+	case preset != "":
+		var ok bool
+		p, ok = presets[strings.ToLower(preset)]
+		if !ok {
+			return Config{}, fmt.Errorf("openai: unknown preset %q (known: %s)", preset, presetNames())
+		}
+		cfg.Preset = p.Name
+	case os.Getenv("OPENAI_BASE_URL") != "":
+		// A custom server: whether it needs a key is its business.
+		p = Preset{BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	default:
+		p = presets["openai"]
+		cfg.Preset = p.Name
+	}
+	cfg.BaseURL = p.BaseURL
+	if p.KeyEnv != "" {
+		cfg.APIKey = os.Getenv(p.KeyEnv)
+	}
+	if cfg.APIKey == "" {
+		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
+	}
+	if p.NeedsKey && cfg.APIKey == "" {
+		vars := "OPENAI_API_KEY"
+		if p.KeyEnv != "" {
+			vars = p.KeyEnv + " or " + vars
+		}
+		return Config{}, fmt.Errorf("openai: preset %q (%s) needs an API key: set %s, or pick a local preset such as ollama", p.Name, p.BaseURL, vars)
+	}
+	if cfg.Model == "" {
+		cfg.Model = p.DefaultModel
+	}
+	if cfg.Model == "" {
+		where := "OPENAI_BASE_URL " + p.BaseURL
+		if p.Name != "" {
+			where = "preset " + p.Name
+		}
+		return Config{}, fmt.Errorf("openai: no model for %s: pass --model with a name the server knows", where)
+	}
+	return cfg, nil
+}
+
+// withDefaults fills the zero values of cfg from its preset and the package defaults.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.Preset != "" {
+		p, ok := presets[strings.ToLower(cfg.Preset)]
+		if !ok {
+			return cfg, fmt.Errorf("openai: unknown preset %q (known: %s)", cfg.Preset, presetNames())
+		}
+		if cfg.BaseURL == "" {
+			cfg.BaseURL = p.BaseURL
+		}
+		if cfg.Model == "" {
+			cfg.Model = p.DefaultModel
+		}
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = presets["openai"].BaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
+		return cfg, fmt.Errorf("openai: base URL %q: want http:// or https://", cfg.BaseURL)
+	}
+	if cfg.Model == "" {
+		return cfg, fmt.Errorf("openai: no model for %s: set Config.Model (--model)", cfg.BaseURL)
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	} else if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	return cfg, nil
+}
