@@ -1,0 +1,307 @@
+package spacetraders
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// Simulate predicts navigate_ship, purchase_cargo, sell_cargo and refuel_ship from the
+// ship's current state (one read), the system map and the last prices seen at the ship's
+// market. Other tools cannot be predicted (ok=false). Where a prediction would need
+// something unknown, ok is false and the Simulation says what is missing.
+func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
+	var sim game.Simulation
+	var ok bool
+	var err error
+	switch name {
+	case ToolNavigateShip:
+		sim, ok, err = g.simNavigate(ctx, args)
+	case ToolPurchaseCargo, ToolSellCargo:
+		sim, ok, err = g.simTrade(ctx, name, args)
+	case ToolRefuelShip:
+		sim, ok, err = g.simRefuel(ctx, args)
+	default:
+		return game.Simulation{Summary: name + " cannot be predicted"}, false, nil
+	}
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status != 429 {
+		// Reading the ship or market was refused (no such ship): the call would be too.
+		return game.Simulation{Summary: fmt.Sprintf("would fail: game error %d: %s", ae.Code, ae.Message), Fails: true}, true, nil
+	}
+	return sim, ok, err
+}
+
+func fails(code int, format string, a ...any) (game.Simulation, bool, error) {
+	return game.Simulation{Summary: fmt.Sprintf("would fail (%d): ", code) + fmt.Sprintf(format, a...), Fails: true}, true, nil
+}
+
+// ready checks the ship is where it can act: not travelling, and docked or in orbit as
+// the call needs.
+func (g *Game) ready(s *Ship, want string) (game.Simulation, bool) {
+	if s.Nav.Status == InTransit && s.Nav.Route.Arrival.After(g.now()) {
+		sim, _, _ := fails(4214, "%s is in transit, arrives %s", s.Symbol, g.until(s.Nav.Route.Arrival))
+		return sim, false
+	}
+	status := s.Nav.Status
+	if status == InTransit {
+		status = InOrbit
+	}
+	if want == Docked && status != Docked {
+		sim, _, _ := fails(4244, "%s must be docked first (dock_ship)", s.Symbol)
+		return sim, false
+	}
+	if want == InOrbit && status != InOrbit {
+		sim, _, _ := fails(4236, "%s must be in orbit first (orbit_ship)", s.Symbol)
+		return sim, false
+	}
+	return game.Simulation{}, true
+}
+
+// flightMultiplier is the time factor of each flight mode in the game's travel formula.
+var flightMultiplier = map[string]float64{"CRUISE": 25, "DRIFT": 250, "BURN": 12.5, "STEALTH": 30}
+
+// Travel returns the distance, fuel and duration of a trip by the game's formulas:
+// distance rounded (at least 1); fuel = distance in CRUISE and STEALTH, 1 in DRIFT, twice
+// the distance in BURN, none for ships without a tank; seconds = round(distance ×
+// mode multiplier ÷ engine speed + 15), divided by timeScale (the offline universe's
+// speed; 1 for the real game).
+func Travel(fromX, fromY, toX, toY int, engineSpeed, fuelCapacity int, mode string, timeScale float64) (distance, fuel int, d time.Duration) {
+	distance = max(1, int(math.Round(math.Hypot(float64(fromX-toX), float64(fromY-toY)))))
+	if engineSpeed <= 0 {
+		engineSpeed = 1
+	}
+	if timeScale <= 0 {
+		timeScale = 1
+	}
+	secs := math.Round(float64(distance)*flightMultiplier[mode]/float64(engineSpeed) + 15)
+	d = time.Duration(secs / timeScale * float64(time.Second))
+	switch {
+	case fuelCapacity == 0:
+		fuel = 0
+	case mode == "DRIFT":
+		fuel = 1
+	case mode == "BURN":
+		fuel = 2 * distance
+	default:
+		fuel = distance
+	}
+	return distance, fuel, d
+}
+
+func (g *Game) simNavigate(ctx context.Context, raw json.RawMessage) (game.Simulation, bool, error) {
+	a, err := decodeArgs[navigateArgs](ToolNavigateShip, raw)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	if sim, ok := g.ready(s, InOrbit); !ok {
+		return sim, true, nil
+	}
+	if SystemOf(a.WaypointSymbol) != s.Nav.SystemSymbol {
+		return fails(4202, "%s is outside %s's system %s (jump_ship to change systems)", a.WaypointSymbol, s.Symbol, s.Nav.SystemSymbol)
+	}
+	if a.WaypointSymbol == s.Nav.WaypointSymbol {
+		return fails(4204, "%s is already at %s", s.Symbol, a.WaypointSymbol)
+	}
+	sys, err := g.system(ctx, s.Nav.SystemSymbol)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	var from, to *SystemWaypoint
+	for i := range sys.Waypoints {
+		switch sys.Waypoints[i].Symbol {
+		case s.Nav.WaypointSymbol:
+			from = &sys.Waypoints[i]
+		case a.WaypointSymbol:
+			to = &sys.Waypoints[i]
+		}
+	}
+	if to == nil {
+		return fails(4201, "no waypoint %s in system %s", a.WaypointSymbol, sys.Symbol)
+	}
+	if from == nil {
+		return game.Simulation{Summary: "cannot predict: the ship's waypoint is not on the system map"}, false, nil
+	}
+	dist, fuel, dur := Travel(from.X, from.Y, to.X, to.Y, s.Engine.Speed, s.Fuel.Capacity, s.Nav.FlightMode, g.cfg.TimeScale)
+	if fuel > s.Fuel.Current {
+		return fails(4203, "needs %d fuel for distance %d in %s mode but has %d; refuel, or DRIFT uses 1", fuel, dist, s.Nav.FlightMode, s.Fuel.Current)
+	}
+	sim := game.Simulation{Summary: fmt.Sprintf("distance %d in %s: uses %d fuel (%d → %d), arrives in %s (%s)",
+		dist, s.Nav.FlightMode, fuel, s.Fuel.Current, s.Fuel.Current-fuel, dur.Round(time.Second), clock(g.now().Add(dur)))}
+	if s.Fuel.Capacity > 0 && s.Fuel.Current-fuel < s.Fuel.Capacity/10 {
+		sim.Warning = "leaves the tank almost empty"
+	}
+	return sim, true, nil
+}
+
+// marketAt returns the market at the ship's waypoint with prices: the last one seen, or
+// a fresh read (the ship is there, so prices are live).
+func (g *Game) marketAt(ctx context.Context, wp string) (seenMarket, error) {
+	g.mu.Lock()
+	seen, ok := g.markets[wp]
+	g.mu.Unlock()
+	if ok {
+		return seen, nil
+	}
+	m, err := g.c.Market(ctx, SystemOf(wp), wp)
+	if err != nil {
+		return seenMarket{}, err
+	}
+	seen = seenMarket{m, g.now()}
+	if len(m.TradeGoods) > 0 {
+		g.mu.Lock()
+		g.markets[wp] = seen
+		g.mu.Unlock()
+	}
+	return seen, nil
+}
+
+func (g *Game) credits(ctx context.Context) (int64, error) {
+	g.mu.Lock()
+	a := g.agent
+	g.mu.Unlock()
+	if a != nil {
+		return a.Credits, nil
+	}
+	a, err := g.c.Agent(ctx)
+	if err != nil {
+		return 0, err
+	}
+	g.noteAgent(*a)
+	return a.Credits, nil
+}
+
+func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (game.Simulation, bool, error) {
+	a, err := decodeArgs[cargoArgs](tool, raw)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	if err := checkGood(tool, "symbol", a.Symbol); err != nil {
+		return game.Simulation{}, false, err
+	}
+	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	if sim, ok := g.ready(s, Docked); !ok {
+		return sim, true, nil
+	}
+	seen, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	good := seen.m.Good(a.Symbol)
+	age := g.now().Sub(seen.at).Round(time.Second)
+	buying := tool == ToolPurchaseCargo
+	if good == nil {
+		if len(seen.m.TradeGoods) == 0 {
+			return game.Simulation{Summary: "cannot predict: no prices seen at " + s.Nav.WaypointSymbol}, false, nil
+		}
+		if buying {
+			return fails(4601, "%s does not sell %s", s.Nav.WaypointSymbol, a.Symbol)
+		}
+		return fails(4602, "%s does not buy %s", s.Nav.WaypointSymbol, a.Symbol)
+	}
+	if a.Units > good.TradeVolume {
+		return fails(4604, "%d units is more than the trade volume %d; split it", a.Units, good.TradeVolume)
+	}
+	have, err := g.credits(ctx)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	free := s.Cargo.Capacity - s.Cargo.Units
+	if buying {
+		cost := int64(a.Units) * good.PurchasePrice
+		if cost > have {
+			return fails(4600, "%d %s at %d = %s credits, but you have %s", a.Units, a.Symbol, good.PurchasePrice, credits(cost), credits(have))
+		}
+		if a.Units > free {
+			return fails(4217, "%d units do not fit: %d free of %d", a.Units, free, s.Cargo.Capacity)
+		}
+		return game.Simulation{Summary: fmt.Sprintf("buys %d %s at %d (price seen %s ago) = %s credits; credits %s → %s; cargo %d → %d/%d",
+			a.Units, a.Symbol, good.PurchasePrice, age, credits(cost), credits(have), credits(have-cost), s.Cargo.Units, s.Cargo.Units+a.Units, s.Cargo.Capacity)}, true, nil
+	}
+	carried := s.Cargo.Count(a.Symbol)
+	if carried == 0 {
+		return fails(4218, "%s carries no %s", s.Symbol, a.Symbol)
+	}
+	if a.Units > carried {
+		return fails(4219, "%s carries only %d %s", s.Symbol, carried, a.Symbol)
+	}
+	gain := int64(a.Units) * good.SellPrice
+	return game.Simulation{Summary: fmt.Sprintf("sells %d %s at %d (price seen %s ago) = %s credits; credits %s → %s; cargo %d → %d/%d",
+		a.Units, a.Symbol, good.SellPrice, age, credits(gain), credits(have), credits(have+gain), s.Cargo.Units, s.Cargo.Units-a.Units, s.Cargo.Capacity)}, true, nil
+}
+
+// fuelPerMarketUnit is how many ship fuel units one market unit of FUEL fills.
+const fuelPerMarketUnit = 100
+
+func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulation, bool, error) {
+	a, err := decodeArgs[refuelArgs](ToolRefuelShip, raw)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	if s.Nav.Status == InTransit && s.Nav.Route.Arrival.After(g.now()) {
+		return fails(4214, "%s is in transit, arrives %s", s.Symbol, g.until(s.Nav.Route.Arrival))
+	}
+	if s.Nav.Status != Docked {
+		return fails(4225, "%s must be docked to refuel (dock_ship)", s.Symbol)
+	}
+	space := s.Fuel.Capacity - s.Fuel.Current
+	units := a.Units
+	var warn string
+	if units == 0 {
+		units = space
+	} else if units > space {
+		warn = fmt.Sprintf("the tank takes only %d more; ask for %d", space, space)
+		units = space
+	}
+	if units == 0 {
+		return game.Simulation{Summary: "the tank is already full; nothing to buy", Warning: "nothing to do"}, true, nil
+	}
+	market := (units + fuelPerMarketUnit - 1) / fuelPerMarketUnit
+	if a.FromCargo {
+		if have := s.Cargo.Count("FUEL"); have < market {
+			return fails(4219, "needs %d FUEL from cargo, carries %d", market, have)
+		}
+		return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) using %d FUEL from cargo", units, s.Fuel.Current, s.Fuel.Current+units, market), Warning: warn}, true, nil
+	}
+	seen, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Code == 4603 {
+		return fails(4226, "no market at %s, so no fuel", s.Nav.WaypointSymbol)
+	}
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	good := seen.m.Good("FUEL")
+	if good == nil {
+		if len(seen.m.TradeGoods) == 0 {
+			return game.Simulation{Summary: "cannot predict: no prices seen at " + s.Nav.WaypointSymbol}, false, nil
+		}
+		return fails(4226, "%s does not sell FUEL", s.Nav.WaypointSymbol)
+	}
+	cost := int64(market) * good.PurchasePrice
+	have, err := g.credits(ctx)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	if cost > have {
+		return fails(4600, "%d FUEL at %d = %s credits, but you have %s", market, good.PurchasePrice, credits(cost), credits(have))
+	}
+	return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) for %d FUEL at %d = %s credits; credits %s → %s",
+		units, s.Fuel.Current, s.Fuel.Current+units, market, good.PurchasePrice, credits(cost), credits(have), credits(have-cost)), Warning: warn}, true, nil
+}
