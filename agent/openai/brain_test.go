@@ -3,7 +3,7 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -164,4 +164,7 @@ func checkCalls(t *testing.T, got, want []agent.ToolCall) {
 	}
 }
 
-var _ = errors.Is
+
+
+func fmtV(v any) string  { return fmt.Sprintf("%v %+v %s", v, v, v) }
+func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }

@@ -1,0 +1,291 @@
+package openai_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent/openai"
+)
+
+const okStep = `{"text": "Recovered.", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}`
+
+func TestRateLimitRetriedAfterRetryAfter(t *testing.T) {
+	srv, b, w := script(t, `{"steps": [{"fault": "429"}, `+okStep+`]}`, nil)
+	reply, err := b.Next(context.Background(), request(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Text != "Recovered." || len(reply.Calls) != 1 {
+		t.Errorf("reply = %+v", reply)
+	}
+	if got := w.all(); len(got) != 1 || got[0] != time.Second {
+		t.Errorf("waits = %v, want [1s] from Retry-After", got)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("requests = %d, want 2", n)
+	}
+}
+
+func TestServerErrorRetriedWithBackoff(t *testing.T) {
+	srv, b, w := script(t, `{"steps": [{"fault": "500"}, {"fault": "500"}, `+okStep+`]}`, nil)
+	if _, err := b.Next(context.Background(), request(t)); err != nil {
+		t.Fatal(err)
+	}
+	got := w.all()
+	if len(got) != 2 || got[0] < 500*time.Millisecond || got[1] < time.Second || got[1] > 2*time.Second {
+		t.Errorf("waits = %v, want about [0.5s 1s] (exponential, with jitter)", got)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("requests = %d, want 3", n)
+	}
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, {"fault": "429"}, {"fault": "500"}, `+okStep+`]}`, nil)
+	_, err := b.Next(context.Background(), request(t))
+	if !errors.Is(err, openai.ErrServer) {
+		t.Fatalf("err = %v, want ErrServer", err)
+	}
+	var e *openai.Error
+	if !errors.As(err, &e) || e.Attempts != 3 || e.Status != 500 {
+		t.Fatalf("err = %#v, want 3 attempts ending in HTTP 500", err)
+	}
+	for _, want := range []string{"test-model", srv.URL(), "HTTP 500", "gave up after 3 attempts", "server had an error"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("requests = %d, want 3 (MaxRetries 2)", n)
+	}
+}
+
+func TestNoRetriesWhenNegative(t *testing.T) {
+	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, `+okStep+`]}`, func(c *openai.Config) { c.MaxRetries = -1 })
+	if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, openai.ErrServer) {
+		t.Fatalf("err = %v, want ErrServer", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1", n)
+	}
+}
+
+func TestCutStreamAfterText(t *testing.T) {
+	srv, b, _ := script(t, `{"steps": [{"fault": "cut", "text": "I will orbit and then navigate.",
+		"calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`, nil)
+	req := request(t)
+	var shown strings.Builder
+	req.OnDelta = func(s string) { shown.WriteString(s) }
+	reply, err := b.Next(context.Background(), req)
+	if !errors.Is(err, openai.ErrCut) {
+		t.Fatalf("err = %v, want ErrCut", err)
+	}
+	if !strings.Contains(err.Error(), "cut off") || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
+		t.Errorf("error %q: want it to say the answer was cut and the call dropped", err)
+	}
+	if len(reply.Calls) != 0 || reply.Text != "" {
+		t.Errorf("reply = %+v, want nothing from a cut answer", reply)
+	}
+	if shown.Len() == 0 {
+		t.Error("no text reached OnDelta before the cut")
+	}
+	// Text was on screen: a retry would show it twice, so the brain must not retry.
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1", n)
+	}
+}
+
+func TestCutBeforeTextIsRetried(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		srv, b, _ := script(t, `{"steps": [{"fault": "cut", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`,
+			func(c *openai.Config) { c.Stream = stream })
+		reply, err := b.Next(context.Background(), request(t))
+		if err != nil {
+			t.Fatalf("stream=%v: %v", stream, err)
+		}
+		if reply.Text != "Recovered." || len(srv.Requests()) != 2 {
+			t.Errorf("stream=%v: reply %+v after %d requests, want the second step", stream, reply, len(srv.Requests()))
+		}
+	}
+}
+
+func TestCutPlainBody(t *testing.T) {
+	_, b, _ := script(t, `{"steps": [{"fault": "cut"}]}`, func(c *openai.Config) { c.Stream = false; c.MaxRetries = -1 })
+	reply, err := b.Next(context.Background(), request(t))
+	if !errors.Is(err, openai.ErrCut) || len(reply.Calls) != 0 {
+		t.Fatalf("reply %+v, err = %v, want ErrCut and no calls", reply, err)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		_, b, _ := script(t, `{"steps": [{"fault": "timeout"}, `+okStep+`]}`, func(c *openai.Config) {
+			c.Stream = stream
+			c.Timeout = 150 * time.Millisecond
+			c.MaxRetries = -1
+		})
+		start := time.Now()
+		_, err := b.Next(context.Background(), request(t))
+		if !errors.Is(err, openai.ErrTimeout) {
+			t.Fatalf("stream=%v: err = %v, want ErrTimeout", stream, err)
+		}
+		if d := time.Since(start); d < 150*time.Millisecond {
+			t.Errorf("stream=%v: gave up after %v, before the 150ms timeout", stream, d)
+		}
+		if !strings.Contains(err.Error(), "150ms") {
+			t.Errorf("error %q does not say how long it waited", err)
+		}
+	}
+}
+
+func TestTimeoutRetried(t *testing.T) {
+	_, b, _ := script(t, `{"steps": [{"fault": "timeout"}, `+okStep+`]}`, func(c *openai.Config) { c.Timeout = 100 * time.Millisecond })
+	reply, err := b.Next(context.Background(), request(t))
+	if err != nil || reply.Text != "Recovered." {
+		t.Fatalf("reply %+v, err %v: want the step after the timeout", reply, err)
+	}
+}
+
+func TestNoTools(t *testing.T) {
+	srv, b, _ := script(t, `{"steps": [{"fault": "no_tools"}, `+okStep+`]}`, nil)
+	_, err := b.Next(context.Background(), request(t))
+	if !errors.Is(err, openai.ErrNoTools) {
+		t.Fatalf("err = %v, want ErrNoTools", err)
+	}
+	for _, want := range []string{"does not support tool calls", "pick a model", "test-model does not support tools"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("requests = %d: a model without tools must not be retried", n)
+	}
+}
+
+func TestMalformedBody(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		srv, b, _ := script(t, `{"steps": [{"fault": "malformed_body"}, `+okStep+`]}`, func(c *openai.Config) { c.Stream = stream })
+		_, err := b.Next(context.Background(), request(t))
+		if !errors.Is(err, openai.ErrMalformed) {
+			t.Fatalf("stream=%v: err = %v, want ErrMalformed", stream, err)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("stream=%v: requests = %d, want 1 (not retried)", stream, n)
+		}
+	}
+}
+
+func TestRawArgsPassedThrough(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		_, b, _ := script(t, `{"steps": [{"calls": [{"tool": "navigate_ship", "raw_args": "{\"shipSymbol\": \"COPL"},
+			{"tool": "warp_drive", "args": {}}, {"tool": "dock_ship", "raw_args": ""}]}]}`, func(c *openai.Config) { c.Stream = stream })
+		reply, err := b.Next(context.Background(), request(t))
+		if err != nil {
+			t.Fatalf("stream=%v: %v", stream, err)
+		}
+		if len(reply.Calls) != 3 {
+			t.Fatalf("stream=%v: calls = %+v", stream, reply.Calls)
+		}
+		if got := string(reply.Calls[0].Args); got != `{"shipSymbol": "COPL` {
+			t.Errorf("stream=%v: raw args = %q, want them verbatim", stream, got)
+		}
+		if reply.Calls[1].Tool != "warp_drive" || string(reply.Calls[1].Args) != "{}" {
+			t.Errorf("stream=%v: unknown tool call = %+v, want it passed on for the runner to refuse", stream, reply.Calls[1])
+		}
+		if reply.Calls[2].Args != nil {
+			t.Errorf("stream=%v: empty arguments = %q, want nil", stream, reply.Calls[2].Args)
+		}
+	}
+}
+
+func TestCancelDuringRequest(t *testing.T) {
+	_, b, _ := script(t, `{"steps": [{"fault": "timeout"}]}`, func(c *openai.Config) { c.Timeout = 20 * time.Second })
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := b.Next(ctx, request(t))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to stop after cancel", d)
+	}
+}
+
+func TestCancelDuringBackoff(t *testing.T) {
+	srv, b, _ := script(t, `{"steps": [{"fault": "429"}, `+okStep+`]}`, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	openai.SetSleep(b, func(ctx context.Context, d time.Duration) error {
+		cancel()
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	_, err := b.Next(ctx, request(t))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1: nothing after the cancel", n)
+	}
+}
+
+func TestRetryAfterTooLong(t *testing.T) {
+	hits := 0
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+		w.Write([]byte(`{"error": {"message": "quota exceeded", "type": "insufficient_quota"}}`))
+	}))
+	defer ts.Close()
+	b, err := openai.New(openai.Config{BaseURL: ts.URL + "/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Next(context.Background(), request(t))
+	if !errors.Is(err, openai.ErrRateLimited) || !strings.Contains(err.Error(), "asks to wait 1h0m0s") {
+		t.Fatalf("err = %v, want ErrRateLimited saying how long the server asks to wait", err)
+	}
+	if hits != 1 {
+		t.Errorf("hits = %d, want 1", hits)
+	}
+}
+
+func TestKeyNeverInErrors(t *testing.T) {
+	const key = "sk-test-DO-NOT-LEAK-0123456789"
+	var gotAuth string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		// A careless server echoing the key it got.
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error": {"message": "Incorrect API key provided: ` + key + `", "type": "invalid_request_error", "code": "invalid_api_key"}}`))
+	}))
+	defer ts.Close()
+	cfg := openai.Config{BaseURL: ts.URL + "/v1", Model: "m", APIKey: key}
+	b, err := openai.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Next(context.Background(), request(t))
+	if !errors.Is(err, openai.ErrAuth) {
+		t.Fatalf("err = %v, want ErrAuth", err)
+	}
+	if gotAuth != "Bearer "+key {
+		t.Errorf("Authorization = %q: the key was not sent", gotAuth)
+	}
+	var e *openai.Error
+	errors.As(err, &e)
+	for what, s := range map[string]string{
+		"error": err.Error(), "error %+v": fmtV(err), "detail": e.Detail,
+		"config": fmtV(cfg), "config %#v": fmtGo(cfg), "brain": fmtV(b), "brain %#v": fmtGo(b),
+	} {
+		if strings.Contains(s, key) || strings.Contains(s, "DO-NOT-LEAK") {
+			t.Errorf("%s shows the key: %s", what, s)
+		}
+	}
+}

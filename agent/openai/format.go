@@ -1,0 +1,25 @@
+package openai
+
+import "fmt"
+
+// The key must not reach a log through a careless %+v of a Config or a Brain, so both
+// print themselves without it.
+
+// Format prints the Config with the key replaced by "[set]" or "[none]".
+func (cfg Config) Format(f fmt.State, verb rune) {
+	key := "[none]"
+	if cfg.APIKey != "" {
+		key = "[set]"
+	}
+	temp := "default"
+	if cfg.Temperature != nil {
+		temp = fmt.Sprint(*cfg.Temperature)
+	}
+	fmt.Fprintf(f, "openai.Config{BaseURL: %q, APIKey: %s, Model: %q, Preset: %q, MaxRetries: %d, Timeout: %s, Stream: %t, Temperature: %s, PriceIn: %g, PriceOut: %g}",
+		cfg.BaseURL, key, cfg.Model, cfg.Preset, cfg.MaxRetries, cfg.Timeout, cfg.Stream, temp, cfg.PriceIn, cfg.PriceOut)
+}
+
+// Format prints the Brain as its Config, without the key.
+func (b *Brain) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, "openai.Brain{%v}", b.cfg)
+}
