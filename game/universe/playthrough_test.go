@@ -108,7 +108,6 @@ func playthrough(c *client) (start, end int64) {
 	c.must(200, "transfer-cargo", "POST", "/v2/my/ships/"+cmd+"/transfer", map[string]any{"tradeSymbol": food, "units": 1, "shipSymbol": drone})
 	c.must(201, "sell-cargo", "POST", "/v2/my/ships/"+cmd+"/sell", map[string]any{"symbol": food, "units": 1})
 
-
 	c.explore(probe, home, gate)
 	return start, end
 }
@@ -242,4 +241,3 @@ var supportedOps = []string{"get-status", "register", "get-my-agent", "get-agent
 	"dock-ship", "navigate-ship", "patch-ship-nav", "get-ship-nav", "refuel-ship", "purchase-cargo", "sell-cargo",
 	"jettison", "transfer-cargo", "create-survey", "extract-resources", "extract-resources-with-survey",
 	"get-ship-cooldown", "create-chart", "jump-ship"}
-
