@@ -27,7 +27,7 @@ type Brain interface {
 
 // Request is what a Brain sees at one step.
 type Request struct {
-	Messages []Message  // system prompt first, then the bounded history, then this step's input
+	Messages []Message   // system prompt first, then the bounded history, then this step's input
 	Tools    []game.Tool // the catalogue: the game's tools and the notebook's
 	// Observation is this step's world state, also rendered into Messages; brains that
 	// need structure (the autopilot) read it here.

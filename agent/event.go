@@ -13,22 +13,24 @@ type EventType string
 
 // Event types, in the order a step usually produces them.
 const (
-	EventStarted     EventType = "started"       // the runner started or resumed; Text says with which brain and game
-	EventObservation EventType = "observation"   // Observation is the new world state
-	EventStep        EventType = "step"          // a step began; Step is its number
-	EventTextDelta   EventType = "text_delta"    // Text is a piece of the model's streaming text (not journaled)
-	EventText        EventType = "text"          // Text is the model's whole message for this step
-	EventProposed    EventType = "tool_proposed" // Call is a call the brain asked for (validated; see Call.Problems)
-	EventDecision    EventType = "decision"      // Decision is what was decided about a call
-	EventToolStart   EventType = "tool_started"  // Call is about to run
-	EventResult      EventType = "tool_result"   // Call finished; Result is its outcome
-	EventAdvice      EventType = "advice"        // Text is advice from the person, now queued
-	EventNotes       EventType = "notes_changed" // Notes is the notebook after a change
-	EventWaiting     EventType = "waiting"       // Wait says until when and why; zero Until means the wait ended
-	EventUsage       EventType = "usage"         // Usage is what the last model call cost
-	EventError       EventType = "error"         // Text is a problem the person should see
-	EventTurnLimit   EventType = "turn_limit"    // the turn hit its iteration cap; Text says so
-	EventState       EventType = "state"         // State is running, paused, waiting_for_decision or stopped
+	EventStarted        EventType = "started"         // the runner started or resumed; Text says with which brain and game
+	EventObservation    EventType = "observation"     // Observation is the new world state
+	EventStep           EventType = "step"            // a step began; Step is its number
+	EventTextDelta      EventType = "text_delta"      // Text is a piece of the model's streaming text (not journaled)
+	EventText           EventType = "text"            // Text is the model's whole message for this step
+	EventProposed       EventType = "tool_proposed"   // Call is a call the brain asked for (validated; see Call.Problems)
+	EventDecision       EventType = "decision"        // Decision is what was decided about a call
+	EventToolStart      EventType = "tool_started"    // Call is about to run
+	EventResult         EventType = "tool_result"     // Call finished; Result is its outcome
+	EventAdvice         EventType = "advice"          // Text is advice from the person, now queued
+	EventNotes          EventType = "notes_changed"   // Notes is the notebook after a change
+	EventWaiting        EventType = "waiting"         // Wait says until when and why; zero Until means the wait ended
+	EventUsage          EventType = "usage"           // Usage is what the last model call cost
+	EventError          EventType = "error"           // Text is a problem the person should see
+	EventTurnLimit      EventType = "turn_limit"      // the turn hit its iteration cap; Text says so
+	EventState          EventType = "state"           // State is running, paused, waiting_for_decision, waiting, idle or stopped; Text says why
+	EventOutcomeUnknown EventType = "outcome_unknown" // Call was running when coplay stopped last time; it is not run again
+	EventRules          EventType = "rules_changed"   // Rules is the set of always-allowed tools after an allow command
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -48,6 +50,7 @@ type Event struct {
 	Wait        *game.Wait        `json:"wait,omitempty"`
 	Usage       *Usage            `json:"usage,omitempty"`
 	State       State             `json:"state,omitempty"`
+	Rules       map[string]bool   `json:"rules,omitempty"` // EventRules: the tools always allowed
 }
 
 // Call is a tool call as the person sees it.
@@ -104,7 +107,10 @@ const (
 	Paused   State = "paused"
 	Deciding State = "waiting_for_decision"
 	Sleeping State = "waiting"
-	Stopped  State = "stopped"
+	// Idle means the turn is over and nothing is timed: the runner waits for advice or
+	// resume. Text says why the turn ended.
+	Idle    State = "idle"
+	Stopped State = "stopped"
 )
 
 // CommandType names a command to the runner.

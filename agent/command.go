@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// commandFields lists, for each command, the fields it may carry and which of them it
+// must carry.
+var commandFields = map[CommandType]struct{ allowed, required []string }{
+	CmdDecide: {[]string{"call_id", "decision", "reason", "args"}, []string{"call_id", "decision"}},
+	CmdAdvise: {[]string{"text"}, []string{"text"}},
+	CmdPause:  {},
+	CmdResume: {},
+	CmdStop:   {},
+	CmdAllow:  {[]string{"tool", "allow"}, []string{"tool", "allow"}},
+}
+
+// ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the
+// line must be exactly one JSON object; unknown fields, fields the command does not
+// take, null values, missing required fields and bad values are errors, and the error
+// says which.
+func ParseCommand(line []byte) (Command, error) {
+	var fields map[string]json.RawMessage
+	if err := decodeOne(line, &fields); err != nil {
+		return Command{}, err
+	}
+	if fields == nil {
+		return Command{}, errors.New("command: want a JSON object, got null")
+	}
+	var c Command
+	if err := decodeOne(line, &c); err != nil {
+		return Command{}, err
+	}
+	spec, ok := commandFields[c.Cmd]
+	if !ok {
+		return Command{}, fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())
+	}
+	for _, k := range sortedUnion(fields, nil) {
+		if k == "cmd" {
+			continue
+		}
+		if !contains(spec.allowed, k) {
+			return Command{}, fmt.Errorf("command %s: field %q is not used by this command", c.Cmd, k)
+		}
+		if string(bytes.TrimSpace(fields[k])) == "null" {
+			return Command{}, fmt.Errorf("command %s: field %q is null", c.Cmd, k)
+		}
+	}
+	for _, k := range spec.required {
+		if _, ok := fields[k]; !ok {
+			return Command{}, fmt.Errorf("command %s: field %q is required", c.Cmd, k)
+		}
+	}
+	if c.Cmd == CmdDecide {
+		if _, ok := fields["reason"]; ok && c.Decision != Veto {
+			return Command{}, fmt.Errorf("command decide: a reason goes with a veto, not with %q", c.Decision)
+		}
+	}
+	if err := checkShape(c); err != nil {
+		return Command{}, err
+	}
+	return c, nil
+}
+
+// decodeOne decodes exactly one JSON value, refusing unknown fields and trailing data.
+func decodeOne(line []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("command: %w", err)
+	}
+	if dec.More() {
+		return errors.New("command: extra data after the JSON object")
+	}
+	if _, err := dec.Token(); err == nil {
+		return errors.New("command: extra data after the JSON object")
+	}
+	return nil
+}
+
+// checkShape checks a command's values, whoever built it.
+func checkShape(c Command) error {
+	switch c.Cmd {
+	case CmdDecide:
+		if c.CallID == "" {
+			return errors.New("command decide: call_id is empty")
+		}
+		switch c.Decision {
+		case Approve, Veto:
+			if len(c.Args) > 0 {
+				return fmt.Errorf("command decide: args go with an edit, not with %q", c.Decision)
+			}
+		case Edit:
+			if t := bytes.TrimSpace(c.Args); len(t) == 0 || t[0] != '{' {
+				return errors.New("command decide: an edit needs args, a JSON object of the new arguments")
+			}
+		default:
+			return fmt.Errorf("command decide: decision %q is not approve, veto or edit", c.Decision)
+		}
+	case CmdAdvise:
+		if strings.TrimSpace(c.Text) == "" {
+			return errors.New("command advise: text is empty")
+		}
+	case CmdAllow:
+		if c.Tool == "" {
+			return errors.New("command allow: tool is empty")
+		}
+	case CmdPause, CmdResume, CmdStop:
+	default:
+		return fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())
+	}
+	return nil
+}
+
+func cmdNames() string {
+	var names []string
+	for k := range commandFields {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// maxCommandLine is the longest command line Headless reads.
+const maxCommandLine = 1 << 20
+
+// Headless runs r with JSON lines instead of a screen (docs/PROTOCOL.md): it writes one
+// JSON event per line to out and reads one JSON command per line from in. Text deltas
+// are not written; the whole text of each step comes as a "text" event. A line that is
+// not a valid command, or a command the runner refuses, gives an "error" event naming
+// the line and what was wrong, and nothing else happens.
+//
+// When in reaches its end, nobody can answer any more: the run goes on while it needs
+// nobody (auto-approved calls, timed waits), and is stopped as soon as it waits for a
+// person (a decision, or advice after a turn ended). Headless returns what Run returns;
+// a failure to write out cancels the run.
+func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inputDone := make(chan struct{})
+	go func() {
+		// This goroutine may outlive Headless while blocked on a read of in; it then
+		// only finds the runner stopped.
+		defer close(inputDone)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 4096), maxCommandLine)
+		for n := 1; sc.Scan(); n++ {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 {
+				continue
+			}
+			where := fmt.Sprintf("stdin line %d", n)
+			c, err := ParseCommand(line)
+			if err != nil {
+				r.enqueue(command{refused: where + ": " + err.Error()})
+				continue
+			}
+			_ = r.send(c, where) // a refusal is reported as an event by the runner
+		}
+		if err := sc.Err(); err != nil {
+			r.enqueue(command{refused: "stdin: " + err.Error()})
+		}
+	}()
+	runErr := make(chan error, 1)
+	go func() { runErr <- r.Run(ctx) }()
+
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	events, inClosed := r.Events(), inputDone
+	needsPerson, stopSent, writeFailed := false, false, false
+	for events != nil {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if ev.Type == EventState {
+				needsPerson = ev.State == Idle || ev.State == Deciding
+			}
+			if ev.Type == EventTextDelta || writeFailed {
+				continue
+			}
+			if err := enc.Encode(ev); err != nil {
+				writeFailed = true
+				cancel()
+			}
+		case <-inClosed:
+			inClosed = nil
+		}
+		if inClosed == nil && needsPerson && !stopSent {
+			stopSent = true
+			r.enqueue(command{refused: "stdin is closed and the runner waits for a person: stopping"})
+			r.enqueue(command{Command: Command{Cmd: CmdStop}})
+		}
+	}
+	return <-runErr
+}

@@ -1,0 +1,323 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// gridGame is a tiny real game: a digger on a grid. move (Act, enum, dry run) changes
+// the position, dig (Act) finds gold and may ask to wait for a cooldown, fail (Act)
+// always fails, look (Read) reports. It counts every call that reaches it.
+type gridGame struct {
+	mu        sync.Mutex
+	x, y      int
+	gold      int
+	calls     []string // "tool args" in the order they arrived
+	digWait   time.Duration
+	idleUntil time.Time
+	now       func() time.Time
+}
+
+type direction string
+
+type moveArgs struct {
+	Direction direction `json:"direction" jsonschema:"where to go"`
+}
+
+type noArgs struct{}
+
+func (g *gridGame) Info() game.Info {
+	return game.Info{Name: "grid", Title: "Grid (test)", Rules: "Move on the grid and dig for gold."}
+}
+
+func (g *gridGame) Tools() []game.Tool {
+	return []game.Tool{
+		{Name: "look", Kind: game.Read, Description: "look around", Schema: game.SchemaFor[noArgs]()},
+		{Name: "move", Kind: game.Act, Description: "move one square", DryRun: true,
+			Schema: game.SchemaFor[moveArgs](game.WithEnum("direction", direction("N"), "E", "S", "W"))},
+		{Name: "dig", Kind: game.Act, Description: "dig here", Schema: game.SchemaFor[noArgs]()},
+		{Name: "fail", Kind: game.Act, Description: "always refused", Schema: game.SchemaFor[noArgs]()},
+	}
+}
+
+func (g *gridGame) Observe(context.Context) (game.Observation, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return game.Observation{
+		Summary:   fmt.Sprintf("At (%d,%d) with %d gold.", g.x, g.y, g.gold),
+		Metrics:   []game.Metric{{Name: "gold", Value: float64(g.gold)}},
+		Time:      g.now(),
+		IdleUntil: g.idleUntil, IdleReason: "the digger is resting",
+	}, nil
+}
+
+func (g *gridGame) Call(_ context.Context, name string, args json.RawMessage) (game.Result, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.calls = append(g.calls, name+" "+string(args))
+	switch name {
+	case "look":
+		return game.Result{Output: fmt.Sprintf("at (%d,%d)", g.x, g.y)}, nil
+	case "move":
+		var a moveArgs
+		if err := json.Unmarshal(args, &a); err != nil {
+			return game.Result{}, err
+		}
+		dx, dy := delta(a.Direction)
+		g.x, g.y = g.x+dx, g.y+dy
+		return game.Result{Output: fmt.Sprintf("moved to (%d,%d)", g.x, g.y)}, nil
+	case "dig":
+		g.gold++
+		res := game.Result{Output: fmt.Sprintf("found gold, now %d", g.gold)}
+		if g.digWait > 0 {
+			res.Wait = &game.Wait{Until: g.now().Add(g.digWait), Reason: "the drill is cooling down"}
+		}
+		return res, nil
+	case "fail":
+		return game.Result{Err: &game.Error{Code: 4000, Message: "the ground is too hard"}}, nil
+	}
+	return game.Result{}, errors.New("grid: no tool " + name)
+}
+
+func (g *gridGame) Simulate(_ context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
+	if name != "move" {
+		return game.Simulation{}, false, nil
+	}
+	var a moveArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return game.Simulation{}, false, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	dx, dy := delta(a.Direction)
+	return game.Simulation{Summary: fmt.Sprintf("would move to (%d,%d)", g.x+dx, g.y+dy)}, true, nil
+}
+
+func delta(d direction) (int, int) {
+	switch d {
+	case "N":
+		return 0, 1
+	case "S":
+		return 0, -1
+	case "E":
+		return 1, 0
+	}
+	return -1, 0
+}
+
+func (g *gridGame) callLog() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.calls...)
+}
+
+// scriptBrain answers each request with the next reply; past the end it answers text
+// only, or repeats the last reply when loop is set. It keeps every request.
+type scriptBrain struct {
+	mu      sync.Mutex
+	replies []scripted
+	loop    bool
+	reqs    []Request
+}
+
+type scripted struct {
+	reply Reply
+	err   error
+}
+
+func (b *scriptBrain) Name() string { return "script" }
+
+func (b *scriptBrain) Next(ctx context.Context, req Request) (Reply, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reqs = append(b.reqs, req)
+	i := len(b.reqs) - 1
+	if i >= len(b.replies) {
+		if b.loop && len(b.replies) > 0 {
+			return b.replies[len(b.replies)-1].reply, nil
+		}
+		return Reply{Text: "(end of script)"}, nil
+	}
+	s := b.replies[i]
+	if req.OnDelta != nil && s.reply.Text != "" {
+		req.OnDelta(s.reply.Text)
+	}
+	return s.reply, s.err
+}
+
+func (b *scriptBrain) requests() []Request {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]Request(nil), b.reqs...)
+}
+
+// say builds a reply with calls given as tool, args pairs.
+func say(text string, toolArgs ...string) scripted {
+	r := Reply{Text: text}
+	for i := 0; i+1 < len(toolArgs); i += 2 {
+		r.Calls = append(r.Calls, ToolCall{Tool: toolArgs[i], Args: json.RawMessage(toolArgs[i+1])})
+	}
+	return scripted{reply: r}
+}
+
+// harness runs a Runner in the background and lets a test read its events in order.
+type harness struct {
+	t    *testing.T
+	r    *Runner
+	g    *gridGame
+	b    *scriptBrain
+	sess *notes.Session
+	seen []Event
+	done chan error
+	stop context.CancelFunc
+}
+
+func newSession(t testing.TB) *notes.Session {
+	t.Helper()
+	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { book.Close() })
+	s, err := book.Create("test", "grid", "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// start runs a runner over g and b; set adjusts the config.
+func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set func(*Config)) *harness {
+	t.Helper()
+	if g.now == nil {
+		g.now = time.Now
+	}
+	if sess == nil {
+		sess = newSession(t)
+	}
+	cfg := Config{Game: g, Brain: b, Session: sess}
+	if set != nil {
+		set(&cfg)
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, r: r, g: g, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
+	go func() { h.done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		for range r.Events() {
+		}
+	})
+	return h
+}
+
+// next reads events until one matches, failing the test after 10 s or at the end.
+func (h *harness) next(what string, match func(Event) bool) Event {
+	h.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case ev, ok := <-h.r.Events():
+			if !ok {
+				h.t.Fatalf("events ended while waiting for %s; seen: %s", what, h.trail())
+			}
+			h.seen = append(h.seen, ev)
+			if match(ev) {
+				return ev
+			}
+		case <-timeout:
+			h.t.Fatalf("no %s within 10s; seen: %s", what, h.trail())
+		}
+	}
+}
+
+func (h *harness) trail() string {
+	var parts []string
+	for _, ev := range h.seen[max(0, len(h.seen)-15):] {
+		s := string(ev.Type)
+		if ev.State != "" {
+			s += "/" + string(ev.State)
+		}
+		if ev.Text != "" {
+			s += fmt.Sprintf("(%.60s)", ev.Text)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+func is(t EventType) func(Event) bool { return func(ev Event) bool { return ev.Type == t } }
+
+func isState(s State) func(Event) bool {
+	return func(ev Event) bool { return ev.Type == EventState && ev.State == s }
+}
+
+// proposed waits for a proposal of tool.
+func (h *harness) proposed(tool string) Call {
+	h.t.Helper()
+	ev := h.next("proposal of "+tool, func(ev Event) bool { return ev.Type == EventProposed && ev.Call.Tool == tool })
+	return *ev.Call
+}
+
+func (h *harness) send(c Command) {
+	h.t.Helper()
+	if err := h.r.Send(c); err != nil {
+		h.t.Fatalf("Send(%+v): %v", c, err)
+	}
+}
+
+// finish stops the runner and returns what Run returned, after reading every event.
+func (h *harness) finish() error {
+	h.t.Helper()
+	_ = h.r.Send(Command{Cmd: CmdStop})
+	for ev := range h.r.Events() {
+		h.seen = append(h.seen, ev)
+	}
+	return <-h.done
+}
+
+// toolMessage returns the content of the tool message answering a call in req.
+func toolMessage(req Request, callID string) (string, bool) {
+	for _, m := range req.Messages {
+		if m.Role == RoleTool && m.ToolCallID == callID {
+			return m.Content, true
+		}
+	}
+	return "", false
+}
+
+// lastRequest returns the brain's latest request, waiting for it to exist.
+func (h *harness) request(i int) Request {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if reqs := h.b.requests(); len(reqs) > i {
+			return reqs[i]
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.t.Fatalf("the brain never got request %d", i)
+	return Request{}
+}
+
+func allText(req Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Content)
+		b.WriteString("\n")
+	}
+	return b.String()
+}

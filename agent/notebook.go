@@ -1,0 +1,144 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// Notebook tool names. They are Note tools: they change only the session's notebook and
+// run without asking.
+const (
+	ToolUpdateNotes = "update_notes"
+	ToolSetPlan     = "set_plan"
+	ToolUpdateStep  = "update_step"
+)
+
+type updateNotesArgs struct {
+	Section string `json:"section,omitempty" jsonschema:"a section of the notes, e.g. Strategy or Lessons (its ## heading, without the hashes); empty replaces the whole notes"`
+	Text    string `json:"text" jsonschema:"the new markdown for that section, or for the whole notes"`
+}
+
+type setPlanArgs struct {
+	Steps []string `json:"steps" jsonschema:"the plan, in order, one short imperative step each; replaces the current plan"`
+}
+
+type planStatus string
+
+type updateStepArgs struct {
+	ID     int        `json:"id" jsonschema:"the number of the plan step"`
+	Status planStatus `json:"status" jsonschema:"the step's new status"`
+	Text   string     `json:"text,omitempty" jsonschema:"new wording for the step; empty keeps it"`
+}
+
+// addNotebook puts the notebook tools in the catalogue.
+func (r *Runner) addNotebook() {
+	r.reg.Add(game.Tool{
+		Name: ToolUpdateNotes, Kind: game.Note,
+		Description: "Rewrite one section of your notes (or all of them when section is empty). " +
+			"Your notes are your memory across steps: keep what you know, your strategy, what you wait on and lessons.",
+		Schema: game.SchemaFor[updateNotesArgs](),
+	}, r.updateNotes)
+	r.reg.Add(game.Tool{
+		Name: ToolSetPlan, Kind: game.Note,
+		Description: "Replace your plan with a new ordered list of steps, all todo.",
+		Schema:      game.SchemaFor[setPlanArgs](),
+	}, r.setPlan)
+	var statuses []planStatus
+	for _, s := range notes.Statuses {
+		statuses = append(statuses, planStatus(s))
+	}
+	r.reg.Add(game.Tool{
+		Name: ToolUpdateStep, Kind: game.Note,
+		Description: "Mark a plan step todo, doing, done or dropped, and optionally reword it.",
+		Schema:      game.Min(game.SchemaFor[updateStepArgs](game.WithEnum("plan step status", statuses...)), "id", 1),
+	}, r.updateStep)
+}
+
+func (r *Runner) updateNotes(_ context.Context, raw json.RawMessage) (game.Result, error) {
+	var a updateNotesArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return game.Result{}, fmt.Errorf("%s: %w", ToolUpdateNotes, err)
+	}
+	var n notes.Notes
+	var err error
+	if a.Section == "" {
+		n, err = r.cfg.Session.SetNotes(a.Text, r.step)
+	} else {
+		n, err = r.cfg.Session.UpdateSection(a.Section, a.Text, r.step)
+	}
+	if err != nil {
+		return noteError(err), nil
+	}
+	r.emitNotes()
+	what := "the notes"
+	if a.Section != "" {
+		what = "section " + a.Section
+	}
+	return game.Result{Output: fmt.Sprintf("%s updated (notes version %d)", what, n.Version)}, nil
+}
+
+func (r *Runner) setPlan(_ context.Context, raw json.RawMessage) (game.Result, error) {
+	var a setPlanArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return game.Result{}, fmt.Errorf("%s: %w", ToolSetPlan, err)
+	}
+	steps := make([]notes.PlanStep, len(a.Steps))
+	for i, s := range a.Steps {
+		steps[i] = notes.PlanStep{Text: s}
+	}
+	plan, err := r.cfg.Session.SetPlan(steps, r.step)
+	if err != nil {
+		return noteError(err), nil
+	}
+	r.emitNotes()
+	return game.Result{Output: fmt.Sprintf("plan set: %d steps", len(plan))}, nil
+}
+
+func (r *Runner) updateStep(_ context.Context, raw json.RawMessage) (game.Result, error) {
+	var a updateStepArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return game.Result{}, fmt.Errorf("%s: %w", ToolUpdateStep, err)
+	}
+	if _, err := r.cfg.Session.UpdateStep(a.ID, notes.Status(a.Status), a.Text, r.step); err != nil {
+		return noteError(err), nil
+	}
+	r.emitNotes()
+	return game.Result{Output: fmt.Sprintf("plan step %d is %s", a.ID, a.Status)}, nil
+}
+
+// noteError is a notebook refusal (an unknown plan step, say) as a tool error the model
+// can act on.
+func noteError(err error) game.Result {
+	return game.Result{Err: &game.Error{Code: 400, Message: err.Error()}}
+}
+
+// emitNotes sends the notebook as it is now.
+func (r *Runner) emitNotes() {
+	v, err := r.notesView()
+	if err != nil {
+		r.emitError("reading the notebook: %v", err)
+		return
+	}
+	r.emit(Event{Type: EventNotes, Notes: &v})
+}
+
+// notesView reads the notes and plan for the screen.
+func (r *Runner) notesView() (NotesView, error) {
+	n, err := r.cfg.Session.Notes()
+	if err != nil {
+		return NotesView{}, err
+	}
+	plan, err := r.cfg.Session.Plan()
+	if err != nil {
+		return NotesView{}, err
+	}
+	v := NotesView{Text: n.Text, Version: n.Version}
+	for _, s := range plan {
+		v.Plan = append(v.Plan, PlanStep{ID: s.ID, Text: s.Text, Status: string(s.Status)})
+	}
+	return v, nil
+}

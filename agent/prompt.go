@@ -1,0 +1,299 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// Bounds that keep the prompt flat over a long session. The notes and the observation
+// are the agent's state and are sent whole up to these caps; history beyond the
+// verbatim window is folded into at most summaryLines lines plus per-tool counts.
+const (
+	maxNotesChars  = 8000
+	maxObsChars    = 8000
+	maxTextChars   = 2000 // the model's text of one step, in the verbatim history
+	maxResultChars = 2000 // one tool result, in the verbatim history
+	maxAdviceChars = 2000
+	summaryLines   = 24
+	summaryLineLen = 240
+)
+
+// stepRecord is one step as the history keeps it.
+type stepRecord struct {
+	n       int
+	advice  []string
+	text    string
+	calls   []ToolCall // as the brain sent them
+	results []toolResult
+}
+
+// toolResult is what the model was told about one call.
+type toolResult struct {
+	tool   string
+	args   json.RawMessage // valid JSON (see showArgs)
+	text   string
+	ok     bool
+	vetoed bool
+}
+
+// history keeps the last keep steps verbatim and folds older ones into a summary.
+type history struct {
+	keep   int
+	recent []stepRecord
+	sum    summary
+}
+
+func (h *history) add(s stepRecord) {
+	h.recent = append(h.recent, s)
+	for len(h.recent) > h.keep {
+		h.sum.fold(h.recent[0])
+		h.recent = h.recent[1:]
+	}
+}
+
+// summary is the folded part of the history: one line per recent folded step, and the
+// oldest ones merged into counts. It is deterministic and costs no model call.
+type summary struct {
+	lines         []string
+	merged        int // folded steps whose line was dropped; they live on in the counts
+	calls         map[string]int
+	failed, vetos int
+	advice        int
+}
+
+func (s *summary) fold(st stepRecord) {
+	s.lines = append(s.lines, stepLine(st))
+	if len(s.lines) > summaryLines {
+		s.lines = s.lines[1:]
+		s.merged++
+	}
+	s.count(st)
+}
+
+// count keeps the totals of every folded step.
+func (s *summary) count(st stepRecord) {
+	if s.calls == nil {
+		s.calls = map[string]int{}
+	}
+	for _, r := range st.results {
+		s.calls[r.tool]++
+		switch {
+		case r.vetoed:
+			s.vetos++
+		case !r.ok:
+			s.failed++
+		}
+	}
+	s.advice += len(st.advice)
+}
+
+func (s *summary) String() string {
+	if len(s.lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# Earlier steps (summary)\n\n")
+	if s.merged > 0 {
+		fmt.Fprintf(&b, "Before that: %d older steps.", s.merged)
+	}
+	var names []string
+	for k := range s.calls {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, s.calls[k]))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(&b, " All folded steps: calls %s; %d failed, %d vetoed; %d advice.\n",
+			strings.Join(parts, ", "), s.failed, s.vetos, s.advice)
+	}
+	for _, l := range s.lines {
+		b.WriteString("- ")
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// stepLine is one folded step in a line.
+func stepLine(st stepRecord) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "step %d:", st.n)
+	for _, a := range st.advice {
+		fmt.Fprintf(&b, " advice %q;", clip(oneLine(a), 60))
+	}
+	if st.text != "" {
+		fmt.Fprintf(&b, " said %q;", clip(oneLine(st.text), 60))
+	}
+	for _, r := range st.results {
+		status := "ok"
+		switch {
+		case r.vetoed:
+			status = "vetoed"
+		case !r.ok:
+			status = "failed"
+		}
+		fmt.Fprintf(&b, " %s%s → %s: %s;", r.tool, clip(string(r.args), 60), status, clip(oneLine(r.text), 50))
+	}
+	if len(st.results) == 0 && st.text == "" {
+		b.WriteString(" (nothing)")
+	}
+	return clip(strings.TrimSuffix(b.String(), ";"), summaryLineLen)
+}
+
+// prompt builds the messages for one step: system prompt; the summary of older steps;
+// notes and plan; the recent steps verbatim; the observation; queued advice.
+func (r *Runner) prompt(obs game.Observation, advice []string) []Message {
+	msgs := []Message{{Role: RoleSystem, Content: r.systemPrompt()}}
+	if s := r.hist.sum.String(); s != "" {
+		msgs = append(msgs, Message{Role: RoleUser, Content: s})
+	}
+	msgs = append(msgs, Message{Role: RoleUser, Content: r.notesText()})
+	for _, st := range r.hist.recent {
+		msgs = append(msgs, stepMessages(st)...)
+	}
+	when := ""
+	if !obs.Time.IsZero() {
+		when = ", " + obs.Time.UTC().Format(time.RFC3339)
+	}
+	msgs = append(msgs, Message{Role: RoleUser, Content: fmt.Sprintf("# Observation (step %d%s)\n\n%s",
+		r.step, when, clip(obs.Summary, maxObsChars))})
+	if len(advice) > 0 {
+		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(advice)})
+	}
+	return msgs
+}
+
+func adviceText(advice []string) string {
+	var b strings.Builder
+	b.WriteString("# Advice from the person\n\n")
+	for _, a := range advice {
+		b.WriteString("> ")
+		b.WriteString(strings.ReplaceAll(clip(a, maxAdviceChars), "\n", "\n> "))
+		b.WriteString("\n")
+	}
+	b.WriteString("\nFirst fold this advice into your notes (update_notes: Strategy, Plan or Lessons), then act on it.")
+	return b.String()
+}
+
+// stepMessages renders a recent step as the conversation had it.
+func stepMessages(st stepRecord) []Message {
+	var msgs []Message
+	if len(st.advice) > 0 {
+		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(st.advice)})
+	}
+	if st.text == "" && len(st.calls) == 0 {
+		return msgs
+	}
+	am := Message{Role: RoleAssistant, Content: clip(st.text, maxTextChars)}
+	for _, c := range st.calls {
+		if !json.Valid(c.Args) {
+			// Keep the conversation well formed for the endpoint; the tool message
+			// tells the model what was wrong with what it sent.
+			c.Args = json.RawMessage("{}")
+		}
+		am.ToolCalls = append(am.ToolCalls, c)
+	}
+	msgs = append(msgs, am)
+	for i, c := range st.calls {
+		msgs = append(msgs, Message{Role: RoleTool, ToolCallID: c.ID, Content: clip(st.results[i].text, maxResultChars)})
+	}
+	return msgs
+}
+
+// notesText is the notebook as the model reads it.
+func (r *Runner) notesText() string {
+	var b strings.Builder
+	n, err := r.cfg.Session.Notes()
+	if err != nil {
+		fmt.Fprintf(&b, "# Your notes\n\n(could not be read: %v)\n", err)
+	} else {
+		text := n.Text
+		if utf8.RuneCountInString(text) > maxNotesChars {
+			text = clip(text, maxNotesChars) + "\n(notes cut here: keep them shorter with update_notes)"
+		}
+		fmt.Fprintf(&b, "# Your notes (version %d)\n\n%s\n", n.Version, strings.TrimSpace(text))
+	}
+	b.WriteString("\n# Your plan\n\n")
+	plan, err := r.cfg.Session.Plan()
+	switch {
+	case err != nil:
+		fmt.Fprintf(&b, "(could not be read: %v)\n", err)
+	case len(plan) == 0:
+		b.WriteString("(no plan yet: make one with set_plan)\n")
+	}
+	for _, s := range plan {
+		fmt.Fprintf(&b, "%d. [%s] %s\n", s.ID, s.Status, clip(oneLine(s.Text), 200))
+	}
+	return b.String()
+}
+
+// systemPrompt explains the game, the tools and the approval rules.
+func (r *Runner) systemPrompt() string {
+	info := r.cfg.Game.Info()
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are playing %s, as a co-pilot of the person at the keyboard.\n\n", info.Title)
+	b.WriteString("# Game rules\n\n")
+	b.WriteString(strings.TrimSpace(info.Rules))
+	b.WriteString(`
+
+# How to play
+
+- Each step you get your notes and plan, the last few steps, the current observation, and any advice from the person. Answer with tool calls; when you send several, they run in the order you give them, once each is decided.
+- Read tools only look and run at once. Note tools (update_notes, set_plan, update_step) change your notebook and run at once. Act tools change the game: the person approves, vetoes or edits each one, unless they chose to always allow that tool.
+- A vetoed call did not run: read the reason, and do not send the same call again unchanged. An edited call ran with the person's arguments; you are told exactly what changed.
+- Arguments are checked against each tool's schema before anything runs; a refused call lists every problem. Fix them; the same failing call three times in a row ends your turn.
+- Only the last few steps are shown in full; older ones are summarised. Your notes and plan are your memory: keep them current (what you know, what you are doing, what you are waiting on, lessons learned).
+- Advice from the person comes first: fold it into your notes with update_notes, then act on it.
+- When nothing useful can be done now (everything is travelling or cooling down), answer without tool calls; the runner waits until something can act again.
+`)
+	return b.String()
+}
+
+// promptChars is the size of a prompt in characters: every message's content, tool call
+// names and arguments. The tool catalogue is not counted: it is the same every step.
+func promptChars(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += utf8.RuneCountInString(m.Content)
+		for _, c := range m.ToolCalls {
+			n += utf8.RuneCountInString(c.Tool) + utf8.RuneCount(c.Args)
+		}
+	}
+	return n
+}
+
+// clip cuts s to at most n characters, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)
+	return string(rs[:n]) + "…"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sortedUnion returns the keys of a and b, sorted.
+func sortedUnion[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, m := range []map[string]V{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

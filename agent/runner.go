@@ -1,0 +1,427 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultMaxIterations = 10
+	DefaultHistorySteps  = 8
+	// FailureLimit is how many times in a row the same call (tool and arguments) may
+	// fail before the runner ends the turn and tells the person.
+	FailureLimit = 3
+)
+
+// Config is what a Runner plays with.
+type Config struct {
+	Game          game.Game
+	Brain         Brain
+	Session       *notes.Session
+	MaxIterations int  // steps per turn; 0 = DefaultMaxIterations
+	MaxSteps      int  // stop after this many steps of this run; 0 = no limit (headless --steps)
+	ApproveAll    bool // --approve all: Act calls run without asking
+	HistorySteps  int  // steps kept verbatim in the prompt; 0 = DefaultHistorySteps
+	Now           func() time.Time
+	// SaveState, if set, returns the game's state; it is saved to the session after each
+	// executed Act call and when the run stops.
+	SaveState func() ([]byte, error)
+}
+
+// Runner is the play loop. Build one with New, start it with Run (or Headless), read its
+// Events and Send it Commands from any goroutine.
+//
+// A turn is a series of steps. Each step observes the game, asks the Brain, validates
+// its calls, gates them (Read and Note tools run; Act tools wait for the person unless
+// always allowed or ApproveAll), runs the approved ones in the order the brain gave
+// them once every call of the step is decided, and feeds the results back. A turn ends
+// when the brain answers without calls, when it reaches MaxIterations (EventTurnLimit),
+// when the same call fails FailureLimit times in a row, or when the model fails; the
+// runner then waits until the game's Observation.IdleUntil if it has one, otherwise
+// until advice or resume (state "idle"). It never stops silently and never polls.
+type Runner struct {
+	cfg    Config
+	reg    *game.Registry
+	events chan Event
+	cmds   chan command
+	done   chan struct{}
+	ran    atomic.Bool
+
+	mu       sync.Mutex
+	awaiting map[string]game.Tool // calls waiting for a person's decision, for Send
+
+	// Owned by the Run goroutine.
+	ctx      context.Context
+	lastSeq  uint64
+	step     int
+	runSteps int
+	iter     int
+	rules    map[string]bool
+	advice   []string
+	paused   bool
+	stopping bool
+	state    State
+	wake     bool // a command asked the agent to stop waiting
+	fatal    error
+	fails    map[string]int
+	hist     history
+	usedIDs  map[string]bool
+	batch    *batch // the step's calls while they are being decided
+}
+
+// command is a Command on its way to the Run goroutine; refused carries the error of a
+// command Send turned down, so that the runner reports it as an event.
+type command struct {
+	Command
+	refused string
+}
+
+// New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
+// notebook's (update_notes, set_plan, update_step).
+func New(cfg Config) (*Runner, error) {
+	switch {
+	case cfg.Game == nil:
+		return nil, errors.New("agent.New: Config.Game is nil")
+	case cfg.Brain == nil:
+		return nil, errors.New("agent.New: Config.Brain is nil")
+	case cfg.Session == nil:
+		return nil, errors.New("agent.New: Config.Session is nil")
+	}
+	if cfg.MaxIterations <= 0 {
+		cfg.MaxIterations = DefaultMaxIterations
+	}
+	if cfg.HistorySteps <= 0 {
+		cfg.HistorySteps = DefaultHistorySteps
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	rules, err := cfg.Session.Rules()
+	if err != nil {
+		return nil, fmt.Errorf("agent.New: reading approval rules: %w", err)
+	}
+	info, err := cfg.Session.Info()
+	if err != nil {
+		return nil, fmt.Errorf("agent.New: reading session: %w", err)
+	}
+	r := &Runner{
+		cfg:      cfg,
+		reg:      game.NewRegistry(cfg.Game),
+		events:   make(chan Event, 256),
+		cmds:     make(chan command, 256),
+		done:     make(chan struct{}),
+		awaiting: map[string]game.Tool{},
+		rules:    rules,
+		step:     info.Steps,
+		lastSeq:  info.Records,
+		fails:    map[string]int{},
+		usedIDs:  map[string]bool{},
+	}
+	r.hist.keep = cfg.HistorySteps
+	r.addNotebook()
+	return r, nil
+}
+
+// Events returns the runner's events. The channel is buffered and closed when Run
+// returns; the runner waits for a slow reader rather than drop events.
+func (r *Runner) Events() <-chan Event { return r.events }
+
+// Tools returns the full catalogue (the game's tools and the notebook's).
+func (r *Runner) Tools() []game.Tool { return r.reg.Tools() }
+
+// Send gives the runner a command. It checks what can be checked at once: the command
+// is well formed, a decision names a call that is waiting for one, an edit's arguments
+// match the tool's schema. A refused command returns an error and is also reported as
+// an EventError; nothing else happens. Send never blocks for long: when the runner has
+// stopped, or its queue stays full for a second, it returns an error.
+func (r *Runner) Send(c Command) error { return r.send(c, "") }
+
+// send is Send with a prefix for error messages (the headless line number).
+func (r *Runner) send(c Command, where string) error {
+	if err := r.check(c); err != nil {
+		if where != "" {
+			err = fmt.Errorf("%s: %w", where, err)
+		}
+		r.enqueue(command{refused: err.Error()})
+		return err
+	}
+	return r.enqueue(command{Command: c})
+}
+
+func (r *Runner) enqueue(c command) error {
+	select {
+	case <-r.done:
+		return errors.New("agent: the runner has stopped")
+	default:
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case r.cmds <- c:
+		return nil
+	case <-r.done:
+		return errors.New("agent: the runner has stopped")
+	case <-t.C:
+		return errors.New("agent: the runner is not taking commands (queue full)")
+	}
+}
+
+// check validates a command against its shape and the calls now waiting.
+func (r *Runner) check(c Command) error {
+	if err := checkShape(c); err != nil {
+		return err
+	}
+	if c.Cmd == CmdAllow {
+		if _, err := r.reg.Lookup(c.Tool); err != nil {
+			return fmt.Errorf("allow: %w", err)
+		}
+	}
+	if c.Cmd != CmdDecide {
+		return nil
+	}
+	r.mu.Lock()
+	tool, ok := r.awaiting[c.CallID]
+	r.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("decide: no call %q is waiting for a decision", c.CallID)
+	}
+	if c.Decision == Edit {
+		if err := game.Validate(tool.Name, tool.Schema, c.Args); err != nil {
+			return fmt.Errorf("decide: edit of call %q refused, nothing ran: %w", c.CallID, err)
+		}
+	}
+	return nil
+}
+
+// Run plays until a stop command, ctx is done, or MaxSteps steps have run. It returns
+// nil after a stop or the step limit, ctx's error when cancelled, and an error when the
+// journal cannot be written (decisions must be durable before calls run). Run may be
+// called once.
+func (r *Runner) Run(ctx context.Context) (err error) {
+	if !r.ran.CompareAndSwap(false, true) {
+		return errors.New("agent: Run called twice")
+	}
+	r.ctx = ctx
+	defer func() {
+		r.saveState()
+		r.stopping = true
+		r.emit(Event{Type: EventState, State: Stopped, Text: r.stopText(err)})
+		close(r.done)
+		close(r.events)
+	}()
+	r.emit(Event{Type: EventStarted, Text: fmt.Sprintf("%s playing %s (session %s)",
+		r.cfg.Brain.Name(), r.cfg.Game.Info().Title, r.cfg.Session.Name())})
+	if err := r.recover(); err != nil {
+		return err
+	}
+	return r.loop()
+}
+
+func (r *Runner) stopText(err error) string {
+	switch {
+	case err != nil:
+		return "stopped: " + err.Error()
+	case r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps:
+		return fmt.Sprintf("stopped after the step limit of %d steps", r.cfg.MaxSteps)
+	}
+	return "stopped by the person"
+}
+
+// loop runs turns until told to stop.
+func (r *Runner) loop() error {
+	newTurn := true
+	for {
+		r.drain()
+		if err := r.check2(); err != nil || r.stopping {
+			return err
+		}
+		if r.paused {
+			r.setState(Paused, "paused: resume to go on")
+			r.waitFor(time.Time{}, func() bool { return !r.paused })
+			continue
+		}
+		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+			return nil
+		}
+		if newTurn {
+			r.iter = 0
+			clear(r.fails)
+			newTurn = false
+		}
+		out := r.doStep()
+		r.iter++
+		if err := r.check2(); err != nil || r.stopping {
+			return err
+		}
+		switch {
+		case out.wait != nil:
+			r.sleep(*out.wait)
+		case out.endTurn != "":
+			newTurn = true
+			if !out.idleUntil.IsZero() && out.idleUntil.After(r.cfg.Now()) {
+				r.sleep(game.Wait{Until: out.idleUntil, Reason: out.idleReason})
+			} else {
+				r.idle(out.endTurn)
+			}
+		case r.iter >= r.cfg.MaxIterations:
+			newTurn = true
+			r.emit(Event{Type: EventTurnLimit, Text: fmt.Sprintf(
+				"the turn reached its cap of %d steps and stopped; advise or resume to go on", r.cfg.MaxIterations)})
+			r.idle("the turn reached its iteration cap")
+		}
+	}
+}
+
+// check2 reports a fatal error or a cancelled context.
+func (r *Runner) check2() error {
+	if r.fatal != nil {
+		return r.fatal
+	}
+	return r.ctx.Err()
+}
+
+// idle waits for advice, resume or stop after a turn ended.
+func (r *Runner) idle(why string) {
+	if len(r.advice) > 0 {
+		return // advice came while the turn ended: it starts the next one
+	}
+	r.setState(Idle, why+"; waiting for advice or resume")
+	woken := false
+	r.waitForWake(time.Time{}, &woken)
+}
+
+// sleep waits until w.Until, or advice, resume or stop, whichever comes first.
+func (r *Runner) sleep(w game.Wait) {
+	if !w.Until.After(r.cfg.Now()) || len(r.advice) > 0 {
+		return // nothing to wait for, or advice to deliver first
+	}
+	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
+		w.Until.Format(time.TimeOnly), w.Reason)})
+	r.setState(Sleeping, "")
+	woken := false
+	r.waitForWake(w.Until, &woken)
+	why := "the time came"
+	if woken {
+		why = "woken early"
+	}
+	r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
+	r.setState(Running, "")
+}
+
+// waitForWake blocks until until (zero: no timer), or a command that wakes the agent
+// (advice, resume, stop), or ctx is done. *woken reports a wake by command.
+func (r *Runner) waitForWake(until time.Time, woken *bool) {
+	r.waitFor(until, func() bool {
+		if r.wake {
+			r.wake = false
+			*woken = true
+			return true
+		}
+		return false
+	})
+}
+
+// waitFor handles commands until done() is true, stop, ctx, or the timer at until.
+func (r *Runner) waitFor(until time.Time, done func() bool) {
+	r.wake = false
+	var timer <-chan time.Time
+	if !until.IsZero() {
+		t := time.NewTimer(until.Sub(r.cfg.Now()))
+		defer t.Stop()
+		timer = t.C
+	}
+	for !r.stopping && r.fatal == nil && !done() {
+		select {
+		case c := <-r.cmds:
+			r.handle(c)
+		case <-timer:
+			return
+		case <-r.ctx.Done():
+			return
+		}
+	}
+}
+
+// drain handles the commands already queued, without waiting.
+func (r *Runner) drain() {
+	for {
+		select {
+		case c := <-r.cmds:
+			r.handle(c)
+		default:
+			r.wake = false
+			return
+		}
+	}
+}
+
+// handle applies one command on the Run goroutine.
+func (r *Runner) handle(c command) {
+	if c.refused != "" {
+		r.emit(Event{Type: EventError, Text: c.refused})
+		return
+	}
+	switch c.Cmd {
+	case CmdAdvise:
+		r.advice = append(r.advice, c.Text)
+		r.emit(Event{Type: EventAdvice, Text: c.Text})
+		r.wake = true
+	case CmdPause:
+		r.paused = true
+	case CmdResume:
+		r.paused = false
+		r.wake = true
+	case CmdStop:
+		r.stopping = true
+	case CmdAllow:
+		if err := r.cfg.Session.SetRule(c.Tool, c.Allow); err != nil {
+			r.emit(Event{Type: EventError, Text: fmt.Sprintf("allow %s: saving the rule: %v", c.Tool, err)})
+			return
+		}
+		r.rules[c.Tool] = c.Allow
+		rules := make(map[string]bool, len(r.rules))
+		for k, v := range r.rules {
+			if v {
+				rules[k] = v
+			}
+		}
+		text := "always allow " + c.Tool
+		if !c.Allow {
+			text = "ask again before " + c.Tool
+		}
+		r.emit(Event{Type: EventRules, Text: text, Rules: rules})
+	case CmdDecide:
+		r.decide(c.Command)
+	}
+}
+
+// setState emits a state event.
+func (r *Runner) setState(s State, text string) {
+	if s == r.state && s == Running {
+		return // one "running" per change, not one per step
+	}
+	r.state = s
+	r.emit(Event{Type: EventState, State: s, Text: text})
+}
+
+// saveState stores the game's state in the session, when the caller gave a way to get it.
+func (r *Runner) saveState() {
+	if r.cfg.SaveState == nil {
+		return
+	}
+	data, err := r.cfg.SaveState()
+	if err == nil {
+		err = r.cfg.Session.SaveState(data)
+	}
+	if err != nil {
+		r.emit(Event{Type: EventError, Text: "saving the game's state: " + err.Error()})
+	}
+}
