@@ -36,9 +36,14 @@ func newTestClient(t testing.TB, seed int64, rateLimit bool) *client {
 	t.Helper()
 	clock := NewFakeClock(testStart)
 	u := New(Config{Seed: seed, Clock: clock, RateLimit: rateLimit})
+	return &client{t: t, base: newServer(t, u), clock: clock, u: u}
+}
+
+// newServer serves u on loopback for the length of the test and returns its base URL.
+func newServer(t testing.TB, u *Universe) string {
 	srv := httptest.NewServer(u.Handler())
 	t.Cleanup(srv.Close)
-	return &client{t: t, base: srv.URL, clock: clock, u: u}
+	return srv.URL
 }
 
 // do sends a request; body is marshalled to JSON unless nil.
