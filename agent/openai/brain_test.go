@@ -164,7 +164,5 @@ func checkCalls(t *testing.T, got, want []agent.ToolCall) {
 	}
 }
 
-
-
 func fmtV(v any) string  { return fmt.Sprintf("%v %+v %s", v, v, v) }
 func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }

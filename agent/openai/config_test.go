@@ -1,0 +1,95 @@
+package openai_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/agent/openai"
+)
+
+func TestConfigFromEnv(t *testing.T) {
+	tests := []struct {
+		name                   string
+		env                    map[string]string
+		model, preset          string
+		wantURL, wantModel     string
+		wantKey, wantErrSubstr string
+	}{
+		{name: "openai needs a key", preset: "openai", wantErrSubstr: "needs an API key: set OPENAI_API_KEY"},
+		{name: "default is openai", env: map[string]string{"OPENAI_API_KEY": "k1"},
+			wantURL: "https://api.openai.com/v1", wantModel: "gpt-4o-mini", wantKey: "k1"},
+		{name: "ollama needs no key", preset: "ollama", wantURL: "http://localhost:11434/v1", wantModel: "qwen2.5:7b"},
+		{name: "preset wins over OPENAI_BASE_URL", preset: "ollama", model: "llama3.1",
+			env: map[string]string{"OPENAI_BASE_URL": "https://elsewhere.example/v1"}, wantURL: "http://localhost:11434/v1", wantModel: "llama3.1"},
+		{name: "custom base URL", model: "m", env: map[string]string{"OPENAI_BASE_URL": "http://10.0.0.2:9000/v1"},
+			wantURL: "http://10.0.0.2:9000/v1", wantModel: "m"},
+		{name: "custom base URL needs a model", env: map[string]string{"OPENAI_BASE_URL": "http://10.0.0.2:9000/v1"},
+			wantErrSubstr: "no model for OPENAI_BASE_URL http://10.0.0.2:9000/v1: pass --model"},
+		{name: "vllm needs a model", preset: "vllm", wantErrSubstr: "no model for preset vllm"},
+		{name: "openrouter key", preset: "OpenRouter", env: map[string]string{"OPENROUTER_API_KEY": "or", "OPENAI_API_KEY": "oa"},
+			wantURL: "https://openrouter.ai/api/v1", wantModel: "openai/gpt-4o-mini", wantKey: "or"},
+		{name: "openrouter missing key", preset: "openrouter", wantErrSubstr: "set OPENROUTER_API_KEY or OPENAI_API_KEY"},
+		{name: "unknown preset", preset: "gemini", wantErrSubstr: `unknown preset "gemini" (known: llamacpp, lmstudio, ollama, openai, openrouter, vllm)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY"} {
+				t.Setenv(k, tt.env[k])
+			}
+			cfg, err := openai.ConfigFromEnv(tt.model, tt.preset)
+			if tt.wantErrSubstr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrSubstr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErrSubstr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.BaseURL != tt.wantURL || cfg.Model != tt.wantModel || cfg.APIKey != tt.wantKey || !cfg.Stream {
+				t.Errorf("cfg = %v key %q, want %s %s key %q streaming", cfg, cfg.APIKey, tt.wantURL, tt.wantModel, tt.wantKey)
+			}
+			if _, err := openai.New(cfg); err != nil {
+				t.Errorf("New(ConfigFromEnv()) = %v", err)
+			}
+		})
+	}
+}
+
+func TestNewChecksConfig(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  openai.Config
+		want string
+	}{
+		{openai.Config{BaseURL: "localhost:11434/v1", Model: "m"}, "want http:// or https://"},
+		{openai.Config{BaseURL: "http://x/v1"}, "no model"},
+		{openai.Config{Preset: "nope", Model: "m"}, "unknown preset"},
+	} {
+		if _, err := openai.New(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("New(%v) = %v, want an error containing %q", tt.cfg, err, tt.want)
+		}
+	}
+	b, err := openai.New(openai.Config{Preset: "ollama"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name() != "qwen2.5:7b" || b.BaseURL() != "http://localhost:11434/v1" {
+		t.Errorf("preset defaults not applied: %v", b)
+	}
+}
+
+func TestPresetsIsACopy(t *testing.T) {
+	p := openai.Presets()
+	for _, name := range []string{"openai", "openrouter", "ollama", "lmstudio", "vllm", "llamacpp"} {
+		if p[name].BaseURL == "" {
+			t.Errorf("preset %s missing", name)
+		}
+	}
+	if !p["openai"].NeedsKey || p["ollama"].NeedsKey {
+		t.Error("openai must need a key and ollama must not")
+	}
+	delete(p, "openai")
+	if _, ok := openai.Presets()["openai"]; !ok {
+		t.Error("changing the returned map changed the presets")
+	}
+}
