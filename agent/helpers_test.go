@@ -1,10 +1,11 @@
-package agent
+package agent_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/agent"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -127,17 +128,17 @@ type scriptBrain struct {
 	mu      sync.Mutex
 	replies []scripted
 	loop    bool
-	reqs    []Request
+	reqs    []agent.Request
 }
 
 type scripted struct {
-	reply Reply
+	reply agent.Reply
 	err   error
 }
 
 func (b *scriptBrain) Name() string { return "script" }
 
-func (b *scriptBrain) Next(ctx context.Context, req Request) (Reply, error) {
+func (b *scriptBrain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reqs = append(b.reqs, req)
@@ -146,7 +147,7 @@ func (b *scriptBrain) Next(ctx context.Context, req Request) (Reply, error) {
 		if b.loop && len(b.replies) > 0 {
 			return b.replies[len(b.replies)-1].reply, nil
 		}
-		return Reply{Text: "(end of script)"}, nil
+		return agent.Reply{Text: "(end of script)"}, nil
 	}
 	s := b.replies[i]
 	if req.OnDelta != nil && s.reply.Text != "" {
@@ -155,29 +156,29 @@ func (b *scriptBrain) Next(ctx context.Context, req Request) (Reply, error) {
 	return s.reply, s.err
 }
 
-func (b *scriptBrain) requests() []Request {
+func (b *scriptBrain) requests() []agent.Request {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]Request(nil), b.reqs...)
+	return append([]agent.Request(nil), b.reqs...)
 }
 
 // say builds a reply with calls given as tool, args pairs.
 func say(text string, toolArgs ...string) scripted {
-	r := Reply{Text: text}
+	r := agent.Reply{Text: text}
 	for i := 0; i+1 < len(toolArgs); i += 2 {
-		r.Calls = append(r.Calls, ToolCall{Tool: toolArgs[i], Args: json.RawMessage(toolArgs[i+1])})
+		r.Calls = append(r.Calls, agent.ToolCall{Tool: toolArgs[i], Args: json.RawMessage(toolArgs[i+1])})
 	}
 	return scripted{reply: r}
 }
 
-// harness runs a Runner in the background and lets a test read its events in order.
+// harness runs a agent.Runner in the background and lets a test read its events in order.
 type harness struct {
 	t    *testing.T
-	r    *Runner
+	r    *agent.Runner
 	g    *gridGame
 	b    *scriptBrain
 	sess *notes.Session
-	seen []Event
+	seen []agent.Event
 	done chan error
 	stop context.CancelFunc
 }
@@ -197,7 +198,7 @@ func newSession(t testing.TB) *notes.Session {
 }
 
 // start runs a runner over g and b; set adjusts the config.
-func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set func(*Config)) *harness {
+func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) *harness {
 	t.Helper()
 	if g.now == nil {
 		g.now = time.Now
@@ -205,11 +206,11 @@ func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set f
 	if sess == nil {
 		sess = newSession(t)
 	}
-	cfg := Config{Game: g, Brain: b, Session: sess}
+	cfg := agent.Config{Game: g, Brain: b, Session: sess}
 	if set != nil {
 		set(&cfg)
 	}
-	r, err := New(cfg)
+	r, err := agent.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set f
 }
 
 // next reads events until one matches, failing the test after 10 s or at the end.
-func (h *harness) next(what string, match func(Event) bool) Event {
+func (h *harness) next(what string, match func(agent.Event) bool) agent.Event {
 	h.t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
@@ -259,20 +260,22 @@ func (h *harness) trail() string {
 	return strings.Join(parts, " ")
 }
 
-func is(t EventType) func(Event) bool { return func(ev Event) bool { return ev.Type == t } }
+func is(t agent.EventType) func(agent.Event) bool {
+	return func(ev agent.Event) bool { return ev.Type == t }
+}
 
-func isState(s State) func(Event) bool {
-	return func(ev Event) bool { return ev.Type == EventState && ev.State == s }
+func isState(s agent.State) func(agent.Event) bool {
+	return func(ev agent.Event) bool { return ev.Type == agent.EventState && ev.State == s }
 }
 
 // proposed waits for a proposal of tool.
-func (h *harness) proposed(tool string) Call {
+func (h *harness) proposed(tool string) agent.Call {
 	h.t.Helper()
-	ev := h.next("proposal of "+tool, func(ev Event) bool { return ev.Type == EventProposed && ev.Call.Tool == tool })
+	ev := h.next("proposal of "+tool, func(ev agent.Event) bool { return ev.Type == agent.EventProposed && ev.Call.Tool == tool })
 	return *ev.Call
 }
 
-func (h *harness) send(c Command) {
+func (h *harness) send(c agent.Command) {
 	h.t.Helper()
 	if err := h.r.Send(c); err != nil {
 		h.t.Fatalf("Send(%+v): %v", c, err)
@@ -282,7 +285,7 @@ func (h *harness) send(c Command) {
 // finish stops the runner and returns what Run returned, after reading every event.
 func (h *harness) finish() error {
 	h.t.Helper()
-	_ = h.r.Send(Command{Cmd: CmdStop})
+	_ = h.r.Send(agent.Command{Cmd: agent.CmdStop})
 	for ev := range h.r.Events() {
 		h.seen = append(h.seen, ev)
 	}
@@ -290,9 +293,9 @@ func (h *harness) finish() error {
 }
 
 // toolMessage returns the content of the tool message answering a call in req.
-func toolMessage(req Request, callID string) (string, bool) {
+func toolMessage(req agent.Request, callID string) (string, bool) {
 	for _, m := range req.Messages {
-		if m.Role == RoleTool && m.ToolCallID == callID {
+		if m.Role == agent.RoleTool && m.ToolCallID == callID {
 			return m.Content, true
 		}
 	}
@@ -300,7 +303,7 @@ func toolMessage(req Request, callID string) (string, bool) {
 }
 
 // lastRequest returns the brain's latest request, waiting for it to exist.
-func (h *harness) request(i int) Request {
+func (h *harness) request(i int) agent.Request {
 	h.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -310,10 +313,10 @@ func (h *harness) request(i int) Request {
 		time.Sleep(5 * time.Millisecond)
 	}
 	h.t.Fatalf("the brain never got request %d", i)
-	return Request{}
+	return agent.Request{}
 }
 
-func allText(req Request) string {
+func allText(req agent.Request) string {
 	var b strings.Builder
 	for _, m := range req.Messages {
 		b.WriteString(m.Content)

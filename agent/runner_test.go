@@ -1,8 +1,9 @@
-package agent
+package agent_test
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/coplayhq/coplay/agent"
 	"strings"
 	"testing"
 	"time"
@@ -22,20 +23,20 @@ func TestApproveRunsTheCallAndFeedsTheResultBack(t *testing.T) {
 	if c.Simulation == nil || !strings.Contains(c.Simulation.Summary, "(0,1)") {
 		t.Fatalf("dry run = %+v, want the predicted position (0,1)", c.Simulation)
 	}
-	h.next("waiting_for_decision", isState(Deciding))
+	h.next("waiting_for_decision", isState(agent.Deciding))
 	if got := g.callLog(); len(got) != 0 {
 		t.Fatalf("the game was called before the decision: %v", got)
 	}
-	h.send(Command{Cmd: CmdDecide, CallID: c.ID, Decision: Approve})
-	d := h.next("decision", is(EventDecision))
-	if d.Decision.By != "person" || d.Decision.Decision != Approve {
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+	d := h.next("decision", is(agent.EventDecision))
+	if d.Decision.By != "person" || d.Decision.Decision != agent.Approve {
 		t.Fatalf("decision = %+v", d.Decision)
 	}
-	res := h.next("result", is(EventResult))
+	res := h.next("result", is(agent.EventResult))
 	if res.Result.Output != "moved to (0,1)" {
 		t.Fatalf("result = %+v", res.Result)
 	}
-	h.next("idle after the turn", isState(Idle))
+	h.next("idle after the turn", isState(agent.Idle))
 	msg, ok := toolMessage(h.request(1), c.ID)
 	if !ok || msg != "moved to (0,1)" {
 		t.Fatalf("tool message to the model = %q, %v", msg, ok)
@@ -62,8 +63,8 @@ func TestVetoWithReasonTellsTheModelAndSkipsTheGame(t *testing.T) {
 	b := &scriptBrain{replies: []scripted{say("", "move", `{"direction":"W"}`)}}
 	h := start(t, g, b, nil, nil)
 	c := h.proposed("move")
-	h.send(Command{Cmd: CmdDecide, CallID: c.ID, Decision: Veto, Reason: "there is a cliff to the west"})
-	h.next("veto", func(ev Event) bool { return ev.Type == EventDecision && ev.Decision.Decision == Veto })
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Veto, Reason: "there is a cliff to the west"})
+	h.next("veto", func(ev agent.Event) bool { return ev.Type == agent.EventDecision && ev.Decision.Decision == agent.Veto })
 	msg, _ := toolMessage(h.request(1), c.ID)
 	for _, want := range []string{"not executed", "vetoed by the person", "there is a cliff to the west", "Do not repeat this call unchanged"} {
 		if !strings.Contains(msg, want) {
@@ -88,20 +89,20 @@ func TestEditIsValidatedAndTheModelToldWhatChanged(t *testing.T) {
 	h := start(t, g, b, nil, nil)
 	c := h.proposed("move")
 
-	err := h.r.Send(Command{Cmd: CmdDecide, CallID: c.ID, Decision: Edit, Args: json.RawMessage(`{"direction":"s"}`)})
+	err := h.r.Send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Edit, Args: json.RawMessage(`{"direction":"s"}`)})
 	var ve *game.ValidationError
 	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "did you mean S") {
 		t.Fatalf("invalid edit: Send = %v, want a validation error suggesting S", err)
 	}
-	h.next("error event for the refused edit", func(ev Event) bool {
-		return ev.Type == EventError && strings.Contains(ev.Text, "edit of call")
+	h.next("error event for the refused edit", func(ev agent.Event) bool {
+		return ev.Type == agent.EventError && strings.Contains(ev.Text, "edit of call")
 	})
 	if len(g.callLog()) != 0 {
 		t.Fatal("a refused edit ran")
 	}
 
-	h.send(Command{Cmd: CmdDecide, CallID: c.ID, Decision: Edit, Args: json.RawMessage(`{"direction":"S"}`)})
-	h.next("result", is(EventResult))
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Edit, Args: json.RawMessage(`{"direction":"S"}`)})
+	h.next("result", is(agent.EventResult))
 	if got := g.callLog(); len(got) != 1 || got[0] != `move {"direction":"S"}` {
 		t.Fatalf("game calls = %v, want the edited move S", got)
 	}
@@ -117,21 +118,21 @@ func TestEditIsValidatedAndTheModelToldWhatChanged(t *testing.T) {
 func TestAlwaysAllowIsKeptAndRevocable(t *testing.T) {
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{
-		say("", "dig", `{}`), say("", "dig", `{}`), say("", "dig", `{}`),
+		say("", "dig", `{}`), say("", "dig", `{}`), say("Done."), say("", "dig", `{}`),
 	}}
 	h := start(t, g, b, nil, nil)
 	first := h.proposed("dig")
-	h.send(Command{Cmd: CmdAllow, Tool: "dig", Allow: true})
-	ev := h.next("rules", is(EventRules))
+	h.send(agent.Command{Cmd: agent.CmdAllow, Tool: "dig", Allow: true})
+	ev := h.next("rules", is(agent.EventRules))
 	if !ev.Rules["dig"] {
 		t.Fatalf("rules event = %+v", ev.Rules)
 	}
-	h.send(Command{Cmd: CmdDecide, CallID: first.ID, Decision: Approve})
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: first.ID, Decision: agent.Approve})
 	second := h.proposed("dig")
 	if second.NeedsOK {
 		t.Fatal("an always-allowed tool still asks")
 	}
-	d := h.next("rule decision", is(EventDecision))
+	d := h.next("rule decision", is(agent.EventDecision))
 	if d.Decision.By != "rule" || d.Decision.CallID != second.ID {
 		t.Fatalf("decision = %+v, want by rule", d.Decision)
 	}
@@ -139,13 +140,15 @@ func TestAlwaysAllowIsKeptAndRevocable(t *testing.T) {
 	if !rules["dig"] {
 		t.Fatal("the rule is not in the session")
 	}
-	h.send(Command{Cmd: CmdAllow, Tool: "dig", Allow: false})
-	h.next("rules", is(EventRules))
+	h.next("idle", isState(agent.Idle))
+	h.send(agent.Command{Cmd: agent.CmdAllow, Tool: "dig", Allow: false})
+	h.next("rules", is(agent.EventRules))
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "dig once more"})
 	third := h.proposed("dig")
 	if !third.NeedsOK {
 		t.Fatal("a revoked rule still allows")
 	}
-	if err := h.r.Send(Command{Cmd: CmdAllow, Tool: "teleport", Allow: true}); err == nil {
+	if err := h.r.Send(agent.Command{Cmd: agent.CmdAllow, Tool: "teleport", Allow: true}); err == nil {
 		t.Fatal("allow of an unknown tool was accepted")
 	}
 	if err := h.finish(); err != nil {
@@ -164,13 +167,13 @@ func TestBatchWithOneVetoRunsTheOthersInOrder(t *testing.T) {
 	if look.NeedsOK {
 		t.Fatal("a read tool asks for approval")
 	}
-	h.send(Command{Cmd: CmdDecide, CallID: e.ID, Decision: Approve})
-	h.next("decision on E", func(ev Event) bool { return ev.Type == EventDecision && ev.Decision.CallID == e.ID })
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: e.ID, Decision: agent.Approve})
+	h.next("decision on E", func(ev agent.Event) bool { return ev.Type == agent.EventDecision && ev.Decision.CallID == e.ID })
 	if len(g.callLog()) != 0 {
 		t.Fatal("calls ran before the whole batch was decided")
 	}
-	h.send(Command{Cmd: CmdDecide, CallID: n.ID, Decision: Veto})
-	h.next("idle", isState(Idle))
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: n.ID, Decision: agent.Veto})
+	h.next("idle", isState(agent.Idle))
 	got := g.callLog()
 	if strings.Join(got, "|") != `move {"direction":"E"}|look {}` {
 		t.Fatalf("game calls = %v, want move E then look", got)
@@ -191,9 +194,9 @@ func TestAdviceWhileDecidingReachesTheNextStep(t *testing.T) {
 	b := &scriptBrain{replies: []scripted{say("", "move", `{"direction":"N"}`)}}
 	h := start(t, g, b, nil, nil)
 	c := h.proposed("move")
-	h.send(Command{Cmd: CmdAdvise, Text: "gold is to the east"})
-	h.next("advice", is(EventAdvice))
-	h.send(Command{Cmd: CmdDecide, CallID: c.ID, Decision: Approve})
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "gold is to the east"})
+	h.next("advice", is(agent.EventAdvice))
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	text := allText(h.request(1))
 	if !strings.Contains(text, "gold is to the east") || !strings.Contains(text, "update_notes") {
 		t.Fatalf("the next prompt lacks the advice and the instruction to note it:\n%s", text)
@@ -209,13 +212,13 @@ func TestAdviceWhileDecidingReachesTheNextStep(t *testing.T) {
 func TestAdviceWakesAWait(t *testing.T) {
 	g := &gridGame{digWait: time.Hour}
 	b := &scriptBrain{replies: []scripted{say("", "dig", `{}`), say("ok")}}
-	h := start(t, g, b, nil, func(c *Config) { c.ApproveAll = true })
-	w := h.next("waiting", func(ev Event) bool { return ev.Type == EventWaiting && !ev.Wait.Until.IsZero() })
+	h := start(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })
+	w := h.next("waiting", func(ev agent.Event) bool { return ev.Type == agent.EventWaiting && !ev.Wait.Until.IsZero() })
 	if !strings.Contains(w.Text, "cooling down") {
 		t.Fatalf("waiting event = %q, want the reason", w.Text)
 	}
-	h.send(Command{Cmd: CmdAdvise, Text: "stop digging"})
-	end := h.next("wait ended", func(ev Event) bool { return ev.Type == EventWaiting && ev.Wait.Until.IsZero() })
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "stop digging"})
+	end := h.next("wait ended", func(ev agent.Event) bool { return ev.Type == agent.EventWaiting && ev.Wait.Until.IsZero() })
 	if !strings.Contains(end.Text, "woken early") {
 		t.Fatalf("end of wait = %q", end.Text)
 	}
@@ -228,16 +231,17 @@ func TestAdviceWakesAWait(t *testing.T) {
 }
 
 func TestIdleUntilSleepsThenStartsANewTurn(t *testing.T) {
-	g := &gridGame{}
-	g.idleUntil = time.Now().Add(50 * time.Millisecond)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	frozen := func() time.Time { return t0 }
+	g := &gridGame{now: frozen, idleUntil: t0.Add(50 * time.Millisecond)}
 	b := &scriptBrain{replies: []scripted{say("Nothing to do yet.")}}
-	h := start(t, g, b, nil, nil)
-	w := h.next("waiting", is(EventWaiting))
+	h := start(t, g, b, nil, func(c *agent.Config) { c.Now = frozen })
+	w := h.next("waiting", is(agent.EventWaiting))
 	if !strings.Contains(w.Text, "resting") {
 		t.Fatalf("waiting = %q", w.Text)
 	}
-	h.next("wait ended", func(ev Event) bool { return ev.Type == EventWaiting && ev.Wait.Until.IsZero() })
-	h.next("the next turn's step", func(ev Event) bool { return ev.Type == EventStep && ev.Step == 2 })
+	h.next("wait ended", func(ev agent.Event) bool { return ev.Type == agent.EventWaiting && ev.Wait.Until.IsZero() })
+	h.next("the next turn's step", func(ev agent.Event) bool { return ev.Type == agent.EventStep && ev.Step == 2 })
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
 	}
@@ -246,17 +250,17 @@ func TestIdleUntilSleepsThenStartsANewTurn(t *testing.T) {
 func TestIterationCapEndsTheTurnAndSaysSo(t *testing.T) {
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("", "look", `{}`)}, loop: true}
-	h := start(t, g, b, nil, func(c *Config) { c.MaxIterations = 3 })
-	ev := h.next("turn limit", is(EventTurnLimit))
+	h := start(t, g, b, nil, func(c *agent.Config) { c.MaxIterations = 3 })
+	ev := h.next("turn limit", is(agent.EventTurnLimit))
 	if ev.Step != 3 || !strings.Contains(ev.Text, "3") {
 		t.Fatalf("turn limit at step %d: %q", ev.Step, ev.Text)
 	}
-	h.next("idle", isState(Idle))
+	h.next("idle", isState(agent.Idle))
 	if n := len(g.callLog()); n != 3 {
 		t.Fatalf("%d calls in a turn capped at 3 steps", n)
 	}
-	h.send(Command{Cmd: CmdResume})
-	h.next("a new turn", func(ev Event) bool { return ev.Type == EventStep && ev.Step == 4 })
+	h.send(agent.Command{Cmd: agent.CmdResume})
+	h.next("a new turn", func(ev agent.Event) bool { return ev.Type == agent.EventStep && ev.Step == 4 })
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
 	}
@@ -270,14 +274,14 @@ func TestRepeatedFailureEndsTheTurn(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g := &gridGame{}
 			b := &scriptBrain{replies: []scripted{reply}, loop: true}
-			h := start(t, g, b, nil, func(c *Config) { c.ApproveAll = true })
-			ev := h.next("failure error", func(ev Event) bool {
-				return ev.Type == EventError && strings.Contains(ev.Text, "3 times in a row")
+			h := start(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })
+			ev := h.next("failure error", func(ev agent.Event) bool {
+				return ev.Type == agent.EventError && strings.Contains(ev.Text, "3 times in a row")
 			})
 			if ev.Step != 3 {
 				t.Fatalf("stopped at step %d, want 3", ev.Step)
 			}
-			h.next("idle", isState(Idle))
+			h.next("idle", isState(agent.Idle))
 			if err := h.finish(); err != nil {
 				t.Fatal(err)
 			}
@@ -288,10 +292,10 @@ func TestRepeatedFailureEndsTheTurn(t *testing.T) {
 func TestMalformedArgumentsNeverReachTheGame(t *testing.T) {
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{
-		{reply: Reply{Calls: []ToolCall{{ID: "bad", Tool: "move", Args: json.RawMessage(`{"direction": "N`)}}}},
-		{reply: Reply{Calls: []ToolCall{{ID: "nope", Tool: "teleport", Args: json.RawMessage(`{}`)}}}},
+		{reply: agent.Reply{Calls: []agent.ToolCall{{ID: "bad", Tool: "move", Args: json.RawMessage(`{"direction": "N`)}}}},
+		{reply: agent.Reply{Calls: []agent.ToolCall{{ID: "nope", Tool: "teleport", Args: json.RawMessage(`{}`)}}}},
 	}}
-	h := start(t, g, b, nil, func(c *Config) { c.ApproveAll = true })
+	h := start(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })
 	c := h.proposed("move")
 	if c.NeedsOK || len(c.Problems) == 0 || !json.Valid(c.Args) {
 		t.Fatalf("malformed call = %+v: want problems, no question, args shown as valid JSON", c)
@@ -300,7 +304,7 @@ func TestMalformedArgumentsNeverReachTheGame(t *testing.T) {
 	if len(u.Problems) == 0 || !strings.Contains(u.Problems[0].Expected, "move") {
 		t.Fatalf("unknown tool problems = %+v", u.Problems)
 	}
-	h.next("idle", isState(Idle))
+	h.next("idle", isState(agent.Idle))
 	if len(g.callLog()) != 0 {
 		t.Fatalf("invalid calls reached the game: %v", g.callLog())
 	}
@@ -324,12 +328,12 @@ func TestModelFailureIsReportedAndTheSessionGoesOn(t *testing.T) {
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{{err: errors.New("HTTP 500: upstream exploded")}, say("", "look", `{}`)}}
 	h := start(t, g, b, nil, nil)
-	ev := h.next("error", is(EventError))
+	ev := h.next("error", is(agent.EventError))
 	if !strings.Contains(ev.Text, "upstream exploded") {
 		t.Fatalf("error = %q", ev.Text)
 	}
-	h.next("idle", isState(Idle))
-	h.send(Command{Cmd: CmdAdvise, Text: "try again"})
+	h.next("idle", isState(agent.Idle))
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "try again"})
 	h.proposed("look")
 	if !strings.Contains(allText(h.request(1)), "try again") {
 		t.Fatal("advice after a model failure did not reach the model")
@@ -348,22 +352,22 @@ func TestNotebookTools(t *testing.T) {
 		say("", "update_step", `{"id":9,"status":"done"}`),
 	}}
 	h := start(t, g, b, nil, nil)
-	var last Event
+	var last agent.Event
 	for i := 0; i < 3; i++ {
-		last = h.next("notes", func(ev Event) bool { return ev.Type == EventNotes && ev.Step == 1 })
+		last = h.next("notes", func(ev agent.Event) bool { return ev.Type == agent.EventNotes && ev.Step == 1 })
 	}
 	if !strings.Contains(last.Notes.Text, "Dig where it glitters.") || len(last.Notes.Plan) != 2 ||
 		last.Notes.Plan[0].Status != "done" {
 		t.Fatalf("notes view = %+v", last.Notes)
 	}
-	h.next("idle", isState(Idle))
+	h.next("idle", isState(agent.Idle))
 	text := allText(h.request(1))
 	if !strings.Contains(text, "Dig where it glitters.") || !strings.Contains(text, "1. [done] go north") {
 		t.Fatalf("the next prompt lacks the notes and plan:\n%s", text)
 	}
 	var bad string
 	for _, m := range h.request(2).Messages {
-		if m.Role == RoleTool {
+		if m.Role == agent.RoleTool {
 			bad = m.Content
 		}
 	}
@@ -379,11 +383,11 @@ func TestPauseAndStopWhileDeciding(t *testing.T) {
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("", "look", `{}`), say("", "move", `{"direction":"N"}`)}}
 	h := start(t, g, b, nil, nil)
-	h.send(Command{Cmd: CmdPause})
-	h.next("paused", isState(Paused))
-	h.send(Command{Cmd: CmdResume})
+	h.send(agent.Command{Cmd: agent.CmdPause})
+	h.next("paused", isState(agent.Paused))
+	h.send(agent.Command{Cmd: agent.CmdResume})
 	h.proposed("move")
-	h.next("deciding", isState(Deciding))
+	h.next("deciding", isState(agent.Deciding))
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +395,7 @@ func TestPauseAndStopWhileDeciding(t *testing.T) {
 	if err != nil || len(rec.Pending) != 1 {
 		t.Fatalf("after a stop while deciding, pending = %+v, %v; want the move", rec.Pending, err)
 	}
-	if err := h.r.Send(Command{Cmd: CmdResume}); err == nil {
+	if err := h.r.Send(agent.Command{Cmd: agent.CmdResume}); err == nil {
 		t.Fatal("Send to a stopped runner succeeded")
 	}
 }
