@@ -3,7 +3,9 @@ package spacetraders
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +244,232 @@ func TestPlayNavigation(t *testing.T) {
 	spent := before - w.credits()
 	if !strings.Contains(sim.Summary, "= "+credits(spent)+" credits") || !strings.Contains(out, "fuel 400/400") {
 		t.Errorf("refuel: dry run %q, spent %d, output %q", sim.Summary, spent, out)
+	}
+}
+
+func TestPlayContractTradeAndMining(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	ks, err := w.off.Game.Client().Contracts(ctx)
+	if err != nil || len(ks) != 1 {
+		t.Fatalf("contracts: %v %v", ks, err)
+	}
+	id := ks[0].ID
+	need := ks[0].Terms.Deliver[0].UnitsRequired
+
+	w.refused(4505, ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "COPPER_ORE", "units": 1})
+	out := w.call(ToolAcceptContract, map[string]any{"contractId": id})
+	if !strings.Contains(out, "accepted") || !strings.Contains(out, "Credits now 175,885") {
+		t.Errorf("accept: %s", out)
+	}
+	w.refused(4501, ToolAcceptContract, map[string]any{"contractId": id})
+	w.refused(4502, ToolFulfillContract, map[string]any{"contractId": id})
+	w.refused(4511, ToolNegotiateContract, map[string]any{"shipSymbol": cmd})
+
+	// Mine at the asteroid: cooldown, then survey-targeted extraction.
+	w.fly(cmd, rock)
+	out = w.call(ToolExtractResources, map[string]any{"shipSymbol": cmd})
+	if !strings.Contains(out, "extracted") || !strings.Contains(out, "cooldown ends in") {
+		t.Errorf("extract: %s", out)
+	}
+	r := w.refused(4000, ToolExtractResources, map[string]any{"shipSymbol": cmd})
+	if r.Wait == nil || !r.Wait.Until.After(w.clock.Now()) {
+		t.Errorf("cooldown wait: %+v", r.Wait)
+	}
+	w.cool(cmd)
+	out = w.call(ToolCreateSurvey, map[string]any{"shipSymbol": cmd})
+	lines := strings.Split(out, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("survey: %s", out)
+	}
+	var survey map[string]any
+	if err := json.Unmarshal([]byte(lines[1]), &survey); err != nil {
+		t.Fatalf("survey line is not JSON a model can copy: %q: %v", lines[1], err)
+	}
+	w.cool(cmd)
+	w.call(ToolExtractResources, map[string]any{"shipSymbol": cmd, "survey": survey})
+	w.cool(cmd)
+
+	// Trade at the asteroid's market: dry runs give the totals the game charges.
+	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
+	w.call(ToolObserveDetail, map[string]any{"view": "market", "waypointSymbol": rock})
+	for _, it := range w.ship(cmd).Cargo.Inventory {
+		if it.Symbol == "COPPER_ORE" {
+			continue
+		}
+		sell := map[string]any{"shipSymbol": cmd, "symbol": it.Symbol, "units": it.Units}
+		sim := w.simulate(ToolSellCargo, sell)
+		before := w.credits()
+		out := w.call(ToolSellCargo, sell)
+		if got := w.credits() - before; !strings.Contains(sim.Summary, "= "+credits(got)+" credits") || !strings.Contains(out, "Sold") {
+			t.Errorf("sell %s: dry run %q, got %d: %s", it.Symbol, sim.Summary, got, out)
+		}
+	}
+	w.refused(4218, ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "ICE_WATER", "units": 1})
+	free := 40 - w.ship(cmd).Cargo.Units
+	buy := map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": free}
+	sim := w.simulate(ToolPurchaseCargo, buy)
+	before := w.credits()
+	w.call(ToolPurchaseCargo, buy)
+	if got := before - w.credits(); !strings.Contains(sim.Summary, "= "+credits(got)+" credits") {
+		t.Errorf("purchase: dry run %q, paid %d", sim.Summary, got)
+	}
+	w.refused(4217, ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": 1})
+	w.call(ToolOrbitShip, map[string]any{"shipSymbol": cmd})
+	w.refused(4228, ToolExtractResources, map[string]any{"shipSymbol": cmd})
+
+	// Deliveries: at the wrong place, the wrong good, then the real thing, twice.
+	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
+	w.refused(4510, ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "COPPER_ORE", "units": 1})
+	delivered := 0
+	for delivered < need {
+		w.fly(cmd, refinery)
+		w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
+		if delivered == 0 {
+			w.refused(4508, ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "IRON_ORE", "units": 1})
+		}
+		n := min(w.ship(cmd).Cargo.Count("COPPER_ORE"), need-delivered)
+		out := w.call(ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "COPPER_ORE", "units": n})
+		delivered += n
+		if !strings.Contains(out, fmt.Sprintf("COPPER_ORE %d/%d", delivered, need)) {
+			t.Fatalf("deliver: %s", out)
+		}
+		if delivered < need {
+			w.fly(cmd, rock)
+			w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
+			w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": min(need-delivered, 40-w.ship(cmd).Cargo.Units)})
+		}
+	}
+	before = w.credits()
+	out = w.call(ToolFulfillContract, map[string]any{"contractId": id})
+	if w.credits()-before != ks[0].Terms.Payment.OnFulfilled || !strings.Contains(out, "fulfilled") {
+		t.Errorf("fulfil: %s", out)
+	}
+	w.refused(4504, ToolFulfillContract, map[string]any{"contractId": id})
+	out = w.call(ToolNegotiateContract, map[string]any{"shipSymbol": cmd})
+	if !strings.Contains(out, "New contract offered") {
+		t.Errorf("negotiate: %s", out)
+	}
+	if left := w.ship(cmd).Cargo.Units; left > 0 {
+		w.call(ToolJettisonCargo, map[string]any{"shipSymbol": cmd, "symbol": w.ship(cmd).Cargo.Inventory[0].Symbol, "units": w.ship(cmd).Cargo.Inventory[0].Units})
+	}
+}
+
+func TestPlayFleetJumpAndChart(t *testing.T) {
+	w := newWorld(t)
+	w.refused(4216, ToolPurchaseShip, map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
+	// The universe answers 422 "not a ship type" for spec ship types it does not model
+	// (SHIP_BULK_FREIGHTER); the spec's answer for a type a shipyard does not sell is 4245,
+	// which it gives for the types it knows.
+	w.refused(4245, ToolPurchaseShip, map[string]any{"shipType": "SHIP_SURVEYOR", "waypointSymbol": yard})
+	out := w.call(ToolPurchaseShip, map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
+	if !strings.Contains(out, "credits now 85,000") {
+		t.Errorf("purchase ship: %s", out)
+	}
+	hauler := w.ships()[2].Symbol
+
+	// Cargo moves only between ships at the same waypoint.
+	w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 5})
+	w.refused(4234, ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 5, "toShipSymbol": hauler})
+	w.fly(cmd, yard)
+	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
+	out = w.call(ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 3, "toShipSymbol": hauler})
+	if !strings.Contains(out, "cargo 2/40 (FOOD×2)") || w.ship(hauler).Cargo.Count("FOOD") != 3 {
+		t.Errorf("transfer: %s", out)
+	}
+	out = w.call(ToolJettisonCargo, map[string]any{"shipSymbol": hauler, "symbol": "FOOD", "units": 3})
+	if !strings.Contains(out, "Jettisoned 3 FOOD") || w.ship(hauler).Cargo.Units != 0 {
+		t.Errorf("jettison: %s", out)
+	}
+	w.refused(4219, ToolJettisonCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 9})
+
+	// Through the gate to another system, and chart what nobody has charted.
+	w.fly(cmd, gate)
+	out = w.call(ToolObserveDetail, map[string]any{"view": "jump_gate", "waypointSymbol": gate})
+	dest := strings.Split(strings.SplitN(out, ": ", 2)[1], ", ")[0]
+	w.refused(4230, ToolCreateChart, map[string]any{"shipSymbol": cmd})
+	out = w.call(ToolJumpShip, map[string]any{"shipSymbol": cmd, "waypointSymbol": dest})
+	if !strings.Contains(out, "at "+dest) {
+		t.Fatalf("jump: %s", out)
+	}
+	w.cool(cmd)
+	sys := SystemOf(dest)
+	list := w.call(ToolObserveDetail, map[string]any{"view": "system_waypoints", "systemSymbol": sys, "traits": []string{"UNCHARTED"}})
+	var target string
+	for _, line := range strings.Split(list, "\n")[1:] {
+		target = strings.Fields(strings.TrimPrefix(line, "- "))[0]
+		break
+	}
+	if target == "" {
+		t.Skipf("no uncharted waypoint in %s: %s", sys, list)
+	}
+	w.fly(cmd, target)
+	out = w.call(ToolCreateChart, map[string]any{"shipSymbol": cmd})
+	if !strings.Contains(out, "Charted "+target) {
+		t.Errorf("chart: %s", out)
+	}
+}
+
+// countingTransport counts the requests that reach the network.
+type countingTransport struct{ n int }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n++
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestDetailViewsAndLocalChecks(t *testing.T) {
+	w := newWorld(t)
+	ct := &countingTransport{}
+	g := New(Config{BaseURL: w.off.URL, Token: w.off.Token, HTTPClient: &http.Client{Transport: ct}, Now: w.clock.Now, Offline: true})
+	reg := game.NewRegistry(g)
+	ctx := context.Background()
+	ks, _ := g.Client().Contracts(ctx)
+	views := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"view": "waypoint", "waypointSymbol": home}, "X1-MA52-A1 PLANET (17,18) traits: MARKETPLACE, SHIPYARD"},
+		{map[string]any{"view": "system_waypoints", "type": "FUEL_STATION"}, "1 waypoints in X1-MA52"},
+		{map[string]any{"view": "market", "waypointSymbol": home}, "FUEL EXCHANGE 75 69 100"},
+		{map[string]any{"view": "shipyard", "waypointSymbol": yard}, "SHIP_LIGHT_HAULER 90,000 credits"},
+		{map[string]any{"view": "jump_gate", "waypointSymbol": gate}, "connects to: X1-"},
+		{map[string]any{"view": "contract", "contractId": ks[0].ID}, "deliver COPPER_ORE 0/59"},
+		{map[string]any{"view": "ship", "shipSymbol": cmd}, "mounts: MOUNT_SENSOR_ARRAY_I, MOUNT_MINING_LASER_II"},
+	}
+	for _, v := range views {
+		r, err := reg.Call(ctx, ToolObserveDetail, argsJSON(t, v.args))
+		if err != nil || !r.OK() || !strings.Contains(r.Output, v.want) {
+			t.Errorf("%v: %v %+v, want %q in:\n%s", v.args, err, r.Err, v.want, r.Output)
+		}
+	}
+	r, _ := reg.Call(ctx, ToolObserveDetail, argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
+	if r.Err == nil || r.Err.Code != 404 && r.Err.Code < 4000 {
+		t.Errorf("unknown ship: %+v", r)
+	}
+
+	// Wrong goods and traits are refused here, with the closest values, and never sent.
+	sent := ct.n
+	local := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "IRON_ORES", "units": 1}, "arguments.symbol: expected a trade good symbol (as listed in markets and cargo), got string \"IRON_ORES\" (did you mean IRON_ORE"},
+		{ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "copper_ore", "units": 1}, "did you mean COPPER_ORE"},
+		{ToolDeliverContract, map[string]any{"contractId": "x", "shipSymbol": cmd, "tradeSymbol": "GOLDD", "units": 1}, "arguments.tradeSymbol"},
+		{ToolObserveDetail, map[string]any{"view": "system_waypoints", "traits": []string{"MARKETPLAC"}}, "did you mean MARKETPLACE"},
+		{ToolObserveDetail, map[string]any{"view": "market"}, "arguments.waypointSymbol: expected required string for view \"market\""},
+		{ToolExtractResources, map[string]any{"shipSymbol": cmd, "survey": map[string]any{"signature": "S", "symbol": rock, "deposits": []any{}, "expiration": "tomorrow", "size": "SMALL"}}, "arguments.survey.expiration"},
+	}
+	for _, c := range local {
+		_, err := reg.Call(ctx, c.tool, argsJSON(t, c.args))
+		var ve *game.ValidationError
+		if !errors.As(err, &ve) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: want validation error with %q, got %v", c.tool, c.args, c.want, err)
+		}
+	}
+	if ct.n != sent {
+		t.Errorf("%d requests were sent for invalid calls", ct.n-sent)
 	}
 }
