@@ -1,0 +1,88 @@
+package agent_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+func TestParseCommand(t *testing.T) {
+	good := map[string]agent.Command{
+		`{"cmd":"decide","call_id":"c1","decision":"approve"}`:            {Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve},
+		`{"cmd":"decide","call_id":"c1","decision":"veto","reason":"no"}`: {Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Veto, Reason: "no"},
+		`{"cmd":"advise","text":"sell the ore"}`:                          {Cmd: agent.CmdAdvise, Text: "sell the ore"},
+		` {"cmd":"stop"} `:                                                {Cmd: agent.CmdStop},
+		`{"cmd":"allow","tool":"dig","allow":false}`:                      {Cmd: agent.CmdAllow, Tool: "dig"},
+	}
+	for line, want := range good {
+		got, err := agent.ParseCommand([]byte(line))
+		if err != nil || got.Cmd != want.Cmd || got.CallID != want.CallID || got.Decision != want.Decision ||
+			got.Reason != want.Reason || got.Text != want.Text || got.Tool != want.Tool || got.Allow != want.Allow {
+			t.Errorf("ParseCommand(%s) = %+v, %v; want %+v", line, got, err, want)
+		}
+	}
+	edit, err := agent.ParseCommand([]byte(`{"cmd":"decide","call_id":"c1","decision":"edit","args":{"direction":"S"}}`))
+	if err != nil || string(edit.Args) != `{"direction":"S"}` {
+		t.Errorf("edit = %+v, %v", edit, err)
+	}
+	bad := map[string]string{
+		``:                                "EOF",
+		`[]`:                              "cannot unmarshal",
+		`null`:                            "null",
+		`{"cmd":"fly"}`:                   "unknown cmd",
+		`{"cmd":"stop","text":"x"}`:       `"text" is not used`,
+		`{"cmd":"stop","colour":1}`:       "unknown field",
+		`{"cmd":"stop"} {"cmd":"stop"}`:   "extra data",
+		`{"cmd":"advise"}`:                `"text" is required`,
+		`{"cmd":"advise","text":"  "}`:    "empty",
+		`{"cmd":"advise","text":null}`:    "null",
+		`{"cmd":"allow","tool":"dig"}`:    `"allow" is required`,
+		`{"cmd":"decide","call_id":"c1"}`: `"decision" is required`,
+		`{"cmd":"decide","call_id":"c1","decision":"auto"}`:                  "not approve, veto or edit",
+		`{"cmd":"decide","call_id":"c1","decision":"edit"}`:                  "needs args",
+		`{"cmd":"decide","call_id":"c1","decision":"edit","args":[1]}`:       "needs args",
+		`{"cmd":"decide","call_id":"c1","decision":"approve","args":{}}`:     "args go with an edit",
+		`{"cmd":"decide","call_id":"c1","decision":"approve","reason":"ok"}`: "reason goes with a veto",
+		`{"cmd":"decide","call_id":"","decision":"approve"}`:                 "call_id is empty",
+		`{"cmd":"decide","call_id":"c1","decision":"approve","allow":true}`:  `"allow" is not used`,
+	}
+	for line, want := range bad {
+		_, err := agent.ParseCommand([]byte(line))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseCommand(%s) = %v, want an error containing %q", line, err, want)
+		}
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	f.Add([]byte(`{"cmd":"decide","call_id":"c1","decision":"edit","args":{"a":1}}`))
+	f.Add([]byte(`{"cmd":"advise","text":"go"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		c, err := agent.ParseCommand(line)
+		if err != nil {
+			return
+		}
+		// Whatever parses is a command the runner understands, with what it needs.
+		switch c.Cmd {
+		case agent.CmdDecide:
+			if c.CallID == "" || (c.Decision != agent.Approve && c.Decision != agent.Veto && c.Decision != agent.Edit) {
+				t.Fatalf("accepted a bad decision: %+v", c)
+			}
+			if (c.Decision == agent.Edit) != (len(c.Args) > 0) {
+				t.Fatalf("args and edit disagree: %+v", c)
+			}
+		case agent.CmdAdvise:
+			if strings.TrimSpace(c.Text) == "" {
+				t.Fatalf("accepted empty advice: %q", line)
+			}
+		case agent.CmdAllow:
+			if c.Tool == "" {
+				t.Fatalf("accepted allow without a tool: %q", line)
+			}
+		case agent.CmdPause, agent.CmdResume, agent.CmdStop:
+		default:
+			t.Fatalf("accepted unknown cmd %q", c.Cmd)
+		}
+	})
+}
