@@ -1,0 +1,202 @@
+package autopilot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/spacetraders"
+)
+
+// DefaultMaxInlineWait is how long Next waits by itself for a busy ship when the game
+// gives no idle time (see Brain.MaxInlineWait).
+const DefaultMaxInlineWait = 2 * time.Minute
+
+// Brain is the autopilot: an agent.Brain that plays SpaceTraders by rules. Build one with
+// New. Its methods are safe for concurrent use, though the runner calls Next from one
+// goroutine.
+type Brain struct {
+	// MaxInlineWait bounds how long Next waits by itself when it has nothing to propose
+	// until a ship is free again and the observation gives no IdleUntil (a parked probe
+	// keeps the game from calling the fleet idle). Zero means no waiting: Next returns
+	// without calls at once.
+	MaxInlineWait time.Duration
+
+	src   source
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+
+	mu        sync.Mutex
+	systems   map[string]bool
+	waypoints map[string]*spacetraders.Waypoint
+	markets   map[string]*marketView
+	mem       *memory
+	book      notebook
+	run       string // prefix of call ids, unique per Brain
+	ids       int
+	greeted   bool
+}
+
+var _ agent.Brain = (*Brain)(nil)
+
+// New returns an autopilot that reads the world through g's client.
+func New(g *spacetraders.Game) *Brain {
+	return newBrain(g.Client(), time.Now)
+}
+
+func newBrain(src source, now func() time.Time) *Brain {
+	return &Brain{
+		MaxInlineWait: DefaultMaxInlineWait,
+		src:           src,
+		now:           now,
+		sleep:         sleepCtx,
+		systems:       map[string]bool{},
+		waypoints:     map[string]*spacetraders.Waypoint{},
+		markets:       map[string]*marketView{},
+		mem:           newMemory(),
+		book:          notebook{sections: map[string]string{}},
+		run:           fmt.Sprintf("ap%x", now().UnixNano()&0xffffffffff),
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Name returns "autopilot".
+func (b *Brain) Name() string { return "autopilot" }
+
+// Next reads the world, learns from the results and advice in req.Messages, and returns
+// one call per ship that can act, the notebook calls that keep notes and plan current,
+// and a plain-words explanation. With nothing to do it returns no calls and says what it
+// waits for.
+func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.mem.step++
+	tools := catalogue(req.Tools)
+	var (
+		w      *world
+		dec    decision
+		waited time.Duration
+	)
+	for first := true; ; first = false {
+		var err error
+		if w, err = b.read(ctx); err != nil {
+			return agent.Reply{}, err
+		}
+		if first {
+			b.mem.absorb(req.Messages, func(ship string) situation { return (&decider{w: w}).situation(ship) })
+		}
+		dec = (&decider{w: w, mem: b.mem, tools: tools}).decide()
+		until := earliest(dec.waits)
+		idle := req.Observation.IdleUntil
+		if len(dec.calls) > 0 || until.IsZero() || idle.After(w.now) {
+			break
+		}
+		d := until.Sub(w.now) + 100*time.Millisecond
+		if waited+d > b.MaxInlineWait {
+			break
+		}
+		if req.OnDelta != nil {
+			req.OnDelta(fmt.Sprintf("(waiting %s: %s)\n", d.Round(time.Second), waitsText(dec.waits)))
+		}
+		if err := b.sleep(ctx, d); err != nil {
+			return agent.Reply{}, err
+		}
+		waited += d
+	}
+	notes := b.book.update(w, b.mem, dec)
+	reply := agent.Reply{Text: b.explain(dec, notes)}
+	for _, a := range append(dec.calls, notes...) {
+		if tools != nil && !tools[a.tool] {
+			continue
+		}
+		b.ids++
+		id := fmt.Sprintf("%s-%d", b.run, b.ids)
+		ship, key := a.key()
+		b.mem.issued[id] = issued{key: key, tool: a.tool, ship: ship, at: (&decider{w: w}).situation(ship)}
+		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
+	}
+	if req.OnDelta != nil {
+		req.OnDelta(reply.Text)
+	}
+	return reply, nil
+}
+
+func catalogue(tools []game.Tool) map[string]bool {
+	if len(tools) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		m[t.Name] = true
+	}
+	return m
+}
+
+// earliest returns the first time a waiting ship can act again, or zero.
+func earliest(waits []action) time.Time {
+	var t time.Time
+	for _, w := range waits {
+		if !w.until.IsZero() && (t.IsZero() || w.until.Before(t)) {
+			t = w.until
+		}
+	}
+	return t
+}
+
+func waitsText(waits []action) string {
+	var parts []string
+	for _, w := range waits {
+		parts = append(parts, w.why)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// explain words the step for the person: one line per game call and per waiting ship,
+// and what became of their advice.
+func (b *Brain) explain(dec decision, notes []action) string {
+	var lines []string
+	if !b.greeted {
+		b.greeted = true
+		lines = append(lines, "Autopilot here: I play by rules, with no language model. Every game action I propose goes through your approval.")
+	}
+	if b.mem.adviceNew {
+		pref := "I found no preference for mining or buying in it"
+		if p, ok := preference(b.mem.advice[len(b.mem.advice)-1]); ok {
+			pref = "I read it as: prefer " + map[bool]string{true: "mining", false: "buying"}[p]
+		}
+		lines = append(lines, "I wrote your advice into the notes (Advice). I cannot understand language; "+pref+
+			", and I will reconsider calls you vetoed. Veto or edit my calls to steer me further.")
+	}
+	for _, a := range dec.calls {
+		lines = append(lines, "- "+a.why)
+	}
+	for _, w := range dec.waits {
+		lines = append(lines, "- Waiting: "+w.why+".")
+	}
+	if len(dec.calls) == 0 {
+		switch until := earliest(dec.waits); {
+		case !until.IsZero():
+			lines = append(lines, "Nothing to do until "+clock(until)+".")
+		default:
+			lines = append(lines, "Nothing I can do now; advise me or resume when things change.")
+		}
+	}
+	if len(notes) > 0 {
+		lines = append(lines, fmt.Sprintf("(%d notebook update(s).)", len(notes)))
+	}
+	return strings.Join(lines, "\n")
+}

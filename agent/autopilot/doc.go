@@ -1,0 +1,57 @@
+// Package autopilot is a Brain that needs no model: a rule-based player of SpaceTraders
+// (the real server or coplay's offline universe). It is what coplay plays with when no
+// model is configured, and it goes through the same approval gate as a model: every
+// change to the game is a proposed tool call the person approves, vetoes or edits.
+//
+// # How it plays
+//
+// Each step it reads the world through the game's typed client (agent, ships, contracts,
+// the system's waypoints and markets; reading changes nothing), decides one call per ship
+// from scratch, and explains each call in a line of plain text. It keeps only what a
+// player would remember between looks: market listings and the last prices seen (live
+// prices are visible only where a ship is), surveys it made, calls that were vetoed or
+// failed, and the advice it was given.
+//
+// The contract loop, for the ship that can carry cargo:
+//
+//   - accept the offered contract; when none is open, dock at a faction waypoint and
+//     negotiate the next one;
+//   - get the contract's good: buy it where a market sells it at a price that keeps the
+//     contract profitable (at least 10% margin on the whole payment, and a credit reserve
+//     kept back), otherwise mine it at the nearest asteroid whose deposits yield it,
+//     surveying first when the ship has a surveyor and no survey rich in the good is at
+//     hand; whatever else the laser brings up is sold where the market buys it, or
+//     jettisoned when the hold needs the room;
+//   - fly to the destination when the hold carries everything still owed or is full,
+//     dock, deliver, and fulfil the contract once every unit is delivered;
+//   - with no contract work, sell cargo where the market here buys it.
+//
+// Travel: before leaving a market that sells fuel the ship tops up when its tank is
+// under three quarters or the trip would leave it under a quarter. The flight mode is
+// BURN when the tank stays at least half full after a burn, CRUISE when the fuel covers
+// the trip, DRIFT (one unit of fuel, slow) otherwise; the mode is set before undocking.
+//
+// The probe (a ship with no tank and no hold) visits the system's markets it has not
+// seen, the ones selling the contract's good first, so the buy-or-mine choice is made
+// on real prices. It does nothing else.
+//
+// # Respecting the person
+//
+// A vetoed call is not proposed again while the ship is where it was when the person
+// said no; the autopilot takes the next best option (mine instead of buy, another source,
+// another flight mode) or waits and says what it waits for. New advice lifts those
+// blocks, since the person may have explained. A call the game refused is not repeated
+// unchanged for the next two steps unless the ship's situation changed, so it never loops
+// on a failing call.
+//
+// Advice is folded into the notes (section "Advice") word for word. The autopilot cannot
+// understand language and says so; it only recognises a preference for mining or for
+// buying ("mine it", "don't buy", "buy the ore"). It keeps the notes (Situation,
+// Strategy, Next, Waiting on) and the plan current with update_notes, set_plan and
+// update_step, writing a section only when its content changes.
+//
+// When every ship is busy (travelling, cooling down) it proposes nothing and says what it
+// waits for; the runner then waits until the game's Observation.IdleUntil. When a ship is
+// idle but the others are busy, the game may not report an idle time; the autopilot then
+// waits inside Next, up to MaxInlineWait, rather than ending the turn with nothing to do.
+package autopilot
