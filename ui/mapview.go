@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// drawMap plots the points of m by their coordinates in a w×h area: a title line, the
+// plot, and a legend of where the ships are. Ships are drawn as "@".
+func drawMap(st *styles, m *game.Map, w, h int) []string {
+	if w < 10 || h < 4 {
+		return nil
+	}
+	var ships []string
+	for _, p := range m.Points {
+		for _, mk := range p.Marks {
+			ships = append(ships, mk+" @ "+shortLabel(p.Label))
+		}
+	}
+	sort.Strings(ships)
+	legend := ""
+	if len(ships) > 0 {
+		legend = "@ " + strings.Join(ships, ", ")
+	}
+	plotH := h - 1
+	if legend != "" {
+		plotH--
+	}
+	grid := make([][]rune, plotH)
+	for i := range grid {
+		grid[i] = []rune(strings.Repeat(" ", w))
+	}
+	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range m.Points {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	// Leave room on the right for labels of the easternmost points.
+	const labelRoom = 4
+	plotW := max(w-labelRoom-1, 2)
+	scale := func(v, lo, hi float64, n int) int {
+		if hi <= lo {
+			return n / 2
+		}
+		return int(math.Round((v - lo) / (hi - lo) * float64(n-1)))
+	}
+	type placed struct {
+		x, y  int
+		label string
+	}
+	var marks []placed
+	// Ships last, so they are drawn over what shares their cell.
+	pts := append([]game.Point(nil), m.Points...)
+	sort.SliceStable(pts, func(i, j int) bool { return len(pts[i].Marks) < len(pts[j].Marks) })
+	for _, p := range pts {
+		x := scale(p.X, minX, maxX, plotW)
+		y := plotH - 1 - scale(p.Y, minY, maxY, plotH) // north up
+		g := kindGlyph(p.Kind)
+		if len(p.Marks) > 0 {
+			g = '@'
+		}
+		grid[y][x] = g
+		marks = append(marks, placed{x, y, shortLabel(p.Label)})
+	}
+	for _, mk := range marks {
+		free := true
+		lab := []rune(mk.label)
+		for i := range lab {
+			if c := mk.x + 1 + i; c >= w || grid[mk.y][c] != ' ' {
+				free = false
+				break
+			}
+		}
+		if free {
+			copy(grid[mk.y][mk.x+1:], lab)
+		}
+	}
+	lines := []string{st.muted.Render(m.Title)}
+	for _, row := range grid {
+		s := string(row)
+		s = strings.ReplaceAll(s, "@", st.warn.Render("@"))
+		lines = append(lines, s)
+	}
+	if legend != "" {
+		lines = append(lines, st.warn.Render(legend))
+	}
+	return lines
+}
+
+// shortLabel drops the system prefix of a waypoint symbol: X1-DF55-A2 → A2.
+func shortLabel(s string) string {
+	if i := strings.LastIndexByte(s, '-'); i >= 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// kindGlyph is the map symbol for a waypoint type (SpaceTraders names; others get ".").
+func kindGlyph(k string) rune {
+	switch strings.ToUpper(k) {
+	case "PLANET":
+		return 'O'
+	case "GAS_GIANT":
+		return 'G'
+	case "MOON":
+		return 'o'
+	case "ORBITAL_STATION":
+		return '#'
+	case "JUMP_GATE":
+		return 'X'
+	case "ASTEROID", "ASTEROID_FIELD", "ENGINEERED_ASTEROID", "ASTEROID_BASE":
+		return '*'
+	case "FUEL_STATION":
+		return 'f'
+	}
+	return '.'
+}

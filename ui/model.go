@@ -1,0 +1,198 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/keymap"
+)
+
+// Agent is what the screen needs of the runner. Send must not block for long: it is
+// called from the UI loop.
+type Agent interface {
+	Events() <-chan agent.Event
+	Send(agent.Command) error
+}
+
+// Info is what the screen shows about the session and needs for checking edits.
+type Info struct {
+	// Game, Brain and Session name what is being played, by what, and where it is kept:
+	// "SpaceTraders (offline universe)", "autopilot", "spacetraders-2026-11-22-1503".
+	Game, Brain, Session string
+	// Banner is one line saying which brain and game are in use and how to change them;
+	// it opens the log.
+	Banner string
+	// Tools is the catalogue, for validating edited arguments as they are typed.
+	Tools []game.Tool
+	// Keys are the bindings; nil means keymap.Default().
+	Keys *keymap.KeyMap
+}
+
+// DefaultGrace is how long decision keys are ignored after a new call appears.
+const DefaultGrace = 400 * time.Millisecond
+
+// dialog is the modal thing on top of the panes, if any.
+type dialog int
+
+const (
+	noDialog dialog = iota
+	vetoDialog
+	editDialog
+	quitDialog
+	helpDialog
+)
+
+// Tabs of the narrow layout.
+const (
+	tabWorld = iota
+	tabNotes
+	tabLog
+	numTabs
+)
+
+var tabNames = [numTabs]string{"World", "Notes & plan", "Log"}
+
+// Model is the root model of the screen. It owns the layout; the panes render into
+// the space it gives them. Use New to make one.
+type Model struct {
+	// Grace is how long decision keys are ignored after a new pending call appears, so
+	// typing never approves by accident. New sets DefaultGrace.
+	Grace time.Duration
+	// Now is the clock for countdowns and the grace period. New sets time.Now; tests
+	// set a fixed clock so screens are reproducible.
+	Now func() time.Time
+
+	agent  Agent
+	info   Info
+	keys   *keymap.KeyMap
+	tools  map[string]game.Tool
+	events <-chan agent.Event
+
+	width, height int
+	st            styles
+
+	world worldView
+	notes notesView
+	log   logView
+
+	pending     []pendingCall
+	sel         int
+	lastArrival time.Time
+	executing   map[string]string // call ID → tool, between tool_started and tool_result
+	sentAdvice  map[string]int    // advice sent and not yet echoed by the agent
+
+	advice      textinput.Model
+	adviceFocus bool
+
+	dialog      dialog
+	returnTo    dialog // the dialog help was opened from
+	reason      textinput.Model
+	editor      textarea.Model
+	editCall    agent.Call
+	editProbs   []string
+	editRefused bool
+
+	tab    int
+	hint   string // a one-off message in the status bar, cleared by the next key
+	step   int
+	state  agent.State
+	tokens int
+	cost   float64
+	wait   *game.Wait
+	closed bool
+}
+
+// New returns the screen for a, showing info. The agent's events are read only once
+// the program runs (Init).
+func New(a Agent, info Info) *Model {
+	km := info.Keys
+	if km == nil {
+		km = keymap.Default()
+	}
+	m := &Model{
+		Grace:      DefaultGrace,
+		Now:        time.Now,
+		agent:      a,
+		info:       info,
+		keys:       km,
+		tools:      map[string]game.Tool{},
+		executing:  map[string]string{},
+		sentAdvice: map[string]int{},
+		st:         newStyles(true),
+	}
+	if a != nil {
+		m.events = a.Events()
+	}
+	for _, t := range info.Tools {
+		m.tools[t.Name] = t
+	}
+	m.log.st = &m.st
+	m.advice = textinput.New()
+	m.advice.Prompt = "advice› "
+	m.advice.Placeholder = "type advice for the agent, enter to send"
+	m.reason = textinput.New()
+	m.reason.Prompt = "reason› "
+	m.reason.Placeholder = "optional: why not (enter to veto)"
+	m.editor = textarea.New()
+	m.editor.ShowLineNumbers = false
+	m.editor.Prompt = ""
+	m.applyStyles()
+	if info.Banner != "" {
+		m.log.add(kindInfo, info.Banner)
+	}
+	return m
+}
+
+// applyStyles hands the current palette to the widgets and drops cached renders.
+func (m *Model) applyStyles() {
+	m.advice.SetStyles(textinput.DefaultStyles(m.st.dark))
+	m.reason.SetStyles(textinput.DefaultStyles(m.st.dark))
+	m.editor.SetStyles(textarea.DefaultStyles(m.st.dark))
+	m.log.gen++
+}
+
+// Init starts reading the agent's events, the countdown clock and asks the terminal
+// for its background colour.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.nextEvent(), tick(), tea.RequestBackgroundColor)
+}
+
+// eventMsg carries one agent event into Update.
+type eventMsg agent.Event
+
+// closedMsg says the agent's event channel was closed.
+type closedMsg struct{}
+
+// tickMsg redraws countdowns.
+type tickMsg time.Time
+
+// nextEvent waits for the agent's next event. It is re-armed after each one, so
+// events arrive in order and the UI loop never blocks on the channel.
+func (m *Model) nextEvent() tea.Cmd {
+	ch := m.events
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return closedMsg{}
+		}
+		return eventMsg(ev)
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+func (m *Model) now() time.Time {
+	if m.Now == nil {
+		return time.Now()
+	}
+	return m.Now()
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// notesView is the notes & plan pane.
+type notesView struct {
+	notes agent.NotesView
+	// queued is advice sent since the notes last changed: the model has not folded it
+	// into the notes yet, so it is shown here until it does.
+	queued []string
+	md     markdownCache
+}
+
+// render draws the notes (markdown), the queued advice and the plan checklist.
+func (v *notesView) render(st *styles, w int) []string {
+	var lines []string
+	for _, a := range v.queued {
+		for i, l := range wrapText(a, max(w-10, 10)) {
+			if i == 0 {
+				lines = append(lines, st.warn.Render("☞ advice: "+l))
+			} else {
+				lines = append(lines, st.warn.Render("          "+l))
+			}
+		}
+	}
+	if len(v.notes.Plan) > 0 {
+		lines = append(lines, st.strong.Render("Plan"))
+		for _, p := range v.notes.Plan {
+			mark, style := "[ ]", st.text
+			switch p.Status {
+			case "done":
+				mark, style = "[x]", st.muted
+			case "doing":
+				mark, style = "[>]", st.accent
+			case "dropped":
+				mark, style = "[-]", st.muted
+			}
+			for i, l := range wrapText(p.Text, max(w-4, 8)) {
+				if i == 0 {
+					lines = append(lines, style.Render(mark+" "+l))
+				} else {
+					lines = append(lines, style.Render("    "+l))
+				}
+			}
+		}
+		lines = append(lines, "")
+	}
+	if v.notes.Text == "" {
+		return append(lines, st.muted.Render("no notes yet"))
+	}
+	lines = append(lines, v.md.render(v.notes.Text, w, st.dark)...)
+	return lines
+}
+
+// title is the pane title, with the notes version once there is one.
+func (v *notesView) title() string {
+	if v.notes.Version > 0 {
+		return fmt.Sprintf("Notes & plan (v%d)", v.notes.Version)
+	}
+	return "Notes & plan"
+}

@@ -1,0 +1,43 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// describeResult is the log entry for a finished call: the game's error, or the first
+// lines of the output.
+func describeResult(tool string, r *game.Result) (kind, string) {
+	var b strings.Builder
+	k := kindResult
+	switch {
+	case r.Err != nil:
+		k = kindError
+		fmt.Fprintf(&b, "%s failed: %d %s", tool, r.Err.Code, r.Err.Message)
+	case r.Unknown:
+		k = kindError
+		fmt.Fprintf(&b, "%s: outcome unknown (the response was lost); observing again", tool)
+	default:
+		b.WriteString(tool + " ok")
+		out := strings.TrimSpace(r.Output)
+		if out != "" {
+			lines := strings.Split(out, "\n")
+			if len(lines) > resultLines {
+				lines = append(lines[:resultLines], fmt.Sprintf("… %d more lines", len(lines)-resultLines))
+			}
+			b.WriteString(": " + strings.Join(lines, "\n"))
+		}
+	}
+	if r.Wait != nil && !r.Wait.Until.IsZero() {
+		fmt.Fprintf(&b, "\nwait until %s: %s", r.Wait.Until.Format("15:04:05"), r.Wait.Reason)
+	}
+	return k, b.String()
+}
+
+func sortStrings(s []string) []string {
+	sort.Strings(s)
+	return s
+}

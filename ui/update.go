@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/coplayhq/coplay/agent"
+)
+
+// Update handles one message: an agent event, a key, the mouse, a resize, a tick.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case eventMsg:
+		m.handleEvent(agent.Event(msg))
+		return m, m.nextEvent()
+	case closedMsg:
+		m.closed = true
+		m.log.add(kindInfo, "the agent has finished; press q to quit")
+		return m, nil
+	case tickMsg:
+		return m, tick()
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resizeWidgets()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.st = newStyles(msg.IsDark())
+		m.applyStyles()
+		return m, nil
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.log.scroll(3)
+		case tea.MouseWheelDown:
+			m.log.scroll(-3)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	}
+	// Anything else (cursor blinks) goes to the input that has focus.
+	return m, m.updateFocused(msg)
+}
+
+// updateFocused passes msg to whichever text input has focus.
+func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case m.dialog == vetoDialog:
+		m.reason, cmd = m.reason.Update(msg)
+	case m.dialog == editDialog:
+		m.editor, cmd = m.editor.Update(msg)
+		m.validateEdit()
+	case m.adviceFocus:
+		m.advice, cmd = m.advice.Update(msg)
+	}
+	return cmd
+}
+
+// handleKey routes a key: dialogs first, then the advice input, then the screen's
+// own bindings. A key typed into an input never reaches a decision binding.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	m.hint = ""
+	// Quit keys that cannot be typed (ctrl+c) work everywhere.
+	if key.Matches(msg, km.Quit) && msg.Text == "" && m.dialog != quitDialog {
+		return m.quit()
+	}
+	switch m.dialog {
+	case helpDialog:
+		if key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus) {
+			m.dialog = m.returnTo
+			m.returnTo = noDialog
+		}
+		return nil
+	case quitDialog:
+		switch {
+		case key.Matches(msg, km.Yes):
+			return m.stopAndQuit()
+		case key.Matches(msg, km.No, km.Cancel):
+			m.dialog = noDialog
+		}
+		return nil
+	case vetoDialog:
+		return m.vetoKey(msg)
+	case editDialog:
+		return m.editKey(msg)
+	}
+	if m.adviceFocus {
+		switch {
+		case key.Matches(msg, km.Cancel):
+			m.adviceFocus = false
+			m.advice.Blur()
+			return nil
+		case key.Matches(msg, km.Send):
+			m.sendAdvice()
+			return nil
+		}
+		var cmd tea.Cmd
+		m.advice, cmd = m.advice.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, km.Quit):
+		return m.quit()
+	case key.Matches(msg, km.Help):
+		m.dialog = helpDialog
+		return nil
+	case key.Matches(msg, km.Advise):
+		m.adviceFocus = true
+		return m.advice.Focus()
+	case key.Matches(msg, km.Pause):
+		m.togglePause()
+		return nil
+	case key.Matches(msg, km.NextTab):
+		m.tab = (m.tab + 1) % numTabs
+		return nil
+	case key.Matches(msg, km.PrevTab):
+		m.tab = (m.tab + numTabs - 1) % numTabs
+		return nil
+	case key.Matches(msg, km.ScrollUp):
+		m.log.scroll(max(m.logHeight()-1, 1))
+		return nil
+	case key.Matches(msg, km.ScrollDown):
+		m.log.scroll(-max(m.logHeight()-1, 1))
+		return nil
+	case key.Matches(msg, km.Follow):
+		m.log.offset = 0
+		return nil
+	case key.Matches(msg, km.Up):
+		if len(m.pending) == 0 {
+			m.log.scroll(1)
+		} else if m.sel > 0 {
+			m.sel--
+		}
+		return nil
+	case key.Matches(msg, km.Down):
+		if len(m.pending) == 0 {
+			m.log.scroll(-1)
+		} else if m.sel < len(m.pending)-1 {
+			m.sel++
+		}
+		return nil
+	case key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll):
+		return m.decisionKey(msg)
+	}
+	return nil
+}
+
+// decisionKey acts on the selected pending call, unless a call appeared too recently
+// for the key to have been meant for it.
+func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if len(m.pending) == 0 {
+		m.hint = "no call is waiting for a decision"
+		return nil
+	}
+	if m.now().Sub(m.lastArrival) < m.Grace {
+		m.hint = fmt.Sprintf("key %q ignored: a new call just appeared, look first", msg.String())
+		return nil
+	}
+	c := m.pending[m.sel].call
+	switch {
+	case key.Matches(msg, km.Approve):
+		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+	case key.Matches(msg, km.Veto):
+		m.dialog = vetoDialog
+		m.editCall = c
+		m.reason.Reset()
+		return m.reason.Focus()
+	case key.Matches(msg, km.Edit):
+		return m.openEditor(c)
+	case key.Matches(msg, km.AlwaysAllow):
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdAllow, Tool: c.Tool, Allow: true}); err != nil {
+			m.log.add(kindError, "always allow "+c.Tool+": "+err.Error())
+			return nil
+		}
+		m.log.add(kindInfo, "always allowing "+c.Tool+" from now on")
+		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+	case key.Matches(msg, km.ApproveAll):
+		for _, p := range append([]pendingCall(nil), m.pending...) {
+			if !m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: p.call.ID, Decision: agent.Approve}) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// decide sends a decision and drops the call from the pending list; on failure the
+// call stays and the error is logged.
+func (m *Model) decide(cmd agent.Command) bool {
+	if err := m.agent.Send(cmd); err != nil {
+		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.toolOf(cmd.CallID), err))
+		return false
+	}
+	m.removePending(cmd.CallID)
+	return true
+}
+
+// vetoKey handles the veto reason prompt.
+func (m *Model) vetoKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Cancel):
+		m.dialog = noDialog
+		m.reason.Blur()
+		return nil
+	case key.Matches(msg, m.keys.Send):
+		m.dialog = noDialog
+		m.reason.Blur()
+		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.reason.Value())})
+		return nil
+	}
+	var cmd tea.Cmd
+	m.reason, cmd = m.reason.Update(msg)
+	return cmd
+}
+
+// sendAdvice sends the advice input's text; it is logged and shown in the notes
+// until the model folds it in.
+func (m *Model) sendAdvice() {
+	text := strings.TrimSpace(m.advice.Value())
+	if text == "" {
+		return
+	}
+	if err := m.agent.Send(agent.Command{Cmd: agent.CmdAdvise, Text: text}); err != nil {
+		m.log.add(kindError, "sending advice: "+err.Error())
+		return
+	}
+	m.sentAdvice[text]++
+	m.log.add(kindAdvice, "you: "+text)
+	m.notes.queued = append(m.notes.queued, text)
+	m.advice.Reset()
+}
+
+// togglePause pauses a running agent or resumes a paused one.
+func (m *Model) togglePause() {
+	cmd, next := agent.CmdPause, agent.Paused
+	if m.state == agent.Paused {
+		cmd, next = agent.CmdResume, agent.Running
+	}
+	if err := m.agent.Send(agent.Command{Cmd: cmd}); err != nil {
+		m.log.add(kindError, string(cmd)+": "+err.Error())
+		return
+	}
+	m.state = next
+}
+
+// quit asks first while a call runs or waits for a decision.
+func (m *Model) quit() tea.Cmd {
+	if len(m.executing) > 0 || len(m.pending) > 0 {
+		m.dialog = quitDialog
+		return nil
+	}
+	return m.stopAndQuit()
+}
+
+// stopAndQuit tells the agent to stop (the session is kept) and ends the program.
+func (m *Model) stopAndQuit() tea.Cmd {
+	if m.agent != nil && !m.closed {
+		_ = m.agent.Send(agent.Command{Cmd: agent.CmdStop})
+	}
+	return tea.Quit
+}
+
+// dialogCallID is the call the open veto or edit dialog is about.
+func (m *Model) dialogCallID() string { return m.editCall.ID }
+
+// logHeight is how many log lines are on screen, for paging.
+func (m *Model) logHeight() int { return max(m.height/2, 1) }

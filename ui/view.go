@@ -1,0 +1,313 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wideWidth is the narrowest terminal that gets columns instead of tabs.
+const wideWidth = 120
+
+// View draws the screen in the alternate buffer, with mouse wheel reporting on for
+// scrolling the log.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+// render draws the whole screen as exactly height lines of width columns.
+func (m *Model) render() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	mainH := max(h-2, 0)
+	var main []string
+	if w >= wideWidth {
+		main = m.renderWide(w, mainH)
+	} else {
+		main = m.renderNarrow(w, mainH)
+	}
+	if d := m.renderDialog(w, mainH); d != nil {
+		main = overlay(main, d, w, mainH)
+	}
+	lines := append(main, m.renderAdviceLine(w), m.renderStatus(w))
+	return strings.Join(block(lines, w, h), "\n")
+}
+
+// renderWide puts world and notes in a left column, pending and log in a right one.
+func (m *Model) renderWide(w, h int) []string {
+	leftW := w * 2 / 5
+	rightW := w - leftW
+	worldH := h * 3 / 5
+	notesH := h - worldH
+	left := append(
+		box(&m.st, "World", m.world.render(&m.st, m.now(), m.wait, leftW-2, worldH-2), leftW, worldH, false),
+		box(&m.st, m.notes.title(), m.notes.render(&m.st, leftW-2), leftW, notesH, false)...,
+	)
+	var right []string
+	logH := h
+	if len(m.pending) > 0 {
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, rightW-2)
+		ph := min(len(pl)+2, h/2)
+		right = box(&m.st, m.pendingTitle(), pl, rightW, ph, true)
+		logH = h - ph
+	}
+	right = append(right, m.renderLogBox(rightW, logH)...)
+	return besides(left, right)
+}
+
+// renderNarrow shows a tab bar and one pane at a time; pending calls stay above the
+// pane whatever the tab, since they are what the agent waits for.
+func (m *Model) renderNarrow(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	out := []string{m.renderTabs(w)}
+	body := h - 1
+	if len(m.pending) > 0 {
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, w-2)
+		ph := min(len(pl)+2, body*3/5)
+		out = append(out, box(&m.st, m.pendingTitle(), pl, w, ph, true)...)
+		body -= ph
+	}
+	switch m.tab {
+	case tabWorld:
+		out = append(out, box(&m.st, "World", m.world.render(&m.st, m.now(), m.wait, w-2, body-2), w, body, false)...)
+	case tabNotes:
+		out = append(out, box(&m.st, m.notes.title(), m.notes.render(&m.st, w-2), w, body, false)...)
+	default:
+		out = append(out, m.renderLogBox(w, body)...)
+	}
+	return out
+}
+
+func (m *Model) renderTabs(w int) string {
+	var parts []string
+	for i, name := range tabNames {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		if i == m.tab {
+			parts = append(parts, m.st.tabOn.Render("["+label+"]"))
+		} else {
+			parts = append(parts, m.st.tabOff.Render(" "+label+" "))
+		}
+	}
+	nav := m.st.muted.Render("  " + firstKey(m.keys.PrevTab) + " " + firstKey(m.keys.NextTab) + " switch panes")
+	return padLine(strings.Join(parts, " ")+nav, w)
+}
+
+func (m *Model) pendingTitle() string {
+	return fmt.Sprintf("Pending decision (%d)", len(m.pending))
+}
+
+func (m *Model) renderLogBox(w, h int) []string {
+	title := "Log"
+	if m.log.offset > 0 {
+		title = fmt.Sprintf("Log (scrolled up %d, %s to follow)", m.log.offset, firstKey(m.keys.Follow))
+	}
+	return box(&m.st, title, m.log.render(w-2, h-2), w, h, false)
+}
+
+// renderAdviceLine is the advice input when it has focus, else a hint of how to reach
+// it, or the last one-off message.
+func (m *Model) renderAdviceLine(w int) string {
+	if m.adviceFocus {
+		m.advice.SetWidth(max(w-len(m.advice.Prompt)-1, 1))
+		return padLine(m.advice.View(), w)
+	}
+	if m.hint != "" {
+		return padLine(m.st.warn.Render("! "+m.hint), w)
+	}
+	k := firstKey(m.keys.Advise)
+	return padLine(m.st.muted.Render("advice› press "+k+" to type advice for the agent"), w)
+}
+
+// renderStatus is the bottom line: game, brain, step, state, tokens and cost, wait,
+// session, and the most useful keys. When the line is too short the least useful
+// parts go first: the key list (down to "? help"), the session, the game, the cost.
+func (m *Model) renderStatus(w int) string {
+	st := &m.st
+	type part struct {
+		text string
+		drop int // 0 never dropped; higher is dropped first
+		hot  bool
+	}
+	var parts []part
+	if m.info.Game != "" {
+		parts = append(parts, part{m.info.Game, 2, true})
+	}
+	if m.info.Brain != "" {
+		parts = append(parts, part{m.info.Brain, 0, m.info.Game == ""})
+	}
+	parts = append(parts, part{fmt.Sprintf("step %d", m.step), 0, false})
+	if m.state != "" {
+		parts = append(parts, part{strings.ReplaceAll(string(m.state), "_", " "), 0, false})
+	}
+	parts = append(parts, part{fmt.Sprintf("%s tok $%.4f", shortCount(m.tokens), m.cost), 1, false})
+	if m.wait != nil {
+		parts = append(parts, part{"wait " + countdown(m.wait.Until.Sub(m.now())), 0, true})
+	}
+	if m.info.Session != "" {
+		parts = append(parts, part{m.info.Session, 3, false})
+	}
+	var keys []string
+	for _, b := range m.keys.ShortHelp() {
+		keys = append(keys, firstKey(b)+" "+b.Help().Desc)
+	}
+	right := " " + strings.Join(keys, " · ") + " "
+	short := " " + firstKey(m.keys.Help) + " help "
+	build := func(limit int) string {
+		var out []string
+		for _, p := range parts {
+			if p.drop > limit {
+				continue
+			}
+			if p.hot {
+				out = append(out, st.statusAccent.Render(p.text))
+			} else {
+				out = append(out, st.statusBar.Render(p.text))
+			}
+		}
+		return st.statusBar.Render(" ") + strings.Join(out, st.statusBar.Render(" │ ")) + st.statusBar.Render(" ")
+	}
+	left := build(3)
+	if widthOf(left)+widthOf(right) > w {
+		right = short
+	}
+	for limit := 2; limit >= 0 && widthOf(left)+widthOf(right) > w; limit-- {
+		left = build(limit)
+	}
+	lw, rw := widthOf(left), widthOf(right)
+	if lw+rw > w {
+		return padLine(left, w)
+	}
+	return left + st.statusBar.Render(strings.Repeat(" ", w-lw-rw)+right)
+}
+
+// firstKey is the first key of a binding, for compact hints.
+func firstKey(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
+}
+
+func shortCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// renderDialog draws the open dialog, or nil.
+func (m *Model) renderDialog(w, h int) []string {
+	st := &m.st
+	switch m.dialog {
+	case helpDialog:
+		return m.renderHelp(w, h)
+	case quitDialog:
+		n := len(m.pending) + len(m.executing)
+		lines := []string{
+			fmt.Sprintf("%d call(s) running or waiting for a decision.", n),
+			"Quit anyway? The session is kept; --resume continues it.",
+			"",
+			helpLine(st, []key.Binding{m.keys.Yes, m.keys.No}, 50),
+		}
+		return box(st, "Quit?", lines, min(w, 60), len(lines)+2, true)
+	case vetoDialog:
+		dw := min(w, 76)
+		var lines []string
+		lines = append(lines, wrapText(m.editCall.Tool+" "+compactJSON(m.editCall.Args), dw-2)...)
+		lines = append(lines, "", padLine(m.reason.View(), dw-2), "",
+			helpLine(st, []key.Binding{m.keys.Send, m.keys.Cancel}, dw-2))
+		return box(st, "Veto "+m.editCall.Tool, lines, dw, len(lines)+2, true)
+	case editDialog:
+		dw := min(w, 90)
+		lines := append([]string{st.muted.Render("arguments (JSON), checked against the tool's schema as you type")}, splitLines(m.editor.View())...)
+		lines = append(lines, "")
+		if len(m.editProbs) == 0 {
+			lines = append(lines, st.good.Render("✓ valid"))
+		}
+		for _, p := range m.editProbs {
+			lines = append(lines, wrapText(st.bad.Render("✗ "+p), dw-2)...)
+		}
+		if m.editRefused {
+			lines = append(lines, st.warn.Render("! fix the problems above before submitting"))
+		}
+		lines = append(lines, helpLine(st, []key.Binding{m.keys.Submit, m.keys.Cancel}, dw-2))
+		return box(st, "Edit "+m.editCall.Tool, lines, dw, min(len(lines)+2, h), true)
+	}
+	return nil
+}
+
+// renderHelp lists every binding in its group: groups side by side when they fit,
+// else one under the other.
+func (m *Model) renderHelp(w, h int) []string {
+	st := &m.st
+	groups := m.keys.FullHelp()
+	titles := []string{"Decisions", "Agent & input", "Log & screen"}
+	var cols [][]string
+	total := 0
+	for i, g := range groups {
+		kw, dw := 0, len(titles[i])
+		for _, b := range g {
+			kw = max(kw, widthOf(b.Help().Key))
+			dw = max(dw, widthOf(b.Help().Desc))
+		}
+		col := []string{st.strong.Render(titles[i])}
+		for _, b := range g {
+			hp := b.Help()
+			col = append(col, st.key.Render(padLine(hp.Key, kw))+"  "+hp.Desc)
+		}
+		cw := kw + 2 + dw + 3
+		total += cw
+		cols = append(cols, block(col, cw, len(col)))
+	}
+	// Pack the groups into rows of columns that fit the width.
+	var lines []string
+	widest := 0
+	for i := 0; i < len(cols); {
+		row := [][]string{cols[i]}
+		rw := widthOf(cols[i][0])
+		for i++; i < len(cols) && rw+widthOf(cols[i][0])+2 <= w; i++ {
+			row = append(row, cols[i])
+			rw += widthOf(cols[i][0])
+		}
+		hgt := 0
+		for _, c := range row {
+			hgt = max(hgt, len(c))
+		}
+		for j := range row {
+			row[j] = block(row[j], widthOf(row[j][0]), hgt)
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, besides(row...)...)
+		widest = max(widest, rw)
+	}
+	total = widest
+	lines = append(lines, "", st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
+	dw := min(w, max(total, 52)+2)
+	return box(st, "Help", lines, dw, min(len(lines)+2, h), true)
+}
+
+// resizeWidgets fits the text inputs to the terminal.
+func (m *Model) resizeWidgets() {
+	dw := min(m.width, 90)
+	m.editor.SetWidth(max(dw-4, 10))
+	lines := strings.Count(m.editor.Value(), "\n") + 1
+	m.editor.SetHeight(max(min(lines, m.height-12), 3))
+	m.reason.SetWidth(max(min(m.width, 76)-len(m.reason.Prompt)-4, 10))
+}
+
+func widthOf(s string) int { return ansi.StringWidth(s) }
