@@ -304,9 +304,10 @@ func faultList() string {
 	return strings.Join(s, ", ")
 }
 
-// position turns a byte offset into a 1-based line and column.
+// position turns a json.SyntaxError offset, which counts the bad byte itself, into
+// the 1-based line and column of that byte.
 func position(data []byte, off int64) (line, col int) {
-	off = min(off, int64(len(data)))
+	off = max(min(off, int64(len(data)))-1, 0)
 	before := data[:off]
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(off) - bytes.LastIndexByte(before, '\n')

@@ -19,7 +19,9 @@ func finish(r goopenai.FinishReason) goopenai.ChatCompletionStreamResponse {
 	return goopenai.ChatCompletionStreamResponse{Choices: []goopenai.ChatCompletionStreamChoice{{FinishReason: r}}}
 }
 
-func fn(name, args string) goopenai.FunctionCall { return goopenai.FunctionCall{Name: name, Arguments: args} }
+func fn(name, args string) goopenai.FunctionCall {
+	return goopenai.FunctionCall{Name: name, Arguments: args}
+}
 
 func TestAssemblerServerQuirks(t *testing.T) {
 	tests := []struct {
