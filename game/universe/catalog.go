@@ -145,9 +145,11 @@ var shipTypes = map[string]shipSpec{
 		[]string{"MOUNT_SENSOR_ARRAY_I", "MOUNT_MINING_LASER_II", "MOUNT_SURVEYOR_I"}, 0, 57, 80},
 }
 
-// soldShipTypes are the ship types a shipyard may offer, in a fixed order for determinism.
-var soldShipTypes = []string{"SHIP_PROBE", "SHIP_MINING_DRONE", "SHIP_SURVEYOR", "SHIP_LIGHT_SHUTTLE",
-	"SHIP_LIGHT_HAULER", "SHIP_ORE_HOUND", "SHIP_EXPLORER"}
+// allShipTypes is the ShipType enum of the API: purchase-ship accepts any of them and
+// answers 4245 for the ones a shipyard does not sell.
+var allShipTypes = []string{"SHIP_PROBE", "SHIP_MINING_DRONE", "SHIP_SIPHON_DRONE", "SHIP_INTERCEPTOR",
+	"SHIP_LIGHT_HAULER", "SHIP_COMMAND_FRIGATE", "SHIP_EXPLORER", "SHIP_HEAVY_FREIGHTER", "SHIP_LIGHT_SHUTTLE",
+	"SHIP_ORE_HOUND", "SHIP_REFINING_FREIGHTER", "SHIP_SURVEYOR", "SHIP_BULK_FREIGHTER"}
 
 type factionSpec struct {
 	symbol, name, description string

@@ -340,7 +340,7 @@ func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
 	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}
-	if _, known := shipTypes[req.ShipType]; !known {
+	if !slices.Contains(allShipTypes, req.ShipType) {
 		return fail(invalid("shipType", "shipType %q is not a ship type", req.ShipType))
 	}
 	w := u.waypoints[strings.ToUpper(req.WaypointSymbol)]

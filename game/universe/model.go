@@ -73,7 +73,7 @@ type transaction struct {
 type agent struct {
 	Symbol    string      `json:"symbol"`
 	AccountID string      `json:"accountId"`
-	Token     string      `json:"token"`
+	Token     string      `json:"-"` // derived from the seed, never saved: see Universe.tokenFor
 	Faction   string      `json:"faction"`
 	HQ        string      `json:"hq"`
 	Credits   int64       `json:"credits"`

@@ -156,7 +156,7 @@ func (u *Universe) register(symbol, faction string) (*agent, *apiError) {
 	a := &agent{
 		Symbol: symbol, Faction: f.symbol, HQ: hq.Symbol, Credits: startingCredits,
 		AccountID: "acct" + strings.ToLower(u.derive("account", symbol))[:21],
-		Token:     "offline." + u.derive("token", symbol, len(u.st.Agents)),
+		Token:     u.tokenFor(symbol, len(u.st.Agents)),
 	}
 	u.st.Agents = append(u.st.Agents, a)
 	u.byToken[a.Token] = a

@@ -175,6 +175,8 @@ func TestMarketRules(t *testing.T) {
 	c.wantError(codeCredits, "purchase-cargo", "POST", p+"/purchase", buy("FUEL", 1))
 	c.wantError(codeShipCredits, "purchase-ship", "POST", "/v2/my/ships", map[string]any{"shipType": "SHIP_PROBE", "waypointSymbol": s.hq})
 	c.wantError(codeShipTypeNotSold, "purchase-ship", "POST", "/v2/my/ships", map[string]any{"shipType": "SHIP_COMMAND_FRIGATE", "waypointSymbol": s.hq})
+	c.wantError(codeShipTypeNotSold, "purchase-ship", "POST", "/v2/my/ships", map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": s.hq})
+	c.wantError(422, "purchase-ship", "POST", "/v2/my/ships", map[string]any{"shipType": "SHIP_NOPE", "waypointSymbol": s.hq})
 
 	c.wantError(codeTransferSameShip, "transfer-cargo", "POST", p+"/transfer", map[string]any{"tradeSymbol": "IRON_ORE", "units": 1, "shipSymbol": s.cmd})
 	c.wantError(codeTransferLocation, "transfer-cargo", "POST", p+"/transfer", map[string]any{"tradeSymbol": "IRON_ORE", "units": 1, "shipSymbol": s.probe})

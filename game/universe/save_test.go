@@ -60,6 +60,28 @@ func TestSaveRestoreExact(t *testing.T) {
 	}
 }
 
+func TestSaveKeepsNoTokens(t *testing.T) {
+	u := New(Config{Seed: 3, Clock: NewFakeClock(testStart)})
+	tok, err := u.Register("SECRETIVE", "COSMIC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := u.Save()
+	if bytes.Contains(data, []byte(tok)) {
+		t.Fatal("saved bytes contain the agent token")
+	}
+	r, err := Restore(data, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := r.AgentToken("secretive"); !ok || got != tok {
+		t.Errorf("AgentToken after restore = %q, %v; want the original token", got, ok)
+	}
+	if _, ok := r.AgentToken("NOBODY"); ok {
+		t.Error("AgentToken of an unknown agent reported one")
+	}
+}
+
 func TestRestoreRejectsBadBytes(t *testing.T) {
 	for _, data := range [][]byte{nil, []byte("not json"), []byte(`{"format":"other/1"}`), []byte(`{"format":"coplay-universe/1","state":{}}`)} {
 		if _, err := Restore(data, Config{}); err == nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -87,7 +88,8 @@ func (u *Universe) index() {
 			u.waypoints[w.Symbol] = w
 		}
 	}
-	for _, a := range u.st.Agents {
+	for i, a := range u.st.Agents {
+		a.Token = u.tokenFor(a.Symbol, i)
 		u.byToken[a.Token] = a
 		u.bySymbol[a.Symbol] = a
 		for _, s := range a.Ships {
@@ -112,6 +114,25 @@ func (u *Universe) Register(symbol, faction string) (token string, err error) {
 		return "", fmt.Errorf("universe: register %q in faction %q: %s (code %d)", symbol, faction, apiErr.Message, apiErr.Code)
 	}
 	return a.Token, nil
+}
+
+// AgentToken returns the bearer token of the registered agent symbol, or false if there
+// is no such agent. Tokens are not part of Save's bytes (secrets never reach disk); a
+// restored universe derives the same tokens again.
+func (u *Universe) AgentToken(symbol string) (string, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	a := u.bySymbol[strings.ToUpper(symbol)]
+	if a == nil {
+		return "", false
+	}
+	return a.Token, true
+}
+
+// tokenFor derives the token of the n-th registered agent from the seed, so it need not be
+// saved and stays valid across Save and Restore.
+func (u *Universe) tokenFor(symbol string, n int) string {
+	return "offline." + u.derive("token", symbol, n)
 }
 
 // saved is the envelope of Save's bytes; Format guards against restoring something else.
