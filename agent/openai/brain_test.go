@@ -19,7 +19,7 @@ import (
 
 // script starts a server for the cassette JSON and returns it with a brain pointed at
 // it. Backoff waits are recorded, not slept, unless realSleep.
-func script(t *testing.T, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *waits) {
+func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *waits) {
 	t.Helper()
 	c, err := llmtest.Parse([]byte(cassette))
 	if err != nil {
@@ -63,7 +63,7 @@ type shipArgs struct {
 	ShipSymbol string `json:"shipSymbol"`
 }
 
-func tools(t *testing.T) []game.Tool {
+func tools(t testing.TB) []game.Tool {
 	t.Helper()
 	s, err := jsonschema.For[shipArgs](nil)
 	if err != nil {
@@ -75,7 +75,7 @@ func tools(t *testing.T) []game.Tool {
 	}
 }
 
-func request(t *testing.T) agent.Request {
+func request(t testing.TB) agent.Request {
 	return agent.Request{
 		Messages: []agent.Message{
 			{Role: agent.RoleSystem, Content: "You play SpaceTraders."},
