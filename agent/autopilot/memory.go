@@ -1,7 +1,6 @@
 package autopilot
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -176,19 +175,21 @@ func describeCall(tool string, args map[string]any) string {
 }
 
 // learnSurveys keeps the surveys a create_survey result lists. The result is the tool's
-// text; the surveys are read from the first JSON value in it that has them.
+// text; the surveys are the JSON values in it (one per line, or a list, or an object
+// holding them under "surveys").
 func (m *memory) learnSurveys(text string) {
 	var found []st.Survey
-	for i := 0; i < len(text) && found == nil; i++ {
+	for i := 0; i < len(text); i++ {
 		if text[i] != '{' && text[i] != '[' {
 			continue
 		}
-		dec := json.NewDecoder(bytes.NewReader([]byte(text[i:])))
+		dec := json.NewDecoder(strings.NewReader(text[i:]))
 		var v json.RawMessage
 		if dec.Decode(&v) != nil {
 			continue
 		}
-		found = surveysIn(v)
+		found = append(found, surveysIn(v)...)
+		i += int(dec.InputOffset()) - 1
 	}
 	if len(found) == 0 {
 		m.surveysUnreadable = true
@@ -205,6 +206,10 @@ func surveysIn(v json.RawMessage) []st.Survey {
 	var list []st.Survey
 	if json.Unmarshal(v, &list) == nil && len(list) > 0 && list[0].Signature != "" {
 		return list
+	}
+	var one st.Survey
+	if json.Unmarshal(v, &one) == nil && one.Signature != "" && len(one.Deposits) > 0 {
+		return []st.Survey{one}
 	}
 	var obj struct {
 		Surveys []st.Survey `json:"surveys"`
@@ -281,7 +286,7 @@ func surveyArg(sv st.Survey) map[string]any {
 	}
 	return map[string]any{
 		"signature": sv.Signature, "symbol": sv.Symbol, "deposits": deps,
-		"expiration": sv.Expiration.UTC().Format(time.RFC3339Nano), "size": sv.Size,
+		"expiration": sv.Expiration.UTC().Format(time.RFC3339), "size": sv.Size,
 	}
 }
 

@@ -1,0 +1,118 @@
+package autopilot
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// playResult is what one end-to-end play measured.
+type playResult struct {
+	steps, calls int
+	elapsed      time.Duration
+	before       int64
+	after        int64
+	fulfilled    bool
+	log          []string
+}
+
+// playContract runs the autopilot headless with every call approved against a fresh
+// offline universe, until the starting contract is fulfilled, the step cap, or the wall
+// time limit.
+func playContract(tb testing.TB, seed int64, maxSteps int, limit time.Duration) playResult {
+	tb.Helper()
+	off, err := spacetraders.StartOffline(universe.Config{Seed: seed, Speed: 400}, nil, "")
+	if err != nil {
+		tb.Fatalf("StartOffline: %v", err)
+	}
+	defer off.Close()
+	book, err := notes.Open(filepath.Join(tb.TempDir(), "coplay.db"), nil)
+	if err != nil {
+		tb.Fatalf("notes.Open: %v", err)
+	}
+	defer book.Close()
+	sess, err := book.Create("autopilot-test", "spacetraders", "autopilot")
+	if err != nil {
+		tb.Fatalf("Book.Create: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	client := off.Game.Client()
+	a, err := client.Agent(ctx)
+	if err != nil {
+		tb.Fatalf("reading the agent: %v", err)
+	}
+	res := playResult{before: a.Credits}
+
+	r, err := agent.New(agent.Config{Game: off.Game, Brain: New(off.Game), Session: sess,
+		ApproveAll: true, MaxSteps: maxSteps, MaxIterations: maxSteps})
+	if err != nil {
+		tb.Fatalf("agent.New: %v", err)
+	}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	for ev := range r.Events() {
+		switch ev.Type {
+		case agent.EventStep:
+			res.steps = ev.Step
+		case agent.EventText:
+			res.log = append(res.log, ev.Text)
+		case agent.EventError:
+			res.log = append(res.log, "ERROR "+ev.Text)
+		case agent.EventResult:
+			res.calls++
+			if ev.Call.Tool == spacetraders.ToolFulfillContract && ev.Result.OK() {
+				res.fulfilled = true
+				r.Send(agent.Command{Cmd: agent.CmdStop})
+			}
+		case agent.EventState:
+			if ev.State == agent.Idle {
+				res.log = append(res.log, "IDLE "+ev.Text)
+				cancel() // the autopilot must never leave the runner waiting for a person here
+			}
+		}
+	}
+	<-done
+	res.elapsed = time.Since(start)
+	a, err = client.Agent(context.Background())
+	if err != nil {
+		tb.Fatalf("reading the agent after play: %v", err)
+	}
+	res.after = a.Credits
+	ks, err := client.Contracts(context.Background())
+	if err != nil {
+		tb.Fatalf("reading contracts after play: %v", err)
+	}
+	res.fulfilled = len(ks) > 0 && ks[0].Fulfilled
+	return res
+}
+
+func TestAutopilotFulfilsStartingContract(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole contract against the offline universe")
+	}
+	for _, seed := range []int64{1, 7} {
+		res := playContract(t, seed, 300, 40*time.Second)
+		if !res.fulfilled {
+			t.Fatalf("seed %d: starting contract not fulfilled after %d steps, %s; log tail:\n%s",
+				seed, res.steps, res.elapsed.Round(time.Millisecond), tail(res.log, 15))
+		}
+		if res.after <= res.before {
+			t.Errorf("seed %d: credits went from %d to %d, want higher", seed, res.before, res.after)
+		}
+		t.Logf("seed %d: contract fulfilled in %d steps (%d calls), %s; credits %d → %d",
+			seed, res.steps, res.calls, res.elapsed.Round(time.Millisecond), res.before, res.after)
+	}
+}
+
+func tail(lines []string, n int) string {
+	return strings.Join(lines[max(0, len(lines)-n):], "\n---\n")
+}
