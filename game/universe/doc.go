@@ -13,6 +13,17 @@
 // the offline game is pleasant to play. Tests use a FakeClock. State can be saved to bytes
 // with Save and brought back exactly with Restore.
 //
-// Operations of the real API that the offline universe does not support answer with an
-// error in the real error shape whose message says so.
+// Errors use the real shape {"error": {"message", "code", "data"}}: rule violations are
+// HTTP 400 with the game's code (409 for cooldowns), unknown resources 404, malformed
+// requests 422, and missing or unknown tokens 401 (codes 4103, 4104). Operations of the
+// real API that the offline universe does not support (refine, siphon, warp, scans,
+// mounts, modules, scrap, repair, construction, supply chain) answer 501 with a message
+// saying they are not available in the offline universe.
+//
+// With Config.RateLimit, each token (or client address) gets 2 requests per second and,
+// once those are spent, a burst pool of 30 that refills 60 seconds after first use: at a
+// frozen clock 32 requests pass and the 33rd gets 429 with Retry-After.
+//
+// Agent tokens are derived from the seed and the registration order, so Save never
+// writes them and Restore brings them back; AgentToken reads one.
 package universe
