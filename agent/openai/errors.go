@@ -120,6 +120,9 @@ func byStatus(status int, msg string) *Error {
 		e.Kind = ErrNoTools
 	case status == 429:
 		e.Kind = ErrRateLimited
+	case status == 0:
+		// An error event inside a 200 stream: the server failed mid-answer.
+		e.Kind = ErrServer
 	case status >= 500:
 		e.Kind = ErrServer
 	case status == 401 || status == 403:

@@ -137,6 +137,9 @@ func TestNoToolsMessages(t *testing.T) {
 			t.Errorf("%q classified as %v, want ErrNoTools", m, e.Kind)
 		}
 	}
+	if e := byStatus(0, "overloaded"); e.Kind != ErrServer {
+		t.Errorf("an error event inside a stream classified as %v, want ErrServer (retryable)", e.Kind)
+	}
 	if e := byStatus(400, "tool_call_id x not found"); e.Kind == ErrNoTools {
 		t.Error("an ordinary tool error was taken for a model without tools")
 	}
