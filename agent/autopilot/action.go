@@ -15,6 +15,23 @@ type action struct {
 	args  map[string]any
 	why   string    // one line for the person
 	until time.Time // waits: when the ship can act again (zero: no known time)
+	next  *action   // a call that follows in the same step (undock, then navigate)
+}
+
+// then returns a followed by b in the same step: the runner runs a batch in order, so
+// preparations (dock, orbit, flight mode) need not cost a step each.
+func then(a, b action) action {
+	a.next = &b
+	return a
+}
+
+// calls flattens a chain into its calls, in order.
+func (a action) calls() []action {
+	var out []action
+	for c := &a; c != nil; c = c.next {
+		out = append(out, *c)
+	}
+	return out
 }
 
 func (a action) isWait() bool { return a.tool == "" }

@@ -102,7 +102,9 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		dec = (&decider{w: w, mem: b.mem, tools: tools}).decide()
 		until := earliest(dec.waits)
 		idle := req.Observation.IdleUntil
-		if len(dec.calls) > 0 || until.IsZero() || idle.After(w.now) {
+		// The runner waits for IdleUntil itself, but only if it has not passed by the
+		// time this reply is handled: a wait about to end is done here.
+		if len(dec.calls) > 0 || until.IsZero() || idle.After(w.now.Add(time.Second)) {
 			break
 		}
 		d := until.Sub(w.now) + 100*time.Millisecond

@@ -38,7 +38,7 @@ func (d *decider) decide() decision {
 	var out decision
 	d.heading = map[string]bool{}
 	if a, ok := d.pick("", d.contract()); ok && !a.isWait() {
-		out.calls = append(out.calls, a)
+		out.calls = append(out.calls, a.calls()...)
 	}
 	for i := range d.w.ships {
 		s := &d.w.ships[i]
@@ -49,7 +49,7 @@ func (d *decider) decide() decision {
 		case a.isWait():
 			out.waits = append(out.waits, a)
 		default:
-			out.calls = append(out.calls, a)
+			out.calls = append(out.calls, a.calls()...)
 		}
 	}
 	return out
@@ -63,12 +63,10 @@ func (d *decider) pick(ship string, alts []action) (action, bool) {
 		if a.isWait() {
 			return a, true
 		}
-		if d.tools != nil && !d.tools[a.tool] {
-			continue
-		}
-		_, key := a.key()
-		if why := d.mem.blocked(key, d.situation(ship)); why != "" {
-			skipped = append(skipped, why)
+		if why := d.blockedChain(ship, a); why != "" {
+			if !slices.Contains(skipped, why) {
+				skipped = append(skipped, why)
+			}
 			continue
 		}
 		if len(skipped) > 0 {
@@ -80,6 +78,20 @@ func (d *decider) pick(ship string, alts []action) (action, bool) {
 		return wait(time.Time{}, "%s waits for you: %s, and I see no other way; advise me", cmp.Or(ship, "the contract"), strings.Join(skipped, "; ")), true
 	}
 	return action{}, false
+}
+
+// blockedChain returns why a call of the chain may not be proposed, or "".
+func (d *decider) blockedChain(ship string, a action) string {
+	for _, c := range a.calls() {
+		if d.tools != nil && !d.tools[c.tool] {
+			return c.tool + " is not in the catalogue"
+		}
+		_, key := c.key()
+		if why := d.mem.blocked(key, d.situation(ship)); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // situation summarises what a veto or failure depends on: for a ship, where it is and
@@ -129,6 +141,22 @@ func describeTerms(k *st.Contract) string {
 	return strings.Join(parts, ", ")
 }
 
+// working returns the contract the ships work on: the accepted one, or the offer when its
+// acceptance goes out this step (calls run in order, so accepting comes first).
+func (d *decider) working() *st.Contract {
+	if k := d.w.activeContract(); k != nil {
+		return k
+	}
+	k := d.w.offeredContract()
+	if k == nil {
+		return nil
+	}
+	if _, key := contractCall(st.ToolAcceptContract, k.ID, "").key(); d.mem.blocked(key, d.situation("")) != "" {
+		return nil
+	}
+	return k
+}
+
 // ship returns a ship's alternatives, best first.
 func (d *decider) ship(s *st.Ship) []action {
 	if inTransit(*s, d.w.now) {
@@ -138,7 +166,7 @@ func (d *decider) ship(s *st.Ship) []action {
 	if s.Cargo.Capacity == 0 {
 		return d.scout(s)
 	}
-	k := d.w.activeContract()
+	k := d.working()
 	if k == nil {
 		return d.noContract(s)
 	}
@@ -244,10 +272,11 @@ func (d *decider) mineHere(s *st.Ship, good string) []action {
 	if free <= 0 {
 		return nil
 	}
-	if s.Nav.Status == st.Docked {
-		return []action{shipCall(st.ToolOrbitShip, s.Symbol, "Undock %s to mine %s at %s.", s.Symbol, good, here.Symbol)}
-	}
+	orbit := shipCall(st.ToolOrbitShip, s.Symbol, "Undock %s to mine %s at %s.", s.Symbol, good, here.Symbol)
 	if until := coolingDown(*s, d.w.now); !until.IsZero() {
+		if s.Nav.Status == st.Docked {
+			return []action{orbit}
+		}
 		return []action{wait(until, "%s cools down until %s, then mines %s", s.Symbol, clock(until), good)}
 	}
 	var alts []action
@@ -262,7 +291,13 @@ func (d *decider) mineHere(s *st.Ship, good string) []action {
 		args["survey"] = surveyArg(*sv)
 		why = fmt.Sprintf("Mine %s at %s with survey %s (%s of its deposits).", good, here.Symbol, sv.Signature, share(*sv, good))
 	}
-	return append(alts, action{tool: st.ToolExtractResources, args: args, why: why})
+	alts = append(alts, action{tool: st.ToolExtractResources, args: args, why: why})
+	if s.Nav.Status == st.Docked {
+		for i := range alts {
+			alts[i] = then(orbit, alts[i])
+		}
+	}
+	return alts
 }
 
 // expectedYield is about what one extraction brings up, from the lasers' strength.
@@ -448,8 +483,9 @@ func (d *decider) scout(s *st.Ship) []action {
 	return alts
 }
 
-// goTo returns the steps toward dest, best first, with fallbacks: refuel when low at a
-// fuel market, set the flight mode, undock, navigate.
+// goTo returns ways to set off toward dest, best first, each a chain run in one step:
+// refuel when low at a fuel market, set the flight mode, undock, navigate. Fallbacks
+// skip the refuel, then try the slower modes.
 func (d *decider) goTo(s *st.Ship, dest, why string) []action {
 	here := s.Nav.WaypointSymbol
 	if here == dest {
@@ -457,25 +493,51 @@ func (d *decider) goTo(s *st.Ship, dest, why string) []action {
 	}
 	dist := d.w.distance(here, dest)
 	capacity, fuel := s.Fuel.Capacity, s.Fuel.Current
+	mv := d.w.markets[here]
+	refuel := capacity > 0 && fuel < capacity && mv != nil && slices.Contains(mv.trades, "FUEL") &&
+		(fuel*4 < capacity*3 || (fuel-dist)*4 < capacity)
 	var alts []action
-	if mv := d.w.markets[here]; capacity > 0 && fuel < capacity && mv != nil && slices.Contains(mv.trades, "FUEL") &&
-		(fuel*4 < capacity*3 || (fuel-dist)*4 < capacity) {
-		alts = append(alts, dockThen(s, shipCall(st.ToolRefuelShip, s.Symbol,
-			"Refuel %s before leaving (tank %d/%d, next hop %d).", s.Symbol, fuel, capacity, dist))...)
-	}
-	for _, mode := range flightModes(capacity, fuel, dist) {
-		switch {
-		case capacity > 0 && s.Nav.FlightMode != mode:
-			alts = append(alts, call(st.ToolSetFlightMode, map[string]any{"shipSymbol": s.Symbol, "flightMode": mode},
-				"Set %s to %s for the %d-unit hop to %s (tank %d/%d).", s.Symbol, mode, dist, dest, fuel, capacity))
-		case s.Nav.Status == st.Docked:
-			alts = append(alts, shipCall(st.ToolOrbitShip, s.Symbol, "Undock %s to fly to %s %s.", s.Symbol, dest, why))
-		default:
-			alts = append(alts, call(st.ToolNavigateShip, map[string]any{"shipSymbol": s.Symbol, "waypointSymbol": dest},
-				"Fly %s to %s %s (%d away, %s).", s.Symbol, dest, why, dist, cmp.Or(s.Nav.FlightMode, "CRUISE")))
+	for _, withFuel := range []bool{true, false} {
+		if withFuel && !refuel {
+			continue
+		}
+		tank := fuel
+		if withFuel {
+			tank = capacity
+		}
+		for _, mode := range flightModes(capacity, tank, dist) {
+			var chain []action
+			docked := s.Nav.Status == st.Docked
+			if withFuel {
+				if !docked {
+					chain = append(chain, shipCall(st.ToolDockShip, s.Symbol, "Dock %s at %s to refuel.", s.Symbol, here))
+					docked = true
+				}
+				chain = append(chain, shipCall(st.ToolRefuelShip, s.Symbol,
+					"Refuel %s before leaving (tank %d/%d, next hop %d).", s.Symbol, fuel, capacity, dist))
+			}
+			if capacity > 0 && s.Nav.FlightMode != mode {
+				chain = append(chain, call(st.ToolSetFlightMode, map[string]any{"shipSymbol": s.Symbol, "flightMode": mode},
+					"Set %s to %s for the %d-unit hop to %s.", s.Symbol, mode, dist, dest))
+			}
+			if docked {
+				chain = append(chain, shipCall(st.ToolOrbitShip, s.Symbol, "Undock %s.", s.Symbol))
+			}
+			chain = append(chain, call(st.ToolNavigateShip, map[string]any{"shipSymbol": s.Symbol, "waypointSymbol": dest},
+				"Fly %s to %s %s (%d away, %s).", s.Symbol, dest, why, dist, cmp.Or(mode, s.Nav.FlightMode, "CRUISE")))
+			alts = append(alts, link(chain))
 		}
 	}
 	return alts
+}
+
+// link makes a chain of the actions, in order.
+func link(chain []action) action {
+	a := chain[len(chain)-1]
+	for i := len(chain) - 2; i >= 0; i-- {
+		a = then(chain[i], a)
+	}
+	return a
 }
 
 // flightModes lists the modes that can make the trip, preferred first: BURN when the
@@ -500,14 +562,7 @@ func dockThen(s *st.Ship, a action) []action {
 	if s.Nav.Status == st.Docked {
 		return []action{a}
 	}
-	return []action{shipCall(st.ToolDockShip, s.Symbol, "Dock %s at %s: %s", s.Symbol, s.Nav.WaypointSymbol, lowerFirst(a.why))}
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
+	return []action{then(shipCall(st.ToolDockShip, s.Symbol, "Dock %s at %s.", s.Symbol, s.Nav.WaypointSymbol), a)}
 }
 
 func traitSymbols(w *st.Waypoint) []string {
