@@ -83,16 +83,16 @@ type Tool struct {
 
 // Observation is the state of the world, for the model to read and the screen to draw.
 type Observation struct {
-	Summary string    // compact markdown, sent to the model every step
-	Metrics []Metric  // numbers worth plotting over time (credits, cargo used)
-	Timers  []Timer   // things that finish at a known time
-	Map     *Map      // the current neighbourhood, if the game has one
-	Time    time.Time // when the observation was taken
+	Summary string    `json:"summary"`           // compact markdown, sent to the model every step
+	Metrics []Metric  `json:"metrics,omitempty"` // numbers worth plotting over time (credits, cargo used)
+	Timers  []Timer   `json:"timers,omitempty"`  // things that finish at a known time
+	Map     *Map      `json:"map,omitempty"`     // the current neighbourhood, if the game has one
+	Time    time.Time `json:"time"`              // when the observation was taken
 	// IdleUntil, when set, says nothing can usefully act before then (every ship is
 	// travelling or cooling down); the agent may wait until then.
-	IdleUntil time.Time
+	IdleUntil time.Time `json:"idle_until,omitzero"`
 	// IdleReason says why, for the "waiting until T, because …" message.
-	IdleReason string
+	IdleReason string `json:"idle_reason,omitempty"`
 }
 
 // Metric is one named number at the time of an observation.
