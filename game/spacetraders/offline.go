@@ -1,8 +1,6 @@
 package spacetraders
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -30,7 +28,7 @@ type Offline struct {
 // agentSymbol "" means DefaultAgentSymbol.
 //
 // The agent token is not needed from the caller: a restored universe already knows its
-// agents, and the token is read back from it.
+// agents and gives the token back (universe.AgentToken), so it is never stored.
 func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offline, error) {
 	if agentSymbol == "" {
 		agentSymbol = DefaultAgentSymbol
@@ -44,11 +42,9 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 			return nil, fmt.Errorf("spacetraders: start offline: %w", err)
 		}
 	}
-	token, err := agentToken(u, agentSymbol)
-	if err != nil {
-		return nil, err
-	}
-	if token == "" {
+	token, known := u.AgentToken(agentSymbol)
+	if !known {
+		var err error
 		if token, err = u.Register(agentSymbol, "COSMIC"); err != nil {
 			return nil, fmt.Errorf("spacetraders: start offline: %w", err)
 		}
@@ -77,36 +73,6 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 	}
 	g := New(Config{BaseURL: url, Token: token, Offline: true, Now: now, TimeScale: speed, RateLimit: rl})
 	return &Offline{Game: g, Universe: u, URL: url, Token: token, srv: srv}, nil
-}
-
-// agentToken finds the token of an agent already registered in u, or "" if there is none.
-// The universe has no method for this, so it reads the agents out of the universe's
-// saved state, the one place it exposes them.
-func agentToken(u *universe.Universe, symbol string) (string, error) {
-	data, err := u.Save()
-	if err != nil {
-		return "", fmt.Errorf("spacetraders: start offline: read agents: %w", err)
-	}
-	var saved struct {
-		State struct {
-			Agents []struct {
-				Symbol string `json:"symbol"`
-				Token  string `json:"token"`
-			} `json:"agents"`
-		} `json:"state"`
-	}
-	if err := json.Unmarshal(data, &saved); err != nil {
-		return "", fmt.Errorf("spacetraders: start offline: read agents: %w", err)
-	}
-	for _, a := range saved.State.Agents {
-		if a.Symbol == symbol {
-			if a.Token == "" {
-				return "", errors.New("spacetraders: start offline: agent " + symbol + " has no token in the saved universe")
-			}
-			return a.Token, nil
-		}
-	}
-	return "", nil
 }
 
 // Close stops the loopback server.

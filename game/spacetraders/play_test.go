@@ -358,10 +358,7 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 func TestPlayFleetJumpAndChart(t *testing.T) {
 	w := newWorld(t)
 	w.refused(4216, ToolPurchaseShip, map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
-	// The universe answers 422 "not a ship type" for spec ship types it does not model
-	// (SHIP_BULK_FREIGHTER); the spec's answer for a type a shipyard does not sell is 4245,
-	// which it gives for the types it knows.
-	w.refused(4245, ToolPurchaseShip, map[string]any{"shipType": "SHIP_SURVEYOR", "waypointSymbol": yard})
+	w.refused(4245, ToolPurchaseShip, map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": yard})
 	out := w.call(ToolPurchaseShip, map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
 	if !strings.Contains(out, "credits now 85,000") {
 		t.Errorf("purchase ship: %s", out)
@@ -472,4 +469,43 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 	if ct.n != sent {
 		t.Errorf("%d requests were sent for invalid calls", ct.n-sent)
 	}
+}
+
+func TestRegisterAndResume(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	tok, err := Register(ctx, w.off.URL, "", "NEWBIE", "COSMIC", nil)
+	if err != nil || tok == "" {
+		t.Fatalf("register: %q %v", tok, err)
+	}
+	_, err = Register(ctx, w.off.URL, "", "NEWBIE", "COSMIC", nil)
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Code != 4111 {
+		t.Fatalf("registering a taken symbol: %v", err)
+	}
+
+	// A resumed universe gives the same agent back without being handed its token.
+	w.call(ToolAcceptContract, map[string]any{"contractId": mustContract(t, w)})
+	state, err := w.off.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := StartOffline(universe.Config{Speed: 1, Clock: w.clock}, state, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	a, err := again.Game.Client().Agent(ctx)
+	if err != nil || a.Symbol != "COPLAY" || a.Credits != w.credits() || again.Token != w.off.Token {
+		t.Fatalf("resumed agent %+v %v", a, err)
+	}
+}
+
+func mustContract(t *testing.T, w *world) string {
+	t.Helper()
+	ks, err := w.off.Game.Client().Contracts(context.Background())
+	if err != nil || len(ks) == 0 {
+		t.Fatalf("contracts: %v %v", ks, err)
+	}
+	return ks[0].ID
 }
