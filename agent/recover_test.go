@@ -1,0 +1,77 @@
+package agent_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/notes"
+)
+
+func TestResumeAsksAgainForPendingCalls(t *testing.T) {
+	g := &gridGame{}
+	first := start(t, g, &scriptBrain{replies: []scripted{say("", "move", `{"direction":"E"}`)}}, nil, nil)
+	c := first.proposed("move")
+	first.next("deciding", isState(agent.Deciding))
+	if err := first.finish(); err != nil {
+		t.Fatal(err)
+	}
+
+	b := &scriptBrain{replies: []scripted{say("Moved, good.")}}
+	h := start(t, g, b, first.sess, nil)
+	again := h.proposed("move")
+	if again.ID != c.ID || !again.NeedsOK {
+		t.Fatalf("re-shown call = %+v, want %s waiting for a decision", again, c.ID)
+	}
+	if len(b.requests()) != 0 {
+		t.Fatal("the model was asked before the pending call was decided")
+	}
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+	h.next("result", is(agent.EventResult))
+	if got := g.callLog(); len(got) != 1 || got[0] != `move {"direction":"E"}` {
+		t.Fatalf("game calls = %v", got)
+	}
+	if msg, ok := toolMessage(h.request(0), c.ID); !ok || !strings.Contains(msg, "moved to (1,0)") {
+		t.Fatalf("the model was not told the recovered call's result: %q", msg)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
+	sess := newSession(t)
+	call := agent.Call{ID: "c9", Tool: "dig", Args: json.RawMessage(`{}`)}
+	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
+	dec, _ := json.Marshal(agent.Decision{CallID: "c9", Decision: agent.Approve, By: "person"})
+	for _, r := range []notes.Record{
+		{Type: notes.TypeProposed, Step: 1, CallID: "c9", Data: prop},
+		{Type: notes.TypeDecision, Step: 1, CallID: "c9", Data: dec},
+	} {
+		if _, err := sess.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &gridGame{}
+	b := &scriptBrain{replies: []scripted{say("I will look first.")}}
+	h := start(t, g, b, sess, nil)
+	e := h.next("error", is(agent.EventError))
+	if !strings.Contains(e.Text, "c9") || !strings.Contains(e.Text, "unknown") {
+		t.Fatalf("error = %q", e.Text)
+	}
+	h.next("outcome unknown", is(agent.EventOutcomeUnknown))
+	msg, ok := toolMessage(h.request(0), "c9")
+	if !ok || !strings.Contains(msg, "outcome unknown") || !strings.Contains(msg, "observe before acting") {
+		t.Fatalf("the model was told %q", msg)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.callLog()) != 0 {
+		t.Fatalf("a call of unknown outcome was replayed: %v", g.callLog())
+	}
+	if rec, _ := sess.Recover(); len(rec.Unknown)+len(rec.Pending) != 0 {
+		t.Fatalf("still open after the report: %+v", rec)
+	}
+}
