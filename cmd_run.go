@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+func init() {
+	commands["run"] = command{summary: "play without a screen: JSON events out, JSON commands in (docs/PROTOCOL.md)", run: runHeadless}
+}
+
+// runHeadless plays with events as JSON lines on stdout and commands as JSON lines on
+// stdin. The screen's --headless flag is accepted for clarity; run is always headless.
+func runHeadless(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	o.register(fs)
+	fs.Bool("headless", true, "play without a screen (the only mode of run)")
+	steps := fs.Int("steps", 0, "stop after `n` steps (0 = until stopped)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args()[1:])
+	}
+	p, err := setup(o, fs.Arg(0), *steps)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	runErr := agent.Headless(ctx, p.runner, os.Stdin, stdout)
+	if errors.Is(runErr, ctx.Err()) {
+		runErr = nil
+	}
+	return errors.Join(runErr, p.Close())
+}
