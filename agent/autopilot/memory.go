@@ -16,16 +16,21 @@ import (
 // changed: long enough to try something else, short enough not to give up for good.
 const errorSteps = 2
 
+// invalidSteps is how long a call whose arguments the tool refused stays blocked,
+// wherever the ship goes.
+const invalidSteps = 10
+
 // situation is what a block depends on: where a ship is (vetoes hold while it stays
 // there) and its fuller state (failures hold while nothing changed).
 type situation struct{ where, state string }
 
 // block remembers a call not to propose again for now.
 type block struct {
-	veto   bool
-	at     situation
-	step   int
-	reason string // for the person: "you vetoed buying IRON_ORE"
+	veto    bool
+	invalid bool // the arguments did not fit the tool: no change of situation fixes that
+	at      situation
+	step    int
+	reason  string // for the person: "you vetoed buying IRON_ORE"
 }
 
 // issued is what the autopilot remembers of a call it proposed.
@@ -62,6 +67,8 @@ func (m *memory) blocked(key string, now situation) string {
 	case !ok:
 		return ""
 	case b.veto && b.at.where == now.where:
+		return b.reason
+	case b.invalid && m.step-b.step <= invalidSteps:
 		return b.reason
 	case !b.veto && m.step-b.step <= errorSteps && b.at.state == now.state:
 		return b.reason
@@ -136,7 +143,7 @@ func (m *memory) result(is issued, args map[string]any, text string) {
 		}
 		m.blocks[is.key] = block{veto: true, at: is.at, step: m.step, reason: reason}
 	case strings.HasPrefix(text, "not executed"):
-		m.blocks[is.key] = block{at: is.at, step: m.step, reason: what + " was not valid"}
+		m.blocks[is.key] = block{invalid: true, at: is.at, step: m.step, reason: what + " was not valid"}
 	case strings.HasPrefix(text, "outcome unknown"), strings.Contains(text, "the response was lost"):
 		// The world is read again next step; nothing to hold against the call.
 	case gameErrorRe.MatchString(text):
@@ -327,15 +334,16 @@ func newAdvice(msgs []agent.Message) []string {
 }
 
 var (
-	wordRe    = regexp.MustCompile(`[a-z']+`)
-	negations = map[string]bool{"don't": true, "dont": true, "not": true, "no": true, "stop": true, "never": true, "avoid": true, "without": true}
-	mineWords = map[string]bool{"mine": true, "mining": true, "extract": true, "extracting": true, "drill": true}
-	buyWords  = map[string]bool{"buy": true, "buying": true, "purchase": true, "purchasing": true}
+	wordRe       = regexp.MustCompile(`[a-z']+`)
+	negations    = map[string]bool{"don't": true, "dont": true, "not": true, "no": true, "stop": true, "never": true, "avoid": true, "without": true}
+	mineWords    = map[string]bool{"mine": true, "mining": true, "extract": true, "extracting": true, "drill": true}
+	clauseBreaks = map[string]bool{"and": true, "but": true, "then": true, "instead": true, "or": true}
+	buyWords     = map[string]bool{"buy": true, "buying": true, "purchase": true, "purchasing": true}
 )
 
 // preference reads a preference for mining (true) or buying (false) out of advice, the
 // only thing the autopilot understands of language. A negation within the three words
-// before a keyword turns it around ("don't buy" prefers mining). The last keyword wins.
+// before a keyword, in the same clause, turns it around ("don't buy" prefers mining). The last keyword wins.
 func preference(advice string) (mine, ok bool) {
 	words := wordRe.FindAllString(strings.ToLower(advice), -1)
 	for i, w := range words {
@@ -344,7 +352,7 @@ func preference(advice string) (mine, ok bool) {
 			continue
 		}
 		negated := false
-		for j := max(0, i-3); j < i; j++ {
+		for j := i - 1; j >= max(0, i-3) && !clauseBreaks[words[j]]; j-- {
 			negated = negated || negations[words[j]]
 		}
 		mine, ok = isMine != negated, true

@@ -2,6 +2,7 @@ package autopilot
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ type playResult struct {
 	before       int64
 	after        int64
 	fulfilled    bool
+	invalid      []string // proposed calls that failed schema validation
 	log          []string
 }
 
@@ -63,6 +65,10 @@ func playContract(tb testing.TB, seed int64, maxSteps int, limit time.Duration) 
 		switch ev.Type {
 		case agent.EventStep:
 			res.steps = ev.Step
+		case agent.EventProposed:
+			if len(ev.Call.Problems) > 0 {
+				res.invalid = append(res.invalid, fmt.Sprintf("%s %s: %v", ev.Call.Tool, ev.Call.Args, ev.Call.Problems))
+			}
 		case agent.EventText:
 			res.log = append(res.log, ev.Text)
 		case agent.EventError:
@@ -104,6 +110,9 @@ func TestAutopilotFulfilsStartingContract(t *testing.T) {
 		if !res.fulfilled {
 			t.Fatalf("seed %d: starting contract not fulfilled after %d steps, %s; log tail:\n%s",
 				seed, res.steps, res.elapsed.Round(time.Millisecond), tail(res.log, 15))
+		}
+		if len(res.invalid) > 0 {
+			t.Errorf("seed %d: calls that do not match the tools' schemas:\n%s", seed, strings.Join(res.invalid, "\n"))
 		}
 		if res.after <= res.before {
 			t.Errorf("seed %d: credits went from %d to %d, want higher", seed, res.before, res.after)
