@@ -247,7 +247,7 @@ func (h *harness) next(what string, match func(agent.Event) bool) agent.Event {
 
 func (h *harness) trail() string {
 	var parts []string
-	for _, ev := range h.seen[max(0, len(h.seen)-15):] {
+	for _, ev := range h.seen[max(0, len(h.seen)-60):] {
 		s := string(ev.Type)
 		if ev.State != "" {
 			s += "/" + string(ev.State)

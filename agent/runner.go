@@ -66,15 +66,18 @@ type Runner struct {
 	iter     int
 	rules    map[string]bool
 	advice   []string
-	paused   bool
-	stopping bool
-	state    State
-	wake     bool // a command asked the agent to stop waiting
-	fatal    error
-	fails    map[string]int
-	hist     history
-	usedIDs  map[string]bool
-	batch    *batch // the step's calls while they are being decided
+	// freshAdvice is set when advice arrives and cleared when advice goes to the model:
+	// advice handed back after a model failure does not skip the wait that follows.
+	freshAdvice bool
+	paused      bool
+	stopping    bool
+	state       State
+	wake        bool // a command asked the agent to stop waiting
+	fatal       error
+	fails       map[string]int
+	hist        history
+	usedIDs     map[string]bool
+	batch       *batch // the step's calls while they are being decided
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a
@@ -290,7 +293,7 @@ func (r *Runner) check2() error {
 
 // idle waits for advice, resume or stop after a turn ended.
 func (r *Runner) idle(why string) {
-	if len(r.advice) > 0 {
+	if r.freshAdvice {
 		return // advice came while the turn ended: it starts the next one
 	}
 	r.setState(Idle, why+"; waiting for advice or resume")
@@ -300,7 +303,7 @@ func (r *Runner) idle(why string) {
 
 // sleep waits until w.Until, or advice, resume or stop, whichever comes first.
 func (r *Runner) sleep(w game.Wait) {
-	if !w.Until.After(r.cfg.Now()) || len(r.advice) > 0 {
+	if !w.Until.After(r.cfg.Now()) || r.freshAdvice {
 		return // nothing to wait for, or advice to deliver first
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
@@ -372,6 +375,7 @@ func (r *Runner) handle(c command) {
 	switch c.Cmd {
 	case CmdAdvise:
 		r.advice = append(r.advice, c.Text)
+		r.freshAdvice = true
 		r.emit(Event{Type: EventAdvice, Text: c.Text})
 		r.wake = true
 	case CmdPause:

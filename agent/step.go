@@ -55,7 +55,7 @@ func (r *Runner) doStep() stepOutcome {
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 
 	advice := r.advice
-	r.advice = nil
+	r.advice, r.freshAdvice = nil, false
 	msgs := r.prompt(obs, advice)
 	chars := promptChars(msgs)
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
