@@ -41,8 +41,9 @@ func (m *Model) handleEvent(ev agent.Event) {
 		}
 	case agent.EventDecision:
 		if d := ev.Decision; d != nil {
+			tool := m.toolOf(d.CallID)
 			m.removePending(d.CallID)
-			m.log.add(decisionKind(d.Decision), describeDecision(d, m.toolOf(d.CallID)))
+			m.log.add(decisionKind(d.Decision), describeDecision(d, tool))
 		}
 	case agent.EventToolStart:
 		if ev.Call != nil {

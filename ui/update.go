@@ -17,6 +17,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.nextEvent()
 	case closedMsg:
 		m.closed = true
+		m.state = agent.Stopped
 		m.log.add(kindInfo, "the agent has finished; press q to quit")
 		return m, nil
 	case tickMsg:

@@ -1,0 +1,306 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/coplayhq/coplay/agent"
+)
+
+// setup is a screen at 80×24 with the opening and one pending navigation.
+func setup(t *testing.T) (*Model, *fakeAgent) {
+	t.Helper()
+	f := newFake()
+	m := newTestModel(f)
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
+	if len(m.pending) != 1 {
+		t.Fatalf("%d pending calls, want 1", len(m.pending))
+	}
+	return m, f
+}
+
+func wantCommands(t *testing.T, f *fakeAgent, want ...agent.Command) {
+	t.Helper()
+	got := f.commands()
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("agent received\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestApprove(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
+	if len(m.pending) != 0 {
+		t.Errorf("call still pending after approval")
+	}
+	drive(t, m, keys("a"))
+	if len(f.commands()) != 1 {
+		t.Errorf("a second approve with nothing pending sent %v", f.commands())
+	}
+}
+
+func TestVetoWithReason(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("v"), typeText("  fuel is low, refuel first "), keys("enter"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Veto, Reason: "fuel is low, refuel first"})
+	if m.dialog != noDialog {
+		t.Errorf("dialog %v still open", m.dialog)
+	}
+}
+
+func TestVetoWithoutReasonAndCancel(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("v", "x", "esc"))
+	wantCommands(t, f)
+	if len(m.pending) != 1 {
+		t.Fatal("cancelled veto dropped the call")
+	}
+	drive(t, m, keys("v", "enter"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Veto})
+}
+
+// flightModeEdit proposes a flight mode change and opens the editor with the cursor
+// just after CRUISE.
+func flightModeEdit(t *testing.T) (*Model, *fakeAgent) {
+	f := newFake()
+	m := newTestModel(f)
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), []agent.Event{{Type: agent.EventProposed,
+		Call: call("c3", "set_flight_mode", `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}`)}}))
+	drive(t, m, keys("e", "up", "end", "left"))
+	if m.dialog != editDialog {
+		t.Fatalf("dialog = %v, want the editor", m.dialog)
+	}
+	return m, f
+}
+
+func TestEditValid(t *testing.T) {
+	m, f := flightModeEdit(t)
+	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("BURN"), keys("ctrl+s"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Edit,
+		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)})
+	if m.dialog != noDialog || len(m.pending) != 0 {
+		t.Errorf("after submitting: dialog %v, %d pending", m.dialog, len(m.pending))
+	}
+}
+
+func TestEditRefusedWhileInvalid(t *testing.T) {
+	m, f := flightModeEdit(t)
+	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("cruise"))
+	if len(m.editProbs) != 1 || !strings.Contains(m.editProbs[0], "did you mean CRUISE") {
+		t.Fatalf("problems shown while typing = %q", m.editProbs)
+	}
+	drive(t, m, keys("ctrl+s"))
+	wantCommands(t, f)
+	if m.dialog != editDialog || !m.editRefused {
+		t.Fatalf("invalid edit was not refused in place (dialog %v)", m.dialog)
+	}
+	// Broken JSON is refused too.
+	drive(t, m, keys("end", "backspace", "ctrl+s"))
+	if !strings.Contains(strings.Join(m.editProbs, " "), "invalid JSON") {
+		t.Errorf("problems for broken JSON = %q", m.editProbs)
+	}
+	wantCommands(t, f)
+	// Fixed, it goes through.
+	drive(t, m, typeText(`"`), keys("left"), keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("DRIFT"), keys("ctrl+s"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Edit,
+		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"DRIFT"}`)})
+}
+
+func TestEditCancel(t *testing.T) {
+	m, f := flightModeEdit(t)
+	drive(t, m, typeText("xyz"), keys("esc"))
+	wantCommands(t, f)
+	if m.dialog != noDialog || len(m.pending) != 1 {
+		t.Errorf("after esc: dialog %v, %d pending", m.dialog, len(m.pending))
+	}
+}
+
+func TestAlwaysAllow(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("A"))
+	wantCommands(t, f,
+		agent.Command{Cmd: agent.CmdAllow, Tool: "navigate_ship", Allow: true},
+		agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
+}
+
+func TestApproveAllAndSelection(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, events([]agent.Event{
+		{Type: agent.EventProposed, Call: call("c2", "dock_ship", `{"shipSymbol":"COPLAY-2"}`)},
+		{Type: agent.EventProposed, Call: call("c4", "dock_ship", `{"shipSymbol":"COPLAY-3"}`)},
+	}))
+	drive(t, m, keys("j", "j", "j", "k", "a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c2", Decision: agent.Approve})
+	drive(t, m, keys("ctrl+a"))
+	wantCommands(t, f,
+		agent.Command{Cmd: agent.CmdDecide, CallID: "c2", Decision: agent.Approve},
+		agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve},
+		agent.Command{Cmd: agent.CmdDecide, CallID: "c4", Decision: agent.Approve})
+}
+
+func TestAdviceNeverDecides(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("/"), typeText("approve later, mine at B7 first"), keys("enter"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdAdvise, Text: "approve later, mine at B7 first"})
+	if len(m.pending) != 1 {
+		t.Fatal("typing advice decided the pending call")
+	}
+	// The advice is in the log and the notes pane, once, even after the agent echoes it.
+	drive(t, m, events([]agent.Event{{Type: agent.EventAdvice, Text: "approve later, mine at B7 first"}}))
+	screen := stripANSI(strings.Join(m.log.render(78, 40), "\n"))
+	if n := strings.Count(screen, "mine at B7 first"); n != 1 {
+		t.Errorf("advice appears %d times in the log:\n%s", n, screen)
+	}
+	if len(m.notes.queued) != 1 {
+		t.Errorf("notes pane shows %d queued advice, want 1", len(m.notes.queued))
+	}
+	drive(t, m, events([]agent.Event{{Type: agent.EventNotes, Notes: sampleNotes()}}))
+	if len(m.notes.queued) != 0 {
+		t.Error("queued advice kept after the notes changed")
+	}
+	// esc leaves the input; keys decide again.
+	drive(t, m, keys("esc", "a"))
+	if got := f.commands(); len(got) != 2 || got[1].Decision != agent.Approve {
+		t.Errorf("after esc, a sent %+v", got)
+	}
+}
+
+func TestGracePeriodSwallowsDecisionKeys(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	now := t0
+	m.Now = func() time.Time { return now }
+	m.Grace = 400 * time.Millisecond
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
+	now = now.Add(100 * time.Millisecond)
+	drive(t, m, keys("a"))
+	wantCommands(t, f)
+	if !strings.Contains(stripANSI(m.render()), "ignored") {
+		t.Error("no hint that the key was swallowed")
+	}
+	now = now.Add(400 * time.Millisecond)
+	drive(t, m, keys("a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
+}
+
+func TestQuitAsksWhileCallsWait(t *testing.T) {
+	m, f := setup(t)
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd != nil || m.dialog != quitDialog {
+		t.Fatalf("q with a pending call: dialog %v, cmd %v", m.dialog, cmd)
+	}
+	drive(t, m, keys("n"))
+	if m.dialog != noDialog {
+		t.Fatal("n did not close the question")
+	}
+	_, cmd = m.Update(keyMsg("ctrl+c"))
+	if cmd != nil || m.dialog != quitDialog {
+		t.Fatal("ctrl+c quit without asking")
+	}
+	_, cmd = m.Update(keyMsg("y"))
+	if cmd == nil {
+		t.Fatal("y did not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("y did not return tea.Quit")
+	}
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdStop})
+}
+
+func TestQuitAsksWhileExecuting(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	drive(t, m, events([]agent.Event{{Type: agent.EventToolStart, Call: call("c9", "dock_ship", `{}`)}}))
+	drive(t, m, keys("q"))
+	if m.dialog != quitDialog {
+		t.Fatal("quit did not ask while a call runs")
+	}
+	drive(t, m, keys("esc"), events([]agent.Event{{Type: agent.EventResult, Call: call("c9", "dock_ship", `{}`), Result: nil}}))
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did not quit once nothing runs")
+	}
+}
+
+func TestPauseResume(t *testing.T) {
+	m, f := setup(t)
+	drive(t, m, keys("p", "p"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdPause}, agent.Command{Cmd: agent.CmdResume})
+}
+
+func TestSendFailureKeepsCall(t *testing.T) {
+	m, f := setup(t)
+	f.err = errors.New("runner stopped")
+	drive(t, m, keys("a"))
+	if len(m.pending) != 1 {
+		t.Fatal("call dropped although the decision was not delivered")
+	}
+	if !strings.Contains(stripANSI(strings.Join(m.log.render(78, 5), "\n")), "runner stopped") {
+		t.Error("send error not logged")
+	}
+}
+
+func TestAgentDecisionRemovesPending(t *testing.T) {
+	m, _ := setup(t)
+	drive(t, m, events([]agent.Event{{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c1", Decision: agent.Approve, By: "rule"}}}))
+	if len(m.pending) != 0 {
+		t.Error("call decided by the agent still pending")
+	}
+	if !strings.Contains(stripANSI(strings.Join(m.log.render(78, 5), "\n")), "approved navigate_ship (rule)") {
+		t.Error("decision not logged")
+	}
+}
+
+func TestHelpToggles(t *testing.T) {
+	m, _ := setup(t)
+	drive(t, m, keys("?"))
+	if m.dialog != helpDialog {
+		t.Fatal("? did not open help")
+	}
+	drive(t, m, keys("a"))
+	if len(m.pending) != 1 {
+		t.Fatal("a decided while help was open")
+	}
+	drive(t, m, keys("?"))
+	if m.dialog != noDialog {
+		t.Fatal("? did not close help")
+	}
+}
+
+func TestNarrowTabs(t *testing.T) {
+	m, _ := setup(t)
+	for _, want := range []string{"Notes & plan (v3)", "Log", "World"} {
+		drive(t, m, keys("]"))
+		if got := stripANSI(m.render()); !strings.Contains(got, "╭─ "+want+" ") {
+			t.Errorf("after ], no %q pane:\n%s", want, got)
+		}
+	}
+}
+
+// TestEventsFromChannel runs the real program with events arriving on the agent's
+// channel and keys typed by the person, and checks what the agent receives.
+func TestEventsFromChannel(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	tm := newProgram(t, m)
+	for _, e := range append(opening(), proposal()...) {
+		f.ch <- e
+	}
+	waitFor(t, func() bool { return strings.Contains(stripANSI(tm.view()), "Pending decision (1)") })
+	tm.Send(keyMsg("a"))
+	waitFor(t, func() bool { return len(f.commands()) == 1 })
+	close(f.ch)
+	waitFor(t, func() bool { return strings.Contains(stripANSI(tm.view()), "│ stopped │") })
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, finalTimeout)
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
+}
