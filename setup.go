@@ -48,7 +48,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.speed, "speed", 0, "offline universe speed `factor` (0 = the default)")
 	fs.BoolVar(&o.noRateLimit, "no-rate-limit", false, "turn off the offline universe's rate limit")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
-	fs.IntVar(&o.maxIter, "max-iterations", 10, "model calls per turn before the agent stops to ask (`n`)")
+	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot)")
 }
 
 // play is everything one run of the agent needs, and how to put it away.
@@ -190,6 +190,14 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
 	}
 
+	if o.maxIter == 0 {
+		// The cap guards against a model that loops; the autopilot's turns are long by
+		// design (it plays until every ship is busy), so it gets a far larger one.
+		o.maxIter = 10
+		if brainName == "autopilot" {
+			o.maxIter = 1000
+		}
+	}
 	p.runner, err = agent.New(agent.Config{
 		Game:          p.game,
 		Brain:         p.brain,
