@@ -72,6 +72,21 @@ func (k Kind) String() string {
 // MarshalText encodes the kind as its name.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText decodes a kind from its name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "read":
+		*k = Read
+	case "act":
+		*k = Act
+	case "note":
+		*k = Note
+	default:
+		return fmt.Errorf("unknown tool kind %q (want read, act or note)", b)
+	}
+	return nil
+}
+
 // Tool is one typed action or query.
 type Tool struct {
 	Name        string             // snake_case, unique in a catalogue

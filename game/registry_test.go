@@ -68,3 +68,20 @@ func TestRegistryAddAndSimulate(t *testing.T) {
 		t.Fatal("simulating an invalid call must fail validation")
 	}
 }
+
+func TestKindRoundTrips(t *testing.T) {
+	for _, k := range []Kind{Read, Act, Note} {
+		b, err := json.Marshal(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Kind
+		if err := json.Unmarshal(b, &got); err != nil || got != k {
+			t.Fatalf("%s: got %v, %v", b, got, err)
+		}
+	}
+	var k Kind
+	if err := json.Unmarshal([]byte(`"write"`), &k); err == nil || !strings.Contains(err.Error(), `unknown tool kind "write"`) {
+		t.Fatalf("bad kind: %v", err)
+	}
+}
