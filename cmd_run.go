@@ -10,6 +10,9 @@ import (
 	"github.com/coplayhq/coplay/agent"
 )
 
+// stdin is where the headless runner reads commands; tests replace it.
+var stdin io.Reader = os.Stdin
+
 func init() {
 	commands["run"] = command{summary: "play without a screen: JSON events out, JSON commands in (docs/PROTOCOL.md)", run: runHeadless}
 }
@@ -35,7 +38,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-	runErr := agent.Headless(ctx, p.runner, os.Stdin, stdout)
+	runErr := agent.Headless(ctx, p.runner, stdin, stdout)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}
