@@ -207,3 +207,5 @@ func drive(t *testing.T, m *Model, msgs ...[]tea.Msg) {
 		}
 	}
 }
+
+func resultOf(out string) *game.Result { return &game.Result{Output: out} }
