@@ -20,6 +20,14 @@ func (r *Runner) recover() error {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
 	r.emitNotes()
+	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 {
+		// The person decides these before the first step: show the world they act on.
+		if obs, err := r.cfg.Game.Observe(r.ctx); err == nil {
+			r.emit(Event{Type: EventObservation, Observation: &obs})
+		} else if r.ctx.Err() == nil {
+			r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
+		}
+	}
 	st := stepRecord{n: r.step, text: "(calls from before the restart)"}
 	for _, u := range rec.Unknown {
 		call := r.proposedCall(u)

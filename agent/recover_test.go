@@ -27,6 +27,13 @@ func TestResumeAsksAgainForPendingCalls(t *testing.T) {
 	if len(b.requests()) != 0 {
 		t.Fatal("the model was asked before the pending call was decided")
 	}
+	sawWorld := false
+	for _, ev := range h.seen {
+		sawWorld = sawWorld || ev.Type == agent.EventObservation
+	}
+	if !sawWorld {
+		t.Fatalf("the re-shown call came before any observation of the world: %s", h.trail())
+	}
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	h.next("result", is(agent.EventResult))
 	if got := g.callLog(); len(got) != 1 || got[0] != `move {"direction":"E"}` {
