@@ -101,6 +101,9 @@ func (g *gridGame) Simulate(_ context.Context, name string, args json.RawMessage
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	dx, dy := delta(a.Direction)
+	if g.x+dx < 0 {
+		return game.Simulation{Summary: "would fail: west of x=0 is the edge of the world", Fails: true}, true, nil
+	}
 	return game.Simulation{Summary: fmt.Sprintf("would move to (%d,%d)", g.x+dx, g.y+dy)}, true, nil
 }
 

@@ -125,6 +125,7 @@ func (r *Runner) delta(text string) {
 // propose validates and gates each call, and emits it.
 func (r *Runner) propose(calls []ToolCall) *batch {
 	b := &batch{}
+	earlierAct := false // a call before this one in the batch may change the world first
 	for i, tc := range calls {
 		id := r.uniqueID(tc.ID, i)
 		pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}, args: tc.Args}
@@ -149,13 +150,14 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 		if d == nil {
 			pc.call.NeedsOK = true
 			if tool.DryRun {
-				pc.call.Simulation = r.simulate(tc)
+				pc.call.Simulation = r.simulate(tc, earlierAct)
 			}
 			b.open++
 			r.mu.Lock()
 			r.awaiting[id] = tool
 			r.mu.Unlock()
 		}
+		earlierAct = earlierAct || tool.Kind == game.Act
 		call := pc.call
 		r.emit(Event{Type: EventProposed, Call: &call})
 		if d != nil {
@@ -183,14 +185,21 @@ func (r *Runner) gate(pc *pendingCall) *Decision {
 	return nil
 }
 
-// simulate asks the game for a dry run; a failing dry run is shown, not hidden.
-func (r *Runner) simulate(tc ToolCall) *game.Simulation {
+// simulate asks the game for a dry run; a failing dry run is shown, not hidden. The
+// game predicts against the world as it is now, so when earlier calls of the same batch
+// will run first (orbit, then navigate), a predicted failure is only a warning: those
+// calls may remove its cause.
+func (r *Runner) simulate(tc ToolCall, afterEarlierActs bool) *game.Simulation {
 	sim, ok, err := r.reg.Simulate(r.ctx, tc.Tool, tc.Args)
 	switch {
 	case err != nil:
 		return &game.Simulation{Summary: "dry run failed: " + err.Error()}
 	case !ok:
 		return nil
+	}
+	if sim.Fails && afterEarlierActs {
+		sim.Fails = false
+		sim.Warning = "as things stand now this would fail; earlier calls of this step run first and may change that"
 	}
 	return &sim
 }
