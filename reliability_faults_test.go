@@ -336,4 +336,3 @@ func TestReliabilityFaults(t *testing.T) {
 		})
 	}
 }
-
