@@ -130,6 +130,7 @@ func (m *Model) proposed(c agent.Call) {
 		text += "\ninvalid, not run: " + strings.Join(ps, "; ")
 	}
 	m.log.add(kindCall, text)
+	m.callTools[c.ID] = c.Tool
 	if !c.NeedsOK {
 		return
 	}
@@ -167,6 +168,9 @@ func (m *Model) toolOf(id string) string {
 		}
 	}
 	if t, ok := m.executing[id]; ok {
+		return t
+	}
+	if t, ok := m.callTools[id]; ok {
 		return t
 	}
 	return id

@@ -83,6 +83,7 @@ type Model struct {
 	sel         int
 	lastArrival time.Time
 	executing   map[string]string // call ID → tool, between tool_started and tool_result
+	callTools   map[string]string // call ID → tool of every call proposed, for the log
 	sentAdvice  map[string]int    // advice sent and not yet echoed by the agent
 
 	advice      textinput.Model
@@ -121,6 +122,7 @@ func New(a Agent, info Info) *Model {
 		keys:       km,
 		tools:      map[string]game.Tool{},
 		executing:  map[string]string{},
+		callTools:  map[string]string{},
 		sentAdvice: map[string]int{},
 		st:         newStyles(true),
 	}
