@@ -209,3 +209,12 @@ func drive(t *testing.T, m *Model, msgs ...[]tea.Msg) {
 }
 
 func resultOf(out string) *game.Result { return &game.Result{Output: out} }
+
+func mustDuration(t *testing.T, s string) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
