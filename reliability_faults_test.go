@@ -140,8 +140,9 @@ func (p *personPolicy) handle(r *agent.Runner, ev agent.Event) {
 }
 
 // drive runs r until it stops, handing every event to handle, and returns the events
-// and Run's error.
-func drive(ctx context.Context, r *agent.Runner, handle func(*agent.Runner, agent.Event)) ([]agent.Event, error) {
+// (when keep is set: the long session does not keep them, so that they do not count in
+// its memory figures) and Run's error.
+func drive(ctx context.Context, r *agent.Runner, keep bool, handle func(*agent.Runner, agent.Event)) ([]agent.Event, error) {
 	errc := make(chan error, 1)
 	go func() { errc <- r.Run(ctx) }()
 	var evs []agent.Event
@@ -149,7 +150,9 @@ func drive(ctx context.Context, r *agent.Runner, handle func(*agent.Runner, agen
 		if ev.Type == agent.EventTextDelta {
 			continue
 		}
-		evs = append(evs, ev)
+		if keep {
+			evs = append(evs, ev)
+		}
 		if handle != nil {
 			handle(r, ev)
 		}
@@ -239,7 +242,7 @@ func TestReliabilityFaults(t *testing.T) {
 			person := &personPolicy{t: t, rng: rand.New(rand.NewPCG(tc.seed, 3)), allowAt: steps / 2, allowed: map[string]bool{}}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			evs, err := drive(ctx, r, person.handle)
+			evs, err := drive(ctx, r, true, person.handle)
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}
@@ -306,7 +309,7 @@ func TestReliabilityFaults(t *testing.T) {
 			}}
 			r2, _ := newFaultRunner(t, sess, g, healthy, tc.stream, 10)
 			person.rng = rand.New(rand.NewPCG(tc.seed, 4))
-			evs2, err := drive(ctx, r2, func(r *agent.Runner, ev agent.Event) {
+			evs2, err := drive(ctx, r2, true, func(r *agent.Runner, ev agent.Event) {
 				if ev.Type == agent.EventProposed && ev.Call.NeedsOK {
 					r.Send(agent.Command{Cmd: agent.CmdDecide, CallID: ev.Call.ID, Decision: agent.Approve})
 				}

@@ -113,7 +113,7 @@ func runLongSession(t *testing.T, steps int, checkpoints []int) []longPoint {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	lastStep := 0
-	_, err = drive(ctx, r, func(r *agent.Runner, ev agent.Event) {
+	_, err = drive(ctx, r, false, func(r *agent.Runner, ev agent.Event) {
 		switch ev.Type {
 		case agent.EventUsage:
 			prompt[ev.Step] = ev.Usage.PromptChars

@@ -221,7 +221,7 @@ func TestReliabilityModelCannotApprove(t *testing.T) {
 	var waiting []string // Act calls shown as waiting for the person
 	decidedByPerson := map[string]bool{}
 	approved := 0
-	evs, err := drive(ctx, r, func(r *agent.Runner, ev agent.Event) {
+	evs, err := drive(ctx, r, true, func(r *agent.Runner, ev agent.Event) {
 		switch {
 		case ev.Type == agent.EventProposed && ev.Call.NeedsOK:
 			waiting = append(waiting, ev.Call.ID)
