@@ -43,8 +43,10 @@ func compactJSON(raw json.RawMessage) string {
 }
 
 // renderPending draws the pending list: the selected call in full (arguments,
-// validation, dry run), the others one line each, and the keys to decide.
-func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, w int) []string {
+// validation, dry run), the others one line each, and the keys to decide. When the
+// list is taller than maxH lines it is cut, but the keys line always stays: a person
+// must see how to decide whatever the terminal's size.
+func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, w, maxH int) []string {
 	var lines []string
 	for i, p := range calls {
 		c := p.call
@@ -79,12 +81,14 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	if len(calls) > 1 {
 		keys = append(keys, km.ApproveAll, km.Down)
 	}
-	lines = append(lines, helpLine(st, keys, w))
 	var out []string
 	for _, l := range lines {
 		out = append(out, wrapText(l, w)...)
 	}
-	return out
+	if maxH > 1 && len(out) > maxH-1 {
+		out = append(out[:maxH-2], st.muted.Render(padLine("  …", w)))
+	}
+	return append(out, helpLine(st, keys, w))
 }
 
 // helpLine writes bindings as "a approve · v veto", cut to w columns.

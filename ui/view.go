@@ -54,7 +54,7 @@ func (m *Model) renderWide(w, h int) []string {
 	var right []string
 	logH := h
 	if len(m.pending) > 0 {
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, rightW-2)
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, rightW-2, h/2-2)
 		ph := min(len(pl)+2, h/2)
 		right = box(&m.st, m.pendingTitle(), pl, rightW, ph, true)
 		logH = h - ph
@@ -72,7 +72,7 @@ func (m *Model) renderNarrow(w, h int) []string {
 	out := []string{m.renderTabs(w)}
 	body := h - 1
 	if len(m.pending) > 0 {
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, w-2)
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, w-2, body*3/5-2)
 		ph := min(len(pl)+2, body*3/5)
 		out = append(out, box(&m.st, m.pendingTitle(), pl, w, ph, true)...)
 		body -= ph

@@ -1,0 +1,31 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/coplayhq/coplay/agent"
+)
+
+// However many calls wait and however small the terminal, the keys to decide them
+// stay on screen.
+func TestPendingKeysStayVisibleWithManyCalls(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}, {100, 20}} {
+		f := newFake()
+		m := newTestModel(f)
+		var evs []agent.Event
+		for i := range 8 {
+			c := call(fmt.Sprintf("c%d", i), "navigate_ship",
+				`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-DF55-B7","note":"a long argument to make the call tall"}`)
+			evs = append(evs, agent.Event{Type: agent.EventProposed, Call: c})
+		}
+		drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}}, events(opening(), evs))
+		screen := ansi.Strip(m.render())
+		if !strings.Contains(screen, "a approve") || !strings.Contains(screen, "v veto") {
+			t.Errorf("%dx%d: the decision keys are not on screen:\n%s", size[0], size[1], screen)
+		}
+	}
+}
