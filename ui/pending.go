@@ -68,7 +68,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		if s := c.Simulation; s != nil {
 			switch {
 			case s.Fails:
-				lines = append(lines, st.bad.Render("  ✗ dry run: would fail: "+s.Summary))
+				lines = append(lines, st.bad.Render("  ✗ dry run: "+s.Summary)) // the game says "would fail …"
 			default:
 				lines = append(lines, st.good.Render("  ✓ dry run: "+s.Summary))
 			}
