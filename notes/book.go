@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -77,18 +78,28 @@ func (e *fileError) Error() string {
 func (e *fileError) Is(target error) bool { return target == e.kind }
 func (e *fileError) Unwrap() error        { return e.err }
 
-// DefaultPath returns where the notebook lives when no --data flag is
-// given: $XDG_DATA_HOME/coplay/coplay.db, else
-// os.UserConfigDir()/coplay/coplay.db. It creates the directory (0700).
+// DefaultPath returns where the notebook lives when no --data flag is given:
+// $XDG_DATA_HOME/coplay/coplay.db; else, on Unix-like systems,
+// ~/.local/share/coplay/coplay.db (the XDG default for data); else (macOS,
+// Windows) os.UserConfigDir()/coplay/coplay.db, which is where those systems
+// keep application data. It creates the directory (0700).
 func DefaultPath() (string, error) {
 	base := os.Getenv("XDG_DATA_HOME")
 	if base == "" || !filepath.IsAbs(base) {
 		// The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return "", fmt.Errorf("notes: no place for the notebook: %w", err)
+		base = ""
+		if runtime.GOOS != "darwin" && runtime.GOOS != "windows" && runtime.GOOS != "ios" {
+			if home, err := os.UserHomeDir(); err == nil {
+				base = filepath.Join(home, ".local", "share")
+			}
 		}
-		base = dir
+		if base == "" {
+			dir, err := os.UserConfigDir()
+			if err != nil {
+				return "", fmt.Errorf("notes: no place for the notebook: %w", err)
+			}
+			base = dir
+		}
 	}
 	dir := filepath.Join(base, "coplay")
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -176,8 +177,12 @@ func TestDefaultPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := os.UserConfigDir()
-	if want := filepath.Join(cfg, "coplay", "coplay.db"); got != want {
+	want := filepath.Join(dir, ".local", "share", "coplay", "coplay.db")
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		cfg, _ := os.UserConfigDir()
+		want = filepath.Join(cfg, "coplay", "coplay.db")
+	}
+	if got != want {
 		t.Errorf("with relative XDG_DATA_HOME: DefaultPath() = %q, want %q", got, want)
 	}
 }
