@@ -363,7 +363,7 @@ type journalFacts struct {
 //   - a call that failed validation gets no decision and never starts;
 //   - an automatic decision ("by policy") is for a Read or Note tool, or an Act tool
 //     under --approve all (allActs); "by rule" only for a tool the person allowed.
-func checkJournal(t *testing.T, recs []notes.Record, allActs bool, allowed map[string]bool) journalFacts {
+func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[string]bool) journalFacts {
 	t.Helper()
 	f := journalFacts{started: map[string]int{}, applied: map[string]int{}, decisions: map[string]int{}}
 	type callState struct {
@@ -501,7 +501,7 @@ func actKey(c *jcall) string {
 // every request that changes the game belongs to a started call, no started call sent
 // more than one request (maxUnsent: how many starts may have died before sending, one
 // per kill), and every call the journal says the game did, the game did.
-func checkGameSide(t *testing.T, g *gameServer, f journalFacts, maxUnsent int) {
+func checkGameSide(t testing.TB, g *gameServer, f journalFacts, maxUnsent int) {
 	t.Helper()
 	arrived, forwarded, _ := g.counts()
 	keys := map[string]bool{}
