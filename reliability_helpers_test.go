@@ -81,9 +81,12 @@ const (
 )
 
 // faultRates are the chances of each fault, per request, for requests that change the
-// game (POST, PATCH) and for reads.
+// game (POST, PATCH) and for reads. actCycle, if set, replaces the chances for requests
+// that change the game by a fixed cycle, so that every fault happens a known number of
+// times however the run is timed.
 type faultRates struct {
 	act, read map[faultKind]float64
+	actCycle  []faultKind
 }
 
 // gameServer is the offline universe on a loopback httptest server, behind a handler
@@ -101,6 +104,7 @@ type gameServer struct {
 	// rewrite, if set, changes the body of successful GET responses (injection tests).
 	rewrite func(path string, body []byte) []byte
 
+	acts      int            // POST/PATCH requests so far
 	arrived   map[string]int // POST/PATCH requests that reached the handler
 	forwarded map[string]int // POST/PATCH requests the universe served
 	injected  map[faultKind]int
@@ -144,6 +148,12 @@ func requestKey(method, path string, body []byte) string {
 }
 
 func (g *gameServer) pick(act bool) faultKind {
+	if act {
+		g.acts++
+		if c := g.rates.actCycle; len(c) > 0 {
+			return c[(g.acts-1)%len(c)]
+		}
+	}
 	rates := g.rates.read
 	if act {
 		rates = g.rates.act
