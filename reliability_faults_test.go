@@ -286,7 +286,7 @@ func TestReliabilityFaults(t *testing.T) {
 			if modelFailed != total {
 				t.Errorf("%d model failures reported, %d model faults scripted: a fault went unreported or a request was refused", modelFailed, total)
 			}
-			if f.invalid < 3 || person.refusals < 3 {
+			if f.invalid < 3 || person.refusals < least {
 				t.Errorf("only %d invalid calls and %d refused commands: the suite did not exercise validation", f.invalid, person.refusals)
 			}
 			t.Logf("%d steps, %d records; game faults %v; model faults %v; invalid calls %d; refused commands %d; decisions %v",
