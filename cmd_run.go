@@ -38,9 +38,12 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-	runErr := agent.Headless(ctx, p.runner, stdin, stdout)
+	// Events carry what the model and the game said; if either echoes a key, it must
+	// not land in a log the person redirected stdout to.
+	out := newRedactor(stdout, secrets()...)
+	runErr := agent.Headless(ctx, p.runner, stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}
-	return errors.Join(runErr, p.Close())
+	return errors.Join(runErr, out.Flush(), p.Close())
 }

@@ -96,7 +96,7 @@ func setup(o options, name string, steps int) (p *play, err error) {
 	p.closers = append(p.closers, p.book.Close)
 	// A safety net: nothing should hand the notebook a secret, but if something does
 	// (a model echoing a key from an error message), it is scrubbed before it is written.
-	p.book.Redact(os.Getenv("OPENAI_API_KEY"), os.Getenv("SPACETRADERS_TOKEN"), os.Getenv("SPACETRADERS_ACCOUNT_TOKEN"))
+	p.book.Redact(secrets()...)
 
 	brainName, err := o.brainKind()
 	if err != nil {

@@ -59,15 +59,31 @@ func NewServer(c *Cassette) *Server {
 // URL returns the base URL, ending in /v1, for an OpenAI client's base URL setting.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v1" }
 
-// Requests returns the chat-completions requests received so far, in order,
-// including those answered with a fault.
+// Kept is how many requests a Server remembers: the most recent ones. A scripted
+// demo (--brain script:FILE) can run for hours, and every request carries the whole
+// prompt, so memory must not grow with the session.
+const Kept = 1000
+
+// keepLast drops the oldest entries past Kept, reusing the slice's storage.
+func keepLast[T any](xs []T) []T {
+	if len(xs) <= Kept {
+		return xs
+	}
+	n := copy(xs, xs[len(xs)-Kept:])
+	clear(xs[n:])
+	return xs[:n]
+}
+
+// Requests returns the chat-completions requests received so far (the most recent
+// Kept of them), in order, including those answered with a fault.
 func (s *Server) Requests() []openai.ChatCompletionRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]openai.ChatCompletionRequest(nil), s.reqs...)
 }
 
-// RawRequests returns the request bodies received so far, byte for byte.
+// RawRequests returns the request bodies received so far (the most recent Kept of
+// them), byte for byte.
 func (s *Server) RawRequests() [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,9 +126,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	var req openai.ChatCompletionRequest
 	decodeErr := json.Unmarshal(body, &req)
 	s.mu.Lock()
-	s.raw = append(s.raw, body)
+	s.raw = keepLast(append(s.raw, body))
 	if decodeErr == nil {
-		s.reqs = append(s.reqs, req)
+		s.reqs = keepLast(append(s.reqs, req))
 	}
 	s.mu.Unlock()
 	if decodeErr != nil {
