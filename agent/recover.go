@@ -20,6 +20,7 @@ func (r *Runner) recover() error {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
 	r.emitNotes()
+	r.rebuildHistory()
 	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 {
 		// The person decides these before the first step: show the world they act on.
 		if obs, err := r.cfg.Game.Observe(r.ctx); err == nil {

@@ -82,3 +82,40 @@ func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 		t.Fatalf("still open after the report: %+v", rec)
 	}
 }
+
+// A resumed session gives the model its recent conversation back: what it said, the
+// calls it made and what came of them (a result, a veto with its reason).
+func TestResumeCarriesTheConversationOn(t *testing.T) {
+	g := &gridGame{}
+	first := start(t, g, &scriptBrain{replies: []scripted{
+		say("Going east, then north.", "move", `{"direction":"E"}`, "move", `{"direction":"N"}`),
+	}}, nil, nil)
+	east, north := first.proposed("move"), first.proposed("move")
+	first.send(agent.Command{Cmd: agent.CmdDecide, CallID: east.ID, Decision: agent.Approve})
+	first.send(agent.Command{Cmd: agent.CmdDecide, CallID: north.ID, Decision: agent.Veto, Reason: "north is a swamp"})
+	first.next("idle after the turn", isState(agent.Idle))
+	if err := first.finish(); err != nil {
+		t.Fatal(err)
+	}
+
+	b := &scriptBrain{replies: []scripted{say("Where was I?")}}
+	h := start(t, g, b, first.sess, nil)
+	h.send(agent.Command{Cmd: agent.CmdResume})
+	req := h.request(0)
+	said := false
+	for _, m := range req.Messages {
+		said = said || (m.Role == agent.RoleAssistant && strings.Contains(m.Content, "Going east, then north.") && len(m.ToolCalls) == 2)
+	}
+	if !said {
+		t.Fatalf("the resumed prompt lacks the model's last message and calls: %+v", req.Messages)
+	}
+	if msg, ok := toolMessage(req, east.ID); !ok || !strings.Contains(msg, "moved to (1,0)") {
+		t.Fatalf("result of the approved call after resume: %q, %v", msg, ok)
+	}
+	if msg, ok := toolMessage(req, north.ID); !ok || !strings.Contains(msg, "vetoed by the person: north is a swamp") {
+		t.Fatalf("veto after resume: %q, %v", msg, ok)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -280,11 +280,7 @@ func (r *Runner) execute(pc *pendingCall) (game.Result, string) {
 	}
 	d := pc.decided
 	if d.Decision == Veto {
-		text := "not executed: vetoed by the person"
-		if d.Reason != "" {
-			text += ": " + d.Reason
-		}
-		return game.Result{}, text + ". Do not repeat this call unchanged."
+		return game.Result{}, vetoText(d.Reason)
 	}
 	if d.Decision == Edit {
 		call.Args = pc.args

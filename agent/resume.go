@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// resumeRecords is how much of the journal's end is read to rebuild the history: enough
+// for the verbatim window and the summary lines (a step journals about ten records).
+const resumeRecords = (DefaultHistorySteps + summaryLines) * 16
+
+// rebuildHistory gives a resumed session back the conversation it had: the journal's
+// last steps become the verbatim history again, older ones folded into the summary, so
+// a model picks up where it left off rather than from its notes alone. Calls without an
+// ending (still pending, or cut off by a crash) are left to recover, which asks about
+// them or reports them as unknown.
+func (r *Runner) rebuildHistory() {
+	recs, err := r.cfg.Session.Tail(resumeRecords)
+	if err != nil {
+		r.emitError("reading the journal to resume the conversation: %v (the notes and plan carry on)", err)
+		return
+	}
+	type callState struct {
+		call     ToolCall
+		decision *Decision
+		result   *game.Result
+	}
+	type stepState struct {
+		text  string
+		calls []*callState
+	}
+	steps := map[int]*stepState{}
+	calls := map[string]*callState{}
+	for _, rec := range recs {
+		if rec.Step == 0 {
+			continue
+		}
+		st := steps[rec.Step]
+		if st == nil {
+			st = &stepState{}
+			steps[rec.Step] = st
+		}
+		switch EventType(rec.Type) {
+		case EventDecision:
+			var d Decision
+			if json.Unmarshal(rec.Data, &d) == nil {
+				if c := calls[rec.CallID]; c != nil {
+					c.decision = &d
+				}
+			}
+			continue
+		case EventText, EventProposed, EventResult, EventOutcomeUnknown:
+		default:
+			continue
+		}
+		var ev Event
+		if err := json.Unmarshal(rec.Data, &ev); err != nil {
+			continue // an unreadable record costs the model one line of history, no more
+		}
+		switch {
+		case ev.Type == EventText:
+			st.text = ev.Text
+		case ev.Type == EventProposed && ev.Call != nil:
+			c := &callState{call: ToolCall{ID: rec.CallID, Tool: ev.Call.Tool, Args: ev.Call.Args}}
+			calls[rec.CallID] = c
+			st.calls = append(st.calls, c)
+		case ev.Type == EventOutcomeUnknown:
+			if c := calls[rec.CallID]; c != nil {
+				c.result = &game.Result{Unknown: true}
+			}
+		case ev.Type == EventResult && ev.Result != nil:
+			if c := calls[rec.CallID]; c != nil {
+				c.result = ev.Result
+			}
+		}
+	}
+	order := make([]int, 0, len(steps))
+	for n := range steps {
+		order = append(order, n)
+	}
+	sort.Ints(order)
+	for _, n := range order {
+		st := steps[n]
+		rec := stepRecord{n: n, text: st.text}
+		for _, c := range st.calls {
+			var text string
+			ok, vetoed := false, false
+			switch {
+			case c.decision != nil && c.decision.Decision == Veto:
+				text, vetoed = vetoText(c.decision.Reason), true
+			case c.result == nil:
+				continue // no ending yet: recover deals with it
+			case c.result.Unknown:
+				text = "outcome unknown: the process stopped while this ran; observe before acting"
+			default:
+				text, ok = resultText(*c.result), c.result.OK()
+				if c.decision != nil && c.decision.Decision == Edit {
+					text = "The person edited your arguments before running this call: " +
+						argsDiff(c.call.Args, c.decision.Args) + ".\nResult: " + text
+				}
+			}
+			args := c.call.Args
+			if !json.Valid(args) {
+				args = json.RawMessage("{}")
+			}
+			rec.calls = append(rec.calls, c.call)
+			rec.results = append(rec.results, toolResult{tool: c.call.Tool, args: args, text: text, ok: ok, vetoed: vetoed})
+		}
+		if rec.text != "" || len(rec.calls) > 0 {
+			r.hist.add(rec)
+		}
+	}
+}
+
+// vetoText is what the model is told about a vetoed call.
+func vetoText(reason string) string {
+	text := "not executed: vetoed by the person"
+	if reason != "" {
+		text += ": " + reason
+	}
+	return text + ". Do not repeat this call unchanged."
+}
