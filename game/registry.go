@@ -85,7 +85,7 @@ func (r *Registry) Lookup(name string) (Tool, error) {
 	if !ok {
 		valid := append([]string(nil), r.order...)
 		sort.Strings(valid)
-		return Tool{}, &UnknownToolError{Name: name, Valid: valid, Near: closest(name, valid, 3)}
+		return Tool{}, &UnknownToolError{Name: name, Valid: valid, Near: Closest(name, valid, 3)}
 	}
 	return e.tool, nil
 }

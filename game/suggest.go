@@ -5,10 +5,11 @@ import (
 	"strings"
 )
 
-// closest returns up to max candidates that look like a mistyped s: the same word in
+// Closest returns up to max candidates that look like a mistyped s: the same word in
 // another case, a few letters off, or one containing the other ("ship" for
 // "shipSymbol"). Closest first; nil when nothing is close enough to be worth saying.
-func closest(s string, candidates []string, max int) []string {
+// Games use it for "did you mean" on values their schemas leave open.
+func Closest(s string, candidates []string, max int) []string {
 	type scored struct {
 		name  string
 		score int

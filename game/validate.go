@@ -114,7 +114,7 @@ func check(s *jsonschema.Schema, v any, path string, probs []Problem) []Problem 
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return equalJSON(e, v) }) {
 		p := Problem{Path: path, Expected: "one of " + enumList(s.Enum), Got: describe(v)}
 		if str, ok := v.(string); ok {
-			if near := closest(str, enumStrings(s.Enum), 3); len(near) > 0 {
+			if near := Closest(str, enumStrings(s.Enum), 3); len(near) > 0 {
 				p.Hint = "did you mean " + orList(near) + "?"
 			}
 		}
@@ -198,7 +198,7 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []
 			if len(valid) == 0 {
 				pr.Expected = "no properties (this tool takes no arguments)"
 			}
-			if near := closest(name, valid, 2); len(near) > 0 {
+			if near := Closest(name, valid, 2); len(near) > 0 {
 				pr.Hint = "did you mean " + orList(near) + "?"
 			}
 			probs = append(probs, pr)

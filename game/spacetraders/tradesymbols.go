@@ -1,8 +1,9 @@
 package spacetraders
 
 import (
-	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // TradeSymbols is the spec's TradeSymbol enum (models/TradeSymbol.json). Tools take trade
@@ -63,58 +64,9 @@ func toSet(list []string) map[string]bool {
 	return m
 }
 
-// nearest returns up to three values of list that look like a mistyped s: the same in
-// another case, one containing the other, or a few letters off. Closest first.
+// nearest returns up to three values of list that look like a mistyped s (spaces
+// read as underscores): the same in another case, one containing the other, or a few
+// letters off. Closest first.
 func nearest(s string, list []string) []string {
-	type scored struct {
-		v string
-		d int
-	}
-	up := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"))
-	var found []scored
-	for _, v := range list {
-		switch {
-		case v == up:
-			found = append(found, scored{v, 0})
-		case len(up) >= 3 && (strings.Contains(v, up) || strings.Contains(up, v)):
-			found = append(found, scored{v, 1 + abs(len(v)-len(up))})
-		default:
-			if d := editDistance(up, v); d <= max(2, len(up)/4) {
-				found = append(found, scored{v, 1 + d})
-			}
-		}
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].d < found[j].d })
-	var out []string
-	for i := 0; i < len(found) && i < 3; i++ {
-		out = append(out, found[i].v)
-	}
-	return out
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return game.Closest(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"), list, 3)
 }
