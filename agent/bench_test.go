@@ -41,12 +41,20 @@ func (w *walker) Next(_ context.Context, req agent.Request) (agent.Reply, error)
 	return agent.Reply{Text: fmt.Sprintf("Step %d: going %s.", n, dir), Calls: calls}, nil
 }
 
-// runWalk plays steps steps with everything approved and returns the prompt size of
-// every step, and how long the run took.
+// runWalk plays steps steps of the grid game with everything approved and returns the
+// prompt size of every step, and how long the run took.
 func runWalk(tb testing.TB, steps int) (map[int]int, time.Duration, *walker) {
 	tb.Helper()
 	w := &walker{}
-	r, err := agent.New(agent.Config{Game: &gridGame{now: time.Now}, Brain: w, Session: newSession(tb),
+	sizes, d := runSteps(tb, &gridGame{now: time.Now}, w, steps)
+	return sizes, d, w
+}
+
+// runSteps plays steps steps of g with brain b, everything approved, on a real bbolt
+// session, and returns the prompt size of every step and how long the run took.
+func runSteps(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[int]int, time.Duration) {
+	tb.Helper()
+	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: newSession(tb),
 		ApproveAll: true, MaxSteps: steps, MaxIterations: steps + 1})
 	if err != nil {
 		tb.Fatal(err)
@@ -66,7 +74,7 @@ func runWalk(tb testing.TB, steps int) (map[int]int, time.Duration, *walker) {
 	if err := <-done; err != nil {
 		tb.Fatal(err)
 	}
-	return sizes, time.Since(t0), w
+	return sizes, time.Since(t0)
 }
 
 // TestPromptStaysFlat plays through the whole runner, journal included; the 500-step
@@ -93,6 +101,11 @@ func BenchmarkSteps(b *testing.B) {
 		s, d, w := runWalk(b, steps)
 		sizes, total, brain = s, total+d, brain+w.busy
 	}
+	reportSteps(b, steps, total, brain, sizes)
+}
+
+// reportSteps reports a steps benchmark's figures.
+func reportSteps(b *testing.B, steps int, total, brain time.Duration, sizes map[int]int) {
 	n := float64(b.N * steps)
 	b.ReportMetric(n/total.Seconds(), "steps/s")
 	b.ReportMetric(float64((total-brain).Nanoseconds())/n, "harness-ns/step")

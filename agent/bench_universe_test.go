@@ -53,34 +53,11 @@ func BenchmarkStepsUniverse(b *testing.B) {
 			b.Fatal(err)
 		}
 		d := &docker{}
-		r, err := agent.New(agent.Config{Game: off.Game, Brain: d, Session: newSession(b),
-			ApproveAll: true, MaxSteps: steps, MaxIterations: steps + 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		sizes = map[int]int{}
-		done := make(chan error, 1)
-		t0 := time.Now()
-		go func() { done <- r.Run(context.Background()) }()
-		for ev := range r.Events() {
-			switch ev.Type {
-			case agent.EventUsage:
-				sizes[ev.Step] = ev.Usage.PromptChars
-			case agent.EventError:
-				b.Fatalf("step %d: %s", ev.Step, ev.Text)
-			}
-		}
-		if err := <-done; err != nil {
-			b.Fatal(err)
-		}
-		total += time.Since(t0)
+		var took time.Duration
+		sizes, took = runSteps(b, off.Game, d, steps)
+		total += took
 		brain += d.busy
 		off.Close()
 	}
-	n := float64(b.N * steps)
-	b.ReportMetric(n/total.Seconds(), "steps/s")
-	b.ReportMetric(float64((total-brain).Nanoseconds())/n, "harness-ns/step")
-	b.ReportMetric(float64(sizes[10]), "prompt-chars@10")
-	b.ReportMetric(float64(sizes[100]), "prompt-chars@100")
-	b.ReportMetric(float64(sizes[1000]), "prompt-chars@1000")
+	reportSteps(b, steps, total, brain, sizes)
 }
