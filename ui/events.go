@@ -19,6 +19,9 @@ const resultLines = 6
 
 // handleEvent folds one agent event into the screen's state.
 func (m *Model) handleEvent(ev agent.Event) {
+	// Every event carries its step: a resumed session shows where it is before its
+	// first new step begins.
+	m.step = max(m.step, ev.Step)
 	switch ev.Type {
 	case agent.EventStarted:
 		if ev.Text != "" {

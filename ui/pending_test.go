@@ -29,3 +29,16 @@ func TestPendingKeysStayVisibleWithManyCalls(t *testing.T) {
 		}
 	}
 }
+
+// A resumed session's re-shown calls carry their step; the status bar shows it before
+// any new step begins.
+func TestStatusShowsTheStepOfResumedEvents(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	c := call("c1", "orbit_ship", `{"shipSymbol":"COPLAY-1"}`)
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 160, Height: 48}},
+		events([]agent.Event{{Type: agent.EventStarted, Text: "resumed"}, {Type: agent.EventProposed, Step: 41, Call: c}}))
+	if screen := ansi.Strip(m.render()); !strings.Contains(screen, "step 41") {
+		t.Fatalf("status bar does not show step 41:\n%s", screen)
+	}
+}
