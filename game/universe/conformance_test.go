@@ -1,53 +1,20 @@
 package universe
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/coplayhq/coplay/game/internal/spectest"
 )
 
-// specDir finds ../shared/spacetraders beside the repository root (the directory holding
-// go.mod), or skips the test when it is absent.
-func specDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: no go.mod above the test directory, so ../shared/spacetraders cannot be located")
-		}
-		dir = parent
-	}
-	spec := filepath.Join(dir, "..", "shared", "spacetraders")
-	if _, err := os.Stat(filepath.Join(spec, "reference", "SpaceTraders.json")); err != nil {
-		t.Skipf("skipping: the SpaceTraders OpenAPI spec is not at %s (it is test data kept outside the repository)", spec)
-	}
-	return spec
-}
+// specDir and loadSpec find and load the spec, or skip the test when it is absent.
+func specDir(t testing.TB) string { t.Helper(); return spectest.Dir(t) }
 
-func loadSpec(t *testing.T) *openapi3.T {
-	t.Helper()
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = true
-	loader.Context = context.Background()
-	doc, err := loader.LoadFromFile(filepath.Join(specDir(t), "reference", "SpaceTraders.json"))
-	if err != nil {
-		t.Fatalf("load the SpaceTraders spec: %v", err)
-	}
-	return doc
-}
+func loadSpec(t testing.TB) *openapi3.T { t.Helper(); return spectest.Load(t) }
 
 // responseSchemas maps operationId and status to the response body schema.
 func responseSchemas(doc *openapi3.T) map[string]map[int]*openapi3.Schema {
