@@ -108,28 +108,15 @@ func (u *Universe) getShips(c *call) (int, any, *apiError) {
 	return page(c, out)
 }
 
-func (u *Universe) getShip(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
-	if e != nil {
-		return fail(e)
+// shipView answers a GET of one of the player's ships with render's view of it.
+func shipView[V any](u *Universe, render func(*ship) V) func(*call) (int, any, *apiError) {
+	return func(c *call) (int, any, *apiError) {
+		s, e := u.lookupShip(c)
+		if e != nil {
+			return fail(e)
+		}
+		return ok(render(s))
 	}
-	return ok(u.renderShip(s))
-}
-
-func (u *Universe) getCargo(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
-	if e != nil {
-		return fail(e)
-	}
-	return ok(renderCargo(s))
-}
-
-func (u *Universe) getNav(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
-	if e != nil {
-		return fail(e)
-	}
-	return ok(u.renderNav(s))
 }
 
 func (u *Universe) getCooldown(c *call) (int, any, *apiError) {

@@ -91,9 +91,9 @@ func (u *Universe) routes() http.Handler {
 
 	my("GET /v2/my/ships", u.getShips)
 	my("POST /v2/my/ships", u.purchaseShip)
-	my("GET /v2/my/ships/{ship}", u.getShip)
-	my("GET /v2/my/ships/{ship}/cargo", u.getCargo)
-	my("GET /v2/my/ships/{ship}/nav", u.getNav)
+	my("GET /v2/my/ships/{ship}", shipView(u, u.renderShip))
+	my("GET /v2/my/ships/{ship}/cargo", shipView(u, renderCargo))
+	my("GET /v2/my/ships/{ship}/nav", shipView(u, u.renderNav))
 	my("PATCH /v2/my/ships/{ship}/nav", u.patchNav)
 	my("GET /v2/my/ships/{ship}/cooldown", u.getCooldown)
 	my("POST /v2/my/ships/{ship}/orbit", u.orbit)
