@@ -1,10 +1,7 @@
 package agent
 
 import (
-	"encoding/json"
 	"fmt"
-
-	"github.com/coplayhq/coplay/notes"
 )
 
 // emit journals ev (everything but text deltas) and sends it to Events.
@@ -32,33 +29,6 @@ func (r *Runner) emit(ev Event) {
 	}
 	ev.Seq = r.lastSeq
 	r.send1(ev)
-}
-
-// journal appends ev to the session and sets r.lastSeq.
-func (r *Runner) journal(ev *Event) error {
-	var data []byte
-	var err error
-	if ev.Type == EventDecision && ev.Decision != nil {
-		data, err = json.Marshal(ev.Decision)
-	} else {
-		data, err = json.Marshal(ev)
-	}
-	if err != nil {
-		return err
-	}
-	rec := notes.Record{Time: ev.Time, Type: string(ev.Type), Step: ev.Step, Data: data}
-	switch {
-	case ev.Call != nil:
-		rec.CallID = ev.Call.ID
-	case ev.Decision != nil:
-		rec.CallID = ev.Decision.CallID
-	}
-	got, err := r.cfg.Session.Append(rec)
-	if err != nil {
-		return err
-	}
-	r.lastSeq = got.Seq
-	return nil
 }
 
 // send1 hands an event to the reader, or drops it when ctx is done (nobody is reading

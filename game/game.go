@@ -94,6 +94,11 @@ type Tool struct {
 	Kind        Kind               // Read, Act or Note
 	Schema      *jsonschema.Schema // the arguments: a JSON object schema
 	DryRun      bool               // the game's Simulator can predict some calls of this tool
+	// Check, if set, adds the game's own checks (a trade good against the game's list,
+	// a symbol that becomes a URL path segment) to schema validation. It runs only on
+	// arguments that passed the schema, in the same single validation, and returns
+	// every problem it finds; none means the arguments are good.
+	Check func(args json.RawMessage) []Problem `json:"-"`
 }
 
 // Observation is the state of the world, for the model to read and the screen to draw.

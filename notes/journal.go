@@ -334,3 +334,65 @@ func decodeRecord(k, v []byte) (Record, error) {
 	}
 	return r, nil
 }
+
+// Batch is what one phase of a step writes at once: its journal records and the
+// session's bookkeeping. Commit writes it in one transaction, so a phase costs one
+// fsync however many records it has.
+type Batch struct {
+	Records []Record
+	// Step, when > 0, is the session's current step number.
+	Step int
+	// PromptTokens, CompletionTokens and Cost are added to the usage totals.
+	PromptTokens, CompletionTokens int64
+	Cost                           float64
+	// State, when non-nil, replaces the game's saved state.
+	State []byte
+}
+
+// Commit appends b's records in order (assigning their Seq, and Time where zero) and
+// applies its bookkeeping, in one durable transaction: either all of it is on disk when
+// Commit returns nil, or none of it. It returns the records as stored.
+func (s *Session) Commit(b Batch) ([]Record, error) {
+	recs := make([]Record, len(b.Records))
+	for i, r := range b.Records {
+		if r.Type == "" {
+			return nil, fmt.Errorf("notes: Commit: record %d has no type", i)
+		}
+		if r.Time.IsZero() {
+			r.Time = s.book.now()
+		}
+		if len(r.Data) > 0 && !json.Valid(r.Data) {
+			return nil, fmt.Errorf("notes: Commit: %s record %d: data is not valid JSON", r.Type, i)
+		}
+		r.Type = s.book.scrubString(r.Type)
+		r.CallID = s.book.scrubString(r.CallID)
+		if len(r.Data) > 0 {
+			r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
+		}
+		recs[i] = r
+	}
+	err := s.update(func(sb *bolt.Bucket) error {
+		for i := range recs {
+			if err := s.appendTx(sb, &recs[i]); err != nil {
+				return err
+			}
+		}
+		if b.State != nil {
+			if err := sb.Bucket(bucketState).Put(keyState, s.book.scrub(append([]byte(nil), b.State...))); err != nil {
+				return err
+			}
+		}
+		return s.editInfo(sb, func(i *SessionInfo) {
+			if b.Step > 0 {
+				i.Steps = b.Step
+			}
+			i.PromptTokens += b.PromptTokens
+			i.CompletionTokens += b.CompletionTokens
+			i.Cost += b.Cost
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
