@@ -125,6 +125,10 @@ const (
 	CmdResume CommandType = "resume"
 	CmdStop   CommandType = "stop"
 	CmdAllow  CommandType = "allow" // Tool, Allow: always allow this tool (or revoke)
+	// CmdRevise replaces a waiting call's arguments (CallID, Args) without deciding it: the
+	// runner validates them, runs a new dry run and sends tool_updated; the call waits for
+	// a decision again, and approving it then runs it as an edit.
+	CmdRevise CommandType = "revise"
 )
 
 // Command is an instruction from the person to the runner.

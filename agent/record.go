@@ -11,6 +11,20 @@ import (
 
 // journal appends ev to the session and sets r.lastSeq.
 func (r *Runner) journal(ev *Event) error {
+	rec, err := r.record(ev)
+	if err != nil {
+		return err
+	}
+	got, err := r.cfg.Session.Append(rec)
+	if err != nil {
+		return err
+	}
+	r.lastSeq = got.Seq
+	return nil
+}
+
+// record encodes ev as a journal record, without writing it.
+func (r *Runner) record(ev *Event) (notes.Record, error) {
 	var data []byte
 	var err error
 	if ev.Type == EventDecision && ev.Decision != nil {
@@ -19,7 +33,7 @@ func (r *Runner) journal(ev *Event) error {
 		data, err = json.Marshal(ev)
 	}
 	if err != nil {
-		return err
+		return notes.Record{}, err
 	}
 	rec := notes.Record{Time: ev.Time, Type: string(ev.Type), Step: ev.Step, Data: data}
 	switch {
@@ -28,10 +42,37 @@ func (r *Runner) journal(ev *Event) error {
 	case ev.Decision != nil:
 		rec.CallID = ev.Decision.CallID
 	}
-	got, err := r.cfg.Session.Append(rec)
+	return rec, nil
+}
+
+// RecentEvents returns up to n of the last journaled events of s, oldest first, decoded
+// for display (a resumed screen's log). Records it cannot read are skipped.
+func RecentEvents(s *notes.Session, n int) ([]Event, error) {
+	recs, err := s.Tail(n)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.lastSeq = got.Seq
-	return nil
+	out := make([]Event, 0, len(recs))
+	for _, rec := range recs {
+		ev := Event{Seq: rec.Seq, Time: rec.Time, Type: EventType(rec.Type), Step: rec.Step}
+		if ev.Type == EventDecision {
+			var d Decision
+			if json.Unmarshal(rec.Data, &d) != nil {
+				continue
+			}
+			ev.Decision = &d
+		} else {
+			var full Event
+			if json.Unmarshal(rec.Data, &full) != nil {
+				continue
+			}
+			full.Seq, full.Time, full.Type, full.Step = rec.Seq, rec.Time, ev.Type, rec.Step
+			if full.Call != nil {
+				full.Call.ID = rec.CallID
+			}
+			ev = full
+		}
+		out = append(out, ev)
+	}
+	return out, nil
 }

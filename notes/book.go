@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -57,6 +58,8 @@ type Book struct {
 
 	mu      sync.RWMutex
 	secrets [][]byte
+
+	commits atomic.Uint64 // write transactions committed, for benchmarks
 }
 
 // fileError is an error about the notebook file itself. Its text starts
@@ -276,8 +279,16 @@ func (b *Book) update(fn func(*bolt.Tx) error) (err error) {
 	defer b.recoverCorrupt(&err)
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
-	return b.db.Update(fn)
+	if err := b.db.Update(fn); err != nil {
+		return err
+	}
+	b.commits.Add(1)
+	return nil
 }
+
+// Commits returns how many write transactions this Book has committed since it was
+// opened: each one is a durable write (an fsync), so benchmarks report it per step.
+func (b *Book) Commits() uint64 { return b.commits.Load() }
 
 func (b *Book) recoverCorrupt(err *error) {
 	if r := recover(); r != nil {
