@@ -99,6 +99,11 @@ type Tool struct {
 	// arguments that passed the schema, in the same single validation, and returns
 	// every problem it finds; none means the arguments are good.
 	Check func(args json.RawMessage) []Problem `json:"-"`
+	// Run, if set, runs the tool (set by NewTool); a game built on NewTool answers Call
+	// with it (Tools.Call).
+	Run RunFunc `json:"-"`
+	// Simulate, if set, is the tool's dry run (set by NewTool with DryRun).
+	Simulate SimulateFunc `json:"-"`
 }
 
 // Observation is the state of the world, for the model to read and the screen to draw.

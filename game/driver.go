@@ -1,0 +1,232 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Driver is one kind of game coplay can play. Each driver lives in its own package and
+// registers itself from an init function with RegisterDriver; the program imports the
+// package for that side effect. Adding a game is a new folder and one import.
+type Driver struct {
+	// Name is what --game takes, e.g. "universe", "spacetraders", "mcp".
+	Name string
+	// Summary is one line for `coplay help` and error messages.
+	Summary string
+	// Flags adds the driver's own flags to fs and returns how to open a game once fs
+	// is parsed. Flags several drivers share (--base-url) are added with the Flag
+	// helpers of this package (StringFlag, ...), which add a flag only once. Flags may
+	// be nil for a driver with no flags.
+	Flags func(fs *FlagSet) Opener
+	// Saves says the driver's games save and restore their state with the session.
+	Saves bool
+}
+
+// Opener opens a game with the flags the driver added, once they are parsed. It checks
+// them first: a missing or bad flag or environment variable is an error that says which
+// and what to do, before anything is started.
+type Opener func(ctx context.Context, env Env) (*Opened, error)
+
+// Env is what coplay gives a driver to open a game with.
+type Env struct {
+	// State is the session's saved game state; nil for a new game.
+	State []byte
+	// Resuming is set when an existing session is continued.
+	Resuming bool
+	// Dir is a directory where the driver may keep files (a server's log).
+	Dir string
+	// Getenv reads the environment (os.Getenv; tests give their own).
+	Getenv func(string) string
+	// ToolsOnly is set when the game is opened only to list its tools (`coplay tools`):
+	// a driver may skip what playing needs and listing does not.
+	ToolsOnly bool
+}
+
+// Opened is a game ready to play, and how to put it away.
+type Opened struct {
+	Game Game
+	// Title names the game for the screen, e.g. "SpaceTraders (offline universe)".
+	Title string
+	// Save returns the game's state for the session; nil when the driver saves none.
+	Save func() ([]byte, error)
+	// Close releases the game (stops a server, closes connections); may be nil.
+	Close func() error
+	// Secrets are values the process holds that must never be shown, written or sent to
+	// a model (tokens); coplay scrubs them from everything it emits.
+	Secrets []string
+}
+
+var drivers = struct {
+	sync.Mutex
+	m map[string]Driver
+}{m: map[string]Driver{}}
+
+// RegisterDriver makes a driver available to --game. It panics on an empty or duplicate
+// name, a programming error found at start-up.
+func RegisterDriver(d Driver) {
+	drivers.Lock()
+	defer drivers.Unlock()
+	if d.Name == "" {
+		panic("game.RegisterDriver: driver has no name")
+	}
+	if _, dup := drivers.m[d.Name]; dup {
+		panic(fmt.Sprintf("game.RegisterDriver: driver %q registered twice", d.Name))
+	}
+	drivers.m[d.Name] = d
+}
+
+// Drivers returns the registered drivers sorted by name.
+func Drivers() []Driver {
+	drivers.Lock()
+	defer drivers.Unlock()
+	out := make([]Driver, 0, len(drivers.m))
+	for _, d := range drivers.m {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ErrUnknownDriver is wrapped by LookupDriver's error for a name no driver has.
+var ErrUnknownDriver = errors.New("unknown game")
+
+// LookupDriver returns the driver named name, or an error that lists the drivers and
+// the closest name.
+func LookupDriver(name string) (Driver, error) {
+	drivers.Lock()
+	d, ok := drivers.m[name]
+	drivers.Unlock()
+	if ok {
+		return d, nil
+	}
+	var names []string
+	for _, d := range Drivers() {
+		names = append(names, d.Name)
+	}
+	msg := fmt.Sprintf("%q is not a game coplay knows (games: %s)", name, strings.Join(names, ", "))
+	if near := Closest(name, names, 1); len(near) > 0 {
+		msg += "; did you mean " + near[0] + "?"
+	}
+	return Driver{}, fmt.Errorf("%w: %s", ErrUnknownDriver, msg)
+}
+
+// FlagSet is a flag.FlagSet that remembers which driver added each flag, so that a
+// flag given for another game than the one chosen is refused with a clear message.
+type FlagSet struct {
+	*flag.FlagSet
+	owner   map[string][]string // flag name -> drivers that use it
+	current string              // the driver whose Flags is running
+}
+
+// NewFlagSet wraps fs for drivers to add their flags to.
+func NewFlagSet(fs *flag.FlagSet) *FlagSet {
+	return &FlagSet{FlagSet: fs, owner: map[string][]string{}}
+}
+
+// AddDrivers runs every registered driver's Flags on fs and returns their openers by
+// driver name.
+func (fs *FlagSet) AddDrivers() map[string]Opener {
+	out := map[string]Opener{}
+	for _, d := range Drivers() {
+		if d.Flags == nil {
+			out[d.Name] = nil
+			continue
+		}
+		fs.current = d.Name
+		out[d.Name] = d.Flags(fs)
+		fs.current = ""
+	}
+	return out
+}
+
+// Owners returns the drivers that use the named flag; nil for a flag no driver added.
+func (fs *FlagSet) Owners(name string) []string { return fs.owner[name] }
+
+// CheckSet returns an error naming the first flag that was set on the command line but
+// belongs only to drivers other than game.
+func (fs *FlagSet) CheckSet(game string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		owners := fs.owner[f.Name]
+		if err != nil || len(owners) == 0 {
+			return
+		}
+		for _, o := range owners {
+			if o == game {
+				return
+			}
+		}
+		err = fmt.Errorf("--%s is for --game %s, not --game %s", f.Name, strings.Join(owners, " or --game "), game)
+	})
+	return err
+}
+
+func (fs *FlagSet) own(name string) {
+	if fs.current != "" {
+		fs.owner[name] = append(fs.owner[name], fs.current)
+	}
+}
+
+// StringFlag adds a string flag, or returns the one another driver already added under
+// that name (the first usage text stays).
+func (fs *FlagSet) StringFlag(name, value, usage string) *string {
+	defer fs.own(name)
+	if f := fs.Lookup(name); f != nil {
+		if v, ok := f.Value.(*stringValue); ok {
+			return (*string)(v)
+		}
+		panic(fmt.Sprintf("game.FlagSet: flag --%s added twice with different types", name))
+	}
+	p := new(string)
+	*p = value
+	fs.Var((*stringValue)(p), name, usage)
+	return p
+}
+
+// ListFlag adds a repeatable string flag (--observe A --observe B), or returns the one
+// another driver already added under that name.
+func (fs *FlagSet) ListFlag(name, usage string) *[]string {
+	defer fs.own(name)
+	if f := fs.Lookup(name); f != nil {
+		if v, ok := f.Value.(*listValue); ok {
+			return (*[]string)(v)
+		}
+		panic(fmt.Sprintf("game.FlagSet: flag --%s added twice with different types", name))
+	}
+	p := new([]string)
+	fs.Var((*listValue)(p), name, usage)
+	return p
+}
+
+// Int64Flag adds an int64 flag. Only string and list flags can be shared by drivers.
+func (fs *FlagSet) Int64Flag(name string, value int64, usage string) *int64 {
+	defer fs.own(name)
+	return fs.Int64(name, value, usage)
+}
+
+// Float64Flag adds a float64 flag.
+func (fs *FlagSet) Float64Flag(name string, value float64, usage string) *float64 {
+	defer fs.own(name)
+	return fs.Float64(name, value, usage)
+}
+
+// BoolFlag adds a bool flag.
+func (fs *FlagSet) BoolFlag(name string, value bool, usage string) *bool {
+	defer fs.own(name)
+	return fs.Bool(name, value, usage)
+}
+
+type stringValue string
+
+func (s *stringValue) Set(v string) error { *s = stringValue(v); return nil }
+func (s *stringValue) String() string     { return string(*s) }
+
+type listValue []string
+
+func (l *listValue) Set(v string) error { *l = append(*l, v); return nil }
+func (l *listValue) String() string     { return strings.Join(*l, ",") }
