@@ -186,4 +186,8 @@ type Simulation struct {
 	Summary string `json:"summary"`        // e.g. "uses 38 fuel (have 400), arrives 15:04:05"
 	Fails   bool   `json:"fails"`          // the game would refuse the call
 	Warning string `json:"warn,omitempty"` // allowed, but probably not what you want
+	// Effects are the predicted outcome's named numbers, for approval rules ("allow
+	// purchase_cargo if cost <= 5000"): SpaceTraders reports cost, income, fuel and
+	// seconds. Absent when the dry run predicts failure or cannot say.
+	Effects map[string]float64 `json:"effects,omitempty"`
 }
