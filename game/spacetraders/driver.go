@@ -1,0 +1,71 @@
+package spacetraders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/universe"
+)
+
+// Two drivers share this package: "universe", the built-in offline universe (the
+// default: no key, no account, no network), and "spacetraders", the real server.
+func init() {
+	game.RegisterDriver(game.Driver{
+		Name:    "universe",
+		Summary: "SpaceTraders in the built-in offline universe (no key, no account, no network)",
+		Saves:   true,
+		Flags:   universeFlags,
+	})
+	game.RegisterDriver(game.Driver{
+		Name:    "spacetraders",
+		Summary: "the real SpaceTraders server (needs SPACETRADERS_TOKEN, an agent token: `coplay register` makes one)",
+		Flags:   serverFlags,
+	})
+}
+
+func universeFlags(fs *game.FlagSet) game.Opener {
+	seed := fs.Int64Flag("seed", 1, "offline universe `seed` for a new session")
+	speed := fs.Float64Flag("speed", 0, "offline universe speed `factor`: durations are divided by it (0 = the default)")
+	noLimit := fs.BoolFlag("no-rate-limit", false, "turn off the offline universe's rate limit")
+	return func(_ context.Context, env game.Env) (*game.Opened, error) {
+		if *speed < 0 {
+			return nil, fmt.Errorf("--speed must be 0 (the default) or more, not %g", *speed)
+		}
+		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit}, env.State, "")
+		if err != nil {
+			return nil, fmt.Errorf("starting the offline universe: %w", err)
+		}
+		return &game.Opened{
+			Game:    off.Game,
+			Title:   "SpaceTraders (offline universe)",
+			Save:    off.Save,
+			Close:   off.Close,
+			Secrets: []string{off.Token},
+		}, nil
+	}
+}
+
+func serverFlags(fs *game.FlagSet) game.Opener {
+	base := fs.StringFlag("base-url", "", "API root `URL` of the game server (spacetraders: default "+DefaultBaseURL+")")
+	return func(_ context.Context, env game.Env) (*game.Opened, error) {
+		getenv := env.Getenv
+		if getenv == nil {
+			return nil, errors.New("spacetraders: no environment to read SPACETRADERS_TOKEN from")
+		}
+		token := getenv("SPACETRADERS_TOKEN")
+		if token == "" && !env.ToolsOnly {
+			return nil, errors.New("--game spacetraders needs SPACETRADERS_TOKEN, an agent token (`coplay register --symbol NAME` makes one)")
+		}
+		url := *base
+		if url == "" {
+			url = DefaultBaseURL
+		}
+		o := &game.Opened{Game: New(Config{BaseURL: url, Token: token}), Title: "SpaceTraders (" + url + ")"}
+		if token != "" {
+			o.Secrets = []string{token}
+		}
+		return o, nil
+	}
+}
