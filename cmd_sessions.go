@@ -69,7 +69,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("no notebook at %s", path)
 	}
-	book, err := notes.Open(path, nil)
+	book, err := openNotebook(path)
 	if err != nil {
 		return err
 	}

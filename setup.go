@@ -187,14 +187,9 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			return fmt.Errorf("no notebook at %s, so no session to resume: start one without --resume (or pass --data with the notebook's file)", path)
 		}
 	}
-	book, err := notes.Open(path, nil)
-	switch {
-	case errors.Is(err, notes.ErrLocked):
-		return fmt.Errorf("%v: close the other coplay first, or pass --data with another file", err)
-	case errors.Is(err, notes.ErrCorrupt):
-		return fmt.Errorf("%v; coplay has not changed it: move it aside, or pass --data with another file", err)
-	case err != nil:
-		return fmt.Errorf("opening the notebook: %v", err)
+	book, err := openNotebook(path)
+	if err != nil {
+		return err
 	}
 	p.book = book
 	p.closers = append(p.closers, p.book.Close)
@@ -321,6 +316,21 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		SaveState:     saveState,
 	})
 	return err
+}
+
+// openNotebook opens the notebook at path; its errors say what to do about a notebook
+// that is in use or damaged.
+func openNotebook(path string) (*notes.Book, error) {
+	book, err := notes.Open(path, nil)
+	switch {
+	case errors.Is(err, notes.ErrLocked):
+		return nil, fmt.Errorf("%v: close the other coplay first, or pass --data with another file", err)
+	case errors.Is(err, notes.ErrCorrupt):
+		return nil, fmt.Errorf("%v; coplay has not changed it: move it aside, or pass --data with another file", err)
+	case err != nil:
+		return nil, fmt.Errorf("opening the notebook: %v", err)
+	}
+	return book, nil
 }
 
 // brainKind says which brain the options ask for: "autopilot", "script", or "model".

@@ -342,6 +342,10 @@ func TestStartupEmptyNotebookFile(t *testing.T) {
 
 func TestStartupOtherCommands(t *testing.T) {
 	t.Parallel()
+	garbage := filepath.Join(t.TempDir(), "coplay.db")
+	if err := os.WriteFile(garbage, bytes.Repeat([]byte("not a notebook "), 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args  []string
 		code  int
@@ -350,6 +354,8 @@ func TestStartupOtherCommands(t *testing.T) {
 		{[]string{"plya"}, 2, []string{`unknown command "plya"`, "did you mean play?"}},
 		{[]string{"sessions", "--jsn"}, 2, []string{"unknown flag --jsn", "did you mean --json?"}},
 		{[]string{"sessions", "export"}, 2, []string{"one session name"}},
+		{[]string{"sessions", "--data", garbage}, 1, []string{garbage, "damaged", "move it aside"}},
+		{[]string{"sessions", "rm", "x", "--data", garbage}, 1, []string{garbage, "damaged"}},
 		{[]string{"serve-universe", "--speed", "0"}, 2, []string{"--speed"}},
 		{[]string{"serve-universe", "--sped", "3"}, 2, []string{"did you mean --seed or --speed?"}},
 		{[]string{"serve-universe", "--addr", "127.0.0.1:-1"}, 1, []string{"127.0.0.1:-1"}},
