@@ -16,6 +16,7 @@ var advicePhrasings = []struct {
 }{
 	// The advice that sent the autopilot 112 units away to mine.
 	{"prefer buying ore over mining whenever the market price is below 40", "buy"},
+	{"Prefer buying ore over mining whenever the market price is below…", "buy"},
 	{"prefer buying over mining", "buy"},
 	{"prefer mining over buying", "mine"},
 	{"prefer mining to buying", "mine"},
