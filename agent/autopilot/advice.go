@@ -61,10 +61,16 @@ var (
 	// "too expensive to buy", "buying is cheaper").
 	adviceWorse = wordSet("waste", "wasteful", "pointless", "useless", "slow", "slower", "expensive", "dear",
 		"dearer", "costly", "pricey", "adviceWorse", "inefficient", "bad", "stupid", "silly", "dumb",
-		"risky", "unprofitable", "overpriced")
+		"risky", "unprofitable", "overpriced", "longer")
 	adviceBetter = wordSet("adviceBetter", "cheaper", "cheap", "faster", "quicker", "best", "good", "great",
 		"profitable", "worth", "efficient", "smarter")
 )
+
+// worseAt is true when toks[k] judges an action worse: a worse word, or "more" after
+// "costs" ("buying costs more than mining").
+func worseAt(toks []string, k int) bool {
+	return adviceWorse[toks[k]] || toks[k] == "more" && k > 0 && strings.HasPrefix(toks[k-1], "cost")
+}
 
 func wordSet(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -136,7 +142,7 @@ func adviceCompared(toks []string, i int) (against, ok bool) {
 		case w == "than":
 			// The verdict before "than" says which side is worse.
 			for k := j - 1; k >= 0 && !clauseBreaks[toks[k]]; k-- {
-				if adviceWorse[toks[k]] {
+				if worseAt(toks, k) {
 					return false, true
 				}
 				if adviceBetter[toks[k]] {
@@ -166,30 +172,31 @@ func advicePreferBefore(toks []string, j int) bool {
 	return false
 }
 
-// adviceNegated is true when a negation stands within three words before toks[i], in its
-// clause. Another action in between stops it, unless joined by "or"/"nor": "don't mine
-// or buy" negates both.
+// adviceNegated is true when an odd number of negations stand within three words before
+// toks[i], in its clause ("don't mine", but "don't stop mining"). Another action in
+// between stops the search, unless joined by "or"/"nor": "don't mine or buy" negates
+// both.
 func adviceNegated(toks []string, i int) bool {
-	words := 0
+	words, neg := 0, false
 	for j := i - 1; j >= 0 && words < 3; j-- {
 		w := toks[j]
 		if clauseBreaks[w] {
-			return false
+			break
 		}
 		if isAdviceAction(w) {
 			if j+1 < i && (toks[j+1] == "or" || toks[j+1] == "nor") {
 				continue
 			}
-			return false
+			break
 		}
 		if negations[w] {
-			return true
+			neg = !neg
 		}
 		if w != "or" && w != "nor" {
 			words++
 		}
 	}
-	return false
+	return neg
 }
 
 // adviceVerdict finds a judgement of the action at toks[i] in its clause: the first worse or
@@ -203,7 +210,7 @@ func adviceVerdict(toks []string, i int) (good, ok bool) {
 		if negations[w] {
 			neg = !neg
 		}
-		if adviceWorse[w] || adviceBetter[w] {
+		if worseAt(toks, j) || adviceBetter[w] {
 			return adviceBetter[w] != neg, true
 		}
 	}

@@ -57,6 +57,11 @@ var advicePhrasings = []struct {
 	{"mining is slower than buying", "buy"},
 	{"it's better to buy than to mine", "buy"},
 	{"mining isn't worth it", "buy"},
+	{"buying costs more than mining", "mine"},
+	{"mining takes longer than buying", "buy"},
+	{"don't stop mining", "mine"},
+	{"never stop buying", "buy"},
+	{"I'd rather you mined", "mine"},
 	{"it is not worth mining", "buy"},
 	// Nothing about either: no change.
 	{"hello there", "none"},
