@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/coplayhq/coplay/keymap"
 	"github.com/coplayhq/coplay/ui"
@@ -22,17 +25,21 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var o options
 	o.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 1 || (fs.NArg() == 1 && !o.resume) {
-		return fmt.Errorf("unexpected arguments %q (a session name goes after --resume)", fs.Args())
-	}
-	keys, err := loadKeys()
+	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return err
 	}
-	p, err := setup(o, fs.Arg(0), 0)
+	if err := checkSessionArgs(pos, o.resume); err != nil {
+		return err
+	}
+	keys, err := loadKeys()
+	if err != nil {
+		return fmt.Errorf("reading your key bindings: %w", err)
+	}
+	// The terminal is checked once the notebook and the session to resume are known to
+	// be good (so their mistakes are reported with or without one) and before a new
+	// session is created (so a run without a terminal leaves nothing behind).
+	p, err := setup(o, first(pos), 0, needTerminal)
 	if err != nil {
 		return err
 	}
@@ -55,6 +62,39 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		runErr = nil
 	}
 	return errors.Join(uiErr, runErr, p.Close())
+}
+
+// needTerminal fails when the screen has no terminal to draw on: Bubble Tea uses
+// standard input when it is one, else /dev/tty.
+func needTerminal() error {
+	if term.IsTerminal(os.Stdin.Fd()) {
+		return nil
+	}
+	if f, err := os.Open("/dev/tty"); err == nil {
+		f.Close()
+		return nil
+	}
+	return errors.New("the screen needs a terminal and none is attached: use `coplay run --headless` to play without one")
+}
+
+// checkSessionArgs allows one positional argument, the session to resume, and only
+// with --resume.
+func checkSessionArgs(pos []string, resume bool) error {
+	switch {
+	case len(pos) > 1:
+		return usagef("unexpected arguments %q: only one session name, after --resume", pos[1:])
+	case len(pos) == 1 && !resume:
+		return usagef("unexpected argument %q: a session name goes after --resume (--resume %s)", pos[0], pos[0])
+	}
+	return nil
+}
+
+// first is the first element of pos, or "".
+func first(pos []string) string {
+	if len(pos) == 0 {
+		return ""
+	}
+	return pos[0]
 }
 
 // loadKeys reads the user's key overrides, if there are any.

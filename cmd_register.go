@@ -25,14 +25,15 @@ func runRegister(args []string, stdout, stderr io.Writer) error {
 	symbol := fs.String("symbol", "", "agent symbol, 3 to 14 characters (required)")
 	faction := fs.String("faction", "COSMIC", "starting faction, e.g. COSMIC")
 	baseURL := fs.String("base-url", spacetraders.DefaultBaseURL, "SpaceTraders API root")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
 	if n := len(*symbol); n < 3 || n > 14 {
-		return fmt.Errorf("--symbol must be 3 to 14 characters, got %q", *symbol)
+		return usagef("--symbol must be 3 to 14 characters, not %q", *symbol)
 	}
 	account := os.Getenv("SPACETRADERS_ACCOUNT_TOKEN")
 	if account == "" {

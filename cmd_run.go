@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -26,13 +25,17 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	o.register(fs)
 	fs.Bool("headless", true, "play without a screen (the only mode of run)")
 	steps := fs.Int("steps", 0, "stop after `n` steps (0 = until stopped)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 1 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args()[1:])
+	if err := checkSessionArgs(pos, o.resume); err != nil {
+		return err
 	}
-	p, err := setup(o, fs.Arg(0), *steps)
+	if *steps < 0 {
+		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
+	}
+	p, err := setup(o, first(pos), *steps, nil)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -31,14 +32,15 @@ func runServeUniverse(args []string, stdout, stderr io.Writer) error {
 	noLimit := fs.Bool("no-rate-limit", false, "turn off the real rate limit (2 req/s, burst 30 per 60 s)")
 	symbol := fs.String("agent", "PLAYER", "symbol of the agent registered at start")
 	faction := fs.String("faction", "COSMIC", "faction of the agent registered at start")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
-	if *speed <= 0 {
-		return fmt.Errorf("--speed must be positive, got %v", *speed)
+	if !(*speed > 0) || math.IsInf(*speed, 0) {
+		return usagef("--speed must be a positive number of game seconds per real second, not %v", *speed)
 	}
 	u := universe.New(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit})
 	token, err := u.Register(*symbol, *faction)

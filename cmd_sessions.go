@@ -31,7 +31,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, sessionsUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), sessionsUsage); fs.PrintDefaults() }
 	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
 	asJSON, out := new(bool), new(string)
 	switch sub {
@@ -40,15 +40,15 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	case "export":
 		out = fs.String("o", "", "write the transcript to `file` instead of standard output")
 	}
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return err
 	}
 	switch {
 	case sub == "list" && len(pos) > 0:
-		return fmt.Errorf("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
+		return usagef("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
 	case sub != "list" && len(pos) != 1:
-		return fmt.Errorf("%s needs exactly one session name (see `coplay sessions list`)", sub)
+		return usagef("%s needs exactly one session name (see `coplay sessions list`)", sub)
 	}
 
 	path := *data
@@ -69,7 +69,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("no notebook at %s", path)
 	}
-	book, err := notes.Open(path, nil)
+	book, err := openNotebook(path)
 	if err != nil {
 		return err
 	}

@@ -30,11 +30,12 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("coplay tools", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array of {name, kind, description, dryRun, schema}")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
 	tools := spacetraders.Catalog()
 	if *asJSON {

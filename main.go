@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand of coplay.
@@ -31,10 +32,15 @@ func main() {
 
 // run dispatches to a subcommand, or to the companion when the first argument is a flag
 // or absent, and returns the process exit code.
+//
+// Every failure is one line on stderr: "coplay CMD: what is wrong and what to do". The
+// exit status is 2 for a mistake in the command line (see usageError) and 1 for
+// everything else (environment, notebook, game, model).
 func run(args []string, stdout, stderr io.Writer) int {
-	name := "play"
+	name, prefix := "play", "coplay"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		name, args = args[0], args[1:]
+		prefix = "coplay " + name
 	}
 	if name == "help" {
 		usage(stdout)
@@ -42,15 +48,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "coplay: unknown command %q\n\n", name)
-		usage(stderr)
+		names := make([]string, 0, len(commands)+1)
+		for n := range commands {
+			names = append(names, n)
+		}
+		fmt.Fprintf(stderr, "coplay: unknown command %q%s (`coplay help` lists the commands)\n",
+			name, didYouMean(name, append(names, "help")...))
 		return 2
 	}
 	if err := cmd.run(args, stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "coplay %s: %v\n", name, err)
+		// One line: a joined or wrapped error may carry newlines of its own.
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
 		return 1
 	}
 	return 0
@@ -68,4 +84,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w, "\n`coplay COMMAND -h` lists a command's flags.")
+	fmt.Fprintln(w, "\nexit status: 0 done, 1 could not start or failed (notebook, environment, game, model),")
+	fmt.Fprintln(w, "2 a mistake in the command line (an unknown flag or command, a bad value); the reason")
+	fmt.Fprintln(w, "is one line on stderr.")
 }

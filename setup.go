@@ -5,8 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"net/url"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -63,36 +66,132 @@ type play struct {
 	closers []func() error
 }
 
-// Close saves what should be saved and releases everything, newest first.
+// Close saves what should be saved and releases everything, newest first. A nil play
+// (setup failed) has nothing to release.
 func (p *play) Close() error {
+	if p == nil {
+		return nil
+	}
 	var errs []error
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		errs = append(errs, p.closers[i]())
 	}
+	p.closers = nil
 	return errors.Join(errs...)
+}
+
+// check finds every mistake in the options that can be found without opening the
+// notebook or starting anything, so that a bad flag or a missing variable never leaves
+// a session behind. Mistakes in the flags are usageErrors.
+func (o *options) check() error {
+	if o.approve != "ask" && o.approve != "all" {
+		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
+	}
+	if o.game != "universe" && o.game != "spacetraders" {
+		return usagef("--game must be universe (offline, built in) or spacetraders (the real server), not %q%s",
+			o.game, didYouMean(o.game, "universe", "spacetraders"))
+	}
+	if o.preset != "" {
+		names := presetNames()
+		if _, ok := openai.Presets()[strings.ToLower(o.preset)]; !ok {
+			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
+		}
+	}
+	if !(o.speed >= 0) || math.IsInf(o.speed, 0) {
+		return usagef("--speed must be a positive factor, or 0 for the default, not %v", o.speed)
+	}
+	if o.maxIter < 0 {
+		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
+	}
+	if o.baseURL != "" {
+		u, err := url.Parse(o.baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("--base-url must be an http or https URL such as https://api.spacetraders.io/v2, not %q", o.baseURL)
+		}
+	}
+	kind, err := o.brainKind()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case "script":
+		file := strings.TrimPrefix(o.brain, "script:")
+		if _, err := llmtest.Load(file); err != nil {
+			return fmt.Errorf("--brain %s: %s", o.brain, strings.TrimPrefix(err.Error(), "llmtest: "))
+		}
+	case "model":
+		if _, err := openai.ConfigFromEnv(o.model, o.preset); err != nil {
+			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
+		}
+	}
+	if !o.resume && o.game == "spacetraders" {
+		return checkToken()
+	}
+	return nil
+}
+
+// checkToken says what to do when the real game has no agent token.
+func checkToken() error {
+	if os.Getenv("SPACETRADERS_TOKEN") == "" {
+		return errors.New("--game spacetraders needs SPACETRADERS_TOKEN set to an agent token (`coplay register` makes one; --game universe plays offline without one)")
+	}
+	return nil
+}
+
+// presetNames lists the model presets, sorted.
+func presetNames() []string {
+	var names []string
+	for n := range openai.Presets() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // setup opens the notebook and session, starts the game and the brain, and builds the
 // runner. name is the session to resume, when o.resume is set ("" = the newest).
-func setup(o options, name string, steps int) (p *play, err error) {
-	p = &play{}
-	defer func() {
-		if err != nil {
-			p.Close()
-		}
-	}()
-	if o.approve != "ask" && o.approve != "all" {
-		return nil, fmt.Errorf("--approve must be ask or all, not %q", o.approve)
-	}
-	path := o.data
-	if path == "" {
-		if path, err = notes.DefaultPath(); err != nil {
-			return nil, err
-		}
-	}
-	if p.book, err = notes.Open(path, nil); err != nil {
+// beforeCreate, if not nil, runs once the notebook is open and the session to resume
+// found, before a session is created or anything started: the screen checks there that
+// it has a terminal. Every failure is one error, with everything opened so far closed
+// and a session created by this call removed again.
+func setup(o options, name string, steps int, beforeCreate func() error) (*play, error) {
+	if err := o.check(); err != nil {
 		return nil, err
 	}
+	p := &play{}
+	var created string // the session this call created, removed again if setup fails
+	if err := p.start(o, name, steps, beforeCreate, &created); err != nil {
+		if created != "" {
+			if derr := p.book.Delete(created); derr != nil {
+				err = fmt.Errorf("%w (and removing the session %s it had created: %v)", err, created, derr)
+			}
+		}
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// start does the work of setup on p; created is set to the name of a session it creates.
+func (p *play) start(o options, name string, steps int, beforeCreate func() error, created *string) error {
+	path := o.data
+	if path == "" {
+		var err error
+		if path, err = notes.DefaultPath(); err != nil {
+			return fmt.Errorf("no place for the notebook (%v): pass --data FILE", err)
+		}
+	}
+	if o.resume {
+		// Resuming must not create a notebook as a side effect.
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("no notebook at %s, so no session to resume: start one without --resume (or pass --data with the notebook's file)", path)
+		}
+	}
+	book, err := openNotebook(path)
+	if err != nil {
+		return err
+	}
+	p.book = book
 	p.closers = append(p.closers, p.book.Close)
 	// A safety net: nothing should hand the notebook a secret, but if something does
 	// (a model echoing a key from an error message), it is scrubbed before it is written.
@@ -100,29 +199,41 @@ func setup(o options, name string, steps int) (p *play, err error) {
 
 	brainName, err := o.brainKind()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if o.resume {
 		if p.session, err = p.book.Session(name); err != nil {
 			if errors.Is(err, notes.ErrNotFound) {
-				return nil, fmt.Errorf("no session %q to resume in %s (see `coplay sessions`)", name, path)
+				if name == "" {
+					return fmt.Errorf("no session to resume in %s: start one without --resume", path)
+				}
+				return fmt.Errorf("no session %q to resume in %s (`coplay sessions --data %s` lists them)", name, path, path)
 			}
-			return nil, err
+			return err
 		}
 		info, err := p.session.Info()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if info.Game != "" {
 			o.game = info.Game
 		}
-	} else {
-		if o.game != "universe" && o.game != "spacetraders" {
-			return nil, fmt.Errorf("--game must be universe or spacetraders, not %q", o.game)
+		if o.game == "spacetraders" {
+			if err := checkToken(); err != nil {
+				return fmt.Errorf("session %s plays the real game: %w", p.session.Name(), err)
+			}
 		}
+	}
+	if beforeCreate != nil {
+		if err := beforeCreate(); err != nil {
+			return err
+		}
+	}
+	if !o.resume {
 		if p.session, err = p.book.Create("", o.game, brainName); err != nil {
-			return nil, err
+			return err
 		}
+		*created = p.session.Name()
 	}
 
 	var saveState func() ([]byte, error)
@@ -131,48 +242,45 @@ func setup(o options, name string, steps int) (p *play, err error) {
 	case "universe":
 		state, err := p.session.State()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		off, err := spacetraders.StartOffline(universe.Config{Seed: o.seed, Speed: o.speed, RateLimit: !o.noRateLimit}, state, "")
 		if err != nil {
-			return nil, fmt.Errorf("starting the offline universe: %w", err)
+			return fmt.Errorf("starting the offline universe: %w", err)
 		}
 		p.closers = append(p.closers, off.Close)
 		// Save the universe when the run ends too, so a quit loses nothing.
+		session := p.session
 		p.closers = append(p.closers, func() error {
 			data, err := off.Save()
 			if err != nil {
 				return err
 			}
-			return p.session.SaveState(data)
+			return session.SaveState(data)
 		})
 		saveState = off.Save
 		st = off.Game
 		p.title = "SpaceTraders (offline universe)"
 	case "spacetraders":
-		token := os.Getenv("SPACETRADERS_TOKEN")
-		if token == "" {
-			return nil, errors.New("--game spacetraders needs SPACETRADERS_TOKEN (an agent token; `coplay register` makes one)")
-		}
 		base := o.baseURL
 		if base == "" {
 			base = "https://api.spacetraders.io/v2"
 		}
-		st = spacetraders.New(spacetraders.Config{BaseURL: base, Token: token})
+		st = spacetraders.New(spacetraders.Config{BaseURL: base, Token: os.Getenv("SPACETRADERS_TOKEN")})
 		p.title = "SpaceTraders (" + base + ")"
 	default:
-		return nil, fmt.Errorf("session plays %q, which this coplay does not know", o.game)
+		return fmt.Errorf("session %s plays %q, which this coplay does not know", p.session.Name(), o.game)
 	}
 	p.game = st
 
-	switch {
-	case brainName == "autopilot":
+	switch brainName {
+	case "autopilot":
 		p.brain = autopilot.New(st)
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
-	case strings.HasPrefix(o.brain, "script:"):
+	case "script":
 		b, closer, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.closers = append(p.closers, closer.Close)
 		p.brain = b
@@ -180,11 +288,11 @@ func setup(o options, name string, steps int) (p *play, err error) {
 	default:
 		cfg, err := openai.ConfigFromEnv(o.model, o.preset)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b, err := openai.New(cfg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.brain = b
 		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
@@ -207,28 +315,43 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		ApproveAll:    o.approve == "all",
 		SaveState:     saveState,
 	})
-	if err != nil {
-		return nil, err
+	return err
+}
+
+// openNotebook opens the notebook at path; its errors say what to do about a notebook
+// that is in use or damaged.
+func openNotebook(path string) (*notes.Book, error) {
+	book, err := notes.Open(path, nil)
+	switch {
+	case errors.Is(err, notes.ErrLocked):
+		return nil, fmt.Errorf("%v: close the other coplay first, or pass --data with another file", err)
+	case errors.Is(err, notes.ErrCorrupt):
+		return nil, fmt.Errorf("%v; coplay has not changed it: move it aside, or pass --data with another file", err)
+	case err != nil:
+		return nil, fmt.Errorf("opening the notebook: %v", err)
 	}
-	return p, nil
+	return book, nil
 }
 
 // brainKind says which brain the options ask for: "autopilot", "script", or "model".
+// An explicit --brain wins over --model, --preset and the environment.
 func (o *options) brainKind() (string, error) {
 	switch {
-	case o.brain == "autopilot":
-		return "autopilot", nil
+	case o.brain == "autopilot" || o.brain == "model":
+		return o.brain, nil
 	case strings.HasPrefix(o.brain, "script:"):
-		return "script", nil
-	case o.brain == "model" || o.model != "" || o.preset != "":
-		return "model", nil
-	case o.brain == "":
-		if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "" {
-			return "model", nil
+		if strings.TrimPrefix(o.brain, "script:") == "" {
+			return "", usagef("--brain script:FILE needs the cassette's file after the colon")
 		}
-		return "autopilot", nil
+		return "script", nil
+	case o.brain != "":
+		return "", usagef("--brain must be autopilot, model or script:FILE, not %q%s", o.brain, didYouMean(o.brain, "autopilot", "model"))
+	case o.model != "" || o.preset != "":
+		return "model", nil
+	case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+		return "model", nil
 	}
-	return "", fmt.Errorf("--brain must be autopilot, model or script:FILE, not %q", o.brain)
+	return "autopilot", nil
 }
 
 // interruptContext is canceled on SIGINT or SIGTERM.

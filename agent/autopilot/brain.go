@@ -176,10 +176,7 @@ func (b *Brain) explain(dec decision, notes []action) string {
 		lines = append(lines, "Autopilot here: I play by rules, with no language model. Every game action I propose goes through your approval.")
 	}
 	if b.mem.adviceNew {
-		pref := "I found no preference for mining or buying in it"
-		if p, ok := preference(b.mem.advice[len(b.mem.advice)-1]); ok {
-			pref = "I read it as: prefer " + map[bool]string{true: "mining", false: "buying"}[p]
-		}
+		pref := readAdvice(b.mem.advice[len(b.mem.advice)-1]).says()
 		lines = append(lines, "I wrote your advice into the notes (Advice). I cannot understand language; "+pref+
 			", and I will reconsider calls you vetoed. Veto or edit my calls to steer me further.")
 	}

@@ -332,30 +332,3 @@ func newAdvice(msgs []agent.Message) []string {
 	}
 	return out
 }
-
-var (
-	wordRe       = regexp.MustCompile(`[a-z']+`)
-	negations    = map[string]bool{"don't": true, "dont": true, "not": true, "no": true, "stop": true, "never": true, "avoid": true, "without": true}
-	mineWords    = map[string]bool{"mine": true, "mining": true, "extract": true, "extracting": true, "drill": true}
-	clauseBreaks = map[string]bool{"and": true, "but": true, "then": true, "instead": true, "or": true}
-	buyWords     = map[string]bool{"buy": true, "buying": true, "purchase": true, "purchasing": true}
-)
-
-// preference reads a preference for mining (true) or buying (false) out of advice, the
-// only thing the autopilot understands of language. A negation within the three words
-// before a keyword, in the same clause, turns it around ("don't buy" prefers mining). The last keyword wins.
-func preference(advice string) (mine, ok bool) {
-	words := wordRe.FindAllString(strings.ToLower(advice), -1)
-	for i, w := range words {
-		isMine, isBuy := mineWords[w], buyWords[w]
-		if !isMine && !isBuy {
-			continue
-		}
-		negated := false
-		for j := i - 1; j >= max(0, i-3) && !clauseBreaks[words[j]]; j-- {
-			negated = negated || negations[words[j]]
-		}
-		mine, ok = isMine != negated, true
-	}
-	return mine, ok
-}

@@ -324,7 +324,8 @@ func TestNewBrainPlaysDemo(t *testing.T) {
 			msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Content: "ok"})
 		}
 	}
-	want := "observe_game update_notes set_plan accept_contract orbit_ship navigate_ship extract_resources extract_resources update_notes dock_ship"
+	want := "observe_detail update_notes set_plan accept_contract orbit_ship orbit_ship navigate_ship navigate_ship update_step " +
+		"extract_resources update_step extract_resources update_notes dock_ship observe_detail"
 	if got := strings.Join(tools, " "); got != want {
 		t.Errorf("demo tools:\n got %s\nwant %s", got, want)
 	}
