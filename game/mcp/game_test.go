@@ -292,3 +292,67 @@ func TestCapText(t *testing.T) {
 		t.Error("short text changed")
 	}
 }
+
+func TestTopLevelClosed(t *testing.T) {
+	tests := []struct {
+		schema string
+		args   string
+		ok     bool
+	}{
+		{`{"type":"object","properties":{"a":{"type":"number"}}}`, `{"a":1,"c":2}`, false},                            // a parameter list: closed
+		{`{"type":"object","properties":{}}`, `{"c":2}`, false},                                                       // no parameters
+		{`{"type":"object"}`, `{"c":2}`, true},                                                                        // free-form
+		{`{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":true}`, `{"a":1,"c":2}`, true}, // open on purpose
+		{`{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}}}}}`, `{"o":{"x":1,"y":2}}`, true}, // nested stays open
+		{`{"type":"object","properties":{"a":{}},"anyOf":[{"properties":{"b":{}}}]}`, `{"a":1,"b":2}`, true},          // parameters from branches
+	}
+	for _, tt := range tests {
+		var in any
+		if err := json.Unmarshal([]byte(tt.schema), &in); err != nil {
+			t.Fatal(err)
+		}
+		s, err := toSchema(in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		if err := game.Validate("t", s, json.RawMessage(tt.args)); (err == nil) != tt.ok {
+			t.Errorf("%s with %s: %v, want ok=%v", tt.schema, tt.args, err, tt.ok)
+		}
+	}
+	for _, bad := range []string{`{"type":"string"}`, `{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}`} {
+		var in any
+		json.Unmarshal([]byte(bad), &in)
+		if _, err := toSchema(in); err == nil {
+			t.Errorf("toSchema(%s) accepted a schema that cannot check arguments", bad)
+		}
+	}
+}
+
+func TestBuildCatalogue(t *testing.T) {
+	obj := map[string]any{"type": "object"}
+	c := buildCatalogue([]*sdk.Tool{
+		{Name: "get-sum", InputSchema: obj, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		{Name: "files.read", InputSchema: obj},
+		{Name: "files_read", InputSchema: obj},
+		{Name: "broken", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/nowhere"}}}},
+		{Name: "a/b", InputSchema: obj, Annotations: &sdk.ToolAnnotations{Title: "A B", ReadOnlyHint: false, IdempotentHint: true}},
+		nil,
+	})
+	if got := strings.Join(c.names(), " "); got != "a_b files_read files_read_2 get-sum" {
+		t.Errorf("names %q", got)
+	}
+	for game, server := range map[string]string{"get-sum": "get-sum", "files_read": "files_read", "files_read_2": "files.read", "a_b": "a/b"} {
+		if c.server[game] != server {
+			t.Errorf("%s calls the server's %q, want %q", game, c.server[game], server)
+		}
+	}
+	if c.byGame["get-sum"].Kind != game.Read || c.byGame["a_b"].Kind != game.Act || c.byGame["a_b"].Description != "A B" {
+		t.Errorf("kinds or descriptions wrong: %+v", c.tools)
+	}
+	if len(c.skipped) != 1 || !strings.Contains(c.skipped[0], `broken (its input schema cannot be used: $ref "#/nowhere"`) {
+		t.Errorf("skipped %q", c.skipped)
+	}
+	if d := diffCatalogues(catalogue{}, c); !strings.Contains(d, "left out: broken") {
+		t.Errorf("diff %q does not say what was left out", d)
+	}
+}

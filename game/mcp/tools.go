@@ -78,10 +78,23 @@ var modelName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // schema cannot be read or checked is left out, with why.
 func buildCatalogue(tools []*sdk.Tool) catalogue {
 	c := catalogue{byGame: map[string]game.Tool{}, server: map[string]string{}}
+	// Names a model can take are kept first, so a mapped name never takes one of them.
+	taken := map[string]string{}
+	for _, t := range tools {
+		if t != nil && modelName.MatchString(t.Name) {
+			taken[t.Name] = t.Name
+		}
+	}
+	seen := map[string]bool{}
 	for _, t := range tools {
 		if t == nil {
 			continue
 		}
+		if seen[t.Name] {
+			c.skipped = append(c.skipped, fmt.Sprintf("%s (listed twice; the first is kept)", t.Name))
+			continue
+		}
+		seen[t.Name] = true
 		schema, err := toSchema(t.InputSchema)
 		if err != nil {
 			c.skipped = append(c.skipped, fmt.Sprintf("%s (its input schema cannot be used: %v)", t.Name, err))
@@ -89,7 +102,8 @@ func buildCatalogue(tools []*sdk.Tool) catalogue {
 		}
 		name := t.Name
 		if !modelName.MatchString(name) {
-			name = mapName(name, c.server)
+			name = mapName(name, taken)
+			taken[name] = t.Name
 		}
 		kind := game.Act
 		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
@@ -164,7 +178,24 @@ func toSchema(in any) (*jsonschema.Schema, error) {
 	if probs := game.SchemaProblems(&s); len(probs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(probs, "; "))
 	}
+	closeTopLevel(&s)
 	return &s, nil
+}
+
+// closeTopLevel refuses unknown arguments when a schema lists its parameters and says
+// nothing about others. JSON Schema would allow them, and servers drop them without a
+// word (zod strips them, pydantic ignores them): a misspelt optional parameter would
+// then run a call other than the one the person approved. A schema that allows more
+// on purpose (additionalProperties, patternProperties, unevaluatedProperties, or
+// parameters from $ref or allOf/anyOf/oneOf) is kept as it is, and so is every nested
+// object. The closed schema is the one the model sees.
+func closeTopLevel(s *jsonschema.Schema) {
+	if s.Properties == nil || s.AdditionalProperties != nil || s.UnevaluatedProperties != nil ||
+		len(s.PatternProperties) > 0 || s.Ref != "" || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 ||
+		s.If != nil || len(s.DependentSchemas) > 0 || len(s.DependencySchemas) > 0 {
+		return
+	}
+	s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 }
 
 // diffCatalogues says what appeared and disappeared, and which tools changed their
