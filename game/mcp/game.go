@@ -331,28 +331,48 @@ func (g *Game) Close() error {
 }
 
 // Observe reads the resources and calls the read tool the Config names, and puts
-// them, with any notice (a reconnect, a changed catalogue), in the summary.
+// them, with any notice (a reconnect, a changed catalogue), in the summary. Reads are
+// safe to repeat, so a connection that turns out to be gone is reconnected and read
+// once more before Observe gives up.
 func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
-	sess, err := g.session(ctx)
-	if err != nil {
-		return game.Observation{}, err
+	var body string
+	for attempt := 0; ; attempt++ {
+		sess, err := g.session(ctx)
+		if err != nil {
+			return game.Observation{}, err
+		}
+		var lost bool
+		body, lost, err = g.look(ctx, sess)
+		if err == nil {
+			break
+		}
+		if !lost || attempt > 0 {
+			return game.Observation{}, err
+		}
 	}
 	var b strings.Builder
 	g.mu.Lock()
 	notices := g.notices
 	g.notices = nil
 	title := g.info.Title
-	readTools := g.cat.readNames()
 	g.mu.Unlock()
 	fmt.Fprintf(&b, "# %s\n", title)
 	for _, n := range notices {
 		fmt.Fprintf(&b, "\n**%s**\n", n)
 	}
+	b.WriteString(body)
+	return game.Observation{Summary: capText(b.String(), maxOutput), Time: time.Now()}, nil
+}
+
+// look reads what the Config says to observe. lost reports an error that ended the
+// connection (the session is dropped, so the next use reconnects).
+func (g *Game) look(ctx context.Context, sess *sdk.ClientSession) (body string, lost bool, err error) {
+	var b strings.Builder
 	for _, uri := range g.cfg.Observe {
 		res, err := sess.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		if err != nil && !isServerAnswer(err) {
 			g.dropped(sess, err)
-			return game.Observation{}, fmt.Errorf("mcp server %s: reading %s: %w", g.name, uri, err)
+			return "", ctx.Err() == nil, fmt.Errorf("mcp server %s: reading %s: %w", g.name, uri, err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", uri)
 		if err != nil {
@@ -367,9 +387,9 @@ func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
 		res, err := g.send(ctx, sess, t, json.RawMessage("{}"))
 		switch {
 		case err != nil:
-			return game.Observation{}, err
+			return "", false, err
 		case res.Unknown:
-			return game.Observation{}, fmt.Errorf("mcp server %s: observe tool %s: %s", g.name, t, res.Output)
+			return "", ctx.Err() == nil, fmt.Errorf("mcp server %s: observe tool %s: %s", g.name, t, res.Output)
 		case res.Err != nil:
 			fmt.Fprintf(&b, "(the tool answered with an error: %s)\n", res.Err.Message)
 		default:
@@ -378,13 +398,16 @@ func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
 		}
 	}
 	if len(g.cfg.Observe) == 0 && g.cfg.ObserveTool == "" {
+		g.mu.Lock()
+		readTools := g.cat.readNames()
+		g.mu.Unlock()
 		b.WriteString("\nThis server gives no observation of its own: use its read tools to look")
 		if len(readTools) > 0 {
 			b.WriteString(" (" + strings.Join(readTools, ", ") + ")")
 		}
 		b.WriteString(".\n")
 	}
-	return game.Observation{Summary: capText(b.String(), maxOutput), Time: time.Now()}, nil
+	return b.String(), false, nil
 }
 
 // Call validates the arguments against the tool's current schema and sends them once.

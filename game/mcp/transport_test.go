@@ -239,3 +239,34 @@ type atomicCounter struct{ atomic.Int64 }
 
 // newBufReader gives the filter a small buffer, so long lines come in many pieces.
 func newBufReader(s string) *bufio.Reader { return bufio.NewReaderSize(strings.NewReader(s), 16) }
+
+// A streamable HTTP server that restarts forgets its sessions: the next observation
+// finds out, reconnects, reads again and says the world may have moved on.
+func TestHTTPServerRestart(t *testing.T) {
+	h := testgame.New()
+	var mu sync.Mutex
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return h.Server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hd := handler
+		mu.Unlock()
+		hd.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	g, err := Open(ctx, Config{URL: srv.URL, Observe: []string{"game://state"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.Observe(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return h.Server }, nil)
+	mu.Unlock()
+	obs, err := g.Observe(ctx)
+	if err != nil || !strings.Contains(obs.Summary, "Reconnected to MCP server 127.0.0.1:") || !strings.Contains(obs.Summary, `"moves":0`) {
+		t.Errorf("observe after the restart: %q, %v", obs.Summary, err)
+	}
+}
