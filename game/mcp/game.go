@@ -169,6 +169,7 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 			g.lost = err
 		}
 		g.mu.Unlock()
+		sess.Close() // idempotent; frees the ended connection (a stdio server's pipes and log file)
 	}()
 	return nil
 }
