@@ -69,7 +69,9 @@ func checkEverything(t *testing.T, g *Game) {
 		t.Errorf("no rules from the server's instructions")
 	}
 	reg := game.NewRegistry(g)
+	start := time.Now()
 	res, err := reg.Call(ctx, "get-sum", json.RawMessage(`{"a":2,"b":40}`))
+	t.Logf("figure: one get-sum call took %v", time.Since(start).Round(time.Microsecond))
 	if err != nil || !res.OK() || !strings.Contains(res.Output, "42") {
 		t.Fatalf("get-sum 2+40: %+v, %v", res, err)
 	}
@@ -96,10 +98,12 @@ func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 func TestEverythingStdio(t *testing.T) {
 	path := everything(t)
 	logDir := t.TempDir()
+	start := time.Now()
 	g, err := Open(context.Background(), Config{Command: fmt.Sprintf("node '%s' stdio", path), LogDir: logDir})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
+	t.Logf("figure: Open over stdio (node starts, initialize, tools/list) took %v", time.Since(start).Round(time.Millisecond))
 	defer g.Close()
 	checkEverything(t, g)
 	// get-tiny-image answers with an image: summarised, not pasted.
@@ -108,9 +112,11 @@ func TestEverythingStdio(t *testing.T) {
 		t.Errorf("get-tiny-image: %+v, %v", res, err)
 	}
 	t.Logf("get-tiny-image: %s", res.Output)
+	start = time.Now()
 	if err := g.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
+	t.Logf("figure: Close over stdio (stdin closed, then SIGTERM after 2 s if still running) took %v", time.Since(start).Round(time.Millisecond))
 	if _, err := os.Stat(filepath.Join(logDir, "mcp-server-everything.log")); err != nil {
 		t.Errorf("no stderr log: %v", err)
 	}
