@@ -196,3 +196,27 @@ func TestOwnSchemasStayClosed(t *testing.T) {
 		t.Errorf("problems = %q, want the extra property refused", got)
 	}
 }
+
+// FuzzValidateServerSchemas feeds arguments to schemas as servers send them ($ref,
+// anyOf, oneOf, tuples, a $ref cycle): never a panic or a hang, and every refusal is
+// a *ValidationError with at least one problem.
+func FuzzValidateServerSchemas(f *testing.F) {
+	schemas := []*jsonschema.Schema{
+		parseSchema(f, draft07Schema),
+		parseSchema(f, pydanticSchema),
+		parseSchema(f, `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"null"}]}},"$ref":"#/$defs/a"}`),
+		parseSchema(f, `{"type":"object","properties":{"t":{"type":"array","items":[{"type":"string"}],"additionalItems":false,"uniqueItems":true},"n":{"not":{"const":0},"multipleOf":0.5}},"if":{"required":["t"]},"then":{"required":["n"]}}`),
+	}
+	for _, seed := range []string{`{"a":2,"b":40}`, `{"move":{"direction":"north"},"limit":null}`, `{}`, `null`, `{"t":["a","a"],"n":0}`, `{"where":{"x":"1"}}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, s := range schemas {
+			err := Validate("tool", s, json.RawMessage(args))
+			var ve *ValidationError
+			if err != nil && (!errors.As(err, &ve) || len(ve.Problems) == 0) {
+				t.Fatalf("Validate(%q) = %v, want nil or a *ValidationError with problems", args, err)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -269,4 +270,44 @@ func TestHTTPServerRestart(t *testing.T) {
 	if err != nil || !strings.Contains(obs.Summary, "Reconnected to MCP server 127.0.0.1:") || !strings.Contains(obs.Summary, `"moves":0`) {
 		t.Errorf("observe after the restart: %q, %v", obs.Summary, err)
 	}
+}
+
+// FuzzJSONLines: whatever a server prints, the filter passes on exactly the lines that
+// start with '{' or '[', byte for byte, and counts the other non-blank lines.
+func FuzzJSONLines(f *testing.F) {
+	f.Add("log\n{\"a\":1}\n\n[1]\r\nmore log\n{", 3)
+	f.Add("", 1)
+	f.Fuzz(func(t *testing.T, in string, readSize int) {
+		if readSize < 1 || readSize > 64 {
+			readSize = 1 + (readSize%64+64)%64
+		}
+		var want strings.Builder
+		wantSkipped := 0
+		for _, line := range strings.SplitAfter(in, "\n") {
+			switch {
+			case line == "":
+			case line[0] == '{' || line[0] == '[':
+				want.WriteString(line)
+			case len(trimSpace([]byte(line))) > 0:
+				wantSkipped++
+			}
+		}
+		var skipped atomic.Int64
+		fl := &jsonLines{r: bufio.NewReaderSize(strings.NewReader(in), 16), warn: io.Discard, skipped: &skipped}
+		var got strings.Builder
+		buf := make([]byte, readSize)
+		for i := 0; ; i++ {
+			n, err := fl.Read(buf)
+			got.Write(buf[:n])
+			if err != nil {
+				break
+			}
+			if i > 4*len(in)+10 {
+				t.Fatal("the filter does not reach the end of its input")
+			}
+		}
+		if got.String() != want.String() || int(skipped.Load()) != wantSkipped {
+			t.Fatalf("input %q: passed %q (skipped %d), want %q (skipped %d)", in, got.String(), skipped.Load(), want.String(), wantSkipped)
+		}
+	})
 }
