@@ -1,14 +1,3 @@
-// Package mcp plays any MCP server as a game: its tools become the game's typed tools
-// (read-only ones as game.Read, every other one as game.Act), its instructions become
-// the rules, and resources or a read tool named in the Config make the observation.
-//
-// A server is reached over stdio (Config.Command) or streamable HTTP (Config.URL) with
-// the official go-sdk. Arguments are validated against the server's own schema before
-// anything is sent. A server that exits or drops is reconnected with backoff; a call
-// whose answer was lost is reported as outcome unknown and never sent again.
-//
-// Nothing a server sends can approve a call or add a rule: this package only turns the
-// server's answers into text for the model.
 package mcp
 
 import (

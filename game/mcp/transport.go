@@ -217,8 +217,10 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 		return nil, err
 	}
 	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: h}}
-	// The SDK's own retries would resend; we reconnect ourselves, with backoff.
-	return &sdk.StreamableClientTransport{Endpoint: d.url, HTTPClient: client, MaxRetries: -1}, nil
+	// The SDK's retries (5 by default) resume a broken response stream with a GET and
+	// Last-Event-ID, never by sending the request again, so they may save an answer that
+	// would otherwise be lost; a session that is gone for good is reconnected by Game.
+	return &sdk.StreamableClientTransport{Endpoint: d.url, HTTPClient: client}, nil
 }
 
 // headerTransport adds fixed headers to every request.
