@@ -65,7 +65,7 @@ func Validate(tool string, schema *jsonschema.Schema, args json.RawMessage) erro
 	if err != nil {
 		probs = append(probs, Problem{Path: rootPath, Expected: "a JSON object", Got: "invalid JSON (" + err.Error() + ")"})
 	} else {
-		probs = check(schema, v, rootPath, probs)
+		probs = (&walk{root: schema}).check(schema, v, rootPath, probs)
 	}
 	if len(probs) == 0 {
 		return nil
@@ -91,9 +91,12 @@ func decodeJSON(data []byte) (any, error) {
 }
 
 // check appends the problems of v against s at path.
-func check(s *jsonschema.Schema, v any, path string, probs []Problem) []Problem {
+func (w *walk) check(s *jsonschema.Schema, v any, path string, probs []Problem) []Problem {
 	if s == nil || isTrue(s) {
 		return probs
+	}
+	if composite(s) {
+		return w.checkComposite(s, v, path, probs)
 	}
 	if s.Not != nil && isTrue(s.Not) {
 		return append(probs, Problem{Path: path, Expected: "nothing (not allowed here)", Got: describe(v)})
@@ -159,18 +162,18 @@ func check(s *jsonschema.Schema, v any, path string, probs []Problem) []Problem 
 			probs = append(probs, Problem{Path: path, Expected: fmt.Sprintf("at most %d items", *s.MaxItems), Got: fmt.Sprintf("%d items", len(x))})
 		}
 		for i, item := range x {
-			probs = check(s.Items, item, fmt.Sprintf("%s[%d]", path, i), probs)
+			probs = w.check(s.Items, item, fmt.Sprintf("%s[%d]", path, i), probs)
 		}
 	case map[string]any:
-		probs = checkObject(s, x, path, probs)
+		probs = w.checkObject(s, x, path, probs)
 	}
-	return probs
+	return w.checkMore(s, v, path, probs)
 }
 
 // checkObject appends the problems of an object's properties: missing required ones
 // first (so a misspelt name reads as "missing X" then "unknown Y, did you mean X?"),
 // then each property in name order so the output is stable.
-func checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []Problem) []Problem {
+func (w *walk) checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []Problem) []Problem {
 	valid := make([]string, 0, len(s.Properties))
 	for name := range s.Properties {
 		valid = append(valid, name)
@@ -179,7 +182,7 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []
 	for _, name := range s.Required {
 		if _, ok := obj[name]; !ok {
 			p := s.Properties[name]
-			probs = append(probs, Problem{Path: path + "." + name, Expected: "required " + schemaDesc(p), Got: "nothing (missing)"})
+			probs = append(probs, Problem{Path: path + "." + name, Expected: "required " + w.desc(p), Got: "nothing (missing)"})
 		}
 	}
 	names := make([]string, 0, len(obj))
@@ -190,7 +193,7 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []
 	closed := s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil && isTrue(s.AdditionalProperties.Not)
 	for _, name := range names {
 		if p, ok := s.Properties[name]; ok {
-			probs = check(p, obj[name], path+"."+name, probs)
+			probs = w.check(p, obj[name], path+"."+name, probs)
 			continue
 		}
 		if closed {
@@ -204,7 +207,7 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, path string, probs []
 			probs = append(probs, pr)
 			continue
 		}
-		probs = check(s.AdditionalProperties, obj[name], path+"."+name, probs)
+		probs = w.check(s.AdditionalProperties, obj[name], path+"."+name, probs)
 	}
 	return probs
 }

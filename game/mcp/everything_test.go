@@ -1,0 +1,161 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// The reference server @modelcontextprotocol/server-everything, end to end. .ci/run
+// installs it with npm and exports COPLAY_MCP_EVERYTHING (the path of its
+// dist/index.js); without it these tests skip.
+
+func everything(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("COPLAY_MCP_EVERYTHING")
+	if path == "" {
+		t.Skip("COPLAY_MCP_EVERYTHING is not set: install the reference server with `npm install --prefix ~/.cache/coplay-ci/npm @modelcontextprotocol/server-everything@2026.8.31` and point it at .../dist/index.js (.ci/run does both)")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("COPLAY_MCP_EVERYTHING=%s: %v", path, err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	return path
+}
+
+// checkEverything plays the reference server's catalogue: kinds from annotations,
+// schemas kept, a sum computed, invalid calls refused before the server.
+func checkEverything(t *testing.T, g *Game) {
+	t.Helper()
+	ctx := context.Background()
+	tools := map[string]game.Tool{}
+	for _, tool := range g.Tools() {
+		tools[tool.Name] = tool
+		t.Logf("%-32s %-4s %s", tool.Name, tool.Kind, tool.Description)
+	}
+	sum, ok := tools["get-sum"]
+	if !ok || sum.Kind != game.Read {
+		t.Fatalf("get-sum: %+v (present %v), want a read tool", sum, ok)
+	}
+	if toggle, ok := tools["toggle-simulated-logging"]; !ok || toggle.Kind != game.Act {
+		t.Errorf("toggle-simulated-logging: %+v (present %v), want an act tool", toggle, ok)
+	}
+	if gz, ok := tools["gzip-file-as-resource"]; !ok || gz.Kind != game.Act {
+		t.Errorf("gzip-file-as-resource (readOnlyHint false): %+v, want an act tool", gz)
+	}
+	if !strings.HasPrefix(sum.Description, "Get Sum Tool: Returns the sum of two numbers") {
+		t.Errorf("get-sum description %q, want its title then its description", sum.Description)
+	}
+	// The server's schema (draft-07 from zod) is kept; coplay only closes its top level.
+	if a := sum.Schema.Properties["a"]; a == nil || a.Type != "number" || a.Description != "First number" ||
+		sum.Schema.Schema != "http://json-schema.org/draft-07/schema#" || strings.Join(sum.Schema.Required, ",") != "a,b" {
+		t.Errorf("get-sum schema not kept: %s", mustJSON(sum.Schema))
+	}
+	if !strings.Contains(g.Info().Rules, "everything") && g.Info().Rules == "" {
+		t.Errorf("no rules from the server's instructions")
+	}
+	reg := game.NewRegistry(g)
+	start := time.Now()
+	res, err := reg.Call(ctx, "get-sum", json.RawMessage(`{"a":2,"b":40}`))
+	t.Logf("figure: one get-sum call took %v", time.Since(start).Round(time.Microsecond))
+	if err != nil || !res.OK() || !strings.Contains(res.Output, "42") {
+		t.Fatalf("get-sum 2+40: %+v, %v", res, err)
+	}
+	t.Logf("get-sum: %s; schema %s", res.Output, mustJSON(sum.Schema))
+	for _, b := range []struct{ args, want string }{
+		{`{"a":"2","b":40}`, `arguments.a: expected a number, got string "2" (send the number 2 without quotes)`},
+		{`{"a":2,"b":40,"c":1}`, `arguments.c: expected no property "c" (valid: a, b)`},
+		{`{"a":2}`, `arguments.b: expected required a number, got nothing (missing)`},
+	} {
+		_, err := reg.Call(ctx, "get-sum", json.RawMessage(b.args))
+		var ve *game.ValidationError
+		if !errors.As(err, &ve) || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("get-sum %s: %v, want a validation error with %q", b.args, err, b.want)
+		}
+	}
+	obs, err := g.Observe(ctx)
+	if err != nil || !strings.Contains(obs.Summary, "get-sum") {
+		t.Errorf("observe: %q, %v: want the read tools listed", obs.Summary, err)
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestEverythingStdio(t *testing.T) {
+	path := everything(t)
+	logDir := t.TempDir()
+	start := time.Now()
+	g, err := Open(context.Background(), Config{Command: fmt.Sprintf("node '%s' stdio", path), LogDir: logDir})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Logf("figure: Open over stdio (node starts, initialize, tools/list) took %v", time.Since(start).Round(time.Millisecond))
+	defer g.Close()
+	checkEverything(t, g)
+	// get-tiny-image answers with an image: summarised, not pasted.
+	res, err := g.Call(context.Background(), "get-tiny-image", json.RawMessage(`{}`))
+	if err != nil || !strings.Contains(res.Output, "[image image/png, ") {
+		t.Errorf("get-tiny-image: %+v, %v", res, err)
+	}
+	t.Logf("get-tiny-image: %s", res.Output)
+	start = time.Now()
+	if err := g.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	t.Logf("figure: Close over stdio (stdin closed, then SIGTERM after 2 s if still running) took %v", time.Since(start).Round(time.Millisecond))
+	if _, err := os.Stat(filepath.Join(logDir, "mcp-server-everything.log")); err != nil {
+		t.Errorf("no stderr log: %v", err)
+	}
+	t.Logf("non-JSON stdout lines skipped: %d", g.Skipped())
+}
+
+func TestEverythingHTTP(t *testing.T) {
+	path := everything(t)
+	_, file, _, _ := runtime.Caller(0)
+	loopback := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "mcp", "loopback.cjs")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command("node", "--require", loopback, path, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/", port))
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not come up: %v\n%s", err, out)
+		}
+	}
+	g, err := Open(context.Background(), Config{URL: url})
+	if err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	defer g.Close()
+	checkEverything(t, g)
+}

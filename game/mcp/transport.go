@@ -1,0 +1,240 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// dialer makes a fresh transport for each connection (the first and every reconnect).
+type dialer func(ctx context.Context) (sdk.Transport, error)
+
+// stdioDialer starts the command for each connection. Its stderr is appended to the
+// log file; its stdout goes through a filter that drops lines that are not JSON.
+type stdioDialer struct {
+	args    []string
+	logPath string        // "" discards stderr and warnings
+	skipped *atomic.Int64 // non-JSON stdout lines dropped, over every connection
+}
+
+func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
+	var log io.WriteCloser = nopWriteCloser{io.Discard}
+	if d.logPath != "" {
+		if err := os.MkdirAll(filepath.Dir(d.logPath), 0o700); err != nil {
+			return nil, fmt.Errorf("log directory for the server's stderr: %w", err)
+		}
+		f, err := os.OpenFile(d.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("log file for the server's stderr: %w", err)
+		}
+		log = &lockedWriter{w: f}
+	}
+	// Not CommandContext: ctx is the connect's, and the server outlives it.
+	cmd := exec.Command(d.args[0], d.args[1:]...)
+	cmd.Stderr = log
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	fmt.Fprintf(log, "coplay: %s starting %q\n", time.Now().UTC().Format(time.RFC3339), d.args)
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return nil, fmt.Errorf("start %q: %w", d.args[0], err)
+	}
+	p := &process{cmd: cmd, stdin: stdin, log: log, done: make(chan struct{})}
+	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
+	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped}
+	return &sdk.IOTransport{Reader: io.NopCloser(filter), Writer: p}, nil
+}
+
+// process is the stdio server's stdin; closing it ends the server the way the MCP
+// spec asks: close stdin, wait, SIGTERM, wait, SIGKILL.
+type process struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	log     io.WriteCloser
+	done    chan struct{}
+	waitErr error
+	once    sync.Once
+}
+
+func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+func (p *process) Close() error {
+	p.once.Do(func() {
+		p.stdin.Close()
+		select {
+		case <-p.done:
+		case <-time.After(2 * time.Second):
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(2 * time.Second):
+				_ = p.cmd.Process.Kill()
+				<-p.done
+			}
+		}
+		p.log.Close()
+	})
+	return nil
+}
+
+// jsonLines passes on the lines of a server's stdout that start with '{' or '[' (JSON-RPC
+// messages) and drops any other line (some servers log to stdout), counting it and
+// writing a warning to the log. Passed lines are streamed, so a long message is never
+// held whole here.
+type jsonLines struct {
+	r       *bufio.Reader
+	warn    io.Writer
+	skipped *atomic.Int64
+	passing bool   // inside a line that is passed on
+	pending []byte // bytes of a passed line a short Read could not take
+	err     error  // the reader's error, returned once pending is drained
+}
+
+func (j *jsonLines) Read(p []byte) (int, error) {
+	if len(j.pending) > 0 {
+		n := copy(p, j.pending)
+		j.pending = j.pending[n:]
+		return n, nil
+	}
+	if j.err != nil {
+		return 0, j.err
+	}
+	for {
+		if j.passing {
+			chunk, err := j.r.ReadSlice('\n')
+			switch err {
+			case bufio.ErrBufferFull:
+				err = nil
+			case nil:
+				j.passing = false
+			}
+			n := copy(p, chunk)
+			if n < len(chunk) {
+				// ReadSlice's bytes are gone at the next read: keep a copy.
+				j.pending = append(j.pending[:0], chunk[n:]...)
+				j.err = err
+				return n, nil
+			}
+			if n == 0 && err == nil {
+				continue
+			}
+			return n, err
+		}
+		b, err := j.r.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		if b[0] == '{' || b[0] == '[' {
+			j.passing = true
+			continue
+		}
+		if err := j.skipLine(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// skipLine drops one line, warning with its first 200 bytes. Blank lines are dropped
+// silently.
+func (j *jsonLines) skipLine() error {
+	var head []byte
+	for {
+		chunk, err := j.r.ReadSlice('\n')
+		if len(head) < 200 {
+			head = append(head, chunk[:min(len(chunk), 200-len(head))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(trimSpace(head)) > 0 {
+			j.skipped.Add(1)
+			fmt.Fprintf(j.warn, "coplay: skipped a line on the server's stdout that is not JSON-RPC: %q\n", trimSpace(head))
+		}
+		return err
+	}
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// lockedWriter serialises the server's stderr and coplay's warnings into one file.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (l *lockedWriter) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Close()
+}
+
+// httpDialer connects to a streamable HTTP endpoint, expanding the headers from the
+// environment at each connect. The expanded values live only in that connection's
+// round tripper.
+type httpDialer struct {
+	url     string
+	headers map[string]string
+	getenv  func(string) (string, bool)
+}
+
+func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
+	h, err := expandHeaders(d.headers, d.getenv)
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: h}}
+	// The SDK's retries (5 by default) resume a broken response stream with a GET and
+	// Last-Event-ID, never by sending the request again, so they may save an answer that
+	// would otherwise be lost; a session that is gone for good is reconnected by Game.
+	return &sdk.StreamableClientTransport{Endpoint: d.url, HTTPClient: client}, nil
+}
+
+// headerTransport adds fixed headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range t.headers {
+			req.Header.Set(k, v)
+		}
+	}
+	return t.base.RoundTrip(req)
+}
