@@ -14,6 +14,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/game"
+	// Each game driver registers itself; adding a game is one import here.
+	_ "github.com/coplayhq/coplay/game/mcp"
+	_ "github.com/coplayhq/coplay/game/spacetraders"
 )
 
 // command is one subcommand of coplay.
@@ -64,7 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
 		var ue *usageError
-		if errors.As(err, &ue) {
+		var fe *game.FlagError
+		if errors.As(err, &ue) || errors.As(err, &fe) {
 			return 2
 		}
 		return 1

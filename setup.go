@@ -5,10 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
-	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -19,39 +18,74 @@ import (
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
 // options are the flags shared by the companion and the headless runner.
 type options struct {
-	game        string
-	baseURL     string
-	model       string
-	preset      string
-	brain       string
-	data        string
-	resume      bool
-	seed        int64
-	speed       float64
-	noRateLimit bool
-	approve     string
-	maxIter     int
+	game    string
+	model   string
+	preset  string
+	brain   string
+	data    string
+	resume  bool
+	approve string
+	maxIter int
+
+	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
+	// driver opens its game once they are parsed.
+	drivers *game.FlagSet
+	openers map[string]game.Opener
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.game, "game", "universe", "`game` to play: universe (offline, built in) or spacetraders (the real server, needs SPACETRADERS_TOKEN)")
-	fs.StringVar(&o.baseURL, "base-url", "", "SpaceTraders API `URL` for --game spacetraders (default https://api.spacetraders.io/v2)")
+	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.StringVar(&o.preset, "preset", "", "endpoint `preset`: openai, openrouter, ollama, lmstudio, vllm")
 	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
 	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")
-	fs.Int64Var(&o.seed, "seed", 1, "offline universe `seed` for a new session")
-	fs.Float64Var(&o.speed, "speed", 0, "offline universe speed `factor` (0 = the default)")
-	fs.BoolVar(&o.noRateLimit, "no-rate-limit", false, "turn off the offline universe's rate limit")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
 	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot)")
+	o.drivers = game.NewFlagSet(fs)
+	o.openers = o.drivers.AddDrivers()
+}
+
+// driverList says which games there are, for --game's help.
+func driverList() string {
+	var parts []string
+	for _, d := range game.Drivers() {
+		parts = append(parts, d.Name+" ("+d.Summary+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// driverNames lists the games by name.
+func driverNames() []string {
+	var names []string
+	for _, d := range game.Drivers() {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// checkGame checks that --game names a driver and that no flag of another game was
+// given, then (probe) lets the driver check its own flags and environment without
+// starting anything. A resumed session's driver checks when it opens, with the
+// session's saved settings.
+func (o *options) checkGame(probe bool, state []byte) error {
+	if _, err := game.LookupDriver(o.game); err != nil {
+		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), o.game, didYouMean(o.game, driverNames()...))
+	}
+	if err := o.drivers.CheckSet(o.game); err != nil {
+		return usagef("%v", err)
+	}
+	if open := o.openers[o.game]; open != nil && probe {
+		if _, err := open(context.Background(), game.Env{CheckOnly: true, State: state, Resuming: o.resume, Getenv: os.Getenv}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // play is everything one run of the agent needs, and how to put it away.
@@ -87,27 +121,14 @@ func (o *options) check() error {
 	if o.approve != "ask" && o.approve != "all" {
 		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
 	}
-	if o.game != "universe" && o.game != "spacetraders" {
-		return usagef("--game must be universe (offline, built in) or spacetraders (the real server), not %q%s",
-			o.game, didYouMean(o.game, "universe", "spacetraders"))
-	}
 	if o.preset != "" {
 		names := presetNames()
 		if _, ok := openai.Presets()[strings.ToLower(o.preset)]; !ok {
 			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
 		}
 	}
-	if !(o.speed >= 0) || math.IsInf(o.speed, 0) {
-		return usagef("--speed must be a positive factor, or 0 for the default, not %v", o.speed)
-	}
 	if o.maxIter < 0 {
 		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
-	}
-	if o.baseURL != "" {
-		u, err := url.Parse(o.baseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usagef("--base-url must be an http or https URL such as https://api.spacetraders.io/v2, not %q", o.baseURL)
-		}
 	}
 	kind, err := o.brainKind()
 	if err != nil {
@@ -124,19 +145,20 @@ func (o *options) check() error {
 			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
 		}
 	}
-	if !o.resume && o.game == "spacetraders" {
-		return checkToken()
+	if o.resume {
+		return nil // the session says which game; start checks it once it is read
+	}
+	if err := o.checkGame(true, nil); err != nil {
+		return err
+	}
+	if kind == "autopilot" && !autopilotPlays(o.game) {
+		return usagef("the autopilot plays only SpaceTraders (--game universe or spacetraders); --game %s needs a model: --model NAME with OPENAI_API_KEY, --preset, or --brain script:FILE", o.game)
 	}
 	return nil
 }
 
-// checkToken says what to do when the real game has no agent token.
-func checkToken() error {
-	if os.Getenv("SPACETRADERS_TOKEN") == "" {
-		return errors.New("--game spacetraders needs SPACETRADERS_TOKEN set to an agent token (`coplay register` makes one; --game universe plays offline without one)")
-	}
-	return nil
-}
+// autopilotPlays reports whether the autopilot can play the named game.
+func autopilotPlays(name string) bool { return name == "universe" || name == "spacetraders" }
 
 // presetNames lists the model presets, sorted.
 func presetNames() []string {
@@ -218,10 +240,18 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		if info.Game != "" {
 			o.game = info.Game
 		}
-		if o.game == "spacetraders" {
-			if err := checkToken(); err != nil {
-				return fmt.Errorf("session %s plays the real game: %w", p.session.Name(), err)
-			}
+		if _, err := game.LookupDriver(o.game); err != nil {
+			return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
+		}
+		if brainName == "autopilot" && !autopilotPlays(o.game) {
+			return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
+		}
+		state, err := p.session.State()
+		if err != nil {
+			return err
+		}
+		if err := o.checkGame(true, state); err != nil {
+			return fmt.Errorf("session %s: %w", p.session.Name(), err)
 		}
 	}
 	if beforeCreate != nil {
@@ -236,45 +266,37 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		*created = p.session.Name()
 	}
 
+	state, err := p.session.State()
+	if err != nil {
+		return err
+	}
+	opened, err := p.openGame(o, path, state)
+	if err != nil {
+		return err
+	}
+	p.game, p.title = opened.Game, opened.Title
+	// The game's secrets (an agent token) are scrubbed like the environment's.
+	p.book.Redact(opened.Secrets...)
 	var saveState func() ([]byte, error)
-	var st *spacetraders.Game
-	switch o.game {
-	case "universe":
-		state, err := p.session.State()
-		if err != nil {
-			return err
-		}
-		off, err := spacetraders.StartOffline(universe.Config{Seed: o.seed, Speed: o.speed, RateLimit: !o.noRateLimit}, state, "")
-		if err != nil {
-			return fmt.Errorf("starting the offline universe: %w", err)
-		}
-		p.closers = append(p.closers, off.Close)
-		// Save the universe when the run ends too, so a quit loses nothing.
+	if opened.Save != nil {
+		saveState = opened.Save
+		// Save the game when the run ends too, so a quit loses nothing.
 		session := p.session
 		p.closers = append(p.closers, func() error {
-			data, err := off.Save()
+			data, err := opened.Save()
 			if err != nil {
 				return err
 			}
 			return session.SaveState(data)
 		})
-		saveState = off.Save
-		st = off.Game
-		p.title = "SpaceTraders (offline universe)"
-	case "spacetraders":
-		base := o.baseURL
-		if base == "" {
-			base = "https://api.spacetraders.io/v2"
-		}
-		st = spacetraders.New(spacetraders.Config{BaseURL: base, Token: os.Getenv("SPACETRADERS_TOKEN")})
-		p.title = "SpaceTraders (" + base + ")"
-	default:
-		return fmt.Errorf("session %s plays %q, which this coplay does not know", p.session.Name(), o.game)
 	}
-	p.game = st
 
 	switch brainName {
 	case "autopilot":
+		st, ok := p.game.(*spacetraders.Game)
+		if !ok {
+			return fmt.Errorf("the autopilot plays only SpaceTraders, not %s: pass --model NAME or --brain script:FILE", o.game)
+		}
 		p.brain = autopilot.New(st)
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
 	case "script":
@@ -316,6 +338,23 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		SaveState:     saveState,
 	})
 	return err
+}
+
+// openGame opens the game o names with its driver; the notebook's directory is where
+// the driver may keep files (an MCP server's log).
+func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened, error) {
+	open := o.openers[o.game]
+	if open == nil {
+		return nil, fmt.Errorf("--game %s cannot be opened", o.game)
+	}
+	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	if opened.Close != nil {
+		p.closers = append(p.closers, opened.Close)
+	}
+	return opened, nil
 }
 
 // openNotebook opens the notebook at path; its errors say what to do about a notebook

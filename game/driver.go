@@ -45,6 +45,10 @@ type Env struct {
 	// ToolsOnly is set when the game is opened only to list its tools (`coplay tools`):
 	// a driver may skip what playing needs and listing does not.
 	ToolsOnly bool
+	// CheckOnly asks the opener only to check its flags and environment and return
+	// (nil, err): coplay does this before it opens the notebook, so that a mistake never
+	// leaves a session behind.
+	CheckOnly bool
 }
 
 // Opened is a game ready to play, and how to put it away.
@@ -230,3 +234,13 @@ type listValue []string
 
 func (l *listValue) Set(v string) error { *l = append(*l, v); return nil }
 func (l *listValue) String() string     { return strings.Join(*l, ",") }
+
+// FlagError is a mistake in a driver's flags (a bad value, a missing flag): coplay
+// treats it as a mistake in the command line.
+type FlagError struct{ Msg string }
+
+// Error returns the message.
+func (e *FlagError) Error() string { return e.Msg }
+
+// FlagErrorf makes a FlagError.
+func FlagErrorf(format string, a ...any) error { return &FlagError{Msg: fmt.Sprintf(format, a...)} }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	neturl "net/url"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/universe"
@@ -30,8 +32,15 @@ func universeFlags(fs *game.FlagSet) game.Opener {
 	speed := fs.Float64Flag("speed", 0, "offline universe speed `factor`: durations are divided by it (0 = the default)")
 	noLimit := fs.BoolFlag("no-rate-limit", false, "turn off the offline universe's rate limit")
 	return func(_ context.Context, env game.Env) (*game.Opened, error) {
-		if *speed < 0 {
-			return nil, fmt.Errorf("--speed must be 0 (the default) or more, not %g", *speed)
+		if !(*speed >= 0) || math.IsInf(*speed, 0) {
+			return nil, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
+		}
+		if env.CheckOnly {
+			return nil, nil
+		}
+		if env.ToolsOnly {
+			// The catalogue needs no universe.
+			return &game.Opened{Game: New(Config{Offline: true}), Title: "SpaceTraders (offline universe)"}, nil
 		}
 		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit}, env.State, "")
 		if err != nil {
@@ -54,13 +63,19 @@ func serverFlags(fs *game.FlagSet) game.Opener {
 		if getenv == nil {
 			return nil, errors.New("spacetraders: no environment to read SPACETRADERS_TOKEN from")
 		}
-		token := getenv("SPACETRADERS_TOKEN")
-		if token == "" && !env.ToolsOnly {
-			return nil, errors.New("--game spacetraders needs SPACETRADERS_TOKEN, an agent token (`coplay register --symbol NAME` makes one)")
-		}
 		url := *base
 		if url == "" {
 			url = DefaultBaseURL
+		}
+		if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, game.FlagErrorf("--base-url must be an http or https URL such as %s, not %q", DefaultBaseURL, url)
+		}
+		token := getenv("SPACETRADERS_TOKEN")
+		if token == "" && !env.ToolsOnly {
+			return nil, errors.New("--game spacetraders needs SPACETRADERS_TOKEN set to an agent token (`coplay register` makes one; --game universe plays offline without one)")
+		}
+		if env.CheckOnly {
+			return nil, nil
 		}
 		o := &game.Opened{Game: New(Config{BaseURL: url, Token: token}), Title: "SpaceTraders (" + url + ")"}
 		if token != "" {

@@ -1,0 +1,103 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// The "mcp" driver: --game mcp --mcp 'COMMAND ARGS' (stdio) or --mcp URL (streamable
+// HTTP). What it connects to is the session's saved state, so --resume reconnects to
+// the same server without repeating the flags.
+func init() {
+	game.RegisterDriver(game.Driver{
+		Name:    "mcp",
+		Summary: "any MCP server's tools as a game (--mcp 'COMMAND ARGS' for stdio, --mcp URL for streamable HTTP)",
+		Saves:   true,
+		Flags:   flags,
+	})
+}
+
+// saved is what a session keeps of a Config: never a secret (header values are kept
+// only when they name environment variables).
+type saved struct {
+	Command     string            `json:"command,omitempty"`
+	URL         string            `json:"url,omitempty"`
+	Headers     map[string]string `json:"headers,omitempty"`
+	Observe     []string          `json:"observe,omitempty"`
+	ObserveTool string            `json:"observe_tool,omitempty"`
+}
+
+func flags(fs *game.FlagSet) game.Opener {
+	server := fs.StringFlag("mcp", "", "MCP server for --game mcp: a `command` to start (stdio), or an http(s) URL (streamable HTTP)")
+	headers := fs.ListFlag("mcp-header", "HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)")
+	observe := fs.ListFlag("mcp-observe", "resource `URI` read at every step as the world (repeatable)")
+	observeTool := fs.StringFlag("mcp-observe-tool", "", "read-only `tool` called with {} at every step as the world")
+	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
+		var cfg Config
+		if *server == "" && len(env.State) > 0 {
+			var s saved
+			if err := json.Unmarshal(env.State, &s); err != nil {
+				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
+			}
+			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool}
+		} else {
+			if *server == "" {
+				return nil, game.FlagErrorf("--game mcp needs --mcp: a command that starts a stdio server ('node dist/index.js stdio') or a streamable HTTP URL (http://127.0.0.1:3001/mcp)")
+			}
+			if strings.HasPrefix(*server, "http://") || strings.HasPrefix(*server, "https://") {
+				cfg.URL = *server
+			} else {
+				cfg.Command = *server
+			}
+			for _, h := range *headers {
+				name, value, ok := strings.Cut(h, ":")
+				if !ok || strings.TrimSpace(name) == "" {
+					return nil, game.FlagErrorf("--mcp-header %q: write it as 'Name: value'", h)
+				}
+				if cfg.Headers == nil {
+					cfg.Headers = map[string]string{}
+				}
+				cfg.Headers[strings.TrimSpace(name)] = strings.TrimSpace(value)
+			}
+			cfg.Observe, cfg.ObserveTool = *observe, *observeTool
+		}
+		if err := cfg.check(); err != nil {
+			return nil, game.FlagErrorf("--mcp: %s", strings.TrimPrefix(err.Error(), "mcp: "))
+		}
+		if env.CheckOnly {
+			return nil, nil
+		}
+		cfg.LogDir = env.Dir
+		g, err := Open(ctx, cfg)
+		if err != nil {
+			if g != nil {
+				g.Close()
+			}
+			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
+		}
+		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool}
+		for k, v := range cfg.Headers {
+			if strings.Contains(v, "$") {
+				if s.Headers == nil {
+					s.Headers = map[string]string{}
+				}
+				s.Headers[k] = v
+			}
+		}
+		state, err := json.Marshal(s)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		return &game.Opened{
+			Game:  g,
+			Title: g.Info().Title,
+			Save:  func() ([]byte, error) { return state, nil },
+			Close: g.Close,
+		}, nil
+	}
+}
