@@ -5,37 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
 )
 
 // The reference server @modelcontextprotocol/server-everything, end to end. .ci/run
 // installs it with npm and exports COPLAY_MCP_EVERYTHING (the path of its
 // dist/index.js); without it these tests skip.
 
-func everything(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv("COPLAY_MCP_EVERYTHING")
-	if path == "" {
-		t.Skip("COPLAY_MCP_EVERYTHING is not set: install the reference server with `npm install --prefix ~/.cache/coplay-ci/npm @modelcontextprotocol/server-everything@2026.8.31` and point it at .../dist/index.js (.ci/run does both)")
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("COPLAY_MCP_EVERYTHING=%s: %v", path, err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
-	return path
-}
+func everything(t *testing.T) string { return mcptest.Everything(t) }
 
 // checkEverything plays the reference server's catalogue: kinds from annotations,
 // schemas kept, a sum computed, invalid calls refused before the server.
@@ -124,34 +108,7 @@ func TestEverythingStdio(t *testing.T) {
 }
 
 func TestEverythingHTTP(t *testing.T) {
-	path := everything(t)
-	_, file, _, _ := runtime.Caller(0)
-	loopback := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "mcp", "loopback.cjs")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("node", "--require", loopback, path, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	out := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/", port))
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not come up: %v\n%s", err, out)
-		}
-	}
+	url := mcptest.EverythingHTTP(t)
 	g, err := Open(context.Background(), Config{URL: url})
 	if err != nil {
 		t.Fatalf("open %s: %v", url, err)
