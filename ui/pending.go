@@ -14,8 +14,13 @@ import (
 
 // pendingCall is a call waiting for the person's decision.
 type pendingCall struct {
-	call agent.Call
-	at   time.Time // when it appeared, for the grace period
+	call   agent.Call
+	at     time.Time // when it appeared, for the grace period
+	reason string    // the model's text of the step that proposed it
+	// revising: edited arguments were sent and the runner's check (tool_updated) has not
+	// come back yet; edited: the arguments are the person's, awaiting approval.
+	revising, edited bool
+	before           *agent.Call // the call as it was before a revision still out
 }
 
 // prettyJSON indents raw JSON for reading; invalid JSON is returned as it is.
@@ -42,53 +47,108 @@ func compactJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// renderPending draws the pending list: the selected call in full (arguments,
-// validation, dry run), the others one line each, and the keys to decide. When the
-// list is taller than maxH lines it is cut, but the keys line always stays: a person
-// must see how to decide whatever the terminal's size.
-func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, w, maxH int) []string {
-	var lines []string
-	for i, p := range calls {
-		c := p.call
-		if i != sel {
-			lines = append(lines, st.muted.Render("  "+c.Tool+" "+compactJSON(c.Args)))
-			continue
+// Folding of the selected call: how many lines of the model's reason and of the
+// arguments show before "z unfolds".
+const (
+	foldReason = 2
+	foldArgs   = 6
+)
+
+// renderPending draws the pending list: the selected call in full (the model's reason,
+// arguments, validation, dry run), the others one line each, and the keys to decide,
+// in at most maxH lines. What must be seen to decide never goes: when room is short the
+// reason and the arguments are folded ("… 14 more lines · z unfolds") and the other
+// calls are counted, so the validation, the dry run and the keys always show.
+func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, unfold bool, w, maxH int) []string {
+	if len(calls) == 0 {
+		return nil
+	}
+	sel = min(max(sel, 0), len(calls)-1)
+	p := calls[sel]
+	c := p.call
+	header := st.selected.Render("▸ "+c.Tool) + st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, sel+1, len(calls)))
+	if p.revising {
+		header += st.warn.Render("  · edited, the runner is checking it")
+	} else if p.edited {
+		header += st.warn.Render("  · edited: review, then approve")
+	}
+	var checks []string
+	if len(c.Problems) == 0 {
+		checks = append(checks, wrapStyled("arguments valid", w, st.good, "  ✓ ")...)
+	} else {
+		for _, pr := range c.Problems {
+			checks = append(checks, wrapStyled(pr.String(), w, st.bad, "  ✗ ")...)
 		}
-		lines = append(lines, st.selected.Render("▸ "+c.Tool)+st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, i+1, len(calls))))
-		for _, l := range strings.Split(prettyJSON(c.Args), "\n") {
-			lines = append(lines, "  "+l)
-		}
-		if len(c.Problems) == 0 {
-			lines = append(lines, st.good.Render("  ✓ arguments valid"))
+	}
+	if p.revising {
+		checks = append(checks, wrapStyled("dry run: waiting for the runner's new dry run", w, st.warn, "  … ")...)
+	}
+	if s := c.Simulation; s != nil {
+		if s.Fails {
+			checks = append(checks, wrapStyled("dry run: "+s.Summary, w, st.bad, "  ✗ ")...)
 		} else {
-			for _, pr := range c.Problems {
-				lines = append(lines, st.bad.Render("  ✗ "+pr.String()))
-			}
+			checks = append(checks, wrapStyled("dry run: "+s.Summary, w, st.good, "  ✓ ")...)
 		}
-		if s := c.Simulation; s != nil {
-			switch {
-			case s.Fails:
-				lines = append(lines, st.bad.Render("  ✗ dry run: "+s.Summary)) // the game says "would fail …"
-			default:
-				lines = append(lines, st.good.Render("  ✓ dry run: "+s.Summary))
-			}
-			if s.Warning != "" {
-				lines = append(lines, st.warn.Render("  ! "+s.Warning))
-			}
+		if s.Warning != "" {
+			checks = append(checks, wrapStyled(s.Warning, w, st.warn, "  ! ")...)
 		}
 	}
 	keys := []key.Binding{km.Approve, km.Veto, km.Edit, km.AlwaysAllow}
+	var others []string
 	if len(calls) > 1 {
 		keys = append(keys, km.ApproveAll, km.Down)
+		for i, o := range calls {
+			if i != sel {
+				others = append(others, st.muted.Render(padLine("  "+o.call.Tool+" "+spacedJSON(o.call.Args), w)))
+			}
+		}
 	}
-	var out []string
-	for _, l := range lines {
-		out = append(out, wrapText(l, w)...)
+	var why []string
+	if p.reason != "" {
+		why = wrapStyled(p.reason, w, st.muted, "  why: ")
 	}
-	if maxH > 1 && len(out) > maxH-1 {
-		out = append(out[:maxH-2], st.muted.Render(padLine("  …", w)))
+	args := wrapStyled(prettyJSON(c.Args), w, st.text, "  ")
+
+	room := maxH - 1 - 1 - len(checks) // header and keys
+	// Other calls give way first, then the reason, then the arguments.
+	if len(others) > 0 && room-len(others) < 3 {
+		keep := max(room-3, 1)
+		if keep < len(others) {
+			n := len(others) - keep + 1
+			others = append(others[:keep-1], st.muted.Render(padLine(fmt.Sprintf("  … and %d more calls (%s)", n, km.Down.Help().Key), w)))
+		}
 	}
-	return append(out, helpLine(st, keys, w))
+	room -= len(others)
+	foldNote := func(hidden int) string {
+		return st.muted.Render(fmt.Sprintf("    … %d more lines · %s unfolds", hidden, km.Unfold.Help().Key))
+	}
+	reasonMax, argsMax := foldReason, foldArgs
+	if unfold {
+		reasonMax, argsMax = len(why), len(args)
+	}
+	why = fold(why, min(reasonMax, max(room-2, 0)), func(int) string { return st.muted.Render("        …") })
+	room -= len(why)
+	args = fold(args, min(argsMax, max(room, 1)), foldNote)
+
+	lines := []string{header}
+	lines = append(lines, why...)
+	lines = append(lines, args...)
+	lines = append(lines, checks...)
+	lines = append(lines, others...)
+	return append(lines, helpLine(st, keys, w))
+}
+
+// fold keeps at most n lines of lines; when some are dropped the last kept line is
+// replaced by note(number dropped).
+func fold(lines []string, n int, note func(hidden int) string) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	if n <= 0 {
+		return nil
+	}
+	kept := append([]string(nil), lines[:n-1]...)
+	return append(kept, note(len(lines)-n+1))
 }
 
 // helpLine writes bindings as "a approve · v veto", cut to w columns.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
@@ -35,9 +34,4 @@ func describeResult(tool string, r *game.Result) (kind, string) {
 		fmt.Fprintf(&b, "\nwait until %s: %s", r.Wait.Until.Format("15:04:05"), r.Wait.Reason)
 	}
 	return k, b.String()
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }
