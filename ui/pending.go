@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/keymap"
 )
@@ -96,7 +97,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	keys := []key.Binding{km.Approve, km.Veto, km.Edit, km.AlwaysAllow}
 	var others []string
 	if len(calls) > 1 {
-		keys = append(keys, km.ApproveAll, km.Down)
+		keys = append(keys, km.ApproveAll, withDesc(km.Down, "next call"))
 		for i, o := range calls {
 			if i != sel {
 				others = append(others, st.muted.Render(padLine("  "+o.call.Tool+" "+spacedJSON(o.call.Args), w)))
@@ -126,9 +127,19 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	if unfold {
 		reasonMax, argsMax = len(why), len(args)
 	}
-	why = fold(why, min(reasonMax, max(room-2, 0)), func(int) string { return st.muted.Render("        …") })
+	if n := min(reasonMax, max(room-2, 0)); len(why) > n {
+		why = why[:n]
+		if n > 0 {
+			why[n-1] = st.muted.Render(ansi.Truncate(ansi.Strip(why[n-1]), w-1, "") + "…")
+		}
+	}
 	room -= len(why)
+	folded := len(args) > min(argsMax, max(room, 1))
 	args = fold(args, min(argsMax, max(room, 1)), foldNote)
+	if folded || unfold {
+		u := withDesc(km.Unfold, map[bool]string{true: "fold", false: "unfold"}[unfold])
+		keys = append(keys[:3], append([]key.Binding{u}, keys[3:]...)...)
+	}
 
 	lines := []string{header}
 	lines = append(lines, why...)
@@ -136,6 +147,11 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	lines = append(lines, checks...)
 	lines = append(lines, others...)
 	return append(lines, helpLine(st, keys, w))
+}
+
+// withDesc is b with another help text, for a hint where the general one is too long.
+func withDesc(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 }
 
 // fold keeps at most n lines of lines; when some are dropped the last kept line is

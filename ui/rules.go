@@ -70,6 +70,10 @@ func (m *Model) renderRules(w, h int) []string {
 			}
 		}
 	}
-	lines = append(lines, "", helpLine(st, []key.Binding{m.keys.Revoke, m.keys.Up, m.keys.Down, m.keys.Cancel}, dw-2))
+	hint := func(b key.Binding, desc string) string {
+		return st.key.Render(b.Help().Key) + " " + st.muted.Render(desc)
+	}
+	sep := st.muted.Render(" · ")
+	lines = append(lines, "", padLine(hint(m.keys.Revoke, "revoke")+sep+hint(m.keys.Up, "up")+sep+hint(m.keys.Down, "down")+sep+hint(m.keys.Cancel, "close"), dw-2))
 	return box(st, "Always allowed", lines, dw, min(len(lines)+2, h), frameFocus)
 }
