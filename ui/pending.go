@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/keymap"
 )
 
@@ -85,14 +86,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		checks = append(checks, wrapStyled("dry run: waiting for the runner's new dry run", w, st.warn, "  … ")...)
 	}
 	if s := c.Simulation; s != nil {
-		if s.Fails {
-			checks = append(checks, wrapStyled("dry run: "+s.Summary, w, st.bad, "  ✗ ")...)
-		} else {
-			checks = append(checks, wrapStyled("dry run: "+s.Summary, w, st.good, "  ✓ ")...)
-		}
-		if s.Warning != "" {
-			checks = append(checks, wrapStyled(s.Warning, w, st.warn, "  ! ")...)
-		}
+		checks = append(checks, dryRunLines(st, s, w)...)
 	}
 	keys := []key.Binding{km.Approve, km.Veto, km.Edit, km.AlwaysAllow}
 	var others []string
@@ -147,6 +141,29 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	lines = append(lines, checks...)
 	lines = append(lines, others...)
 	return append(lines, helpLine(st, keys, w))
+}
+
+// dryRunLines draws a dry run: a predicted failure as a failure (✗), also when the
+// runner adds that earlier calls may still change it (then in warning colour, with its
+// warning under it); a success with a warning as a warning (!); a plain success as ✓.
+func dryRunLines(st *styles, s *game.Simulation, w int) []string {
+	text := "dry run: " + s.Summary
+	predictsFailure := s.Fails || strings.HasPrefix(strings.TrimSpace(s.Summary), "would fail")
+	var out []string
+	switch {
+	case s.Fails:
+		out = wrapStyled(text, w, st.bad, "  ✗ ")
+	case predictsFailure:
+		out = wrapStyled(text, w, st.warn, "  ✗ ")
+	case s.Warning != "":
+		out = wrapStyled(text, w, st.warn, "  ! ")
+	default:
+		out = wrapStyled(text, w, st.good, "  ✓ ")
+	}
+	if s.Warning != "" {
+		out = append(out, wrapStyled(s.Warning, w, st.warn, "    ")...)
+	}
+	return out
 }
 
 // withDesc is b with another help text, for a hint where the general one is too long.
