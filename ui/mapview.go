@@ -65,8 +65,9 @@ func drawMap(st *styles, m *game.Map, w, h int) []string {
 		grid[y][x] = g
 		marks = append(marks, placed{x, y, shortLabel(p.Label)})
 	}
-	// A label goes right of its point, else left of it, and only where a blank cell
-	// separates it from anything else: "*oI1" or "#A1@B1" cannot be read.
+	// A label goes right of its point, else left of it, and only where the point and
+	// its label stand alone between blank cells: "*oI1" or "#A1@B1" cannot be read, so
+	// a point crowded by another stays unlabelled.
 	blank := func(y, c int) bool { return c < 0 || c >= w || grid[y][c] == ' ' }
 	fits := func(y, from, to int) bool { // cells from..to are on the map and blank
 		if from < 0 || to >= w {
@@ -85,9 +86,9 @@ func drawMap(st *styles, m *game.Map, w, h int) []string {
 		lab := []rune(mk.label)
 		n := len(lab)
 		switch {
-		case fits(mk.y, mk.x+1, mk.x+n) && blank(mk.y, mk.x+n+1):
+		case blank(mk.y, mk.x-1) && fits(mk.y, mk.x+1, mk.x+n) && blank(mk.y, mk.x+n+1):
 			copy(grid[mk.y][mk.x+1:], lab)
-		case fits(mk.y, mk.x-n, mk.x-1) && blank(mk.y, mk.x-n-1):
+		case blank(mk.y, mk.x+1) && fits(mk.y, mk.x-n, mk.x-1) && blank(mk.y, mk.x-n-1):
 			copy(grid[mk.y][mk.x-n:], lab)
 		}
 	}

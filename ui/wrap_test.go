@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestWrapWordsKeepsSymbolsWhole(t *testing.T) {
+	text := "COPLAY-1 flies from X1-YS98-A1 to X1-YS98-B12 and docks at X1-YS98-C3 before noon"
+	for w := 12; w <= 40; w++ {
+		lines := wrapWords(text, w)
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("width %d: line %q is too long", w, l)
+			}
+			for _, word := range strings.Fields(l) {
+				if !strings.Contains(text, " "+word+" ") && !strings.HasPrefix(text, word+" ") && !strings.HasSuffix(text, " "+word) {
+					t.Errorf("width %d: %q is not a whole word of the text (lines %q)", w, word, lines)
+				}
+			}
+		}
+		if got := strings.Join(lines, " "); got != text {
+			t.Errorf("width %d: words lost or changed: %q", w, got)
+		}
+	}
+}
+
+func TestWrapWordsHardBreaksOnlyTooLongWords(t *testing.T) {
+	lines := wrapWords("id ckdsoklyaknh2sos8x1cscigi ok", 10)
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 10 {
+			t.Errorf("line %q longer than 10", l)
+		}
+	}
+	if joined := strings.ReplaceAll(strings.Join(lines, ""), " ", ""); joined != "idckdsoklyaknh2sos8x1cscigiok" {
+		t.Errorf("characters lost: %q", lines)
+	}
+	if got := wrapWords("", 10); len(got) != 1 || got[0] != "" {
+		t.Errorf("empty text gives %q", got)
+	}
+}
+
+// Continuation lines hang under the text of the first and keep its style.
+func TestWrapStyledHangsAndKeepsStyle(t *testing.T) {
+	st := newStyles(true)
+	lines := wrapStyled("navigate_ship to X1-YS98-A1 with every word of a long reason here", 24, st.bad, "✗ ")
+	if len(lines) < 3 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i, l := range lines {
+		plain := ansi.Strip(l)
+		if i == 0 && !strings.HasPrefix(plain, "✗ ") {
+			t.Errorf("first line %q lacks the glyph", plain)
+		}
+		if i > 0 && (!strings.HasPrefix(plain, "  ") || strings.HasPrefix(plain, "   ")) {
+			t.Errorf("line %d %q does not hang under the text", i, plain)
+		}
+		if l == plain && st.bad.Render("x") != "x" {
+			t.Errorf("line %d lost its style", i)
+		}
+	}
+}
+
+func TestSpacedJSONWrapsBetweenValues(t *testing.T) {
+	got := spacedJSON(json.RawMessage(`{"a":"x, y:z","b":[1,2],"c":{"d":"\"q\""}}`))
+	want := `{"a": "x, y:z", "b": [1, 2], "c": {"d": "\"q\""}}`
+	if got != want {
+		t.Errorf("spacedJSON = %s, want %s", got, want)
+	}
+	if got := spacedJSON(json.RawMessage(`not json`)); got != "not json" {
+		t.Errorf("invalid JSON changed to %q", got)
+	}
+}
