@@ -102,7 +102,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	if p.reason != "" {
 		why = wrapStyled(p.reason, w, st.muted, "  why: ")
 	}
-	args := wrapStyled(prettyJSON(c.Args), w, st.text, "  ")
+	args := wrapStyled(fitJSON(c.Args, w-2), w, st.text, "  ")
 
 	room := maxH - 1 - 1 - len(checks) // header and keys
 	// Other calls give way first, then the reason, then the arguments.
@@ -115,6 +115,9 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	}
 	room -= len(others)
 	foldNote := func(hidden int) string {
+		if unfold {
+			return st.muted.Render(fmt.Sprintf("    … %d more lines · %s shows them all in the editor", hidden, km.Edit.Help().Key))
+		}
 		return st.muted.Render(fmt.Sprintf("    … %d more lines · %s unfolds", hidden, km.Unfold.Help().Key))
 	}
 	reasonMax, argsMax := foldReason, foldArgs

@@ -50,7 +50,7 @@ func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y &&
 // selected call is unfolded.
 func (m *Model) pendingRoom(h int) int {
 	if m.unfold {
-		return h * 3 / 4
+		return max(h-4, h/2)
 	}
 	return h / 2
 }
@@ -87,7 +87,7 @@ func (m *Model) renderNarrow(w, h int) []string {
 	if len(m.pending) > 0 {
 		room := body * 3 / 5
 		if m.unfold {
-			room = body * 4 / 5
+			room = max(body-3, room) // the pane below keeps its title and a line
 		}
 		pl := renderPending(&m.st, m.keys, m.pending, m.sel, m.unfold, w-2, room-2)
 		ph := min(len(pl)+2, room)

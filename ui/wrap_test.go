@@ -74,3 +74,35 @@ func TestSpacedJSONWrapsBetweenValues(t *testing.T) {
 		t.Errorf("invalid JSON changed to %q", got)
 	}
 }
+
+func TestFitJSONKeepsShortValuesOnOneLine(t *testing.T) {
+	got := fitJSON(json.RawMessage(surveyArgs), 60)
+	want := `{
+  "shipSymbol": "COPLAY-1",
+  "survey": {
+    "signature": "X1-DF55-B7-3F1A2C",
+    "symbol": "X1-DF55-B7",
+    "deposits": [
+      {"symbol": "IRON_ORE"},
+      {"symbol": "IRON_ORE"},
+      {"symbol": "COPPER_ORE"},
+      {"symbol": "QUARTZ_SAND"},
+      {"symbol": "SILICON_CRYSTALS"},
+      {"symbol": "IRON_ORE"}
+    ],
+    "expiration": "2026-11-22T16:03:00Z",
+    "size": "MODERATE"
+  }
+}`
+	if got != want {
+		t.Errorf("fitJSON =\n%s\nwant\n%s", got, want)
+	}
+	if got := fitJSON(json.RawMessage(`{"shipSymbol":"COPLAY-1"}`), 60); got != `{"shipSymbol": "COPLAY-1"}` {
+		t.Errorf("short object = %s", got)
+	}
+	for _, bad := range []string{`{"a":`, `{} {}`, `nope`} {
+		if got := fitJSON(json.RawMessage(bad), 60); got != bad {
+			t.Errorf("fitJSON(%q) = %q, want it unchanged", bad, got)
+		}
+	}
+}
