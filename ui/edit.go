@@ -101,6 +101,7 @@ func (m *Model) revise(id string, args json.RawMessage) {
 		}
 		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRevise, CallID: id, Args: args}); err != nil {
 			m.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
+			m.hint = "the edit was not sent: " + err.Error() // seen whatever pane is shown
 			return
 		}
 		before := p.call

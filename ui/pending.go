@@ -104,14 +104,22 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	}
 	args := wrapStyled(fitJSON(c.Args, w-2), w, st.text, "  ")
 
+	reasonMax, argsMax := foldReason, foldArgs
+	if unfold {
+		reasonMax, argsMax = len(why), len(args)
+	}
 	room := maxH - 1 - 1 - len(checks) // header and keys
-	// Other calls give way first, then the reason, then the arguments.
-	if len(others) > 0 && room-len(others) < 3 {
-		keep := max(room-3, 1)
-		if keep < len(others) {
-			n := len(others) - keep + 1
-			others = append(others[:keep-1], st.muted.Render(padLine(fmt.Sprintf("  … and %d more calls (%s)", n, km.Down.Help().Key), w)))
+	argsWant, whyWant := min(len(args), argsMax), min(len(why), reasonMax)
+	// The other calls give way first: when they do not all fit beside the selected
+	// call's arguments, they are one line of tool names.
+	if len(others) > 0 && room-argsWant-min(whyWant, 1) < len(others) {
+		var names []string
+		for i, o := range calls {
+			if i != sel {
+				names = append(names, o.call.Tool)
+			}
 		}
+		others = []string{st.muted.Render(padLine(fmt.Sprintf("  + %d more: %s (%s)", len(names), strings.Join(names, ", "), km.Down.Help().Key), w))}
 	}
 	room -= len(others)
 	foldNote := func(hidden int) string {
@@ -120,11 +128,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		}
 		return st.muted.Render(fmt.Sprintf("    … %d more lines · %s unfolds", hidden, km.Unfold.Help().Key))
 	}
-	reasonMax, argsMax := foldReason, foldArgs
-	if unfold {
-		reasonMax, argsMax = len(why), len(args)
-	}
-	if n := min(reasonMax, max(room-2, 0)); len(why) > n {
+	if n := min(whyWant, max(room-min(argsWant, 3), 0)); len(why) > n {
 		why = why[:n]
 		if n > 0 {
 			why[n-1] = st.muted.Render(ansi.Truncate(ansi.Strip(why[n-1]), w-1, "") + "…")

@@ -234,6 +234,7 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) decide(cmd agent.Command) bool {
 	if err := m.agent.Send(cmd); err != nil {
 		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.toolOf(cmd.CallID), err))
+		m.hint = fmt.Sprintf("%s not sent: %v", cmd.Decision, err) // seen whatever pane is shown
 		return false
 	}
 	m.removePending(cmd.CallID)

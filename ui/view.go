@@ -317,7 +317,7 @@ func (m *Model) renderDialog(w, h int) []string {
 func (m *Model) renderHelp(w, h int) []string {
 	st := &m.st
 	groups := m.keys.FullHelp()
-	titles := []string{"Decisions", "Agent & input", "Log & screen"}
+	titles := []string{"Decisions & rules", "Agent & input", "Panes & screen"}
 	var cols [][]string
 	total := 0
 	for i, g := range groups {
