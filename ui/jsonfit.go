@@ -8,8 +8,9 @@ import (
 
 // fitJSON indents raw JSON for a pane w columns wide, keeping any object or array
 // whose one-line form fits on its line: a survey's deposits read as one short line
-// each rather than three. Keys keep their order. Invalid JSON is returned as it is.
-func fitJSON(raw json.RawMessage, w int) string {
+// each rather than three. With spread, a top-level object of several keys always has
+// one key per line. Keys keep their order. Invalid JSON is returned as it is.
+func fitJSON(raw json.RawMessage, w int, spread bool) string {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "{}"
 	}
@@ -23,9 +24,7 @@ func fitJSON(raw json.RawMessage, w int) string {
 		return string(raw) // more than one value
 	}
 	var b strings.Builder
-	// The call's own arguments go one per line whenever there are several: they are
-	// what is decided.
-	v.write(&b, "", w, v.object && len(v.items) > 1)
+	v.write(&b, "", w, spread && v.object && len(v.items) > 1)
 	return b.String()
 }
 

@@ -102,7 +102,10 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	if p.reason != "" {
 		why = wrapStyled(p.reason, w, st.muted, "  why: ")
 	}
-	args := wrapStyled(fitJSON(c.Args, w-2), w, st.text, "  ")
+	// The call's own arguments one per line, as they are what is decided; on one line
+	// when that is what lets them show whole.
+	args := wrapStyled(fitJSON(c.Args, w-2, true), w, st.text, "  ")
+	argsTight := wrapStyled(fitJSON(c.Args, w-2, false), w, st.text, "  ")
 
 	reasonMax, argsMax := foldReason, foldArgs
 	if unfold {
@@ -135,6 +138,9 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		}
 	}
 	room -= len(why)
+	if len(args) > min(argsMax, max(room, 1)) && len(argsTight) < len(args) {
+		args = argsTight
+	}
 	folded := len(args) > min(argsMax, max(room, 1))
 	args = fold(args, min(argsMax, max(room, 1)), foldNote)
 	if folded || unfold {

@@ -76,7 +76,7 @@ func TestSpacedJSONWrapsBetweenValues(t *testing.T) {
 }
 
 func TestFitJSONKeepsShortValuesOnOneLine(t *testing.T) {
-	got := fitJSON(json.RawMessage(surveyArgs), 60)
+	got := fitJSON(json.RawMessage(surveyArgs), 60, true)
 	want := `{
   "shipSymbol": "COPLAY-1",
   "survey": {
@@ -97,11 +97,18 @@ func TestFitJSONKeepsShortValuesOnOneLine(t *testing.T) {
 	if got != want {
 		t.Errorf("fitJSON =\n%s\nwant\n%s", got, want)
 	}
-	if got := fitJSON(json.RawMessage(`{"shipSymbol":"COPLAY-1"}`), 60); got != `{"shipSymbol": "COPLAY-1"}` {
+	if got := fitJSON(json.RawMessage(`{"shipSymbol":"COPLAY-1"}`), 60, true); got != `{"shipSymbol": "COPLAY-1"}` {
 		t.Errorf("short object = %s", got)
 	}
+	two := json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-YS98-B1"}`)
+	if got := fitJSON(two, 80, false); got != `{"shipSymbol": "COPLAY-1", "waypointSymbol": "X1-YS98-B1"}` {
+		t.Errorf("unspread = %s", got)
+	}
+	if got := fitJSON(two, 80, true); strings.Count(got, "\n") != 3 {
+		t.Errorf("spread = %s", got)
+	}
 	for _, bad := range []string{`{"a":`, `{} {}`, `nope`} {
-		if got := fitJSON(json.RawMessage(bad), 60); got != bad {
+		if got := fitJSON(json.RawMessage(bad), 60, true); got != bad {
 			t.Errorf("fitJSON(%q) = %q, want it unchanged", bad, got)
 		}
 	}
