@@ -107,6 +107,8 @@ key [
 shot 16-focus-back
 key '?'
 shot 17-help
+key PgDn                                # the help scrolls on a small terminal
+shot 17b-help-scrolled
 key Escape
 
 # Quit (answering the question if calls wait), then resume: the log opens with the
@@ -119,7 +121,7 @@ start --resume
 waitfor "── resumed"
 sleep 1
 shot 18-resumed-log
-for _ in $(seq 8); do screen | grep -q "earlier in this session" && break; key PgUp; done
+for _ in $(seq 60); do screen | grep -q "earlier in this session" && break; tmux send-keys -t "$sess" PgUp; sleep 0.15; done
 shot 19-resumed-log-from-the-journal
 key q
 screen | grep -q "Quit?" && key y

@@ -104,7 +104,8 @@ type Model struct {
 	adviceFocus bool
 
 	dialog      dialog
-	returnTo    dialog // the dialog help was opened from
+	returnTo    dialog     // the dialog help was opened from
+	helpScroll  paneScroll // the help is taller than a small terminal
 	vetoInput   textinput.Model
 	editor      textarea.Model
 	editCall    agent.Call

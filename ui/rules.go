@@ -32,6 +32,7 @@ func (m *Model) rulesKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Help):
 		m.returnTo = rulesDialog
 		m.dialog = helpDialog
+		m.helpScroll = paneScroll{}
 	case key.Matches(msg, km.Up):
 		m.rulesSel = max(m.rulesSel-1, 0)
 	case key.Matches(msg, km.Down):

@@ -235,3 +235,21 @@ func TestPendingFoldsLongArguments(t *testing.T) {
 		}
 	}
 }
+
+// Every binding is in the help, and on a small terminal the help scrolls to reach them.
+func TestHelpShowsEveryKeyAtAnySize(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		m := newTestModel(newFake())
+		drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}}, events(opening()), keys("?"))
+		seen := ""
+		for range 10 {
+			seen += stripANSI(m.render())
+			drive(t, m, keys("pgdown"))
+		}
+		for _, a := range m.keys.Actions() {
+			if h := a.Binding.Help(); !strings.Contains(seen, h.Desc) {
+				t.Errorf("%dx%d: help never shows %q (%s)", size[0], size[1], h.Desc, a.Name)
+			}
+		}
+	}
+}

@@ -77,9 +77,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.dialog {
 	case helpDialog:
-		if key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus) {
+		switch {
+		case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
 			m.dialog = m.returnTo
 			m.returnTo = noDialog
+		case key.Matches(msg, km.Down):
+			m.helpScroll.by(1)
+		case key.Matches(msg, km.Up):
+			m.helpScroll.by(-1)
+		case key.Matches(msg, km.ScrollDown):
+			m.helpScroll.by(m.helpScroll.page())
+		case key.Matches(msg, km.ScrollUp):
+			m.helpScroll.by(-m.helpScroll.page())
 		}
 		return nil
 	case quitDialog:
@@ -116,6 +125,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, km.Help):
 		m.dialog = helpDialog
+		m.helpScroll = paneScroll{}
 		return nil
 	case key.Matches(msg, km.Advise):
 		m.adviceFocus = true

@@ -361,7 +361,12 @@ func (m *Model) renderHelp(w, h int) []string {
 	total = widest
 	lines = append(lines, "", st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
 	dw := min(w, max(total, 52)+2)
-	return box(st, "Help", lines, dw, min(len(lines)+2, h), frameFocus)
+	shown := m.helpScroll.window(lines, max(min(len(lines), h-2), 1))
+	title := "Help"
+	if s := m.helpScroll.status(); s != "" {
+		title += " · " + s + " (" + m.keys.Down.Help().Key + ", " + m.keys.ScrollDown.Help().Key + ")"
+	}
+	return box(st, title, shown, dw, min(len(lines)+2, h), frameFocus)
 }
 
 // resizeWidgets fits the text inputs to the terminal.
