@@ -127,13 +127,5 @@ func overlay(bg []string, dlg []string, w, h int) []string {
 	return block(strings.Split(c.Render(), "\n"), w, h)
 }
 
-// wrapText wraps plain or styled text to w columns, breaking long words.
-func wrapText(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
-}
-
 // stripANSI removes escape sequences, for measuring and for plain-text goldens.
 func stripANSI(s string) string { return ansi.Strip(s) }

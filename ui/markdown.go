@@ -67,5 +67,5 @@ func renderMarkdown(text string, width int, dark bool) []string {
 			return lines
 		}
 	}
-	return wrapText(text, width)
+	return wrapWords(text, width)
 }
