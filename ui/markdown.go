@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // markdownCache renders markdown with glamour once per text, width and background;
@@ -43,6 +44,35 @@ func keepHyphens(s string) string {
 	}
 }
 
+// listItem matches the start of a rendered list item: its indent and its marker.
+var listItem = regexp.MustCompile(`^( *)(• |\d+\. )`)
+
+// hangLists indents the continuation lines of list items under the item's text, as
+// glamour leaves them under the bullet: a wrapped item reads as one.
+func hangLists(lines []string, width int) []string {
+	lead, hang := "", 0
+	for i, l := range lines {
+		plain := ansi.Strip(l)
+		if m := listItem.FindStringSubmatch(plain); m != nil {
+			lead, hang = m[1], len([]rune(m[2]))
+			continue
+		}
+		if hang == 0 {
+			continue
+		}
+		if strings.TrimSpace(plain) == "" || !strings.HasPrefix(plain, lead) || strings.HasPrefix(plain, lead+" ") || !strings.HasPrefix(l, lead) {
+			lead, hang = "", 0
+			continue
+		}
+		l = lead + strings.Repeat(" ", hang) + l[len(lead):]
+		if ansi.StringWidth(l) > width && ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")) <= width {
+			l = ansi.Truncate(l, width, "") // only padding goes
+		}
+		lines[i] = l
+	}
+	return lines
+}
+
 // renderMarkdown renders text for a pane width columns wide; if glamour fails the text
 // is shown wrapped, as written.
 func renderMarkdown(text string, width int, dark bool) []string {
@@ -50,7 +80,8 @@ func renderMarkdown(text string, width int, dark bool) []string {
 	if dark {
 		style = "dark"
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(max(width-2, 10)))
+	// Two columns narrower than the pane leaves room to hang list items (hangLists).
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(max(width-4, 10)))
 	if err == nil {
 		// glamour wraps at hyphens too; a symbol such as X1-YS98-A1 or a date must stay
 		// whole, so hyphens inside words are made non-breaking for the render.
@@ -64,7 +95,7 @@ func renderMarkdown(text string, width int, dark bool) []string {
 			for len(lines) > 0 && strings.TrimSpace(stripANSI(lines[len(lines)-1])) == "" {
 				lines = lines[:len(lines)-1]
 			}
-			return lines
+			return hangLists(lines, width)
 		}
 	}
 	return wrapWords(text, width)

@@ -113,3 +113,26 @@ func TestFitJSONKeepsShortValuesOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A wrapped list item in the markdown hangs under its text, not under its bullet, and
+// no line gets wider than the pane.
+func TestMarkdownListsHang(t *testing.T) {
+	md := "## Ships\n- COPLAY-1 (COMMAND) DOCKED at X1-YS98-A1 (PLANET) · CRUISE · fuel 400/400 · cargo 0/40\n- short\n\nA paragraph that is long enough to wrap over the line for sure, yes."
+	lines := renderMarkdown(md, 40, true)
+	var plain []string
+	for _, l := range lines {
+		plain = append(plain, strings.TrimRight(ansi.Strip(l), " "))
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %q is %d wide", ansi.Strip(l), w)
+		}
+	}
+	got := strings.Join(plain, "\n")
+	if !strings.Contains(got, "• COPLAY-1") || !strings.Contains(got, "\n    X1-YS98-A1") {
+		t.Errorf("list item does not hang under its text:\n%s", got)
+	}
+	for _, l := range plain {
+		if strings.Contains(l, "wrap over") && strings.HasPrefix(l, "   ") {
+			t.Errorf("a paragraph after the list was indented:\n%s", got)
+		}
+	}
+}
