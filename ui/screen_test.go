@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
@@ -179,6 +180,25 @@ func TestToolUpdated(t *testing.T) {
 	if strings.Contains(screen, "✓ dry run") {
 		t.Errorf("the old dry run is still drawn:\n%s", screen)
 	}
+}
+
+// A dry run whose prediction flips restarts the grace period: a key pressed for the
+// old prediction does not decide the new one.
+func TestToolUpdatedRestartsGraceWhenThePredictionFlips(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	now := t0
+	m.Now = func() time.Time { return now }
+	m.Grace = 400 * time.Millisecond
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
+	now = now.Add(time.Second)
+	c := call("c1", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-DF55-B7"}`)
+	c.Simulation = &game.Simulation{Summary: "would fail (4203): needs 90 fuel, has 12", Fails: true}
+	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: c}}), keys("a"))
+	wantCommands(t, f)
+	now = now.Add(time.Second)
+	drive(t, m, keys("a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }
 
 func TestStateTextSaysTheStateOnce(t *testing.T) {

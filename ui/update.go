@@ -231,6 +231,10 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
 		for _, p := range append([]pendingCall(nil), m.pending...) {
+			if p.revising {
+				m.hint = "the edited " + p.call.Tool + " is still being checked; approve it once its new dry run shows"
+				continue
+			}
 			if !m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: p.call.ID, Decision: agent.Approve}) {
 				break
 			}
