@@ -22,6 +22,7 @@ type Agent interface {
 type Info struct {
 	// Game, Brain and Session name what is being played, by what, and where it is kept:
 	// "SpaceTraders (offline universe)", "autopilot", "spacetraders-2026-11-22-1503".
+	// The brain always stays in the status bar ("autopilot: no model configured").
 	Game, Brain, Session string
 	// Banner is one line saying which brain and game are in use and how to change them;
 	// it opens the log.
