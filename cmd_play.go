@@ -10,7 +10,9 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/keymap"
+	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/ui"
 )
 
@@ -46,6 +48,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := interruptContext()
 	defer cancel()
 
+	history := resumedHistory(o.resume, p.session, stderr) // read before the runner appends
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
 	uiErr := ui.Run(ctx, p.runner, ui.Info{
@@ -55,6 +58,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Banner:  p.banner,
 		Tools:   p.runner.Tools(),
 		Keys:    keys,
+		History: history,
 	})
 	cancel()
 	runErr := <-runDone
@@ -104,4 +108,19 @@ func loadKeys() (*keymap.KeyMap, error) {
 		return keymap.Default(), nil
 	}
 	return keymap.Load(path)
+}
+
+// resumedHistory is the last 200 journaled events of a resumed session, for the screen's
+// log; nil for a new session. The log is a convenience: if the journal cannot be read
+// the screen starts without it, and says why on stderr.
+func resumedHistory(resume bool, s *notes.Session, stderr io.Writer) []agent.Event {
+	if !resume {
+		return nil
+	}
+	evs, err := agent.RecentEvents(s, 200)
+	if err != nil {
+		fmt.Fprintf(stderr, "coplay: reading the journal of %s for the log: %v\n", s.Name(), err)
+		return nil
+	}
+	return evs
 }

@@ -48,7 +48,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	case sub == "list" && len(pos) > 0:
 		return usagef("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
 	case sub != "list" && len(pos) != 1:
-		return usagef("%s needs exactly one session name (see `coplay sessions list`)", sub)
+		return usagef("%s needs exactly one session name (see `coplay sessions`)", sub)
 	}
 
 	path := *data

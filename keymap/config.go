@@ -25,7 +25,8 @@ func ConfigPath() (string, error) {
 // Load returns the default bindings with the overrides of the JSON file at path, an
 // object from action name to keys: {"approve": ["a", "y"], "veto": ["v"]}. A missing
 // file is no error: the defaults are returned. An unknown action name, an empty key
-// list or malformed JSON is an error that names the file.
+// list, a key bound to two actions that are live at the same time, or malformed JSON
+// is an error that names the file.
 func Load(path string) (*KeyMap, error) {
 	km := Default()
 	data, err := os.ReadFile(path)
@@ -47,7 +48,8 @@ func Load(path string) (*KeyMap, error) {
 }
 
 // Override replaces the keys of the named actions. Every problem is reported at once;
-// on error k is unchanged.
+// on error k is unchanged. A key left on its default action while another action is
+// given it is a clash too: {"approve": ["v"]} is refused because v vetoes.
 func (k *KeyMap) Override(over map[string][]string) error {
 	byName := map[string]*Action{}
 	actions := k.Actions()
@@ -78,10 +80,82 @@ func (k *KeyMap) Override(over map[string][]string) error {
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "; "))
 	}
+	// Apply to a copy first, so a clash leaves k unchanged.
+	trial := *k
+	trialActions := trial.Actions()
+	for _, a := range trialActions {
+		if keys, ok := over[a.Name]; ok {
+			a.Binding.SetKeys(keys...)
+		}
+	}
+	if err := conflicts(trialActions); err != nil {
+		return err
+	}
 	for _, n := range names {
 		b := byName[n].Binding
 		b.SetKeys(over[n]...)
 		b.SetHelp(helpKeys(over[n]), b.Help().Desc)
+	}
+	return nil
+}
+
+// Scopes say where a binding is live: two actions may share a key only when they are
+// never live at the same time (y is "yes" in the quit question and may approve on the
+// main screen).
+const (
+	scopeScreen   = "the main screen"
+	scopeQuestion = "the quit question"
+	scopeInput    = "text inputs and the editor"
+	scopeRules    = "the rules dialog"
+	scopeHelp     = "the help"
+)
+
+// actionScopes lists where each action's keys are matched.
+var actionScopes = map[string][]string{
+	"approve": {scopeScreen}, "veto": {scopeScreen}, "edit": {scopeScreen},
+	"always_allow": {scopeScreen}, "approve_all": {scopeScreen},
+	"up": {scopeScreen, scopeRules}, "down": {scopeScreen, scopeRules},
+	"unfold": {scopeScreen}, "pause": {scopeScreen}, "advise": {scopeScreen},
+	"send": {scopeInput}, "submit": {scopeInput},
+	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp},
+	"scroll_up": {scopeScreen}, "scroll_down": {scopeScreen}, "follow": {scopeScreen},
+	"toggle_notebook": {scopeScreen}, "rules": {scopeScreen, scopeRules},
+	"revoke": {scopeRules}, "next_tab": {scopeScreen}, "prev_tab": {scopeScreen},
+	"world": {scopeScreen}, "notes": {scopeScreen}, "log": {scopeScreen},
+	"help": {scopeScreen, scopeRules, scopeHelp},
+	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp},
+	"yes":  {scopeQuestion}, "no": {scopeQuestion},
+}
+
+// conflicts reports every key bound to two actions that are live at the same time.
+func conflicts(actions []Action) error {
+	type owner struct{ action, scope string }
+	seen := map[string]owner{} // scope + "\x00" + key → first action
+	var probs []string
+	reported := map[string]bool{}
+	for _, a := range actions {
+		for _, sc := range actionScopes[a.Name] {
+			for _, key := range a.Binding.Keys() {
+				id := sc + "\x00" + key
+				first, ok := seen[id]
+				if !ok {
+					seen[id] = owner{a.Name, sc}
+					continue
+				}
+				if first.action == a.Name {
+					continue
+				}
+				pair := key + "\x00" + first.action + "\x00" + a.Name
+				if reported[pair] {
+					continue
+				}
+				reported[pair] = true
+				probs = append(probs, fmt.Sprintf("key %q is bound to both %q and %q (both live in %s)", key, first.action, a.Name, sc))
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
 	}
 	return nil
 }

@@ -21,8 +21,9 @@ type KeyMap struct {
 	Edit        key.Binding // edit (JSON editor)
 	AlwaysAllow key.Binding // always_allow: approve and never ask again for this tool
 	ApproveAll  key.Binding // approve_all: approve every pending call
-	Up          key.Binding // up: previous pending call (or scroll the log up when none)
-	Down        key.Binding // down: next pending call (or scroll the log down when none)
+	Up          key.Binding // up: previous pending call (or scroll the focused pane up when none)
+	Down        key.Binding // down: next pending call (or scroll the focused pane down when none)
+	Unfold      key.Binding // unfold: show or fold the selected call's long arguments
 
 	// The agent.
 	Pause key.Binding // pause: pause or resume the agent
@@ -33,18 +34,26 @@ type KeyMap struct {
 	Submit key.Binding // submit: submit the edited arguments
 	Cancel key.Binding // cancel: leave the input or close a dialog
 
-	// The log.
-	ScrollUp   key.Binding // scroll_up: scroll the log up a page
-	ScrollDown key.Binding // scroll_down: scroll the log down a page
-	Follow     key.Binding // follow: jump to the end of the log and follow it
+	// Panes and the log.
+	ScrollUp       key.Binding // scroll_up: scroll the focused pane up a page
+	ScrollDown     key.Binding // scroll_down: scroll the focused pane down a page
+	Follow         key.Binding // follow: jump to the end of the log and follow it
+	ToggleNotebook key.Binding // toggle_notebook: hide or show the notebook's bookkeeping in the log
+
+	// Always-allow rules.
+	Rules  key.Binding // rules: list the always-allowed tools
+	Revoke key.Binding // revoke: ask again for the selected always-allowed tool
 
 	// Screen.
-	NextTab key.Binding // next_tab: next pane on narrow terminals
-	PrevTab key.Binding // prev_tab: previous pane on narrow terminals
-	Help    key.Binding // help: show or hide the full help
-	Quit    key.Binding // quit (asks first while a call runs or waits for a decision)
-	Yes     key.Binding // yes: confirm a question
-	No      key.Binding // no: decline a question
+	NextTab    key.Binding // next_tab: focus the next pane (the next tab on narrow terminals)
+	PrevTab    key.Binding // prev_tab: focus the previous pane
+	FocusWorld key.Binding // world: focus the world pane
+	FocusNotes key.Binding // notes: focus the notes & plan pane
+	FocusLog   key.Binding // log: focus the log
+	Help       key.Binding // help: show or hide the full help
+	Quit       key.Binding // quit (asks first while a call runs or waits for a decision)
+	Yes        key.Binding // yes: confirm a question
+	No         key.Binding // no: decline a question
 }
 
 // Default returns the default bindings.
@@ -53,27 +62,34 @@ func Default() *KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
 	}
 	return &KeyMap{
-		Approve:     b("approve", "a"),
-		Veto:        b("veto", "v"),
-		Edit:        b("edit", "e"),
-		AlwaysAllow: b("always allow tool", "A"),
-		ApproveAll:  b("approve all", "ctrl+a"),
-		Up:          b("previous call", "up", "k"),
-		Down:        b("next call", "down", "j"),
-		Pause:       b("pause/resume", "p"),
-		Advise:      b("type advice", "/", "tab"),
-		Send:        b("send", "enter"),
-		Submit:      b("submit edit", "ctrl+s"),
-		Cancel:      b("cancel/leave", "esc"),
-		ScrollUp:    b("log page up", "pgup", "ctrl+u"),
-		ScrollDown:  b("log page down", "pgdown", "ctrl+d"),
-		Follow:      b("follow log", "end", "G"),
-		NextTab:     b("next pane", "]", "right", "l"),
-		PrevTab:     b("previous pane", "[", "left", "h"),
-		Help:        b("help", "?"),
-		Quit:        b("quit", "q", "ctrl+c"),
-		Yes:         b("yes", "y"),
-		No:          b("no", "n"),
+		Approve:        b("approve", "a"),
+		Veto:           b("veto", "v"),
+		Edit:           b("edit", "e"),
+		AlwaysAllow:    b("always allow tool", "A"),
+		ApproveAll:     b("approve all", "ctrl+a"),
+		Up:             b("previous call / scroll", "up", "k"),
+		Down:           b("next call / scroll", "down", "j"),
+		Unfold:         b("unfold/fold arguments", "z"),
+		Pause:          b("pause/resume", "p"),
+		Advise:         b("type advice", "/", "tab"),
+		Send:           b("send", "enter"),
+		Submit:         b("submit edit for review", "ctrl+s"),
+		Cancel:         b("cancel/leave", "esc"),
+		ScrollUp:       b("pane page up", "pgup", "ctrl+u"),
+		ScrollDown:     b("pane page down", "pgdown", "ctrl+d"),
+		Follow:         b("follow log", "end", "G"),
+		ToggleNotebook: b("hide/show notebook in log", "b"),
+		Rules:          b("always-allowed tools", "R"),
+		Revoke:         b("revoke (in rules)", "x", "delete"),
+		NextTab:        b("next pane", "]", "right", "l"),
+		PrevTab:        b("previous pane", "[", "left", "h"),
+		FocusWorld:     b("world pane", "1"),
+		FocusNotes:     b("notes & plan pane", "2"),
+		FocusLog:       b("log pane", "3"),
+		Help:           b("help", "?"),
+		Quit:           b("quit", "q", "ctrl+c"),
+		Yes:            b("yes", "y"),
+		No:             b("no", "n"),
 	}
 }
 
@@ -112,6 +128,7 @@ func (k *KeyMap) Actions() []Action {
 		{"approve_all", &k.ApproveAll},
 		{"up", &k.Up},
 		{"down", &k.Down},
+		{"unfold", &k.Unfold},
 		{"pause", &k.Pause},
 		{"advise", &k.Advise},
 		{"send", &k.Send},
@@ -120,8 +137,14 @@ func (k *KeyMap) Actions() []Action {
 		{"scroll_up", &k.ScrollUp},
 		{"scroll_down", &k.ScrollDown},
 		{"follow", &k.Follow},
+		{"toggle_notebook", &k.ToggleNotebook},
+		{"rules", &k.Rules},
+		{"revoke", &k.Revoke},
 		{"next_tab", &k.NextTab},
 		{"prev_tab", &k.PrevTab},
+		{"world", &k.FocusWorld},
+		{"notes", &k.FocusNotes},
+		{"log", &k.FocusLog},
 		{"help", &k.Help},
 		{"quit", &k.Quit},
 		{"yes", &k.Yes},
@@ -134,12 +157,12 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Approve, k.Veto, k.Edit, k.Advise, k.Help, k.Quit}
 }
 
-// FullHelp is every binding in groups, for the help screen: decisions, agent and
-// advice, log and screen.
+// FullHelp is every binding in groups, for the help screen: decisions and rules, agent
+// and inputs, panes and screen.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down},
+		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.Revoke},
 		{k.Pause, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
-		{k.ScrollUp, k.ScrollDown, k.Follow, k.NextTab, k.PrevTab, k.Help, k.Quit},
+		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Help, k.Quit},
 	}
 }

@@ -131,3 +131,56 @@ func TestConfigPath(t *testing.T) {
 		t.Errorf("ConfigPath = %q", p)
 	}
 }
+
+func TestDefaultsHaveNoClashAndEveryActionAScope(t *testing.T) {
+	km := Default()
+	if err := conflicts(km.Actions()); err != nil {
+		t.Errorf("defaults clash: %v", err)
+	}
+	for _, a := range km.Actions() {
+		if len(actionScopes[a.Name]) == 0 {
+			t.Errorf("action %q has no scope, so its clashes go unnoticed", a.Name)
+		}
+	}
+}
+
+// A key bound to two actions that are live at once is refused, naming the file, the
+// key and both actions; keys of actions that never meet may be shared.
+func TestLoadRefusesAKeyBoundTwice(t *testing.T) {
+	cases := map[string]struct {
+		body string
+		want []string
+	}{
+		"onto a default":  {`{"approve": ["v"]}`, []string{`key "v"`, `"approve"`, `"veto"`}},
+		"two overrides":   {`{"pause": ["P"], "rules": ["P"]}`, []string{`key "P"`, `"pause"`, `"rules"`}},
+		"dialog and main": {`{"revoke": ["x"], "up": ["x"]}`, []string{`key "x"`, `"up"`, `"revoke"`}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.json")
+			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil {
+				t.Fatal("clash accepted")
+			}
+			for _, w := range append(c.want, path) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %s", err, w)
+				}
+			}
+		})
+	}
+	km := Default()
+	if err := km.Override(map[string][]string{"approve": {"v"}}); err == nil {
+		t.Fatal("Override accepted approve=v")
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'a', Text: "a"}, km.Approve) || !key.Matches(tea.KeyPressMsg{Code: 'v', Text: "v"}, km.Veto) {
+		t.Error("a refused override changed the keymap")
+	}
+	// y answers the quit question and may approve: they are never live together.
+	if err := km.Override(map[string][]string{"approve": {"a", "y"}}); err != nil {
+		t.Errorf("approve=y refused: %v", err)
+	}
+}

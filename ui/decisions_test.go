@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // setup is a screen at 80×24 with the opening and one pending navigation.
@@ -82,13 +83,49 @@ func flightModeEdit(t *testing.T) (*Model, *fakeAgent) {
 	return m, f
 }
 
-func TestEditValid(t *testing.T) {
+// Edit, review, approve: ctrl+s sends the new arguments for review without deciding;
+// the call waits, approving is held until the runner's new dry run arrives, and then a
+// approves it.
+func TestEditReviewApprove(t *testing.T) {
 	m, f := flightModeEdit(t)
 	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("BURN"), keys("ctrl+s"))
-	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Edit,
-		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)})
-	if m.dialog != noDialog || len(m.pending) != 0 {
-		t.Errorf("after submitting: dialog %v, %d pending", m.dialog, len(m.pending))
+	burn := json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)
+	revise := agent.Command{Cmd: agent.CmdRevise, CallID: "c3", Args: burn}
+	wantCommands(t, f, revise)
+	if m.dialog != noDialog || len(m.pending) != 1 {
+		t.Fatalf("after submitting: dialog %v, %d pending", m.dialog, len(m.pending))
+	}
+	screen := stripANSI(m.render())
+	for _, want := range []string{`"flightMode": "BURN"`, "the runner is checking it", "waiting for the runner's new dry run"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("pending pane under review lacks %q:\n%s", want, screen)
+		}
+	}
+	drive(t, m, keys("a"))
+	wantCommands(t, f, revise) // not before the new dry run
+	c := call("c3", "set_flight_mode", string(burn))
+	c.Simulation = &game.Simulation{Summary: "would fail (4236): COPLAY-1 must be in orbit first", Fails: true}
+	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: c}}))
+	screen = stripANSI(m.render())
+	for _, want := range []string{"edited: review, then approve", "✗ dry run: would fail (4236)"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("reviewed call lacks %q:\n%s", want, screen)
+		}
+	}
+	drive(t, m, keys("a"))
+	wantCommands(t, f, revise, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Approve})
+	if len(m.pending) != 0 {
+		t.Error("approved call still pending")
+	}
+}
+
+// A revision the runner refuses (an error while it is out) puts the old arguments back.
+func TestEditRefusedByRunner(t *testing.T) {
+	m, _ := flightModeEdit(t)
+	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("BURN"), keys("ctrl+s"))
+	drive(t, m, events([]agent.Event{{Type: agent.EventError, Text: "revise c3: no such call waiting"}}))
+	if got := compactJSON(m.pending[0].call.Args); got != `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}` || m.pending[0].revising {
+		t.Errorf("after a refused revision: args %s, revising %v", got, m.pending[0].revising)
 	}
 }
 
@@ -111,7 +148,7 @@ func TestEditRefusedWhileInvalid(t *testing.T) {
 	wantCommands(t, f)
 	// Fixed, it goes through.
 	drive(t, m, typeText(`"`), keys("left"), keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("DRIFT"), keys("ctrl+s"))
-	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Edit,
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdRevise, CallID: "c3",
 		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"DRIFT"}`)})
 }
 
@@ -280,7 +317,7 @@ func TestNarrowTabs(t *testing.T) {
 	m, _ := setup(t)
 	for _, want := range []string{"Notes & plan (v3)", "Log", "World"} {
 		drive(t, m, keys("]"))
-		if got := stripANSI(m.render()); !strings.Contains(got, "╭─ "+want+" ") {
+		if got := stripANSI(m.render()); !strings.Contains(got, "╭─ ● "+want) {
 			t.Errorf("after ], no %q pane:\n%s", want, got)
 		}
 	}

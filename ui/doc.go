@@ -6,11 +6,17 @@
 // never calls a game or a model: decisions, advice, pause and quit become
 // agent.Commands sent through the Agent interface.
 //
-// Panes: world (the observation's markdown, countdown bars for timers, a map of the
-// current system, a credits sparkline), notes & plan, pending calls, the log (streamed
-// text, calls, decisions, results, errors, advice, waits), the advice input and a status
-// bar. Wide terminals get columns, narrow ones (down to 80×24) get tabs. Every key comes
-// from package keymap.
+// Panes: world (the observation's markdown with its countdowns recomputed every second,
+// countdown bars for timers, a map of the current system, a credits sparkline), notes &
+// plan, pending calls (the model's reason, arguments folded to fit, validation, dry
+// run, keys), the log (streamed text, calls, decisions, results, errors, advice, waits;
+// the notebook's bookkeeping can be hidden), the advice input and a status bar. World,
+// notes and log take the focus in turn (a highlighted border and "●" title) and scroll
+// with the keys and the wheel, so nothing is cut off for good. Wide terminals get
+// columns, narrow ones (down to 80×24) get tabs. Dialogs: veto reason, the JSON editor
+// (its arguments go back to the runner for review before they are approved), the
+// always-allowed tools with revoke, help, quit. A resumed session's log opens with the
+// journal's last entries (Info.History). Every key comes from package keymap.
 //
 // Rendering cost does not depend on the length of the log: only the visible window of
 // the log is wrapped and drawn, wrapped lines are cached per entry and width, and a

@@ -55,7 +55,9 @@ func editProblems(tools map[string]game.Tool, tool, args string) []string {
 }
 
 // editKey handles the JSON editor: submit only when valid, esc cancels, anything
-// else edits.
+// else edits. Submitting does not decide the call: it sends the arguments for review
+// (agent.CmdRevise); the runner checks them, runs a new dry run and sends the call
+// back (tool_updated), and the person approves it from the pending pane.
 func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
@@ -75,7 +77,7 @@ func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.dialog = noDialog
 		m.editor.Blur()
-		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Edit, Args: args})
+		m.revise(m.editCall.ID, args)
 		return nil
 	}
 	var cmd tea.Cmd
@@ -83,4 +85,45 @@ func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.editRefused = false
 	m.validateEdit()
 	return cmd
+}
+
+// revise sends edited arguments for review. Until the runner answers, the pending pane
+// shows the new arguments with "the runner is checking it" and approving waits.
+func (m *Model) revise(id string, args json.RawMessage) {
+	for i := range m.pending {
+		p := &m.pending[i]
+		if p.call.ID != id {
+			continue
+		}
+		if compactJSON(args) == compactJSON(p.call.Args) {
+			m.hint = "the arguments are unchanged; nothing sent"
+			return
+		}
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRevise, CallID: id, Args: args}); err != nil {
+			m.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
+			m.hint = "the edit was not sent: " + err.Error() // seen whatever pane is shown
+			return
+		}
+		before := p.call
+		p.before = &before
+		p.call.Args = args
+		p.call.Simulation = nil
+		p.call.Problems = nil
+		p.revising, p.edited = true, true
+		m.log.add(kindInfo, "edited "+p.call.Tool+" → "+spacedJSON(args)+" (for review: "+firstKey(m.keys.Approve)+" approves)")
+		return
+	}
+}
+
+// reviseRefused puts back the arguments of calls whose revision the runner refused
+// (an error event while a revision was out).
+func (m *Model) reviseRefused() {
+	for i := range m.pending {
+		p := &m.pending[i]
+		if p.revising && p.before != nil {
+			p.call = *p.before
+			p.revising, p.edited, p.before = false, false, nil
+			m.log.add(kindError, "the edit of "+p.call.Tool+" was not taken; its arguments are as before")
+		}
+	}
 }

@@ -2,16 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent"
-)
-
-// Events the runner may send that are newer than the screen; matched by name so the
-// screen keeps building while the runner grows.
-const (
-	eventOutcomeUnknown agent.EventType = "outcome_unknown"
-	eventRules          agent.EventType = "rules_changed"
+	"github.com/coplayhq/coplay/game"
 )
 
 // resultLines bounds how much of a result's output the log shows.
@@ -22,6 +17,11 @@ func (m *Model) handleEvent(ev agent.Event) {
 	// Every event carries its step: a resumed session shows where it is before its
 	// first new step begins.
 	m.step = max(m.step, ev.Step)
+	// A resumed runner shows calls still waiting again with their original seq: they
+	// are already in the log from the journal, so only their state is taken.
+	logged := m.log.muted
+	m.log.muted = ev.Seq > 0 && ev.Seq <= m.historySeq
+	defer func() { m.log.muted = logged }()
 	switch ev.Type {
 	case agent.EventStarted:
 		if ev.Text != "" {
@@ -33,20 +33,26 @@ func (m *Model) handleEvent(ev agent.Event) {
 		}
 	case agent.EventStep:
 		m.step = ev.Step
+		m.reason = ""
 		m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
 	case agent.EventTextDelta:
 		m.log.delta(ev.Text)
 	case agent.EventText:
+		m.reason = strings.TrimSpace(ev.Text)
 		m.log.finishText(ev.Text)
 	case agent.EventProposed:
 		if ev.Call != nil {
 			m.proposed(*ev.Call)
 		}
+	case agent.EventToolUpdated:
+		if ev.Call != nil {
+			m.updated(*ev.Call)
+		}
 	case agent.EventDecision:
 		if d := ev.Decision; d != nil {
 			tool := m.toolOf(d.CallID)
 			m.removePending(d.CallID)
-			m.log.add(decisionKind(d.Decision), describeDecision(d, tool))
+			m.logCall(d.CallID, decisionKind(d.Decision), describeDecision(d, tool))
 		}
 	case agent.EventToolStart:
 		if ev.Call != nil {
@@ -54,14 +60,17 @@ func (m *Model) handleEvent(ev agent.Event) {
 			m.removePending(ev.Call.ID)
 		}
 	case agent.EventResult:
-		tool := ""
+		tool, id := "", ""
 		if ev.Call != nil {
-			tool = ev.Call.Tool
+			tool, id = ev.Call.Tool, ev.Call.ID
 			delete(m.executing, ev.Call.ID)
+			if ev.Call.Kind == game.Note {
+				m.noteCalls[id] = true
+			}
 		}
 		if ev.Result != nil {
 			k, text := describeResult(tool, ev.Result)
-			m.log.add(k, text)
+			m.logCall(id, k, text)
 		}
 	case agent.EventAdvice:
 		if n := m.sentAdvice[ev.Text]; n > 0 {
@@ -91,6 +100,9 @@ func (m *Model) handleEvent(ev agent.Event) {
 		}
 	case agent.EventError:
 		m.log.add(kindError, ev.Text)
+		if !m.replaying {
+			m.reviseRefused()
+		}
 	case agent.EventTurnLimit:
 		m.log.add(kindError, "turn limit: "+ev.Text)
 	case agent.EventState:
@@ -99,32 +111,66 @@ func (m *Model) handleEvent(ev agent.Event) {
 			m.log.add(kindInfo, "the agent stopped")
 		}
 		if ev.Text != "" && ev.State != agent.Running {
-			m.log.add(kindInfo, string(ev.State)+": "+ev.Text)
+			m.log.add(kindInfo, stateText(ev.State, ev.Text))
 		}
-	case eventOutcomeUnknown:
+	case agent.EventOutcomeUnknown:
 		if ev.Call != nil {
 			delete(m.executing, ev.Call.ID)
 			m.log.add(kindError, fmt.Sprintf("%s was running when coplay stopped; its outcome is unknown and it was not run again", ev.Call.Tool))
 		}
-	case eventRules:
-		var tools []string
+	case agent.EventRules:
+		m.rules = m.rules[:0]
 		for t, on := range ev.Rules {
 			if on {
-				tools = append(tools, t)
+				m.rules = append(m.rules, t)
 			}
 		}
-		if len(tools) == 0 {
+		sort.Strings(m.rules)
+		m.rulesSel = min(m.rulesSel, max(len(m.rules)-1, 0))
+		if len(m.rules) == 0 {
 			m.log.add(kindInfo, "no tool is always allowed")
 		} else {
-			m.log.add(kindInfo, "always allowed: "+strings.Join(sortStrings(tools), ", "))
+			m.log.add(kindInfo, "always allowed: "+strings.Join(m.rules, ", "))
 		}
 	}
 }
 
+// stateText is the log line for a state with a reason, without saying the state twice
+// when the reason already starts with it ("paused: resume to go on").
+func stateText(s agent.State, text string) string {
+	name := strings.ReplaceAll(string(s), "_", " ")
+	if strings.HasPrefix(strings.ToLower(text), string(s)) || strings.HasPrefix(strings.ToLower(text), name) {
+		return text
+	}
+	return name + ": " + text
+}
+
+// logCall adds a log entry about call id, as notebook bookkeeping when the call is a
+// note tool's.
+func (m *Model) logCall(id string, k kind, text string) {
+	if m.noteCalls[id] {
+		m.log.addNotebook(k, text)
+		return
+	}
+	m.log.add(k, text)
+}
+
+// isNoteCall says whether c is the notebook's bookkeeping rather than a move in the game.
+func isNoteCall(c agent.Call) bool {
+	if c.Kind == game.Note {
+		return true
+	}
+	switch c.Tool {
+	case agent.ToolUpdateNotes, agent.ToolSetPlan, agent.ToolUpdateStep:
+		return true
+	}
+	return false
+}
+
 // proposed logs a call and, when it waits for a decision, adds it to the pending list
-// and starts the grace period.
+// with the model's words of this step and starts the grace period.
 func (m *Model) proposed(c agent.Call) {
-	text := c.Tool + " " + compactJSON(c.Args)
+	text := c.Tool + " " + spacedJSON(c.Args)
 	if len(c.Problems) > 0 {
 		var ps []string
 		for _, p := range c.Problems {
@@ -132,9 +178,12 @@ func (m *Model) proposed(c agent.Call) {
 		}
 		text += "\ninvalid, not run: " + strings.Join(ps, "; ")
 	}
-	m.log.add(kindCall, text)
 	m.callTools[c.ID] = c.Tool
-	if !c.NeedsOK {
+	if isNoteCall(c) {
+		m.noteCalls[c.ID] = true
+	}
+	m.logCall(c.ID, kindCall, text)
+	if !c.NeedsOK || m.replaying {
 		return
 	}
 	for _, p := range m.pending {
@@ -143,9 +192,35 @@ func (m *Model) proposed(c agent.Call) {
 		}
 	}
 	now := m.now()
-	m.pending = append(m.pending, pendingCall{call: c, at: now})
+	m.pending = append(m.pending, pendingCall{call: c, at: now, reason: m.reason})
 	m.lastArrival = now
 }
+
+// updated takes a waiting call's new arguments and dry run (the world changed, or a
+// revision was applied). A dry run that now predicts a different outcome restarts the
+// grace period, so a key meant for the old prediction does not decide the new one.
+func (m *Model) updated(c agent.Call) {
+	for i := range m.pending {
+		p := &m.pending[i]
+		if p.call.ID != c.ID {
+			continue
+		}
+		if len(c.Args) > 0 && compactJSON(c.Args) != compactJSON(p.call.Args) {
+			p.call.Args = c.Args
+			m.log.add(kindInfo, fmt.Sprintf("%s now has arguments %s", p.call.Tool, spacedJSON(c.Args)))
+		}
+		if fails(p.call.Simulation) != fails(c.Simulation) {
+			m.lastArrival = m.now()
+		}
+		p.call.Simulation = c.Simulation
+		p.call.Problems = c.Problems
+		p.revising = false
+		return
+	}
+}
+
+// fails says whether a dry run predicts the call fails.
+func fails(s *game.Simulation) bool { return s != nil && s.Fails }
 
 // removePending drops a decided call from the pending list.
 func (m *Model) removePending(id string) {
@@ -155,7 +230,7 @@ func (m *Model) removePending(id string) {
 			if m.sel >= len(m.pending) {
 				m.sel = max(len(m.pending)-1, 0)
 			}
-			if m.dialog != noDialog && m.dialog != helpDialog && m.dialog != quitDialog && m.dialogCallID() == id {
+			if (m.dialog == vetoDialog || m.dialog == editDialog) && m.dialogCallID() == id {
 				m.dialog = noDialog
 			}
 			return
@@ -199,9 +274,37 @@ func describeDecision(d *agent.Decision, tool string) string {
 		}
 		return s
 	case agent.Edit:
-		return "edited " + tool + by + " → " + compactJSON(d.Args)
+		return "edited " + tool + by + " → " + spacedJSON(d.Args)
 	case agent.Auto:
 		return "auto " + tool + by
 	}
 	return "approved " + tool + by
+}
+
+// replayHistory puts a resumed session's journaled events into the log, between two
+// rules, without making anything pending or running: the runner shows what still
+// waits again itself.
+func (m *Model) replayHistory(evs []agent.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	m.log.add(kindStep, "earlier in this session (from the journal)")
+	m.replaying = true
+	for _, ev := range evs {
+		switch ev.Type {
+		case agent.EventToolStart, agent.EventUsage, agent.EventWaiting, agent.EventTextDelta:
+			continue // state of a run that is over
+		case agent.EventState:
+			if ev.Text != "" && ev.State != agent.Running {
+				m.log.add(kindInfo, stateText(ev.State, ev.Text))
+			}
+			continue
+		}
+		m.handleEvent(ev)
+		m.historySeq = max(m.historySeq, ev.Seq)
+	}
+	m.replaying = false
+	m.executing = map[string]string{}
+	m.wait = nil
+	m.log.add(kindStep, "resumed")
 }

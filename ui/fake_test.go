@@ -2,6 +2,8 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -77,11 +79,57 @@ func testInfo() Info {
 }
 
 // newTestModel is a screen on fake with a fixed clock and no grace period.
-func newTestModel(f *fakeAgent) *Model {
-	m := New(f, testInfo())
+func newTestModel(f *fakeAgent) *Model { return newTestModelInfo(f, nil) }
+
+// newTestModelInfo is newTestModel with change applied to its Info first (nil: none).
+func newTestModelInfo(f *fakeAgent, change func(*Info)) *Model {
+	info := testInfo()
+	if change != nil {
+		change(&info)
+	}
+	m := New(f, info)
 	m.Now = func() time.Time { return t0 }
 	m.Grace = 0
 	return m
+}
+
+// longObservation has more contracts than a pane holds.
+func longObservation() *game.Observation {
+	o := observation()
+	var b strings.Builder
+	b.WriteString(o.Summary + "\n\n## Contracts\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "- CONTRACT-%d: deliver %d COPPER_ORE to X1-DF55-A%d by 2026-11-2%dT18:00Z, pays %d,000 credits\n", i, 10*i, i, i, 5*i)
+	}
+	o.Summary = b.String()
+	return o
+}
+
+// surveyArgs are the arguments of an extraction with a survey: long enough to fold.
+const surveyArgs = `{"shipSymbol":"COPLAY-1","survey":{"signature":"X1-DF55-B7-3F1A2C","symbol":"X1-DF55-B7",` +
+	`"deposits":[{"symbol":"IRON_ORE"},{"symbol":"IRON_ORE"},{"symbol":"COPPER_ORE"},{"symbol":"QUARTZ_SAND"},` +
+	`{"symbol":"SILICON_CRYSTALS"},{"symbol":"IRON_ORE"}],"expiration":"2026-11-22T16:03:00Z","size":"MODERATE"}}`
+
+// journalTail is what agent.RecentEvents gives for a session that played 40 steps:
+// the end of step 40, with a note tool's bookkeeping, and a call still waiting.
+func journalTail() []agent.Event {
+	nav := call("c40", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-DF55-B7"}`)
+	notes := &agent.Call{ID: "n40", Tool: "update_notes", Args: json.RawMessage(`{"text":"## Goal\nmine"}`), Kind: game.Note}
+	dock := call("c41", "dock_ship", `{"shipSymbol":"COPLAY-1"}`)
+	return []agent.Event{
+		{Seq: 900, Type: agent.EventStep, Step: 40},
+		{Seq: 901, Step: 40, Type: agent.EventText, Text: "Fly to B7 and write down the plan."},
+		{Seq: 902, Step: 40, Type: agent.EventProposed, Call: notes},
+		{Seq: 903, Step: 40, Type: agent.EventDecision, Decision: &agent.Decision{CallID: "n40", Decision: agent.Auto, By: "policy"}},
+		{Seq: 904, Step: 40, Type: agent.EventResult, Call: notes, Result: resultOf("notes v3 saved")},
+		{Seq: 905, Step: 40, Type: agent.EventProposed, Call: nav},
+		{Seq: 906, Step: 40, Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c40", Decision: agent.Approve, By: "person"}},
+		{Seq: 907, Step: 40, Type: agent.EventToolStart, Call: nav},
+		{Seq: 908, Step: 40, Type: agent.EventResult, Call: nav, Result: resultOf(`{"nav":{"status":"IN_TRANSIT"}}`)},
+		{Seq: 909, Type: agent.EventStep, Step: 41},
+		{Seq: 910, Step: 41, Type: agent.EventProposed, Call: dock},
+		{Seq: 911, Step: 41, Type: agent.EventState, State: agent.Stopped, Text: "stopped: stop command"},
+	}
 }
 
 func observation() *game.Observation {

@@ -52,22 +52,37 @@ func splitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
+// frame is how a box's border is drawn.
+type frame int
+
+const (
+	frameNormal  frame = iota // a pane without the focus: muted border and title
+	frameFocus                // the focused pane or a dialog: bright border, "●" before the title
+	framePending              // the pending calls: what the agent waits for
+)
+
 // box draws lines in a rounded border of exactly w×h cells, with title in the top
 // edge. The body is w-2 columns by h-2 lines.
-func box(st *styles, title string, lines []string, w, h int, focused bool) []string {
+func box(st *styles, title string, lines []string, w, h int, f frame) []string {
 	if w < 4 || h < 2 {
 		return block(nil, w, h)
 	}
-	bs := st.border
-	if focused {
-		bs = st.focus
+	bs, ts := st.border, st.mutedTitle
+	switch f {
+	case frameFocus:
+		bs, ts = st.focus, st.title
+		if title != "" {
+			title = "● " + title
+		}
+	case framePending:
+		bs, ts = st.pending, st.pendingTitle
 	}
 	inner := w - 2
 	t := ""
 	if title != "" {
 		t = ansi.Truncate(" "+title+" ", inner-1, "…")
 	}
-	top := bs.Render("╭─") + st.title.Render(t) + bs.Render(strings.Repeat("─", max(inner-1-ansi.StringWidth(t), 0))+"╮")
+	top := bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", max(inner-1-ansi.StringWidth(t), 0))+"╮")
 	out := make([]string, 0, h)
 	out = append(out, top)
 	side := bs.Render("│")
@@ -110,14 +125,6 @@ func overlay(bg []string, dlg []string, w, h int) []string {
 		lipgloss.NewLayer(strings.Join(dlg, "\n")).X(x).Y(y).Z(1),
 	))
 	return block(strings.Split(c.Render(), "\n"), w, h)
-}
-
-// wrapText wraps plain or styled text to w columns, breaking long words.
-func wrapText(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
 // stripANSI removes escape sequences, for measuring and for plain-text goldens.

@@ -37,6 +37,49 @@ var screens = map[string]func() []tea.Msg{
 		return append(msgs, typeText("fuel is low, refuel first")...)
 	},
 	"help": func() []tea.Msg { return append(events(opening()), keyMsg("?")) },
+	// The world pane focused (1) and scrolled a page down (pgdown): the contracts the
+	// pane could not hold are reachable, and the title says where the window is.
+	"scrolled_world": func() []tea.Msg {
+		return append(events(opening(), []agent.Event{{Type: agent.EventObservation, Observation: longObservation()}}), keys("1", "pgdown")...)
+	},
+	// The rules dialog (R) after two tools were always allowed, the second selected.
+	"rules": func() []tea.Msg {
+		return append(events(opening(), []agent.Event{{Type: agent.EventRules, Rules: map[string]bool{"navigate_ship": true, "dock_ship": true, "jettison": false}}}), keys("R", "j")...)
+	},
+	// Edit, then review: the call waits with the edited arguments and the runner's new
+	// dry run, a predicted failure.
+	"edit_review": func() []tea.Msg {
+		msgs := events(opening(), []agent.Event{{Type: agent.EventProposed,
+			Call: call("c3", "set_flight_mode", `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}`)}})
+		msgs = append(msgs, keys("e", "up", "end", "left", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")...)
+		msgs = append(msgs, typeText("BURN")...)
+		msgs = append(msgs, keyMsg("ctrl+s"))
+		c := call("c3", "set_flight_mode", `{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)
+		c.Simulation = &game.Simulation{Summary: "burns 2 fuel per unit of distance; next trip to B7 uses 92 fuel (have 380)"}
+		return append(msgs, eventMsg(agent.Event{Type: agent.EventToolUpdated, Call: c}))
+	},
+	// A resumed session: the log opens with the journal's last entries (see infoFor).
+	"resumed_log": func() []tea.Msg {
+		return events([]agent.Event{
+			{Type: agent.EventStarted, Text: "resumed spacetraders-2026-11-22-1503 at step 41"},
+			{Type: agent.EventObservation, Observation: observation()},
+			{Type: agent.EventNotes, Notes: sampleNotes()},
+			{Type: agent.EventState, State: agent.Running},
+			// The call still waiting is shown again with its journal seq: pending, not
+			// logged twice.
+			{Seq: 910, Step: 41, Type: agent.EventProposed, Call: call("c41", "dock_ship", `{"shipSymbol":"COPLAY-1"}`)},
+		})
+	},
+	// A predicted failure is a failure (✗), and a long survey is folded so the
+	// validation, the dry run and the keys stay in the pane.
+	"predicted_failure": func() []tea.Msg {
+		c := call("c5", "extract_resources", surveyArgs)
+		c.Simulation = &game.Simulation{Summary: "would fail (4236): COPLAY-1 must be in orbit first", Fails: true}
+		return events(opening(), []agent.Event{
+			{Type: agent.EventText, Text: "The hold is empty and B7 has a survey with IRON_ORE deposits: extract with it."},
+			{Type: agent.EventProposed, Call: c},
+		})
+	},
 	"wait": func() []tea.Msg {
 		return events(opening(), []agent.Event{
 			{Type: agent.EventText, Text: "COPLAY-1 is docked at A1 with a free hold. I will fly it to B7 to mine"},
@@ -47,6 +90,11 @@ var screens = map[string]func() []tea.Msg{
 	},
 }
 
+// infoFor changes the Info of a golden screen's model.
+var infoFor = map[string]func(*Info){
+	"resumed_log": func(i *Info) { i.History = journalTail() },
+}
+
 // TestGoldenScreens runs each screen through a real program (teatest) at a small and
 // a large terminal size, and compares the final frame, without colour, to
 // testdata/TestGoldenScreens/<screen>/<size>.golden. Update with -update.
@@ -55,7 +103,7 @@ func TestGoldenScreens(t *testing.T) {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
 				f := newFake()
-				m := newTestModel(f)
+				m := newTestModelInfo(f, infoFor[name])
 				m.events = nil // events are sent in order with the keys below
 				tm := teatest.NewTestModel(t, m,
 					teatest.WithInitialTermSize(size[0], size[1]),

@@ -25,6 +25,7 @@ type entry struct {
 	kind      kind
 	text      string
 	streaming bool // the model's text still arriving
+	notebook  bool // bookkeeping of the notebook (note tools and their results), hideable
 
 	width int
 	gen   int
@@ -42,17 +43,42 @@ type logView struct {
 	width  int // the width the log was last drawn at, for keeping offset steady
 	gen    int // bumped when styles change, to invalidate every cached wrap
 	st     *styles
+	// hideNotebook leaves the notebook's bookkeeping out of the view.
+	hideNotebook bool
+	// muted drops what is added: the event is already in the log (a resumed session's
+	// journal).
+	muted bool
 }
 
 // add appends an entry.
-func (l *logView) add(k kind, text string) {
-	l.entries = append(l.entries, &entry{kind: k, text: text})
+func (l *logView) add(k kind, text string) { l.addEntry(&entry{kind: k, text: text}) }
+
+// addNotebook appends an entry that is the notebook's bookkeeping.
+func (l *logView) addNotebook(k kind, text string) {
+	l.addEntry(&entry{kind: k, text: text, notebook: true})
+}
+
+func (l *logView) addEntry(e *entry) {
+	if l.muted {
+		return
+	}
+	l.entries = append(l.entries, e)
 	l.keepPlace(len(l.entries) - 1)
+}
+
+// shown says whether e is in the view.
+func (l *logView) shown(e *entry) bool { return !(l.hideNotebook && e.notebook) }
+
+// toggleNotebook hides or shows the notebook's bookkeeping; the view follows the end
+// again, since the lines above it changed.
+func (l *logView) toggleNotebook() {
+	l.hideNotebook = !l.hideNotebook
+	l.offset = 0
 }
 
 // keepPlace keeps a scrolled-up view still when entry i grows or arrives.
 func (l *logView) keepPlace(i int) {
-	if l.offset == 0 || l.width <= 0 {
+	if l.offset == 0 || l.width <= 0 || !l.shown(l.entries[i]) {
 		return
 	}
 	e := l.entries[i]
@@ -65,6 +91,9 @@ func (l *logView) keepPlace(i int) {
 
 // delta appends streamed text to the model's message in progress.
 func (l *logView) delta(text string) {
+	if l.muted {
+		return
+	}
 	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
 		e := l.entries[n-1]
 		old := len(e.lines)
@@ -83,6 +112,9 @@ func (l *logView) delta(text string) {
 // finishText ends the streaming message with the whole text, or adds it when nothing
 // streamed.
 func (l *logView) finishText(text string) {
+	if l.muted {
+		return
+	}
 	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
 		e := l.entries[n-1]
 		e.streaming = false
@@ -153,18 +185,11 @@ func (l *logView) wrapped(e *entry, w int) []string {
 		rule := "── " + e.text + " "
 		lines = []string{style.Render(padLine(rule+strings.Repeat("─", max(w-len([]rune(rule)), 0)), w))}
 	} else {
-		g := e.kind.glyph()
-		text := e.text
+		text := strings.TrimRight(e.text, "\n")
 		if e.streaming {
 			text += "▍"
 		}
-		for i, raw := range wrapText(strings.TrimRight(text, "\n"), max(w-2, 1)) {
-			prefix := "  "
-			if i == 0 {
-				prefix = g
-			}
-			lines = append(lines, style.Render(prefix+raw))
-		}
+		lines = wrapStyled(text, w, style, e.kind.glyph())
 	}
 	e.lines, e.width, e.gen = lines, w, l.gen
 	return lines
@@ -181,6 +206,9 @@ func (l *logView) render(w, h int) []string {
 	var rev [][]string
 	got := 0
 	for i := len(l.entries) - 1; i >= 0 && got < need; i-- {
+		if !l.shown(l.entries[i]) {
+			continue
+		}
 		ls := l.wrapped(l.entries[i], w)
 		rev = append(rev, ls)
 		got += len(ls)

@@ -74,13 +74,15 @@ func TestMouseWheelAndKeysScroll(t *testing.T) {
 		m.Update(eventMsg(agent.Event{Type: agent.EventError, Text: fmt.Sprint("problem ", i)}))
 	}
 	m.render()
-	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	// The wheel scrolls the pane under the mouse: the log is on the right.
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 120, Y: 30})
 	if m.log.offset != 3 {
 		t.Fatalf("wheel up: offset %d, want 3", m.log.offset)
 	}
-	if !strings.Contains(stripANSI(m.render()), "Log (scrolled up 3, end to follow)") {
+	if !strings.Contains(stripANSI(m.render()), "Log · scrolled up 3, end to follow") {
 		t.Error("scrolled log does not say how to follow")
 	}
+	m.Update(keyMsg("3")) // focus the log: page keys scroll the focused pane
 	m.Update(keyMsg("pgup"))
 	if m.log.offset <= 3 {
 		t.Errorf("pgup: offset %d", m.log.offset)

@@ -65,17 +65,31 @@ func drawMap(st *styles, m *game.Map, w, h int) []string {
 		grid[y][x] = g
 		marks = append(marks, placed{x, y, shortLabel(p.Label)})
 	}
-	for _, mk := range marks {
-		free := true
-		lab := []rune(mk.label)
-		for i := range lab {
-			if c := mk.x + 1 + i; c >= w || grid[mk.y][c] != ' ' {
-				free = false
-				break
+	// A label goes right of its point, else left of it, and only where the point and
+	// its label stand alone between blank cells: "*oI1" or "#A1@B1" cannot be read, so
+	// a point crowded by another stays unlabelled.
+	blank := func(y, c int) bool { return c < 0 || c >= w || grid[y][c] == ' ' }
+	fits := func(y, from, to int) bool { // cells from..to are on the map and blank
+		if from < 0 || to >= w {
+			return false
+		}
+		for c := from; c <= to; c++ {
+			if grid[y][c] != ' ' {
+				return false
 			}
 		}
-		if free {
+		return true
+	}
+	// Ships' labels first: they matter most.
+	for i := len(marks) - 1; i >= 0; i-- {
+		mk := marks[i]
+		lab := []rune(mk.label)
+		n := len(lab)
+		switch {
+		case blank(mk.y, mk.x-1) && fits(mk.y, mk.x+1, mk.x+n) && blank(mk.y, mk.x+n+1):
 			copy(grid[mk.y][mk.x+1:], lab)
+		case blank(mk.y, mk.x+1) && fits(mk.y, mk.x-n, mk.x-1) && blank(mk.y, mk.x-n-1):
+			copy(grid[mk.y][mk.x-n:], lab)
 		}
 	}
 	lines := []string{st.muted.Render(m.Title)}

@@ -22,6 +22,7 @@ type Agent interface {
 type Info struct {
 	// Game, Brain and Session name what is being played, by what, and where it is kept:
 	// "SpaceTraders (offline universe)", "autopilot", "spacetraders-2026-11-22-1503".
+	// The brain always stays in the status bar ("autopilot: no model configured").
 	Game, Brain, Session string
 	// Banner is one line saying which brain and game are in use and how to change them;
 	// it opens the log.
@@ -30,6 +31,10 @@ type Info struct {
 	Tools []game.Tool
 	// Keys are the bindings; nil means keymap.Default().
 	Keys *keymap.KeyMap
+	// History is a resumed session's last journaled events, oldest first
+	// (agent.RecentEvents): the log opens with them, so a resumed screen shows what
+	// happened before. Nil for a new session.
+	History []agent.Event
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.
@@ -44,9 +49,11 @@ const (
 	editDialog
 	quitDialog
 	helpDialog
+	rulesDialog
 )
 
-// Tabs of the narrow layout.
+// The panes that take focus: the focused one scrolls with the keys and the wheel, has a
+// highlighted border, and is the tab shown on a narrow terminal.
 const (
 	tabWorld = iota
 	tabNotes
@@ -84,21 +91,32 @@ type Model struct {
 	lastArrival time.Time
 	executing   map[string]string // call ID → tool, between tool_started and tool_result
 	callTools   map[string]string // call ID → tool of every call proposed, for the log
+	noteCalls   map[string]bool   // call IDs of note tools, the log's hideable bookkeeping
 	sentAdvice  map[string]int    // advice sent and not yet echoed by the agent
+	reason      string            // the model's text of this step, the why of its calls
+
+	rules    []string // the tools always allowed, sorted
+	rulesSel int
+
+	replaying  bool   // putting a resumed session's journal into the log
+	historySeq uint64 // the last seq from the journal: later copies are not logged twice
 
 	advice      textinput.Model
 	adviceFocus bool
 
 	dialog      dialog
-	returnTo    dialog // the dialog help was opened from
-	reason      textinput.Model
+	returnTo    dialog     // the dialog help was opened from
+	helpScroll  paneScroll // the help is taller than a small terminal
+	vetoInput   textinput.Model
 	editor      textarea.Model
 	editCall    agent.Call
 	editProbs   []string
 	editRefused bool
 
-	tab    int
-	hint   string // a one-off message in the status bar, cleared by the next key
+	tab    int           // the focused pane
+	rects  [numTabs]rect // where each pane was last drawn (zero: not on screen)
+	unfold bool          // the selected pending call's long arguments are shown whole
+	hint   string        // a one-off message in the status bar, cleared by the next key
 	step   int
 	state  agent.State
 	tokens int
@@ -123,6 +141,7 @@ func New(a Agent, info Info) *Model {
 		tools:      map[string]game.Tool{},
 		executing:  map[string]string{},
 		callTools:  map[string]string{},
+		noteCalls:  map[string]bool{},
 		sentAdvice: map[string]int{},
 		st:         newStyles(true),
 	}
@@ -136,13 +155,17 @@ func New(a Agent, info Info) *Model {
 	m.advice = textinput.New()
 	m.advice.Prompt = "advice› "
 	m.advice.Placeholder = "type advice for the agent, enter to send"
-	m.reason = textinput.New()
-	m.reason.Prompt = "reason› "
-	m.reason.Placeholder = "optional: why not (enter to veto)"
+	m.vetoInput = textinput.New()
+	m.vetoInput.Prompt = "reason› "
+	m.vetoInput.Placeholder = "optional: why not (enter to veto)"
 	m.editor = textarea.New()
 	m.editor.ShowLineNumbers = false
 	m.editor.Prompt = ""
 	m.applyStyles()
+	m.replayHistory(info.History)
+	if len(info.History) > 0 {
+		m.tab = tabLog // a resumed session opens on what happened before
+	}
 	if info.Banner != "" {
 		m.log.add(kindInfo, info.Banner)
 	}
@@ -152,7 +175,7 @@ func New(a Agent, info Info) *Model {
 // applyStyles hands the current palette to the widgets and drops cached renders.
 func (m *Model) applyStyles() {
 	m.advice.SetStyles(textinput.DefaultStyles(m.st.dark))
-	m.reason.SetStyles(textinput.DefaultStyles(m.st.dark))
+	m.vetoInput.SetStyles(textinput.DefaultStyles(m.st.dark))
 	m.editor.SetStyles(textarea.DefaultStyles(m.st.dark))
 	m.log.gen++
 }

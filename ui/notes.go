@@ -13,19 +13,14 @@ type notesView struct {
 	// into the notes yet, so it is shown here until it does.
 	queued []string
 	md     markdownCache
+	scroll paneScroll
 }
 
 // render draws the notes (markdown), the queued advice and the plan checklist.
 func (v *notesView) render(st *styles, w int) []string {
 	var lines []string
 	for _, a := range v.queued {
-		for i, l := range wrapText(a, max(w-10, 10)) {
-			if i == 0 {
-				lines = append(lines, st.warn.Render("☞ advice: "+l))
-			} else {
-				lines = append(lines, st.warn.Render("          "+l))
-			}
-		}
+		lines = append(lines, wrapStyled(a, w, st.warn, "☞ advice: ")...)
 	}
 	if len(v.notes.Plan) > 0 {
 		lines = append(lines, st.strong.Render("Plan"))
@@ -39,13 +34,7 @@ func (v *notesView) render(st *styles, w int) []string {
 			case "dropped":
 				mark, style = "[-]", st.muted
 			}
-			for i, l := range wrapText(p.Text, max(w-4, 8)) {
-				if i == 0 {
-					lines = append(lines, style.Render(mark+" "+l))
-				} else {
-					lines = append(lines, style.Render("    "+l))
-				}
-			}
+			lines = append(lines, wrapStyled(p.Text, w, style, mark+" ")...)
 		}
 		lines = append(lines, "")
 	}

@@ -8,14 +8,21 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/keymap"
 )
 
 // pendingCall is a call waiting for the person's decision.
 type pendingCall struct {
-	call agent.Call
-	at   time.Time // when it appeared, for the grace period
+	call   agent.Call
+	at     time.Time // when it appeared, for the grace period
+	reason string    // the model's text of the step that proposed it
+	// revising: edited arguments were sent and the runner's check (tool_updated) has not
+	// come back yet; edited: the arguments are the person's, awaiting approval.
+	revising, edited bool
+	before           *agent.Call // the call as it was before a revision still out
 }
 
 // prettyJSON indents raw JSON for reading; invalid JSON is returned as it is.
@@ -42,53 +49,152 @@ func compactJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// renderPending draws the pending list: the selected call in full (arguments,
-// validation, dry run), the others one line each, and the keys to decide. When the
-// list is taller than maxH lines it is cut, but the keys line always stays: a person
-// must see how to decide whatever the terminal's size.
-func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, w, maxH int) []string {
-	var lines []string
-	for i, p := range calls {
-		c := p.call
-		if i != sel {
-			lines = append(lines, st.muted.Render("  "+c.Tool+" "+compactJSON(c.Args)))
-			continue
-		}
-		lines = append(lines, st.selected.Render("▸ "+c.Tool)+st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, i+1, len(calls))))
-		for _, l := range strings.Split(prettyJSON(c.Args), "\n") {
-			lines = append(lines, "  "+l)
-		}
-		if len(c.Problems) == 0 {
-			lines = append(lines, st.good.Render("  ✓ arguments valid"))
-		} else {
-			for _, pr := range c.Problems {
-				lines = append(lines, st.bad.Render("  ✗ "+pr.String()))
-			}
-		}
-		if s := c.Simulation; s != nil {
-			switch {
-			case s.Fails:
-				lines = append(lines, st.bad.Render("  ✗ dry run: "+s.Summary)) // the game says "would fail …"
-			default:
-				lines = append(lines, st.good.Render("  ✓ dry run: "+s.Summary))
-			}
-			if s.Warning != "" {
-				lines = append(lines, st.warn.Render("  ! "+s.Warning))
-			}
+// Folding of the selected call: how many lines of the model's reason and of the
+// arguments show before "z unfolds".
+const (
+	foldReason = 2
+	foldArgs   = 6
+)
+
+// renderPending draws the pending list: the selected call in full (the model's reason,
+// arguments, validation, dry run), the others one line each, and the keys to decide,
+// in at most maxH lines. What must be seen to decide never goes: when room is short the
+// reason and the arguments are folded ("… 14 more lines · z unfolds") and the other
+// calls are counted, so the validation, the dry run and the keys always show.
+func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, unfold bool, w, maxH int) []string {
+	if len(calls) == 0 {
+		return nil
+	}
+	sel = min(max(sel, 0), len(calls)-1)
+	p := calls[sel]
+	c := p.call
+	header := st.selected.Render("▸ "+c.Tool) + st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, sel+1, len(calls)))
+	if p.revising {
+		header += st.warn.Render("  · edited, the runner is checking it")
+	} else if p.edited {
+		header += st.warn.Render("  · edited: review, then approve")
+	}
+	var checks []string
+	if len(c.Problems) == 0 {
+		checks = append(checks, wrapStyled("arguments valid", w, st.good, "  ✓ ")...)
+	} else {
+		for _, pr := range c.Problems {
+			checks = append(checks, wrapStyled(pr.String(), w, st.bad, "  ✗ ")...)
 		}
 	}
-	keys := []key.Binding{km.Approve, km.Veto, km.Edit, km.AlwaysAllow}
+	if p.revising {
+		checks = append(checks, wrapStyled("dry run: waiting for the runner's new dry run", w, st.warn, "  … ")...)
+	}
+	if s := c.Simulation; s != nil {
+		checks = append(checks, dryRunLines(st, s, w)...)
+	}
+	keys := []key.Binding{km.Approve, km.Veto, km.Edit, withDesc(km.AlwaysAllow, "always allow")}
+	var others []string
 	if len(calls) > 1 {
-		keys = append(keys, km.ApproveAll, km.Down)
+		keys = append(keys, km.ApproveAll, withDesc(km.Down, "next call"))
+		for i, o := range calls {
+			if i != sel {
+				others = append(others, st.muted.Render(padLine("  "+o.call.Tool+" "+spacedJSON(o.call.Args), w)))
+			}
+		}
 	}
+	var why []string
+	if p.reason != "" {
+		why = wrapStyled(p.reason, w, st.muted, "  why: ")
+	}
+	// The call's own arguments one per line, as they are what is decided; on one line
+	// when that is what lets them show whole.
+	args := wrapStyled(fitJSON(c.Args, w-2, true), w, st.text, "  ")
+	argsTight := wrapStyled(fitJSON(c.Args, w-2, false), w, st.text, "  ")
+
+	reasonMax, argsMax := foldReason, foldArgs
+	if unfold {
+		reasonMax, argsMax = len(why), len(args)
+	}
+	room := maxH - 1 - 1 - len(checks) // header and keys
+	argsWant, whyWant := min(len(args), argsMax), min(len(why), reasonMax)
+	// The other calls give way first: when they do not all fit beside the selected
+	// call's arguments, they are one line of tool names.
+	if len(others) > 0 && room-argsWant-min(whyWant, 1) < len(others) {
+		var names []string
+		for i, o := range calls {
+			if i != sel {
+				names = append(names, o.call.Tool)
+			}
+		}
+		others = []string{st.muted.Render(padLine(fmt.Sprintf("  + %d more: %s (%s)", len(names), strings.Join(names, ", "), km.Down.Help().Key), w))}
+	}
+	room -= len(others)
+	foldNote := func(hidden int) string {
+		if unfold {
+			return st.muted.Render(fmt.Sprintf("    … %d more lines · %s shows them all in the editor", hidden, km.Edit.Help().Key))
+		}
+		return st.muted.Render(fmt.Sprintf("    … %d more lines · %s unfolds", hidden, km.Unfold.Help().Key))
+	}
+	if n := min(whyWant, max(room-min(argsWant, 3), 0)); len(why) > n {
+		why = why[:n]
+		if n > 0 {
+			why[n-1] = st.muted.Render(ansi.Truncate(ansi.Strip(why[n-1]), w-1, "") + "…")
+		}
+	}
+	room -= len(why)
+	if len(args) > min(argsMax, max(room, 1)) && len(argsTight) < len(args) {
+		args = argsTight
+	}
+	folded := len(args) > min(argsMax, max(room, 1))
+	args = fold(args, min(argsMax, max(room, 1)), foldNote)
+	if folded || unfold {
+		u := withDesc(km.Unfold, map[bool]string{true: "fold", false: "unfold"}[unfold])
+		keys = append(keys[:3], append([]key.Binding{u}, keys[3:]...)...)
+	}
+
+	lines := []string{header}
+	lines = append(lines, why...)
+	lines = append(lines, args...)
+	lines = append(lines, checks...)
+	lines = append(lines, others...)
+	return append(lines, helpLine(st, keys, w))
+}
+
+// dryRunLines draws a dry run: a predicted failure as a failure (✗), also when the
+// runner adds that earlier calls may still change it (then in warning colour, with its
+// warning under it); a success with a warning as a warning (!); a plain success as ✓.
+func dryRunLines(st *styles, s *game.Simulation, w int) []string {
+	text := "dry run: " + s.Summary
+	predictsFailure := s.Fails || strings.HasPrefix(strings.TrimSpace(s.Summary), "would fail")
 	var out []string
-	for _, l := range lines {
-		out = append(out, wrapText(l, w)...)
+	switch {
+	case s.Fails:
+		out = wrapStyled(text, w, st.bad, "  ✗ ")
+	case predictsFailure:
+		out = wrapStyled(text, w, st.warn, "  ✗ ")
+	case s.Warning != "":
+		out = wrapStyled(text, w, st.warn, "  ! ")
+	default:
+		out = wrapStyled(text, w, st.good, "  ✓ ")
 	}
-	if maxH > 1 && len(out) > maxH-1 {
-		out = append(out[:maxH-2], st.muted.Render(padLine("  …", w)))
+	if s.Warning != "" {
+		out = append(out, wrapStyled(s.Warning, w, st.warn, "    ")...)
 	}
-	return append(out, helpLine(st, keys, w))
+	return out
+}
+
+// withDesc is b with another help text, for a hint where the general one is too long.
+func withDesc(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
+
+// fold keeps at most n lines of lines; when some are dropped the last kept line is
+// replaced by note(number dropped).
+func fold(lines []string, n int, note func(hidden int) string) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	if n <= 0 {
+		return nil
+	}
+	kept := append([]string(nil), lines[:n-1]...)
+	return append(kept, note(len(lines)-n+1))
 }
 
 // helpLine writes bindings as "a approve · v veto", cut to w columns.

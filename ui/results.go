@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
@@ -16,7 +15,11 @@ func describeResult(tool string, r *game.Result) (kind, string) {
 	switch {
 	case r.Err != nil:
 		k = kindError
-		fmt.Fprintf(&b, "%s failed: %d %s", tool, r.Err.Code, r.Err.Message)
+		if r.Err.Code == 0 { // not the game's error: the runner's, e.g. "not executed: …"
+			fmt.Fprintf(&b, "%s: %s", tool, r.Err.Message)
+		} else {
+			fmt.Fprintf(&b, "%s failed: %d %s", tool, r.Err.Code, r.Err.Message)
+		}
 	case r.Unknown:
 		k = kindError
 		fmt.Fprintf(&b, "%s: outcome unknown (the response was lost); observing again", tool)
@@ -35,9 +38,4 @@ func describeResult(tool string, r *game.Result) (kind, string) {
 		fmt.Fprintf(&b, "\nwait until %s: %s", r.Wait.Until.Format("15:04:05"), r.Wait.Reason)
 	}
 	return k, b.String()
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }

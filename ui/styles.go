@@ -13,6 +13,8 @@ type styles struct {
 	dark bool
 
 	border, focus, title         lipgloss.Style
+	mutedTitle                   lipgloss.Style
+	pending, pendingTitle        lipgloss.Style
 	text, muted, accent, strong  lipgloss.Style
 	good, bad, warn              lipgloss.Style
 	key, statusBar, statusAccent lipgloss.Style
@@ -36,6 +38,9 @@ func newStyles(dark bool) styles {
 		border:       s.Foreground(muted),
 		focus:        s.Foreground(accent),
 		title:        s.Foreground(accent).Bold(true),
+		mutedTitle:   s.Foreground(fg),
+		pending:      s.Foreground(warn),
+		pendingTitle: s.Foreground(warn).Bold(true),
 		text:         s.Foreground(fg),
 		muted:        s.Foreground(muted),
 		accent:       s.Foreground(accent),

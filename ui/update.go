@@ -31,11 +31,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyStyles()
 		return m, nil
 	case tea.MouseWheelMsg:
+		pane := m.tab
+		for p, r := range m.rects {
+			if r.has(msg.X, msg.Y) {
+				pane = p
+			}
+		}
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			m.log.scroll(3)
+			m.scrollPane(pane, -3)
 		case tea.MouseWheelDown:
-			m.log.scroll(-3)
+			m.scrollPane(pane, 3)
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -50,7 +56,7 @@ func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.dialog == vetoDialog:
-		m.reason, cmd = m.reason.Update(msg)
+		m.vetoInput, cmd = m.vetoInput.Update(msg)
 	case m.dialog == editDialog:
 		m.editor, cmd = m.editor.Update(msg)
 		m.validateEdit()
@@ -71,9 +77,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.dialog {
 	case helpDialog:
-		if key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus) {
+		switch {
+		case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
 			m.dialog = m.returnTo
 			m.returnTo = noDialog
+		case key.Matches(msg, km.Down):
+			m.helpScroll.by(1)
+		case key.Matches(msg, km.Up):
+			m.helpScroll.by(-1)
+		case key.Matches(msg, km.ScrollDown):
+			m.helpScroll.by(m.helpScroll.page())
+		case key.Matches(msg, km.ScrollUp):
+			m.helpScroll.by(-m.helpScroll.page())
 		}
 		return nil
 	case quitDialog:
@@ -88,6 +103,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.vetoKey(msg)
 	case editDialog:
 		return m.editKey(msg)
+	case rulesDialog:
+		return m.rulesKey(msg)
 	}
 	if m.adviceFocus {
 		switch {
@@ -108,6 +125,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, km.Help):
 		m.dialog = helpDialog
+		m.helpScroll = paneScroll{}
 		return nil
 	case key.Matches(msg, km.Advise):
 		m.adviceFocus = true
@@ -121,25 +139,51 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.PrevTab):
 		m.tab = (m.tab + numTabs - 1) % numTabs
 		return nil
+	case key.Matches(msg, km.FocusWorld):
+		m.tab = tabWorld
+		return nil
+	case key.Matches(msg, km.FocusNotes):
+		m.tab = tabNotes
+		return nil
+	case key.Matches(msg, km.FocusLog):
+		m.tab = tabLog
+		return nil
 	case key.Matches(msg, km.ScrollUp):
-		m.log.scroll(max(m.logHeight()-1, 1))
+		m.scrollPane(m.tab, -m.pageOf(m.tab))
 		return nil
 	case key.Matches(msg, km.ScrollDown):
-		m.log.scroll(-max(m.logHeight()-1, 1))
+		m.scrollPane(m.tab, m.pageOf(m.tab))
 		return nil
 	case key.Matches(msg, km.Follow):
 		m.log.offset = 0
+		m.tab = tabLog
+		return nil
+	case key.Matches(msg, km.ToggleNotebook):
+		m.log.toggleNotebook()
+		if m.log.hideNotebook {
+			m.hint = "notebook bookkeeping hidden from the log; " + firstKey(km.ToggleNotebook) + " shows it"
+		}
+		return nil
+	case key.Matches(msg, km.Rules):
+		m.dialog = rulesDialog
+		return nil
+	case key.Matches(msg, km.Unfold):
+		if len(m.pending) == 0 {
+			m.hint = "no call is waiting for a decision"
+			return nil
+		}
+		m.unfold = !m.unfold
 		return nil
 	case key.Matches(msg, km.Up):
 		if len(m.pending) == 0 {
-			m.log.scroll(1)
+			m.scrollPane(m.tab, -1)
 		} else if m.sel > 0 {
 			m.sel--
 		}
 		return nil
 	case key.Matches(msg, km.Down):
 		if len(m.pending) == 0 {
-			m.log.scroll(-1)
+			m.scrollPane(m.tab, 1)
 		} else if m.sel < len(m.pending)-1 {
 			m.sel++
 		}
@@ -163,14 +207,18 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	c := m.pending[m.sel].call
+	if m.pending[m.sel].revising && key.Matches(msg, km.Approve, km.AlwaysAllow, km.ApproveAll) {
+		m.hint = "the edited call is being checked; approve it once its new dry run shows"
+		return nil
+	}
 	switch {
 	case key.Matches(msg, km.Approve):
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.Veto):
 		m.dialog = vetoDialog
 		m.editCall = c
-		m.reason.Reset()
-		return m.reason.Focus()
+		m.vetoInput.Reset()
+		return m.vetoInput.Focus()
 	case key.Matches(msg, km.Edit):
 		return m.openEditor(c)
 	case key.Matches(msg, km.AlwaysAllow):
@@ -178,10 +226,15 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.log.add(kindError, "always allow "+c.Tool+": "+err.Error())
 			return nil
 		}
-		m.log.add(kindInfo, "always allowing "+c.Tool+" from now on")
+		m.log.add(kindInfo, "always allowing "+c.Tool+" from now on ("+firstKey(km.Rules)+" lists and revokes)")
+		m.addRule(c.Tool)
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
 		for _, p := range append([]pendingCall(nil), m.pending...) {
+			if p.revising {
+				m.hint = "the edited " + p.call.Tool + " is still being checked; approve it once its new dry run shows"
+				continue
+			}
 			if !m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: p.call.ID, Decision: agent.Approve}) {
 				break
 			}
@@ -195,6 +248,7 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) decide(cmd agent.Command) bool {
 	if err := m.agent.Send(cmd); err != nil {
 		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.toolOf(cmd.CallID), err))
+		m.hint = fmt.Sprintf("%s not sent: %v", cmd.Decision, err) // seen whatever pane is shown
 		return false
 	}
 	m.removePending(cmd.CallID)
@@ -206,16 +260,16 @@ func (m *Model) vetoKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = noDialog
-		m.reason.Blur()
+		m.vetoInput.Blur()
 		return nil
 	case key.Matches(msg, m.keys.Send):
 		m.dialog = noDialog
-		m.reason.Blur()
-		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.reason.Value())})
+		m.vetoInput.Blur()
+		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.vetoInput.Value())})
 		return nil
 	}
 	var cmd tea.Cmd
-	m.reason, cmd = m.reason.Update(msg)
+	m.vetoInput, cmd = m.vetoInput.Update(msg)
 	return cmd
 }
 
@@ -234,6 +288,9 @@ func (m *Model) sendAdvice() {
 	m.log.add(kindAdvice, "you: "+text)
 	m.notes.queued = append(m.notes.queued, text)
 	m.advice.Reset()
+	// Back to the decisions: the next "a" approves rather than starting more advice.
+	m.adviceFocus = false
+	m.advice.Blur()
 }
 
 // togglePause pauses a running agent or resumes a paused one.
@@ -269,5 +326,25 @@ func (m *Model) stopAndQuit() tea.Cmd {
 // dialogCallID is the call the open veto or edit dialog is about.
 func (m *Model) dialogCallID() string { return m.editCall.ID }
 
-// logHeight is how many log lines are on screen, for paging.
-func (m *Model) logHeight() int { return max(m.height/2, 1) }
+// scrollPane scrolls pane p by n lines: down for positive n, up for negative.
+func (m *Model) scrollPane(p, n int) {
+	switch p {
+	case tabWorld:
+		m.world.scroll.by(n)
+	case tabNotes:
+		m.notes.scroll.by(n)
+	default:
+		m.log.scroll(-n) // the log counts up from its end
+	}
+}
+
+// pageOf is how far a page key scrolls pane p: its height as last drawn, less one.
+func (m *Model) pageOf(p int) int {
+	switch p {
+	case tabWorld:
+		return m.world.scroll.page()
+	case tabNotes:
+		return m.notes.scroll.page()
+	}
+	return max(m.rects[tabLog].h-3, 1)
+}

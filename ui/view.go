@@ -41,24 +41,37 @@ func (m *Model) render() string {
 	return strings.Join(block(lines, w, h), "\n")
 }
 
+// rect is where a pane was drawn, for finding the pane under the mouse.
+type rect struct{ x, y, w, h int }
+
+func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// pendingRoom is the most lines the pending pane may take of h: more while the
+// selected call is unfolded.
+func (m *Model) pendingRoom(h int) int {
+	if m.unfold {
+		return max(h-4, h/2)
+	}
+	return h / 2
+}
+
 // renderWide puts world and notes in a left column, pending and log in a right one.
 func (m *Model) renderWide(w, h int) []string {
 	leftW := w * 2 / 5
 	rightW := w - leftW
 	worldH := h * 3 / 5
 	notesH := h - worldH
-	left := append(
-		box(&m.st, "World", m.world.render(&m.st, m.now(), m.wait, leftW-2, worldH-2), leftW, worldH, false),
-		box(&m.st, m.notes.title(), m.notes.render(&m.st, leftW-2), leftW, notesH, false)...,
-	)
+	left := append(m.renderWorldBox(leftW, worldH), m.renderNotesBox(leftW, notesH)...)
+	m.rects = [numTabs]rect{tabWorld: {0, 0, leftW, worldH}, tabNotes: {0, worldH, leftW, notesH}}
 	var right []string
 	logH := h
 	if len(m.pending) > 0 {
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, rightW-2, h/2-2)
-		ph := min(len(pl)+2, h/2)
-		right = box(&m.st, m.pendingTitle(), pl, rightW, ph, true)
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, m.unfold, rightW-2, m.pendingRoom(h)-2)
+		ph := min(len(pl)+2, m.pendingRoom(h))
+		right = box(&m.st, m.pendingTitle(), pl, rightW, ph, framePending)
 		logH = h - ph
 	}
+	m.rects[tabLog] = rect{leftW, h - logH, rightW, logH}
 	right = append(right, m.renderLogBox(rightW, logH)...)
 	return besides(left, right)
 }
@@ -72,20 +85,54 @@ func (m *Model) renderNarrow(w, h int) []string {
 	out := []string{m.renderTabs(w)}
 	body := h - 1
 	if len(m.pending) > 0 {
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, w-2, body*3/5-2)
-		ph := min(len(pl)+2, body*3/5)
-		out = append(out, box(&m.st, m.pendingTitle(), pl, w, ph, true)...)
+		room := body * 3 / 5
+		if m.unfold {
+			room = max(body-3, room) // the pane below keeps its title and a line
+		}
+		pl := renderPending(&m.st, m.keys, m.pending, m.sel, m.unfold, w-2, room-2)
+		ph := min(len(pl)+2, room)
+		out = append(out, box(&m.st, m.pendingTitle(), pl, w, ph, framePending)...)
 		body -= ph
 	}
+	m.rects = [numTabs]rect{}
+	m.rects[m.tab] = rect{0, h - body, w, body}
 	switch m.tab {
 	case tabWorld:
-		out = append(out, box(&m.st, "World", m.world.render(&m.st, m.now(), m.wait, w-2, body-2), w, body, false)...)
+		out = append(out, m.renderWorldBox(w, body)...)
 	case tabNotes:
-		out = append(out, box(&m.st, m.notes.title(), m.notes.render(&m.st, w-2), w, body, false)...)
+		out = append(out, m.renderNotesBox(w, body)...)
 	default:
 		out = append(out, m.renderLogBox(w, body)...)
 	}
 	return out
+}
+
+// frameOf is the border of pane p: highlighted when it has the focus.
+func (m *Model) frameOf(p int) frame {
+	if m.tab == p {
+		return frameFocus
+	}
+	return frameNormal
+}
+
+// paneTitle adds the scroll position to a pane's title when its body does not fit.
+func paneTitle(name string, s *paneScroll) string {
+	if st := s.status(); st != "" {
+		return name + " · " + st
+	}
+	return name
+}
+
+func (m *Model) renderWorldBox(w, h int) []string {
+	body := m.world.render(&m.st, m.now(), m.wait, w-2, h-2)
+	shown := m.world.scroll.window(body, h-2)
+	return box(&m.st, paneTitle("World", &m.world.scroll), shown, w, h, m.frameOf(tabWorld))
+}
+
+func (m *Model) renderNotesBox(w, h int) []string {
+	body := m.notes.render(&m.st, w-2)
+	shown := m.notes.scroll.window(body, h-2)
+	return box(&m.st, paneTitle(m.notes.title(), &m.notes.scroll), shown, w, h, m.frameOf(tabNotes))
 }
 
 func (m *Model) renderTabs(w int) string {
@@ -98,7 +145,7 @@ func (m *Model) renderTabs(w int) string {
 			parts = append(parts, m.st.tabOff.Render(" "+label+" "))
 		}
 	}
-	nav := m.st.muted.Render("  " + firstKey(m.keys.PrevTab) + " " + firstKey(m.keys.NextTab) + " switch panes")
+	nav := m.st.muted.Render("  " + firstKey(m.keys.PrevTab) + " " + firstKey(m.keys.NextTab) + " switch")
 	return padLine(strings.Join(parts, " ")+nav, w)
 }
 
@@ -108,10 +155,13 @@ func (m *Model) pendingTitle() string {
 
 func (m *Model) renderLogBox(w, h int) []string {
 	title := "Log"
-	if m.log.offset > 0 {
-		title = fmt.Sprintf("Log (scrolled up %d, %s to follow)", m.log.offset, firstKey(m.keys.Follow))
+	if m.log.hideNotebook {
+		title += " (notebook hidden, " + firstKey(m.keys.ToggleNotebook) + " shows)"
 	}
-	return box(&m.st, title, m.log.render(w-2, h-2), w, h, false)
+	if m.log.offset > 0 {
+		title += fmt.Sprintf(" · scrolled up %d, %s to follow", m.log.offset, firstKey(m.keys.Follow))
+	}
+	return box(&m.st, title, m.log.render(w-2, h-2), w, h, m.frameOf(tabLog))
 }
 
 // renderAdviceLine is the advice input when it has focus, else a hint of how to reach
@@ -142,8 +192,8 @@ func (m *Model) renderStatus(w int) string {
 	if m.info.Game != "" {
 		parts = append(parts, part{m.info.Game, 2, true})
 	}
-	if m.info.Brain != "" {
-		parts = append(parts, part{m.info.Brain, 0, m.info.Game == ""})
+	if b := brainLabel(m.info.Brain); b != "" {
+		parts = append(parts, part{b, 0, m.info.Game == ""})
 	}
 	parts = append(parts, part{fmt.Sprintf("step %d", m.step), 0, false})
 	if m.state != "" {
@@ -190,6 +240,15 @@ func (m *Model) renderStatus(w int) string {
 	return left + st.statusBar.Render(strings.Repeat(" ", w-lw-rw)+right)
 }
 
+// brainLabel is how the status bar names the brain; the autopilot says that no model
+// is configured, since that is why it plays.
+func brainLabel(b string) string {
+	if b == "autopilot" {
+		return "autopilot: no model configured"
+	}
+	return b
+}
+
 // firstKey is the first key of a binding, for compact hints.
 func firstKey(b key.Binding) string {
 	if ks := b.Keys(); len(ks) > 0 {
@@ -222,29 +281,33 @@ func (m *Model) renderDialog(w, h int) []string {
 			"",
 			helpLine(st, []key.Binding{m.keys.Yes, m.keys.No}, 50),
 		}
-		return box(st, "Quit?", lines, min(w, 60), len(lines)+2, true)
+		return box(st, "Quit?", lines, min(w, 60), len(lines)+2, frameFocus)
 	case vetoDialog:
 		dw := min(w, 76)
 		var lines []string
-		lines = append(lines, wrapText(m.editCall.Tool+" "+compactJSON(m.editCall.Args), dw-2)...)
-		lines = append(lines, "", padLine(m.reason.View(), dw-2), "",
+		lines = append(lines, wrapStyled(m.editCall.Tool+" "+spacedJSON(m.editCall.Args), dw-2, st.text, "")...)
+		lines = append(lines, "", padLine(m.vetoInput.View(), dw-2), "",
 			helpLine(st, []key.Binding{m.keys.Send, m.keys.Cancel}, dw-2))
-		return box(st, "Veto "+m.editCall.Tool, lines, dw, len(lines)+2, true)
+		return box(st, "Veto "+m.editCall.Tool, lines, dw, len(lines)+2, frameFocus)
 	case editDialog:
 		dw := min(w, 90)
-		lines := append([]string{st.muted.Render("arguments (JSON), checked against the tool's schema as you type")}, splitLines(m.editor.View())...)
+		lines := wrapStyled("arguments (JSON), checked against the tool's schema as you type; "+
+			firstKey(m.keys.Submit)+" sends them for review (new dry run), then "+firstKey(m.keys.Approve)+" approves", dw-2, st.muted, "")
+		lines = append(lines, splitLines(m.editor.View())...)
 		lines = append(lines, "")
 		if len(m.editProbs) == 0 {
 			lines = append(lines, st.good.Render("✓ valid"))
 		}
 		for _, p := range m.editProbs {
-			lines = append(lines, wrapText(st.bad.Render("✗ "+p), dw-2)...)
+			lines = append(lines, wrapStyled(p, dw-2, st.bad, "✗ ")...)
 		}
 		if m.editRefused {
 			lines = append(lines, st.warn.Render("! fix the problems above before submitting"))
 		}
 		lines = append(lines, helpLine(st, []key.Binding{m.keys.Submit, m.keys.Cancel}, dw-2))
-		return box(st, "Edit "+m.editCall.Tool, lines, dw, min(len(lines)+2, h), true)
+		return box(st, "Edit "+m.editCall.Tool, lines, dw, min(len(lines)+2, h), frameFocus)
+	case rulesDialog:
+		return m.renderRules(w, h)
 	}
 	return nil
 }
@@ -254,7 +317,7 @@ func (m *Model) renderDialog(w, h int) []string {
 func (m *Model) renderHelp(w, h int) []string {
 	st := &m.st
 	groups := m.keys.FullHelp()
-	titles := []string{"Decisions", "Agent & input", "Log & screen"}
+	titles := []string{"Decisions & rules", "Agent & input", "Panes & screen"}
 	var cols [][]string
 	total := 0
 	for i, g := range groups {
@@ -298,7 +361,12 @@ func (m *Model) renderHelp(w, h int) []string {
 	total = widest
 	lines = append(lines, "", st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
 	dw := min(w, max(total, 52)+2)
-	return box(st, "Help", lines, dw, min(len(lines)+2, h), true)
+	shown := m.helpScroll.window(lines, max(min(len(lines), h-2), 1))
+	title := "Help"
+	if s := m.helpScroll.status(); s != "" {
+		title += " · " + s + " (" + m.keys.Down.Help().Key + ", " + m.keys.ScrollDown.Help().Key + ")"
+	}
+	return box(st, title, shown, dw, min(len(lines)+2, h), frameFocus)
 }
 
 // resizeWidgets fits the text inputs to the terminal.
@@ -307,7 +375,7 @@ func (m *Model) resizeWidgets() {
 	m.editor.SetWidth(max(dw-4, 10))
 	lines := strings.Count(m.editor.Value(), "\n") + 1
 	m.editor.SetHeight(max(min(lines, m.height-12), 3))
-	m.reason.SetWidth(max(min(m.width, 76)-len(m.reason.Prompt)-4, 10))
+	m.vetoInput.SetWidth(max(min(m.width, 76)-len(m.vetoInput.Prompt)-4, 10))
 }
 
 func widthOf(s string) int { return ansi.StringWidth(s) }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ type worldView struct {
 	obs     *game.Observation
 	history map[string][]float64
 	md      markdownCache
+	scroll  paneScroll
 }
 
 // observe records a new observation.
@@ -35,12 +37,14 @@ func (v *worldView) observe(o *game.Observation) {
 	}
 }
 
-// render draws the pane body: wait, timers, metrics with the credits sparkline, the
-// summary, then the map in whatever room is left.
+// render draws the whole pane body, for a pane h lines high: wait, timers, metrics
+// with the credits sparkline, the summary, then the map. When everything fits the map
+// takes the room left; otherwise the body is longer than h and the pane scrolls, so
+// nothing is cut off for good.
 func (v *worldView) render(st *styles, now time.Time, wait *game.Wait, w, h int) []string {
 	var lines []string
 	if wait != nil && !wait.Until.IsZero() {
-		lines = append(lines, st.warn.Render(fmt.Sprintf("~ waiting %s: %s", countdown(wait.Until.Sub(now)), wait.Reason)))
+		lines = append(lines, wrapStyled(fmt.Sprintf("waiting %s: %s", countdown(wait.Until.Sub(now)), wait.Reason), w, st.warn, "~ ")...)
 	}
 	if v.obs == nil {
 		return append(lines, st.muted.Render("waiting for the first observation…"))
@@ -51,36 +55,55 @@ func (v *worldView) render(st *styles, now time.Time, wait *game.Wait, w, h int)
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
-	summary := v.md.render(o.Summary, w, st.dark)
-	mapH := 0
+	lines = append(lines, v.md.render(liveCountdowns(o, now), w, st.dark)...)
 	if o.Map != nil && len(o.Map.Points) > 0 {
-		// The map gets what is left below the summary, or a third of the pane when the
-		// summary is long, so the whole world is always in view.
-		mapH = max(h-len(lines)-len(summary)-1, min(h/3, 14))
-		if mapH < 5 {
-			mapH = 0
+		mapH := h - len(lines) - 1
+		if mapH < 8 {
+			mapH = min(max(h, 8), 16) // below the summary: scroll down to it
 		}
-	}
-	room := h - len(lines) - mapH
-	if room < len(summary) {
-		if room > 0 {
-			lines = append(lines, summary[:room-1]...)
-			lines = append(lines, st.muted.Render("…"))
-		}
-	} else {
-		lines = append(lines, summary...)
-	}
-	if mapH > 0 {
+		lines = append(lines, "")
 		lines = append(lines, drawMap(st, o.Map, w, mapH)...)
 	}
 	return lines
 }
 
-// timers draws one countdown bar per timer: "X-1 arrives ███░░░ 1m12s".
+// relTime matches what a game writes for a time to come: "in 1m12s (15:04:05Z)".
+var relTime = regexp.MustCompile(`\bin ((?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?s)?) \((\d\d:\d\d:\d\dZ?)\)`)
+
+// liveCountdowns rewrites the summary's countdowns for now: the game wrote "arrives in
+// 12s (15:04:05Z)" when it observed, and twelve seconds later that must read "arrives
+// now (15:04:05Z)". The times come from the observation's timers; a countdown that
+// matches no timer is left as the game wrote it.
+func liveCountdowns(o *game.Observation, now time.Time) string {
+	if len(o.Timers) == 0 || !strings.Contains(o.Summary, "in ") {
+		return o.Summary
+	}
+	ends := map[string]time.Time{}
+	for _, t := range o.Timers {
+		ends[t.End.UTC().Format("15:04:05Z")] = t.End
+		ends[t.End.Format("15:04:05")] = t.End
+	}
+	return relTime.ReplaceAllStringFunc(o.Summary, func(s string) string {
+		sub := relTime.FindStringSubmatch(s)
+		if sub[1] == "" {
+			return s
+		}
+		end, ok := ends[sub[2]]
+		if !ok {
+			return s
+		}
+		if !end.After(now) {
+			return "now (" + sub[2] + ")"
+		}
+		return "in " + countdown(end.Sub(now)) + " (" + sub[2] + ")"
+	})
+}
+
+// timers draws one countdown bar per timer: "COPLAY-2 → X1-DF55-B7 ███░░░ 1m12s". A
+// label too long to leave a useful bar goes on its own line, whole, above its bar.
 func (v *worldView) timers(st *styles, now time.Time, w int) []string {
 	var lines []string
 	for _, t := range v.obs.Timers {
-		label := padLine(t.Label, min(24, max(w/3, 8)))
 		left := t.End.Sub(now)
 		total := t.End.Sub(t.Start)
 		frac := 1.0
@@ -91,30 +114,53 @@ func (v *worldView) timers(st *styles, now time.Time, w int) []string {
 		if left <= 0 {
 			tail = "done"
 		}
-		barW := max(w-ansi.StringWidth(label)-len(tail)-2, 4)
+		label := t.Label
+		lw := ansi.StringWidth(label)
+		const minBar = 10
+		var prefix string
+		if lw+1+minBar+1+len(tail) <= w {
+			prefix = padLine(label, max(lw, min(24, w/3))) + " "
+		} else {
+			lines = append(lines, wrapStyled(label, w, st.text, "")...)
+			prefix = "  "
+		}
+		barW := max(w-ansi.StringWidth(prefix)-len(tail)-1, 4)
 		done := int(math.Round(frac * float64(barW)))
 		bar := st.accent.Render(strings.Repeat("█", done)) + st.muted.Render(strings.Repeat("░", barW-done))
-		lines = append(lines, label+" "+bar+" "+tail)
+		lines = append(lines, prefix+bar+" "+tail)
 	}
 	return lines
 }
 
-// metrics draws the metrics on one line and a sparkline of the first "credits" metric
-// (or the first metric) over the session.
+// metrics draws the metrics, wrapped between metrics, and a sparkline of the first
+// "credits" metric (or the first metric) over the session.
 func (v *worldView) metrics(st *styles, w int) []string {
 	ms := v.obs.Metrics
 	if len(ms) == 0 {
 		return nil
 	}
-	var parts []string
+	var lines []string
+	cur, curW := "", 0
 	plot := ms[0].Name
 	for _, m := range ms {
-		parts = append(parts, st.muted.Render(m.Name)+" "+st.strong.Render(formatNumber(m.Value))+unitSuffix(m.Unit))
+		plain := m.Name + " " + formatNumber(m.Value) + unitSuffix(m.Name, m.Unit)
+		part := st.muted.Render(m.Name) + " " + st.strong.Render(formatNumber(m.Value)) + unitSuffix(m.Name, m.Unit)
+		pw := ansi.StringWidth(plain)
+		if curW > 0 && curW+2+pw > w {
+			lines = append(lines, cur)
+			cur, curW = "", 0
+		}
+		if curW > 0 {
+			cur += "  "
+			curW += 2
+		}
+		cur += part
+		curW += pw
 		if strings.EqualFold(m.Name, "credits") {
 			plot = m.Name
 		}
 	}
-	lines := wrapText(strings.Join(parts, "  "), w)
+	lines = append(lines, cur)
 	if h := v.history[plot]; len(h) > 1 {
 		label := plot + " "
 		lines = append(lines, st.muted.Render(label)+st.good.Render(sparkline(h, w-len(label))))
@@ -122,8 +168,10 @@ func (v *worldView) metrics(st *styles, w int) []string {
 	return lines
 }
 
-func unitSuffix(u string) string {
-	if u == "" {
+// unitSuffix is " units" after a value, or nothing when the unit only repeats the
+// name: "credits 175,000", not "credits 175,000 credits".
+func unitSuffix(name, u string) string {
+	if u == "" || strings.EqualFold(strings.TrimSpace(u), strings.TrimSpace(name)) {
 		return ""
 	}
 	return " " + u
