@@ -25,6 +25,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := applyConfig(&o, fs); err != nil {
+		return err
+	}
 	if fs.NArg() > 1 || (fs.NArg() == 1 && !o.resume) {
 		return fmt.Errorf("unexpected arguments %q (a session name goes after --resume)", fs.Args())
 	}

@@ -29,6 +29,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := applyConfig(&o, fs); err != nil {
+		return err
+	}
 	if fs.NArg() > 1 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args()[1:])
 	}

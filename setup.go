@@ -34,6 +34,7 @@ type options struct {
 	noRateLimit bool
 	approve     string
 	maxIter     int
+	pr          profileOptions // the config file and profile (profile.go)
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -49,6 +50,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noRateLimit, "no-rate-limit", false, "turn off the offline universe's rate limit")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
 	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot)")
+	o.registerProfile(fs)
 }
 
 // play is everything one run of the agent needs, and how to put it away.
@@ -123,6 +125,9 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		if p.session, err = p.book.Create("", o.game, brainName); err != nil {
 			return nil, err
 		}
+		if err := o.recordProfile(p.session); err != nil {
+			return nil, err
+		}
 	}
 
 	var saveState func() ([]byte, error)
@@ -163,7 +168,9 @@ func setup(o options, name string, steps int) (p *play, err error) {
 	default:
 		return nil, fmt.Errorf("session plays %q, which this coplay does not know", o.game)
 	}
-	p.game = st
+	if p.game, err = o.wrapGame(st); err != nil {
+		return nil, err
+	}
 
 	switch {
 	case brainName == "autopilot":
@@ -178,7 +185,7 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		p.brain = b
 		p.banner = "scripted model " + o.brain + " on " + p.title
 	default:
-		cfg, err := openai.ConfigFromEnv(o.model, o.preset)
+		cfg, err := o.modelConfig()
 		if err != nil {
 			return nil, err
 		}
@@ -190,6 +197,7 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
 	}
 
+	p.brain = o.wrapBrain(p.brain)
 	if o.maxIter == 0 {
 		// The cap guards against a model that loops; the autopilot's turns are long by
 		// design (it plays until every ship is busy), so it gets a far larger one.
@@ -205,6 +213,7 @@ func setup(o options, name string, steps int) (p *play, err error) {
 		MaxIterations: o.maxIter,
 		MaxSteps:      steps,
 		ApproveAll:    o.approve == "all",
+		HistorySteps:  o.historySteps(),
 		SaveState:     saveState,
 	})
 	if err != nil {
