@@ -99,8 +99,8 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 		o.pr.prof = &p
 	}
 	brain := p.Brain
-	if brain == "" && p.BrainKind() == "model" {
-		brain = "model"
+	if brain == "" && o.pr.prof != nil {
+		brain = p.BrainKind() // a profile says what plays, whatever the environment holds
 	}
 	str("brain", &o.brain, brain, d.Brain)
 	str("game", &o.game, d.Game)
