@@ -73,7 +73,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if sub == "check" {
-		fmt.Fprintf(stdout, "%s: ok (%d profiles, %d prices)\n", path, len(f.Profiles), len(f.Prices))
+		fmt.Fprintf(stdout, "%s: ok (%s, %s)\n", path, plural(len(f.Profiles), "profile"), plural(len(f.Prices), "price"))
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -114,4 +114,12 @@ func configInit(path string, force bool, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", path)
 	return nil
+}
+
+// plural writes "1 profile", "2 profiles".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
