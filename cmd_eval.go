@@ -89,11 +89,16 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	// Everything that can be checked before playing is: a typo in the second profile
 	// should not cost the first one's episodes.
 	var plans []evalPlan
+	seen := map[string]bool{}
 	for _, spec := range profiles {
 		pl, err := planProfile(file, spec)
 		if err != nil {
 			return err
 		}
+		if seen[pl.prof.ID()] {
+			continue // the same profile named twice ("looker" and "looker/fast")
+		}
+		seen[pl.prof.ID()] = true
 		plans = append(plans, pl)
 	}
 	var jobs []evalJob
@@ -508,9 +513,6 @@ func summarize(plans []evalPlan, eps []episode) []profileResult {
 			if e.Error != "" {
 				r.Errors++
 			}
-		}
-		if r.Episodes == 0 {
-			continue // the same profile named twice
 		}
 		n := float64(r.Episodes)
 		for _, f := range []*float64{&r.Steps, &r.CreditsStart, &r.CreditsEnd, &r.CreditsPer1000, &r.ContractsFulfilled,

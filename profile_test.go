@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
@@ -9,9 +10,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
@@ -201,8 +204,13 @@ func TestProfileToolsAndPrompt(t *testing.T) {
 	if _, err := g.Call(t.Context(), "jettison_cargo", json.RawMessage(`{}`)); err == nil {
 		t.Error("a hidden tool ran")
 	}
-	if o.wrapBrain(nil) == nil {
-		t.Error("hiding a notebook tool did not wrap the brain")
+	seen := &toolsBrain{}
+	req := agent.Request{Tools: append(g.Tools(), game.Tool{Name: "set_plan"}, game.Tool{Name: "update_notes"})}
+	if _, err := o.wrapBrain(seen).Next(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(seen.tools, "set_plan") || !slices.Contains(seen.tools, "update_notes") {
+		t.Errorf("the brain was shown %v", seen.tools)
 	}
 	o = options{pr: profileOptions{tools: []string{"observe_game", "navigate_shp"}}}
 	if _, err := o.wrapGame(st); err == nil || !strings.Contains(err.Error(), `no tool "navigate_shp"`) || !strings.Contains(err.Error(), "did you mean navigate_ship?") {
@@ -282,4 +290,16 @@ func TestConfigCommand(t *testing.T) {
 	if code := run([]string{"config", "profiles"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "looker/fast") || !strings.Contains(out.String(), "autopilot/default") {
 		t.Errorf("profiles: exit %d\n%s", code, out.String())
 	}
+}
+
+// toolsBrain records the tools it is shown.
+type toolsBrain struct{ tools []string }
+
+func (b *toolsBrain) Name() string { return "tools" }
+
+func (b *toolsBrain) Next(_ context.Context, req agent.Request) (agent.Reply, error) {
+	for _, t := range req.Tools {
+		b.tools = append(b.tools, t.Name)
+	}
+	return agent.Reply{}, nil
 }
