@@ -66,6 +66,14 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return configInit(path, *force, stdout)
 	}
 	f, err := config.Load(path, true)
+	var problems config.Errors
+	if errors.As(err, &problems) {
+		// One problem per line, each with its file, line and key, like a compiler.
+		for _, p := range problems {
+			fmt.Fprintln(stderr, p)
+		}
+		return fmt.Errorf("%s: %s", path, plural(len(problems), "problem"))
+	}
 	if err != nil {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("no config file at %s (`coplay config init` writes one)", path)

@@ -89,6 +89,7 @@ func TestCheckBadValues(t *testing.T) {
 		{"[profiles.\"a/b\"]\nbrain = \"script:\"\n", `script: needs a cassette file`},
 		{"[profiles.\"a/b\"]\ntemperature = 3\n", `config.toml:2: key profiles."a/b".temperature: want a temperature from 0 to 2, not 3`},
 		{"[profiles.\"a/b\"]\nmax_iterations = 0\n", `want a whole number from 1`},
+		{"[profiles.\"a/b\"]\nmax_tokens = \"many\"\n", `want a whole number, got the string "many"` + "\n"},
 		{"[profiles.\"a/b\"]\ntools = \"observe_game\"\n", `want a list of strings, got the string`},
 		{"[profiles.\"a/b\"]\ntools = [\"x\"]\nhide_tools = [\"y\"]\n", `config.toml:3: key profiles."a/b".hide_tools: set tools (the allowed ones) or hide_tools, not both`},
 		{"[profiles.\"a/b\"]\nbase_url = \"localhost:8000\"\n", `want an http:// or https:// URL`},
@@ -104,7 +105,7 @@ func TestCheckBadValues(t *testing.T) {
 		{"[defaults\n", `config.toml:2: not valid TOML: expected '.' or ']'`},
 	}
 	for _, c := range cases {
-		got := strings.Join(parseErrs(t, c.doc), "\n")
+		got := strings.Join(parseErrs(t, c.doc), "\n") + "\n"
 		if !strings.Contains(got, c.want) {
 			t.Errorf("doc:\n%s\ngot:  %s\nwant: %s", c.doc, got, c.want)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -443,8 +444,13 @@ func (c *checker) positive(key toml.Key, v any) int {
 
 func (c *checker) wrongType(key toml.Key, want string, v any) {
 	hint := ""
-	if s, ok := v.(string); ok && (want == "a number" || want == "a whole number" || want == "true or false") {
-		hint = fmt.Sprintf(" (write %s without quotes)", s)
+	if s, ok := v.(string); ok {
+		// "512" for 512, "true" for true: the value is right, the quotes are not.
+		_, numErr := strconv.ParseFloat(s, 64)
+		_, boolErr := strconv.ParseBool(s)
+		if (want == "true or false" && boolErr == nil) || (want != "true or false" && want != "a string" && numErr == nil) {
+			hint = fmt.Sprintf(" (write %s without quotes)", s)
+		}
 	}
 	c.errf(key, "want %s, got %s%s", want, typeName(v), hint)
 }
