@@ -28,6 +28,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	var o options
 	o.register(fs)
 	pos, err := parseFlags(fs, args, stdout)
+	if err == nil {
+		err = applyConfig(&o, fs)
+	}
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := applyConfig(&o, fs); err != nil {
+		return err
+	}
 	if err := checkSessionArgs(pos, o.resume); err != nil {
 		return err
 	}

@@ -102,9 +102,13 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tLAST ACTIVE\tRECORDS")
+	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tPROFILE\tLAST ACTIVE\tRECORDS")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps,
+		profile := s.Profile
+		if profile == "" {
+			profile = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps, profile,
 			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
 	}
 	return tw.Flush()

@@ -9,8 +9,12 @@ import (
 // secrets are the environment's keys and tokens. coplay never hands them to a model,
 // but a model or server that echoes one back must not get it written anywhere.
 func secrets() []string {
-	return []string{os.Getenv("OPENAI_API_KEY"), os.Getenv("OPENROUTER_API_KEY"),
+	s := []string{os.Getenv("OPENAI_API_KEY"), os.Getenv("OPENROUTER_API_KEY"),
 		os.Getenv("SPACETRADERS_TOKEN"), os.Getenv("SPACETRADERS_ACCOUNT_TOKEN")}
+	for _, env := range configSecretEnvs { // keys the config file names (profile.go)
+		s = append(s, os.Getenv(env))
+	}
+	return s
 }
 
 // redactor writes whole lines with every secret replaced by [REDACTED]. It holds a

@@ -36,6 +36,7 @@ type options struct {
 	// driver opens its game once they are parsed.
 	drivers *game.FlagSet
 	openers map[string]game.Opener
+	pr      profileOptions // the config file and profile (profile.go)
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -49,6 +50,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot)")
 	o.drivers = game.NewFlagSet(fs)
 	o.openers = o.drivers.AddDrivers()
+	o.registerProfile(fs)
 }
 
 // driverList says which games there are, for --game's help.
@@ -264,6 +266,9 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			return err
 		}
 		*created = p.session.Name()
+		if err := o.recordProfile(p.session); err != nil {
+			return err
+		}
 	}
 
 	state, err := p.session.State()
@@ -290,11 +295,14 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			return session.SaveState(data)
 		})
 	}
+	st, isST := opened.Game.(*spacetraders.Game) // the autopilot's game, before any wrapping
+	if p.game, err = o.wrapGame(p.game); err != nil {
+		return err
+	}
 
 	switch brainName {
 	case "autopilot":
-		st, ok := p.game.(*spacetraders.Game)
-		if !ok {
+		if !isST {
 			return fmt.Errorf("the autopilot plays only SpaceTraders, not %s: pass --model NAME or --brain script:FILE", o.game)
 		}
 		p.brain = autopilot.New(st)
@@ -308,7 +316,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		p.brain = b
 		p.banner = "scripted model " + o.brain + " on " + p.title
 	default:
-		cfg, err := openai.ConfigFromEnv(o.model, o.preset)
+		cfg, err := o.modelConfig()
 		if err != nil {
 			return err
 		}
@@ -320,6 +328,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
 	}
 
+	p.brain = o.wrapBrain(p.brain)
 	if o.maxIter == 0 {
 		// The cap guards against a model that loops; the autopilot's turns are long by
 		// design (it plays until every ship is busy), so it gets a far larger one.
@@ -335,6 +344,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		MaxIterations: o.maxIter,
 		MaxSteps:      steps,
 		ApproveAll:    o.approve == "all",
+		HistorySteps:  o.historySteps(),
 		SaveState:     saveState,
 	})
 	return err

@@ -46,6 +46,9 @@ type SessionInfo struct {
 	Cost             float64 `json:"cost"`
 	// Records is the journal's length (the last Seq).
 	Records uint64 `json:"records"`
+	// Profile is the profile the session was started with, as NAME/EXPERIMENT@VERSION
+	// ("" = none), so a result can be traced to the exact definition that played.
+	Profile string `json:"profile,omitempty"`
 }
 
 // Session is one saved game session inside a [Book]. Its methods are safe
@@ -267,6 +270,13 @@ func (s *Session) Info() (SessionInfo, error) {
 		return err
 	})
 	return info, err
+}
+
+// SetProfile records the profile the session plays with (NAME/EXPERIMENT@VERSION).
+func (s *Session) SetProfile(profile string) error {
+	return s.update(func(sb *bolt.Bucket) error {
+		return s.editInfo(sb, func(i *SessionInfo) { i.Profile = s.book.scrubString(profile) })
+	})
 }
 
 // SetStep records the current step number and marks the session active.

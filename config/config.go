@@ -1,0 +1,142 @@
+// Package config reads coplay's configuration file, config.toml: defaults for the
+// flags, prices per model, and profiles (named ways of playing, compared by
+// `coplay eval`). It parses, checks and resolves; it applies nothing itself. The
+// main package maps a File onto its run options, with flags beating the file and the
+// file beating the built-in defaults.
+//
+// Secrets are never in the file: a profile names the environment variable that holds
+// its key (api_key_env), and a value that looks like a key is refused.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// FileName is the configuration file's name inside the coplay config directory.
+const FileName = "config.toml"
+
+// File is a parsed and checked configuration file.
+type File struct {
+	// Path is where the file was read from ("" for an empty File).
+	Path     string
+	Defaults Defaults
+	// Prices are dollars per million tokens, by model name.
+	Prices map[string]Price
+	// Profiles are the file's profiles by full name (NAME/EXPERIMENT), plus the
+	// built-in autopilot/default unless the file defines an autopilot profile.
+	Profiles map[string]Profile
+}
+
+// Defaults are the [defaults] table: values used when the flag is not given.
+type Defaults struct {
+	Game      string // --game: universe or spacetraders
+	Brain     string // --brain: autopilot, model or script:FILE
+	Model     string // --model
+	Preset    string // --preset
+	BaseURL   string // the model endpoint (OpenAI-compatible), not the game's URL
+	APIKeyEnv string // the environment variable holding the model's key
+	Approve   string // --approve: ask or all
+	Speed     float64
+	// NoRateLimit is --no-rate-limit; nil means not set in the file.
+	NoRateLimit *bool
+	// Profile is the profile used when --profile is not given ("" = none).
+	Profile string
+}
+
+// Price is what a model costs, in dollars per million tokens.
+type Price struct {
+	Prompt     float64 `json:"prompt"`
+	Completion float64 `json:"completion"`
+}
+
+// Cost returns the dollars that the given token counts cost at p.
+func (p Price) Cost(promptTokens, completionTokens int64) float64 {
+	return (float64(promptTokens)*p.Prompt + float64(completionTokens)*p.Completion) / 1e6
+}
+
+// Dir returns coplay's configuration directory: $XDG_CONFIG_HOME/coplay, or
+// ~/.config/coplay.
+func Dir() (string, error) {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "coplay"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("config: no home directory for the config file (set XDG_CONFIG_HOME or pass --config): %w", err)
+	}
+	return filepath.Join(home, ".config", "coplay"), nil
+}
+
+// DefaultPath returns the default configuration file, Dir()/config.toml.
+func DefaultPath() (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, FileName), nil
+}
+
+// Load reads and checks the file at path. explicit says the person named the file
+// (--config): then a missing file is an error; a missing default file gives an empty
+// File (built-in profiles only).
+func Load(path string, explicit bool) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && !explicit {
+			return Empty(), nil
+		}
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Empty is the configuration when there is no file: the built-in profiles only.
+func Empty() *File {
+	f := &File{Prices: map[string]Price{}, Profiles: map[string]Profile{}}
+	f.addBuiltins()
+	return f
+}
+
+// addBuiltins adds the built-in profiles the file does not replace.
+func (f *File) addBuiltins() {
+	for _, p := range builtins() {
+		if f.hasName(p.Base()) {
+			continue
+		}
+		f.Profiles[p.Name] = p
+	}
+}
+
+// hasName reports whether a profile NAME/... exists.
+func (f *File) hasName(name string) bool {
+	for full := range f.Profiles {
+		if strings.HasPrefix(full, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// ProfileNames lists every profile's full name, sorted.
+func (f *File) ProfileNames() []string {
+	out := make([]string, 0, len(f.Profiles))
+	for k := range f.Profiles {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PriceOf returns the price of model, if the file has one.
+func (f *File) PriceOf(model string) (Price, bool) {
+	if f == nil || model == "" {
+		return Price{}, false
+	}
+	p, ok := f.Prices[model]
+	return p, ok
+}

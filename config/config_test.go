@@ -1,0 +1,292 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func mustParse(t *testing.T, doc string) *File {
+	t.Helper()
+	f, err := Parse("config.toml", []byte(doc))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return f
+}
+
+// parseErrs parses doc and returns its problems as strings, failing if there are none.
+func parseErrs(t *testing.T, doc string) []string {
+	t.Helper()
+	_, err := Parse("config.toml", []byte(doc))
+	var es Errors
+	if !errors.As(err, &es) {
+		t.Fatalf("Parse: want Errors, got %v", err)
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Error()
+	}
+	return out
+}
+
+func TestExampleParses(t *testing.T) {
+	f := mustParse(t, Example)
+	p, err := f.Resolve("looker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "looker/fast" || p.Model != "gpt-4o-mini" || p.Temperature == nil || *p.Temperature != 0.2 || p.MaxIterations != 20 {
+		t.Errorf("looker resolved to %+v", p)
+	}
+	if len(p.Rules) != 1 || !strings.HasPrefix(p.Rules[0], "deny jettison_cargo") {
+		t.Errorf("rules = %q", p.Rules)
+	}
+	if pr, ok := f.PriceOf("gpt-4o-mini"); !ok || pr.Prompt != 0.15 || pr.Completion != 0.60 {
+		t.Errorf("price = %+v, %v", pr, ok)
+	}
+	if f.Defaults.Approve != "ask" {
+		t.Errorf("defaults.approve = %q", f.Defaults.Approve)
+	}
+}
+
+func TestCheckErrorsHaveLineAndKey(t *testing.T) {
+	doc := `[defaults]
+game = "universe"
+
+[profiles."looker/fast"]
+model = "gpt-4o-mini"
+temprature = 0.7
+max_tokens = "512"
+preset = "opnai"
+
+[prices."gpt-4o-mini"]
+prompt = 0.15
+complete = 0.6
+`
+	got := parseErrs(t, doc)
+	want := []string{
+		`config.toml:6: key profiles."looker/fast".temprature: unknown key (did you mean temperature?)`,
+		`config.toml:7: key profiles."looker/fast".max_tokens: want a whole number, got the string "512" (write 512 without quotes)`,
+		`config.toml:8: key profiles."looker/fast".preset: unknown preset "opnai" (did you mean openai?)`,
+		`config.toml:10: key prices.gpt-4o-mini: missing completion (dollars per million completion tokens)`,
+		`config.toml:12: key prices.gpt-4o-mini.complete: unknown key (did you mean completion?)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestCheckBadValues(t *testing.T) {
+	cases := []struct{ doc, want string }{
+		{"[defaults]\napprove = \"yes\"\n", `config.toml:2: key defaults.approve: want ask or all, not "yes"`},
+		{"[defaults]\ngame = \"chess\"\n", `config.toml:2: key defaults.game: want universe or spacetraders`},
+		{"[defaults]\nspeed = -1\n", `config.toml:2: key defaults.speed: want a speed factor above 0`},
+		{"[defaults]\nno_rate_limit = \"true\"\n", `config.toml:2: key defaults.no_rate_limit: want true or false, got the string "true"`},
+		{"[profiles.\"a/b\"]\nbrain = \"autopliot\"\n", `config.toml:2: key profiles."a/b".brain: want autopilot, model or script:FILE, not "autopliot" (did you mean autopilot?)`},
+		{"[profiles.\"a/b\"]\nbrain = \"script:\"\n", `script: needs a cassette file`},
+		{"[profiles.\"a/b\"]\ntemperature = 3\n", `config.toml:2: key profiles."a/b".temperature: want a temperature from 0 to 2, not 3`},
+		{"[profiles.\"a/b\"]\nmax_iterations = 0\n", `want a whole number from 1`},
+		{"[profiles.\"a/b\"]\nmax_tokens = \"many\"\n", `want a whole number, got the string "many"` + "\n"},
+		{"[profiles.\"a/b\"]\ntools = \"observe_game\"\n", `want a list of strings, got the string`},
+		{"[profiles.\"a/b\"]\ntools = [\"x\"]\nhide_tools = [\"y\"]\n", `config.toml:3: key profiles."a/b".hide_tools: set tools (the allowed ones) or hide_tools, not both`},
+		{"[profiles.\"a/b\"]\nbase_url = \"localhost:8000\"\n", `want an http:// or https:// URL`},
+		{"[profiles.\"a/b\"]\npreset = \"ollama\"\nbase_url = \"http://x/v1\"\n", `set preset or base_url, not both`},
+		{"[profiles.\"a/b\"]\napi_key_env = \"my key\"\n", `want the name of an environment variable`},
+		{"[profiles.\"a/b\"]\nrules = [\"\"]\n", `rule 1 is empty`},
+		{"[profiles.\"a/b\"]\ndefault = true\n[profiles.\"a/c\"]\ndefault = true\n", `config.toml:4: key profiles."a/c".default: a/b is already the default of a: mark only one`},
+		{"[profiles.looker]\nbrain = \"model\"\n", `config.toml:1: key profiles.looker: a profile is named NAME/EXPERIMENT`},
+		{"[profiles.looker.fast]\nbrain = \"model\"\n", `write [profiles."looker/EXPERIMENT"], quoted, with a slash`},
+		{"[profiles.\"a/b\"]\nbrain = \"autopilot\"\nmodel = \"x\"\n", `brain autopilot uses no model`},
+		{"colour = 1\n", `config.toml:1: key colour: unknown key (known: defaults, prices, profiles)`},
+		{"[defaults]\nmodel = \"a\"\nmodel = \"b\"\n", `config.toml:3: not valid TOML`},
+		{"[defaults\n", `config.toml:2: not valid TOML: expected '.' or ']'`},
+	}
+	for _, c := range cases {
+		got := strings.Join(parseErrs(t, c.doc), "\n") + "\n"
+		if !strings.Contains(got, c.want) {
+			t.Errorf("doc:\n%s\ngot:  %s\nwant: %s", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestSecretsAreRefused(t *testing.T) {
+	key := "sk-" + strings.Repeat("a1B2", 10)
+	cases := []struct{ doc, want string }{
+		{"[profiles.\"a/b\"]\napi_key = \"" + key + "\"\n", `config.toml:2: key profiles."a/b".api_key: secrets never go in the config file`},
+		{"[profiles.\"a/b\"]\napi_key_env = \"" + key + "\"\n", `config.toml:2: key profiles."a/b".api_key_env: this looks like an API key`},
+		{"[defaults]\nmodel = \"" + key + "\"\n", `this looks like an API key`},
+		{"[defaults]\ntoken = \"abc\"\n", `key defaults.token: secrets never go in the config file`},
+	}
+	for _, c := range cases {
+		got := strings.Join(parseErrs(t, c.doc), "\n")
+		if !strings.Contains(got, c.want) {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+		if strings.Contains(got, key) {
+			t.Errorf("the message repeats the key: %s", got)
+		}
+	}
+}
+
+func TestEveryProblemAtOnce(t *testing.T) {
+	got := parseErrs(t, "[defaults]\napprove = \"x\"\ngmae = \"universe\"\n[profiles.\"a/b\"]\ntemperature = \"hot\"\n")
+	if len(got) != 3 {
+		t.Fatalf("want 3 problems, got %q", got)
+	}
+	if !strings.Contains(got[1], "config.toml:3: key defaults.gmae: unknown key (did you mean game?)") {
+		t.Errorf("got %q", got[1])
+	}
+}
+
+func TestKeyLinesQuotedDottedAndMultiline(t *testing.T) {
+	doc := `[profiles."x/y"]
+prompt = """
+temprature = 1
+"""
+"max_tokens" = 10
+sub.deep = 1
+`
+	got := strings.Join(parseErrs(t, doc), "\n")
+	if !strings.Contains(got, `config.toml:6: key profiles."x/y".sub: want`) && !strings.Contains(got, `config.toml:6: key profiles."x/y".sub: unknown key`) {
+		t.Errorf("got %s", got)
+	}
+	if strings.Contains(got, "temprature") {
+		t.Errorf("a line inside a multi-line string was read as a key: %s", got)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	f := mustParse(t, `
+[profiles."one/only"]
+brain = "autopilot"
+[profiles."two/a"]
+model = "m"
+[profiles."two/default"]
+model = "n"
+[profiles."three/a"]
+model = "m"
+[profiles."three/b"]
+model = "n"
+default = true
+[profiles."four/a"]
+model = "m"
+[profiles."four/b"]
+model = "n"
+`)
+	for spec, want := range map[string]string{
+		"one": "one/only", "two": "two/default", "three": "three/b", "three/a": "three/a",
+		"autopilot": "autopilot/default",
+	} {
+		p, err := f.Resolve(spec)
+		if err != nil || p.Name != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", spec, p.Name, err, want)
+		}
+	}
+	for spec, want := range map[string]string{
+		"four":       `profile "four" has 2 experiments (four/a, four/b) and none is the default`,
+		"fuor/a":     `no profile "fuor/a" (did you mean four/a?)`,
+		"nothing":    `no profile "nothing" (known: autopilot/default, four/a`,
+		"one@":       `empty version`,
+		"@abc":       `no name`,
+		"one/only@0": `profile one/only is at version`,
+	} {
+		_, err := f.Resolve(spec)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%q) = %v; want %q", spec, err, want)
+		}
+	}
+}
+
+func TestVersionPinning(t *testing.T) {
+	v1 := mustParse(t, "[profiles.\"looker/fast\"]\nmodel = \"m\"\ntemperature = 0.2\ntools = [\"a\", \"b\"]\n")
+	p, err := v1.Resolve("looker/fast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver := p.Version()
+	if len(ver) != 8 {
+		t.Fatalf("version %q: want 8 hex digits", ver)
+	}
+	if _, err := v1.Resolve("looker@" + ver); err != nil {
+		t.Errorf("pinned to its own version: %v", err)
+	}
+	// The same definition written differently (key order, tool order, comments,
+	// marked default) is the same version.
+	same := mustParse(t, "# a comment\n[profiles.\"looker/fast\"]\ndefault = true\ntools = [\"b\", \"a\"]\ntemperature = 0.2\nmodel = \"m\"\n")
+	if _, err := same.Resolve("looker/fast@" + ver); err != nil {
+		t.Errorf("an equivalent definition: %v", err)
+	}
+	// A changed definition is refused, naming the current version.
+	changed := mustParse(t, "[profiles.\"looker/fast\"]\nmodel = \"m\"\ntemperature = 0.3\ntools = [\"a\", \"b\"]\n")
+	_, err = changed.Resolve("looker/fast@" + ver)
+	cur, _ := changed.Resolve("looker/fast")
+	if err == nil || !strings.Contains(err.Error(), "is at version "+cur.Version()+", not "+ver) {
+		t.Errorf("changed definition: %v", err)
+	}
+	if cur.Version() == ver {
+		t.Error("a changed temperature kept the version")
+	}
+	// Temperature 0 is a setting, not "unset".
+	zero := mustParse(t, "[profiles.\"looker/fast\"]\nmodel = \"m\"\ntemperature = 0\ntools = [\"a\", \"b\"]\n")
+	unset := mustParse(t, "[profiles.\"looker/fast\"]\nmodel = \"m\"\ntools = [\"a\", \"b\"]\n")
+	pz, _ := zero.Resolve("looker/fast")
+	pu, _ := unset.Resolve("looker/fast")
+	if pz.Version() == pu.Version() {
+		t.Error("temperature 0 and no temperature have the same version")
+	}
+}
+
+func TestBuiltinAutopilot(t *testing.T) {
+	p, err := Empty().Resolve("autopilot")
+	if err != nil || p.BrainKind() != "autopilot" {
+		t.Fatalf("built-in autopilot: %+v, %v", p, err)
+	}
+	// A file's own autopilot profiles replace the built-in one.
+	f := mustParse(t, "[profiles.\"autopilot/slow\"]\nbrain = \"autopilot\"\nmax_iterations = 5\n")
+	if p, err := f.Resolve("autopilot"); err != nil || p.Name != "autopilot/slow" {
+		t.Errorf("Resolve(autopilot) = %q, %v", p.Name, err)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.toml")
+	if f, err := Load(missing, false); err != nil || len(f.Profiles) != 1 {
+		t.Errorf("missing default file: %v, %v", f, err)
+	}
+	if _, err := Load(missing, true); err == nil || !strings.Contains(err.Error(), "none.toml") {
+		t.Errorf("missing --config file: %v", err)
+	}
+	path := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(path, []byte("[defaults]\nspeed = \"fast\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, false); err == nil || !strings.HasPrefix(err.Error(), path+":2: key defaults.speed:") {
+		t.Errorf("bad file: %v", err)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/x/conf")
+	if p, err := DefaultPath(); err != nil || p != "/x/conf/coplay/config.toml" {
+		t.Errorf("DefaultPath = %q, %v", p, err)
+	}
+}
+
+func TestPriceCost(t *testing.T) {
+	p := Price{Prompt: 0.15, Completion: 0.60}
+	if got := p.Cost(1_000_000, 500_000); got < 0.449999 || got > 0.450001 {
+		t.Errorf("Cost = %g, want 0.45", got)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(Example)
+	f.Add("[profiles.\"a/b\"]\ntemperature = 1\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		_, _ = Parse("fuzz.toml", []byte(doc)) // must not panic
+	})
+}

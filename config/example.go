@@ -1,0 +1,53 @@
+package config
+
+// Example is the commented file `coplay config init` writes. It parses cleanly (a
+// test checks), so a person can start from it and uncomment what they need.
+const Example = `# coplay configuration (coplay config check validates this file).
+# Flags on the command line beat this file; this file beats the built-in defaults.
+# Secrets never go here: a profile names the environment variable holding its key.
+
+[defaults]
+# game = "universe"          # universe (offline, built in) or spacetraders
+# brain = "autopilot"        # autopilot, model, or script:FILE (a cassette)
+# model = "gpt-4o-mini"
+# preset = "openai"          # openai, openrouter, ollama, lmstudio, vllm, llamacpp
+# base_url = "http://localhost:8000/v1"   # the model endpoint; set preset or base_url
+# api_key_env = "OPENAI_API_KEY"          # the variable holding the model's key
+approve = "ask"              # ask, or all (calls that change the game run unasked)
+# speed = 10                 # offline universe speed factor
+# no_rate_limit = false      # turn off the offline universe's rate limit
+# profile = "looker/fast"    # the profile used when --profile is not given
+
+# Prices in dollars per million tokens, for the cost in reports. A model without a
+# price is reported as "cost unknown", never $0.
+[prices."gpt-4o-mini"]
+prompt = 0.15
+completion = 0.60
+
+# Profiles are ways of playing, named NAME/EXPERIMENT. --profile NAME picks the one
+# marked default = true (or the only one, or NAME/default); --profile NAME/EXPERIMENT
+# a given one; NAME/EXPERIMENT@VERSION refuses to run if the definition changed
+# (coplay config profiles shows each version). "autopilot" is built in.
+[profiles."looker/fast"]
+default = true
+brain = "model"
+model = "gpt-4o-mini"
+preset = "openai"
+api_key_env = "OPENAI_API_KEY"
+temperature = 0.2
+# max_tokens = 1024         # longest answer per model call
+max_iterations = 20        # model calls per turn before it stops and asks
+# history_steps = 8         # steps kept verbatim in the prompt
+prompt = "Prefer contracts over speculative trading."
+# tools = ["observe_game", "navigate_ship"]   # the only tools it may use, or:
+# hide_tools = ["jettison_cargo"]               # tools it may not use
+# Approval rules, carried with the profile (not applied yet: the rule engine is to come).
+rules = ["deny jettison_cargo: never throw cargo away"]
+
+[profiles."looker/careful"]
+brain = "model"
+model = "gpt-4o-mini"
+preset = "openai"
+temperature = 0.0
+hide_tools = ["jettison_cargo"]
+`
