@@ -10,8 +10,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent"
