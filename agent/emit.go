@@ -83,6 +83,17 @@ func (r *Runner) failJournal(err error) {
 	r.send1(Event{Seq: r.lastSeq, Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.fatal.Error()})
 }
 
+// decisionPending reports whether the decision on a call is in the phase not yet
+// committed.
+func (r *Runner) decisionPending(callID string) bool {
+	for i := range r.pend {
+		if ev := &r.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
+			return true
+		}
+	}
+	return false
+}
+
 // resend hands the reader an event that is already in the journal (a pending call shown
 // again on resume, with its original seq), after the phase before it.
 func (r *Runner) resend(ev Event) {

@@ -404,8 +404,12 @@ func (r *Runner) abandon(b *batch) {
 
 // execute runs an approved call, or answers a vetoed or invalid one, and sets pc.res
 // and the text the model reads. A call that changes anything runs only once its
-// decision and tool_started are durable (flush); a Read call's records may ride with
-// the next commit, since running it twice or never changes nothing.
+// decision is durable: when the decision is still in the phase being built, the phase is
+// committed first (with tool_started). Once it is durable, as for the later calls of an
+// auto-approved batch, the call runs at once and its tool_started rides with the next
+// commit: a crash then leaves a durable decision without a result, which resume reports
+// as an unknown outcome and never replays. A Read call changes nothing and never waits
+// for a commit.
 func (r *Runner) execute(pc *pendingCall) {
 	call := pc.call
 	o := outcome{invalid: pc.invalid, decision: pc.decided, modelArgs: pc.model.Args}
@@ -416,7 +420,7 @@ func (r *Runner) execute(pc *pendingCall) {
 	case pc.decided.Decision == Veto:
 	default:
 		r.emit(Event{Type: EventToolStart, Call: &call})
-		if pc.tool.Kind != game.Read {
+		if pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID) {
 			r.flush()
 			if r.fatal != nil {
 				return
