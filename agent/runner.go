@@ -288,10 +288,9 @@ func (r *Runner) loop() error {
 			newTurn = false
 		}
 		out := r.doStep()
-		if out.noCount {
-			r.runSteps-- // never reached the world: not one of --steps
+		if !out.noCount {
+			r.iter++
 		}
-		r.iter++
 		if err := r.check2(); err != nil || r.stopping {
 			return err
 		}

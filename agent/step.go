@@ -46,11 +46,10 @@ type batch struct {
 }
 
 // doStep runs one step: observe, reason, then the batch of calls through the pipeline.
+// A step begins (gets its number, counts toward MaxSteps) once the world is observed:
+// an observation that fails (after the game's own retries) ends the turn without one.
 func (r *Runner) doStep() stepOutcome {
-	r.step++
-	r.out.Step = r.step
 	r.setState(Running, "")
-	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	obs, err := r.observe()
 	if err != nil {
 		if r.ctx.Err() == nil {
@@ -58,7 +57,10 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	r.step++
 	r.runSteps++
+	r.out.Step = r.step
+	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 
 	advice := r.advice
