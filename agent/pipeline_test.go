@@ -12,6 +12,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
+	"github.com/coplayhq/coplay/notes"
 )
 
 // Each call runs as soon as it and the calls before it are decided; after it, the world
@@ -403,7 +404,11 @@ func TestCommitsPerStep(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- r.Run(context.Background()) }()
 	n := 0
+	var seen []agent.Event
 	for ev := range r.Events() {
+		if ev.Type != agent.EventTextDelta {
+			seen = append(seen, ev)
+		}
 		if ev.Type == agent.EventResult {
 			n++
 		}
@@ -415,6 +420,16 @@ func TestCommitsPerStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := float64(sess.Book().Commits()-before) / 50
+	// Buffering loses nothing: every event sent is the journal record with its seq.
+	byType := map[uint64]string{}
+	if err := sess.Records(1, func(rec notes.Record) error { byType[rec.Seq] = rec.Type; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range seen {
+		if byType[ev.Seq] != string(ev.Type) {
+			t.Fatalf("event %s seq %d is not in the journal (record there: %q)", ev.Type, ev.Seq, byType[ev.Seq])
+		}
+	}
 	t.Logf("%.2f commits per one-call step (%d calls)", per, n)
 	if n != 50 || per > 3 {
 		t.Fatalf("%d calls, %.2f commits per step; want 50 calls and at most 3 commits a step", n, per)
