@@ -272,7 +272,8 @@ func sameSim(a, b *game.Simulation) bool {
 // get a fresh dry run (tool_updated when it changed). Decisions on later calls are taken
 // while an earlier one waits. It returns false when the runner stops (or fails) first:
 // approved calls that did not run are then closed as not executed, undecided ones stay
-// pending for the next run.
+// pending for the next run. A stop also keeps approved calls that have not run from
+// running.
 func (r *Runner) runBatch(b *batch) bool {
 	r.batch = b
 	defer func() {
@@ -282,15 +283,16 @@ func (r *Runner) runBatch(b *batch) bool {
 		r.mu.Unlock()
 	}()
 	for _, pc := range b.calls {
+		r.drain() // decisions already sent (the screen's approve-all) count before the next call
 		if pc.waiting() {
 			r.setState(Deciding, fmt.Sprintf("%d call(s) wait for a decision", b.open()))
 			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })
-			if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
-				r.abandon(b)
-				return false
-			}
-			r.setState(Running, "")
 		}
+		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
+			r.abandon(b)
+			return false
+		}
+		r.setState(Running, "")
 		r.execute(pc)
 		if r.fatal != nil || r.ctx.Err() != nil {
 			return false
@@ -324,6 +326,7 @@ func (r *Runner) afterAct(b *batch) {
 		return
 	}
 	r.emit(Event{Type: EventObservation, Observation: &obs})
+	r.drain() // a call decided meanwhile needs no new dry run
 	for i, pc := range b.calls {
 		if r.dryRun(b, i) {
 			call := pc.call
