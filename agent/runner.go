@@ -27,7 +27,7 @@ type Config struct {
 	Brain         Brain
 	Session       *notes.Session
 	MaxIterations int  // steps per turn; 0 = DefaultMaxIterations
-	MaxSteps      int  // stop after this many steps of this run; 0 = no limit (headless --steps)
+	MaxSteps      int  // stop after this many steps of this run (steps that observed the world); 0 = no limit (headless --steps)
 	ApproveAll    bool // --approve all: Act calls run without asking
 	HistorySteps  int  // steps kept verbatim in the prompt; 0 = DefaultHistorySteps
 	Now           func() time.Time

@@ -357,6 +357,10 @@ func (r *Runner) decide(c command) {
 		r.emitError("decide: no call %q is waiting for a decision", c.CallID)
 		return
 	}
+	if c.Decision == Edit && c.valid.Args() == nil {
+		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
+		return
+	}
 	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person"}
 	switch {
 	case c.Decision == Edit:
@@ -378,7 +382,7 @@ func (r *Runner) decide(c command) {
 // dry-runs it again and tells the reader with tool_updated.
 func (r *Runner) revise(c command) {
 	pc, i := r.waitingCall(c.CallID)
-	if pc == nil {
+	if pc == nil || c.valid.Args() == nil {
 		r.emitError("revise: no call %q is waiting for a decision", c.CallID)
 		return
 	}
