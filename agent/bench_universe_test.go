@@ -47,6 +47,7 @@ func BenchmarkStepsUniverse(b *testing.B) {
 	const steps = 1000
 	var sizes map[int]int
 	var total, brain time.Duration
+	var commits uint64
 	for b.Loop() {
 		off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
 		if err != nil {
@@ -54,10 +55,13 @@ func BenchmarkStepsUniverse(b *testing.B) {
 		}
 		d := &docker{}
 		var took time.Duration
-		sizes, took = runSteps(b, off.Game, d, steps)
+		var c uint64
+		sizes, took, c = runStepsCommits(b, off.Game, d, steps)
 		total += took
+		commits += c
 		brain += d.busy
 		off.Close()
 	}
 	reportSteps(b, steps, total, brain, sizes)
+	b.ReportMetric(float64(commits)/float64(b.N*steps), "commits/step")
 }

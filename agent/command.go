@@ -18,6 +18,7 @@ var commandFields = map[CommandType]struct{ allowed, required []string }{
 	CmdResume: {},
 	CmdStop:   {},
 	CmdAllow:  {[]string{"tool", "allow"}, []string{"tool", "allow"}},
+	CmdRevise: {[]string{"call_id", "args"}, []string{"call_id", "args"}},
 }
 
 // ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the
@@ -101,6 +102,13 @@ func checkShape(c Command) error {
 			}
 		default:
 			return fmt.Errorf("command decide: decision %q is not approve, veto or edit", c.Decision)
+		}
+	case CmdRevise:
+		if c.CallID == "" {
+			return errors.New("command revise: call_id is empty")
+		}
+		if t := bytes.TrimSpace(c.Args); len(t) == 0 || t[0] != '{' {
+			return errors.New("command revise: args must be a JSON object of the new arguments")
 		}
 	case CmdAdvise:
 		if strings.TrimSpace(c.Text) == "" {

@@ -26,6 +26,10 @@ func TestParseCommand(t *testing.T) {
 	if err != nil || string(edit.Args) != `{"direction":"S"}` {
 		t.Errorf("edit = %+v, %v", edit, err)
 	}
+	rev, err := agent.ParseCommand([]byte(`{"cmd":"revise","call_id":"c1","args":{"direction":"S"}}`))
+	if err != nil || rev.Cmd != agent.CmdRevise || rev.CallID != "c1" || string(rev.Args) != `{"direction":"S"}` {
+		t.Errorf("revise = %+v, %v", rev, err)
+	}
 	bad := map[string]string{
 		``:                                "EOF",
 		`[]`:                              "cannot unmarshal",
@@ -46,6 +50,11 @@ func TestParseCommand(t *testing.T) {
 		`{"cmd":"decide","call_id":"c1","decision":"approve","reason":"ok"}`: "reason goes with a veto",
 		`{"cmd":"decide","call_id":"","decision":"approve"}`:                 "call_id is empty",
 		`{"cmd":"decide","call_id":"c1","decision":"approve","allow":true}`:  `"allow" is not used`,
+		`{"cmd":"revise","call_id":"c1"}`:                                    `"args" is required`,
+		`{"cmd":"revise","args":{}}`:                                         `"call_id" is required`,
+		`{"cmd":"revise","call_id":"c1","args":"x"}`:                         "args must be a JSON object",
+		`{"cmd":"revise","call_id":"","args":{}}`:                            "call_id is empty",
+		`{"cmd":"revise","call_id":"c1","args":{},"decision":"approve"}`:     `"decision" is not used`,
 	}
 	for line, want := range bad {
 		_, err := agent.ParseCommand([]byte(line))
@@ -79,6 +88,10 @@ func FuzzParseCommand(f *testing.F) {
 		case agent.CmdAllow:
 			if c.Tool == "" {
 				t.Fatalf("accepted allow without a tool: %q", line)
+			}
+		case agent.CmdRevise:
+			if c.CallID == "" || len(c.Args) == 0 {
+				t.Fatalf("accepted a revise without a call or args: %q", line)
 			}
 		case agent.CmdPause, agent.CmdResume, agent.CmdStop:
 		default:

@@ -2,18 +2,19 @@ package agent
 
 import (
 	"fmt"
+
+	"github.com/coplayhq/coplay/notes"
 )
 
-// emit journals ev (everything but text deltas) and sends it to Events.
+// emit adds ev to the phase being built: it is journaled and sent to Events at the next
+// flush, in one commit with the rest of the phase. Text deltas are the exception: they
+// are not journaled and go to the reader at once, carrying the seq of the last journaled
+// event (they are pieces of the text event that follows).
 //
 // Seq is the journal record's seq, so a consumer can find any event in the session
-// later. Text deltas are not journaled: they carry the seq of the last journaled event
-// (they are pieces of the text event that follows). A journal record's Data is the
-// event's JSON, except for decision records, whose Data is the Decision itself: the
-// notebook reads {"decision": "veto"|...} there to know whether a call may have run.
-//
-// A journal write that fails is fatal: the runner must not act without a record of its
-// decisions. The error is still sent to Events, and Run returns it.
+// later. A journal record's Data is the event's JSON, except for decision records, whose
+// Data is the Decision itself: the notebook reads {"decision": "veto"|...} there to know
+// whether a call may have run.
 func (r *Runner) emit(ev Event) {
 	if ev.Time.IsZero() {
 		ev.Time = r.cfg.Now()
@@ -21,14 +22,85 @@ func (r *Runner) emit(ev Event) {
 	if ev.Step == 0 {
 		ev.Step = r.step
 	}
-	if ev.Type != EventTextDelta && r.fatal == nil {
-		if err := r.journal(&ev); err != nil {
-			r.fatal = fmt.Errorf("agent: writing the journal of session %q: %w", r.cfg.Session.Name(), err)
-			r.send1(Event{Seq: r.lastSeq, Time: ev.Time, Type: EventError, Step: ev.Step, Text: r.fatal.Error()})
+	if ev.Type == EventError {
+		ev.Text = r.scrub.text(ev.Text)
+	}
+	if ev.Type == EventTextDelta || r.fatal != nil {
+		// After a journal failure nothing more is journaled; the reader still hears
+		// how the run ends.
+		ev.Seq = r.lastSeq
+		r.send1(ev)
+		return
+	}
+	r.pend = append(r.pend, ev)
+}
+
+// flush commits the phase (its records, step number, usage and game state) in one
+// transaction, then sends its events to the reader: every event a reader sees is in the
+// journal. The runner flushes before anything that blocks or acts: asking the brain,
+// waiting for a person or a timer, and running a call that changes anything (so a
+// decision is durable before its call runs).
+//
+// A journal write that fails is fatal: the runner must not act without a record of its
+// decisions. The error is sent to Events, and Run returns it.
+func (r *Runner) flush() {
+	if r.fatal != nil || (len(r.pend) == 0 && r.out.Step == 0 && r.out.State == nil &&
+		r.out.PromptTokens == 0 && r.out.CompletionTokens == 0 && r.out.Cost == 0) {
+		return
+	}
+	b := r.out
+	b.Records = b.Records[:0]
+	for i := range r.pend {
+		rec, err := r.record(&r.pend[i])
+		if err != nil {
+			r.failJournal(err)
+			return
+		}
+		b.Records = append(b.Records, rec)
+	}
+	got, err := r.cfg.Session.Commit(b)
+	if err != nil {
+		r.failJournal(err)
+		return
+	}
+	r.out = notes.Batch{Records: b.Records[:0]}
+	for i := range r.pend {
+		ev := r.pend[i]
+		ev.Seq = got[i].Seq
+		r.lastSeq = ev.Seq
+		r.send1(ev)
+	}
+	clear(r.pend)
+	r.pend = r.pend[:0]
+}
+
+// failJournal makes a journal failure fatal and tells the reader; the events of the
+// failed phase are dropped, since they are not in the journal.
+func (r *Runner) failJournal(err error) {
+	r.fatal = fmt.Errorf("agent: writing the journal of session %q: %w", r.cfg.Session.Name(), err)
+	r.pend = r.pend[:0]
+	r.out = notes.Batch{}
+	r.send1(Event{Seq: r.lastSeq, Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.fatal.Error()})
+}
+
+// decisionPending reports whether the decision on a call is in the phase not yet
+// committed.
+func (r *Runner) decisionPending(callID string) bool {
+	for i := range r.pend {
+		if ev := &r.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
+			return true
 		}
 	}
-	ev.Seq = r.lastSeq
-	r.send1(ev)
+	return false
+}
+
+// resend hands the reader an event that is already in the journal (a pending call shown
+// again on resume, with its original seq), after the phase before it.
+func (r *Runner) resend(ev Event) {
+	r.flush()
+	if r.fatal == nil {
+		r.send1(ev)
+	}
 }
 
 // send1 hands an event to the reader, or drops it when ctx is done (nobody is reading

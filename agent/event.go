@@ -31,7 +31,7 @@ const (
 	EventState          EventType = "state"           // State is running, paused, waiting_for_decision, waiting, idle or stopped; Text says why
 	EventOutcomeUnknown EventType = "outcome_unknown" // Call was running when coplay stopped last time; it is not run again
 	EventRules          EventType = "rules_changed"   // Rules is the set of always-allowed tools after an allow command
-	EventToolUpdated    EventType = "tool_updated"    // Call (same ID) has a new Simulation: the world changed while it waited
+	EventToolUpdated    EventType = "tool_updated"    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and

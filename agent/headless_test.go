@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -140,5 +142,61 @@ func TestHeadlessStepLimitWithApproveAll(t *testing.T) {
 	}
 	if n := len(g.callLog()); n != 5 {
 		t.Fatalf("%d digs in 5 steps", n)
+	}
+}
+
+// Headless, against the offline universe over loopback: a batch orbit_ship +
+// navigate_ship while docked. Approving only the orbit gives its result, the world with
+// the ship in orbit and the navigate call's new dry run (no longer failing), before the
+// navigate call is decided.
+func TestHeadlessOrbitThenNavigateRunsAsApproved(t *testing.T) {
+	off, err := spacetraders.StartOffline(universe.Config{Seed: 7}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
+		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
+		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
+	r, err := agent.New(agent.Config{Game: off.Game, Brain: b, Session: newSession(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	h := &headlessRun{t: t, in: inW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
+	h.lines.Buffer(make([]byte, 0, 1<<16), 1<<22)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		err := agent.Headless(ctx, r, inR, outW)
+		outW.Close()
+		h.done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); go io.Copy(io.Discard, outR) })
+
+	callOf := func(ev map[string]any) map[string]any { return ev["call"].(map[string]any) }
+	orbit := callOf(h.next("orbit proposal", ofType("tool_proposed")))
+	nav := callOf(h.next("navigate proposal", ofType("tool_proposed")))
+	h.write(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, orbit["id"]))
+	res := h.next("orbit result", ofType("tool_result"))
+	if callOf(res)["id"] != orbit["id"] {
+		t.Fatalf("first result: %v", res)
+	}
+	obs := h.next("observation", ofType("observation"))
+	if !strings.Contains(obs["observation"].(map[string]any)["summary"].(string), "IN_ORBIT") {
+		t.Fatalf("observation after orbit: %v", obs)
+	}
+	up := callOf(h.next("tool_updated", ofType("tool_updated")))
+	sim, _ := up["simulation"].(map[string]any)
+	if up["id"] != nav["id"] || sim == nil || sim["fails"] != false || sim["warn"] != nil {
+		t.Fatalf("tool_updated: %v", up)
+	}
+	h.write(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"veto","reason":"not yet"}`, nav["id"]))
+	h.next("idle", func(ev map[string]any) bool { return ev["type"] == "state" && ev["state"] == "idle" })
+	inW.Close()
+	h.next("stopped", func(ev map[string]any) bool { return ev["type"] == "state" && ev["state"] == "stopped" })
+	if err := <-h.done; err != nil {
+		t.Fatal(err)
 	}
 }

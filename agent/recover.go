@@ -9,11 +9,12 @@ import (
 )
 
 // recover deals with what the previous run of the session left open, before the first
-// step. Calls that were proposed but never decided are shown again, still pending, and
-// wait for a decision (the model is not asked again); once decided they run like any
-// batch. Calls that were allowed to run but have no result may or may not have
-// happened: the person gets an EventError, the model a tool result saying the outcome is
-// unknown, and they are never replayed.
+// step. Calls that were proposed but never decided are shown again (with their original
+// seq), still pending, and go through the same pipeline as a live step's calls (admit:
+// validate once and gate; runBatch: decide, run as decided, observe after each, dry-run
+// the rest again); the model is not asked again. Calls that were allowed to run but have
+// no result may or may not have happened: the person gets an EventError, the model a
+// tool result saying the outcome is unknown, and they are never replayed.
 func (r *Runner) recover() error {
 	rec, err := r.cfg.Session.Recover()
 	if err != nil {
@@ -23,7 +24,7 @@ func (r *Runner) recover() error {
 	r.rebuildHistory()
 	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 {
 		// The person decides these before the first step: show the world they act on.
-		if obs, err := r.cfg.Game.Observe(r.ctx); err == nil {
+		if obs, err := r.observe(); err == nil {
 			r.emit(Event{Type: EventObservation, Observation: &obs})
 		} else if r.ctx.Err() == nil {
 			r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
@@ -39,52 +40,39 @@ func (r *Runner) recover() error {
 		r.emit(Event{Type: EventOutcomeUnknown, Call: &call, Result: &res})
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
 		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
-			text: "outcome unknown: the process stopped while this ran; observe before acting"})
+			text: outcome{result: &res, crashed: true}.text()})
 	}
 	if len(rec.Pending) > 0 {
 		b := &batch{}
 		for _, p := range rec.Pending {
 			call := callOf(p)
 			r.usedIDs[call.ID] = true
-			pc := &pendingCall{call: call, model: ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args}, args: call.Args}
-			tool, err := r.reg.Lookup(call.Tool)
-			if err == nil {
-				pc.tool = tool
-				pc.call.Kind = tool.Kind
-				err = game.Validate(tool.Name, tool.Schema, call.Args)
-			}
+			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
+			pc.call.Simulation = call.Simulation // the prediction shown then; replaced below if the world moved
 			b.calls = append(b.calls, pc)
-			if err != nil {
-				pc.invalid = err
-				continue
+			switch {
+			case pc.invalid != nil:
+				// Answered as invalid when its turn comes (the catalogue or its checks changed).
+			case pc.decided != nil:
+				r.emit(Event{Type: EventDecision, Decision: pc.decided})
+			default:
+				// Shown again with its original seq: it is the same proposal, not a new one.
+				c := pc.call
+				r.resend(Event{Seq: p.Seq, Time: p.Time, Type: EventProposed, Step: p.Step, Call: &c})
 			}
-			if d := r.gate(pc); d != nil {
-				pc.decided = d
-				r.emit(Event{Type: EventDecision, Decision: d})
-				continue
-			}
-			pc.call.NeedsOK = true
-			b.open++
-			r.mu.Lock()
-			r.awaiting[call.ID] = tool
-			r.mu.Unlock()
-			// Shown again with its original seq: it is the same proposal, not a new one.
-			c := pc.call
-			r.send1(Event{Seq: p.Seq, Time: p.Time, Type: EventProposed, Step: p.Step, Call: &c})
 		}
-		r.decideAll(b)
-		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
-			r.abandon(b)
+		for i, pc := range b.calls {
+			if r.dryRun(b, i) {
+				c := pc.call
+				r.emit(Event{Type: EventToolUpdated, Call: &c})
+			}
+		}
+		if !r.runBatch(b) {
 			return r.check2()
 		}
-		for _, pc := range b.calls {
-			_, text := r.execute(pc)
-			if r.fatal != nil || r.ctx.Err() != nil {
-				return r.check2()
-			}
-			st.calls = append(st.calls, pc.model)
-			st.results = append(st.results, toolResult{tool: pc.call.Tool, args: pc.call.Args, text: text})
-		}
+		calls, results := b.history()
+		st.calls = append(st.calls, calls...)
+		st.results = append(st.results, results...)
 	}
 	if len(st.calls) > 0 {
 		r.hist.add(st)

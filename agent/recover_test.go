@@ -119,3 +119,33 @@ func TestResumeCarriesTheConversationOn(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Calls recovered after a restart go through the same pipeline as a live step's: they
+// run as approved, the world is observed after each, and the ones still waiting get
+// their dry run again on that world.
+func TestRecoveredCallsRunAsApprovedWithFreshDryRuns(t *testing.T) {
+	g := &gridGame{}
+	first := start(t, g, &scriptBrain{replies: []scripted{say("", "move", `{"direction":"E"}`, "move", `{"direction":"W"}`)}}, nil, nil)
+	first.proposed("move")
+	first.proposed("move")
+	first.next("deciding", isState(agent.Deciding))
+	if err := first.finish(); err != nil {
+		t.Fatal(err)
+	}
+
+	h := start(t, g, &scriptBrain{}, first.sess, nil)
+	e, w := h.proposed("move"), h.proposed("move")
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: e.ID, Decision: agent.Approve})
+	h.next("result", is(agent.EventResult))
+	h.next("the world after it", is(agent.EventObservation))
+	up := h.next("the second call's new dry run", is(agent.EventToolUpdated))
+	if up.Call.ID != w.ID || up.Call.Simulation == nil || !strings.Contains(up.Call.Simulation.Summary, "(0,0)") || up.Call.Simulation.Warning != "" {
+		t.Fatalf("tool_updated = %+v %+v", up.Call, up.Call.Simulation)
+	}
+	if got := g.callLog(); len(got) != 1 {
+		t.Fatalf("game calls %v; want only the approved one", got)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,6 +26,7 @@ func (r *Runner) rebuildHistory() {
 		call     ToolCall
 		decision *Decision
 		result   *game.Result
+		crashed  bool // the process stopped while it ran
 	}
 	type stepState struct {
 		text  string
@@ -68,7 +69,7 @@ func (r *Runner) rebuildHistory() {
 			st.calls = append(st.calls, c)
 		case ev.Type == EventOutcomeUnknown:
 			if c := calls[rec.CallID]; c != nil {
-				c.result = &game.Result{Unknown: true}
+				c.result, c.crashed = &game.Result{Unknown: true}, true
 			}
 		case ev.Type == EventResult && ev.Result != nil:
 			if c := calls[rec.CallID]; c != nil {
@@ -89,17 +90,11 @@ func (r *Runner) rebuildHistory() {
 			ok, vetoed := false, false
 			switch {
 			case c.decision != nil && c.decision.Decision == Veto:
-				text, vetoed = vetoText(c.decision.Reason), true
+				text, vetoed = outcome{decision: c.decision}.text(), true
 			case c.result == nil:
 				continue // no ending yet: recover deals with it
-			case c.result.Unknown:
-				text = "outcome unknown: the process stopped while this ran; observe before acting"
 			default:
-				text, ok = resultText(*c.result), c.result.OK()
-				if c.decision != nil && c.decision.Decision == Edit {
-					text = "The person edited your arguments before running this call: " +
-						argsDiff(c.call.Args, c.decision.Args) + ".\nResult: " + text
-				}
+				text, ok = outcome{decision: c.decision, modelArgs: c.call.Args, result: c.result, crashed: c.crashed}.text(), c.result.OK()
 			}
 			args := c.call.Args
 			if !json.Valid(args) {
@@ -112,13 +107,4 @@ func (r *Runner) rebuildHistory() {
 			r.hist.add(rec)
 		}
 	}
-}
-
-// vetoText is what the model is told about a vetoed call.
-func vetoText(reason string) string {
-	text := "not executed: vetoed by the person"
-	if reason != "" {
-		text += ": " + reason
-	}
-	return text + ". Do not repeat this call unchanged."
 }

@@ -27,13 +27,17 @@ type Config struct {
 	Brain         Brain
 	Session       *notes.Session
 	MaxIterations int  // steps per turn; 0 = DefaultMaxIterations
-	MaxSteps      int  // stop after this many steps of this run; 0 = no limit (headless --steps)
+	MaxSteps      int  // stop after this many steps of this run (steps that observed the world); 0 = no limit (headless --steps)
 	ApproveAll    bool // --approve all: Act calls run without asking
 	HistorySteps  int  // steps kept verbatim in the prompt; 0 = DefaultHistorySteps
 	Now           func() time.Time
 	// SaveState, if set, returns the game's state; it is saved to the session after each
 	// executed Act call and when the run stops.
 	SaveState func() ([]byte, error)
+	// Secrets (API tokens, keys) are replaced by Redacted in everything from the game or
+	// a failure (results, observations, dry runs, waits, error text) before it is
+	// emitted, journaled or handed to the model. Secrets shorter than 8 bytes are ignored.
+	Secrets []string
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -41,8 +45,9 @@ type Config struct {
 //
 // A turn is a series of steps. Each step observes the game, asks the Brain, validates
 // its calls, gates them (Read and Note tools run; Act tools wait for the person unless
-// always allowed or ApproveAll), runs the approved ones in the order the brain gave
-// them once every call of the step is decided, and feeds the results back. A turn ends
+// always allowed or ApproveAll), runs each in the order the brain gave them as soon as
+// it and every call before it are decided (showing the world after each and dry-running
+// the calls still waiting again), and feeds the results back. A turn ends
 // when the brain answers without calls, when it reaches MaxIterations (EventTurnLimit),
 // when the same call fails FailureLimit times in a row, or when the model fails; the
 // runner then waits until the game's Observation.IdleUntil if it has one, otherwise
@@ -55,6 +60,7 @@ type Runner struct {
 	done   chan struct{}
 	ran    atomic.Bool
 
+	scrub    scrubber // Config.Secrets, set once in New
 	mu       sync.Mutex
 	awaiting map[string]game.Tool // calls waiting for a person's decision, for Send
 
@@ -77,7 +83,16 @@ type Runner struct {
 	fails       map[string]int
 	hist        history
 	usedIDs     map[string]bool
-	batch       *batch // the step's calls while they are being decided
+	batch       *batch // the calls on their way through the pipeline
+
+	// The phase not yet committed (emit.go): its events, sent to the reader only once
+	// committed, and the session's bookkeeping that goes with them.
+	pend []Event
+	out  notes.Batch
+	// gameWait is set while the game reports a wait of its own (a rate limit); the state
+	// to go back to when it ends.
+	gameWait  bool
+	waitState State
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a
@@ -85,6 +100,7 @@ type Runner struct {
 type command struct {
 	Command
 	refused string
+	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -127,6 +143,7 @@ func New(cfg Config) (*Runner, error) {
 		lastSeq:  info.Records,
 		fails:    map[string]int{},
 		usedIDs:  map[string]bool{},
+		scrub:    newScrubber(cfg.Secrets),
 	}
 	r.hist.keep = cfg.HistorySteps
 	r.addNotebook()
@@ -141,22 +158,23 @@ func (r *Runner) Events() <-chan Event { return r.events }
 func (r *Runner) Tools() []game.Tool { return r.reg.Tools() }
 
 // Send gives the runner a command. It checks what can be checked at once: the command
-// is well formed, a decision names a call that is waiting for one, an edit's arguments
-// match the tool's schema. A refused command returns an error and is also reported as
+// is well formed, a decision or revise names a call that is waiting for one, an edit's
+// or revise's arguments pass the tool's validation (that is their one validation). A refused command returns an error and is also reported as
 // an EventError; nothing else happens. Send never blocks for long: when the runner has
 // stopped, or its queue stays full for a second, it returns an error.
 func (r *Runner) Send(c Command) error { return r.send(c, "") }
 
 // send is Send with a prefix for error messages (the headless line number).
 func (r *Runner) send(c Command, where string) error {
-	if err := r.check(c); err != nil {
+	v, err := r.check(c)
+	if err != nil {
 		if where != "" {
 			err = fmt.Errorf("%s: %w", where, err)
 		}
 		r.enqueue(command{refused: err.Error()})
 		return err
 	}
-	return r.enqueue(command{Command: c})
+	return r.enqueue(command{Command: c, valid: v})
 }
 
 func (r *Runner) enqueue(c command) error {
@@ -177,31 +195,38 @@ func (r *Runner) enqueue(c command) error {
 	}
 }
 
-// check validates a command against its shape and the calls now waiting.
-func (r *Runner) check(c Command) error {
+// check validates a command against its shape and the calls now waiting, and returns
+// an edit's or revise's validated arguments.
+func (r *Runner) check(c Command) (game.ValidCall, error) {
 	if err := checkShape(c); err != nil {
-		return err
+		return game.ValidCall{}, err
 	}
 	if c.Cmd == CmdAllow {
 		if _, err := r.reg.Lookup(c.Tool); err != nil {
-			return fmt.Errorf("allow: %w", err)
+			return game.ValidCall{}, fmt.Errorf("allow: %w", err)
 		}
 	}
-	if c.Cmd != CmdDecide {
-		return nil
+	if c.Cmd != CmdDecide && c.Cmd != CmdRevise {
+		return game.ValidCall{}, nil
 	}
 	r.mu.Lock()
 	tool, ok := r.awaiting[c.CallID]
 	r.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("decide: no call %q is waiting for a decision", c.CallID)
+		return game.ValidCall{}, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
 	}
-	if c.Decision == Edit {
-		if err := game.Validate(tool.Name, tool.Schema, c.Args); err != nil {
-			return fmt.Errorf("decide: edit of call %q refused, nothing ran: %w", c.CallID, err)
+	if c.Cmd == CmdDecide && c.Decision != Edit {
+		return game.ValidCall{}, nil
+	}
+	v, err := r.validate(tool.Name, c.Args)
+	if err != nil {
+		what := "decide: edit"
+		if c.Cmd == CmdRevise {
+			what = "revise"
 		}
+		return game.ValidCall{}, fmt.Errorf("%s of call %q refused, nothing changed: %w", what, c.CallID, err)
 	}
-	return nil
+	return v, nil
 }
 
 // Run plays until a stop command, ctx is done, or MaxSteps steps have run. It returns
@@ -212,11 +237,14 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	if !r.ran.CompareAndSwap(false, true) {
 		return errors.New("agent: Run called twice")
 	}
-	r.ctx = ctx
+	// The game reports its own waits (rate limits, retries) through the context; they run
+	// on this goroutine, inside Observe, Call or Simulate.
+	r.ctx = game.WithWaitFunc(ctx, r.gameWaits)
 	defer func() {
 		r.saveState()
 		r.stopping = true
 		r.emit(Event{Type: EventState, State: Stopped, Text: r.stopText(err)})
+		r.flush()
 		close(r.done)
 		close(r.events)
 	}()
@@ -260,7 +288,9 @@ func (r *Runner) loop() error {
 			newTurn = false
 		}
 		out := r.doStep()
-		r.iter++
+		if !out.noCount {
+			r.iter++
+		}
 		if err := r.check2(); err != nil || r.stopping {
 			return err
 		}
@@ -342,6 +372,10 @@ func (r *Runner) waitFor(until time.Time, done func() bool) {
 		timer = t.C
 	}
 	for !r.stopping && r.fatal == nil && !done() {
+		r.flush() // what led here is on screen and on disk before blocking
+		if r.fatal != nil {
+			return
+		}
 		select {
 		case c := <-r.cmds:
 			r.handle(c)
@@ -403,7 +437,9 @@ func (r *Runner) handle(c command) {
 		}
 		r.emit(Event{Type: EventRules, Text: text, Rules: rules})
 	case CmdDecide:
-		r.decide(c.Command)
+		r.decide(c)
+	case CmdRevise:
+		r.revise(c)
 	}
 }
 
@@ -422,10 +458,41 @@ func (r *Runner) saveState() {
 		return
 	}
 	data, err := r.cfg.SaveState()
-	if err == nil {
-		err = r.cfg.Session.SaveState(data)
-	}
 	if err != nil {
-		r.emit(Event{Type: EventError, Text: "saving the game's state: " + err.Error()})
+		r.emitError("saving the game's state: %v", err)
+		return
 	}
+	r.out.State = data // committed with the phase it belongs to
+}
+
+// gameWaits is the game's WaitFunc: a wait of the game's own (a rate limit, a retry
+// back-off) becomes a waiting event and the Sleeping state, shown at once, and its end
+// a waiting event with a zero Until and the state from before. It runs synchronously on
+// the Run goroutine, inside Observe, Call or Simulate.
+func (r *Runner) gameWaits(w game.Wait) {
+	w.Reason = r.scrub.text(w.Reason)
+	if w.Until.IsZero() {
+		if !r.gameWait {
+			return
+		}
+		r.gameWait = false
+		why := w.Reason
+		if why == "" {
+			why = "the game went on"
+		}
+		r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
+		if r.waitState == "" {
+			r.waitState = Running
+		}
+		r.setState(r.waitState, "")
+		r.flush()
+		return
+	}
+	if !r.gameWait {
+		r.gameWait, r.waitState = true, r.state
+	}
+	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("the game waits until %s, because %s",
+		w.Until.Format(time.TimeOnly), w.Reason)})
+	r.setState(Sleeping, "the game waits: "+w.Reason)
+	r.flush()
 }

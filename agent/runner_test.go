@@ -399,25 +399,3 @@ func TestPauseAndStopWhileDeciding(t *testing.T) {
 		t.Fatal("Send to a stopped runner succeeded")
 	}
 }
-
-// A dry run predicts against the world as it is now; after an earlier Act call of the
-// same step, a predicted failure is only a warning (the earlier call may remove its
-// cause), while a first call's predicted failure stands.
-func TestDryRunAfterEarlierCallsOfTheStepIsOnlyAWarning(t *testing.T) {
-	g := &gridGame{}
-	b := &scriptBrain{replies: []scripted{say("West, then east, then west.",
-		"move", `{"direction":"W"}`, "move", `{"direction":"E"}`, "move", `{"direction":"W"}`)}}
-	h := start(t, g, b, nil, nil)
-	first, second, third := h.proposed("move"), h.proposed("move"), h.proposed("move")
-	if first.Simulation == nil || !first.Simulation.Fails {
-		t.Fatalf("first call's dry run = %+v, want a predicted failure", first.Simulation)
-	}
-	if second.Simulation == nil || second.Simulation.Fails {
-		t.Fatalf("second call's dry run = %+v, want a prediction", second.Simulation)
-	}
-	if third.Simulation == nil || third.Simulation.Fails || !strings.Contains(third.Simulation.Warning, "earlier calls of this step") {
-		t.Fatalf("third call's dry run = %+v, want a warning, not a failure", third.Simulation)
-	}
-	h.send(agent.Command{Cmd: agent.CmdStop})
-	h.finish()
-}

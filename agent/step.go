@@ -5,11 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
 	"github.com/coplayhq/coplay/game"
 )
+
+// MaxArgsBytes is the largest arguments object a call may carry (16 KiB). A bigger one
+// is refused before the gate, like any invalid call, and the model is told the limit:
+// no tool needs that much, and a runaway model must not fill the journal or the screen.
+const MaxArgsBytes = 16 << 10
 
 // stepOutcome is what the loop does after a step.
 type stepOutcome struct {
@@ -17,47 +23,52 @@ type stepOutcome struct {
 	endTurn    string     // non-empty: the turn is over, for this reason
 	idleUntil  time.Time  // when the turn is over: the game has nothing to do until then
 	idleReason string
+	noCount    bool // the step did not get as far as the world (observation failed)
 }
 
-// pendingCall is one call of a step on its way through the gate.
+// pendingCall is one call of a batch on its way through the pipeline:
+// validate once (admit) → gate → decide → execute → the text for the model.
 type pendingCall struct {
 	call    Call     // as the person sees it (Call.ID is unique in the session)
 	model   ToolCall // as the brain sent it; its ID answers the brain
 	tool    game.Tool
-	invalid error     // validation failure: never runs
-	decided *Decision // nil while waiting
-	args    json.RawMessage
+	valid   game.ValidCall // the validated arguments: what runs (an edit or revise replaces it)
+	invalid error          // validation failure: never runs, never asks
+	revised bool           // a revise command replaced the arguments: approving it is an edit
+	decided *Decision      // nil while waiting
 	ran     bool
+	res     game.Result
+	text    string // what the model reads about the outcome
 }
 
-// batch is the calls of one step.
+// batch is the calls of one step (or the calls recovered from before a restart).
 type batch struct {
 	calls []*pendingCall
-	open  int // calls still waiting for a person
 }
 
-// doStep runs one step: observe, reason, validate, decide, act.
+// doStep runs one step: observe, reason, then the batch of calls through the pipeline.
+// A step begins (gets its number, counts toward MaxSteps) once the world is observed:
+// an observation that fails (after the game's own retries) ends the turn without one.
 func (r *Runner) doStep() stepOutcome {
-	r.step++
-	r.runSteps++
-	if err := r.cfg.Session.SetStep(r.step); err != nil {
-		r.emitError("saving the step number: %v", err)
-	}
 	r.setState(Running, "")
-	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
-	obs, err := r.cfg.Game.Observe(r.ctx)
+	obs, err := r.observe()
 	if err != nil {
 		if r.ctx.Err() == nil {
 			r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
 		}
-		return stepOutcome{endTurn: "the game could not be observed"}
+		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	r.step++
+	r.runSteps++
+	r.out.Step = r.step
+	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 
 	advice := r.advice
 	r.advice, r.freshAdvice = nil, false
 	msgs := r.prompt(obs, advice)
 	chars := promptChars(msgs)
+	r.flush() // the step and the world are on screen while the model thinks
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
 		Messages: msgs, Tools: r.reg.Tools(), Observation: obs, OnDelta: r.delta,
 	})
@@ -72,9 +83,9 @@ func (r *Runner) doStep() stepOutcome {
 	u := reply.Usage
 	u.PromptChars = chars
 	r.emit(Event{Type: EventUsage, Usage: &u})
-	if err := r.cfg.Session.AddUsage(int64(u.PromptTokens), int64(u.CompletionTokens), u.Cost); err != nil {
-		r.emitError("saving token usage: %v", err)
-	}
+	r.out.PromptTokens += int64(u.PromptTokens)
+	r.out.CompletionTokens += int64(u.CompletionTokens)
+	r.out.Cost += u.Cost
 	if reply.Text != "" {
 		r.emit(Event{Type: EventText, Text: reply.Text})
 	}
@@ -85,26 +96,17 @@ func (r *Runner) doStep() stepOutcome {
 	}
 
 	b := r.propose(reply.Calls)
-	r.decideAll(b)
-	if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
-		r.abandon(b)
+	if !r.runBatch(b) {
 		return stepOutcome{}
 	}
 	var out stepOutcome
+	rec.calls, rec.results = b.history()
 	for _, pc := range b.calls {
-		res, text := r.execute(pc)
-		if r.fatal != nil || r.ctx.Err() != nil {
-			return stepOutcome{}
+		if w := pc.res.Wait; w != nil && (out.wait == nil || w.Until.After(out.wait.Until)) {
+			wc := *w
+			out.wait = &wc
 		}
-		rec.calls = append(rec.calls, pc.model)
-		vetoed := pc.decided != nil && pc.decided.Decision == Veto
-		rec.results = append(rec.results, toolResult{tool: pc.call.Tool, args: pc.call.Args, text: text,
-			ok: pc.invalid == nil && !vetoed && res.OK(), vetoed: vetoed})
-		if res.Wait != nil && (out.wait == nil || res.Wait.Until.After(out.wait.Until)) {
-			w := *res.Wait
-			out.wait = &w
-		}
-		if why := r.countFailure(pc, res); why != "" && out.endTurn == "" {
+		if why := r.countFailure(pc); why != "" && out.endTurn == "" {
 			out.endTurn = why
 		}
 	}
@@ -115,6 +117,15 @@ func (r *Runner) doStep() stepOutcome {
 	return out
 }
 
+// observe asks the game for the world, scrubbed of secrets.
+func (r *Runner) observe() (game.Observation, error) {
+	obs, err := r.cfg.Game.Observe(r.ctx)
+	if err != nil {
+		return obs, errors.New(r.scrub.text(err.Error()))
+	}
+	return r.scrub.observation(obs), nil
+}
+
 // delta forwards streamed text.
 func (r *Runner) delta(text string) {
 	if text != "" {
@@ -122,50 +133,68 @@ func (r *Runner) delta(text string) {
 	}
 }
 
-// propose validates and gates each call, and emits it.
+// propose admits the model's calls, dry-runs those that wait for a person, and emits
+// them (with the automatic decisions).
 func (r *Runner) propose(calls []ToolCall) *batch {
 	b := &batch{}
-	earlierAct := false // a call before this one in the batch may change the world first
 	for i, tc := range calls {
 		id := r.uniqueID(tc.ID, i)
-		pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}, args: tc.Args}
-		if pc.model.ID == "" {
-			pc.model.ID = id
+		if tc.ID == "" {
+			tc.ID = id
 		}
-		tool, err := r.reg.Lookup(tc.Tool)
-		if err == nil {
-			pc.tool = tool
-			pc.call.Kind = tool.Kind
-			err = game.Validate(tool.Name, tool.Schema, tc.Args)
-		}
-		b.calls = append(b.calls, pc)
-		if err != nil {
-			pc.invalid = err
-			pc.call.Problems = problemsOf(err)
-			call := pc.call
-			r.emit(Event{Type: EventProposed, Call: &call})
-			continue
-		}
-		d := r.gate(pc)
-		if d == nil {
-			pc.call.NeedsOK = true
-			if tool.DryRun {
-				pc.call.Simulation = r.simulate(tc, earlierAct)
-			}
-			b.open++
-			r.mu.Lock()
-			r.awaiting[id] = tool
-			r.mu.Unlock()
-		}
-		earlierAct = earlierAct || tool.Kind == game.Act
+		b.calls = append(b.calls, r.admit(id, tc))
+	}
+	for i := range b.calls {
+		r.dryRun(b, i)
+	}
+	for _, pc := range b.calls {
 		call := pc.call
 		r.emit(Event{Type: EventProposed, Call: &call})
-		if d != nil {
-			pc.decided = d
-			r.emit(Event{Type: EventDecision, Decision: d})
+		if pc.decided != nil {
+			r.emit(Event{Type: EventDecision, Decision: pc.decided})
 		}
 	}
 	return b
+}
+
+// admit validates a call once and gates it. An invalid call is marked so and never
+// asks; a valid one gets its automatic decision or waits for a person (Send may then
+// decide it).
+func (r *Runner) admit(id string, tc ToolCall) *pendingCall {
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}}
+	if t, err := r.reg.Lookup(tc.Tool); err == nil {
+		pc.tool = t
+		pc.call.Kind = t.Kind
+	}
+	v, err := r.validate(tc.Tool, tc.Args)
+	if err != nil {
+		pc.invalid = err
+		pc.call.Problems = problemsOf(err)
+		return pc
+	}
+	pc.valid = v
+	pc.call.Args = v.Args()
+	if d := r.gate(pc); d != nil {
+		pc.decided = d
+		return pc
+	}
+	pc.call.NeedsOK = true
+	r.mu.Lock()
+	r.awaiting[id] = pc.tool
+	r.mu.Unlock()
+	return pc
+}
+
+// validate is the one validation of a call's arguments: the size limit, then the
+// registry's (schema, duplicate keys, the game's own checks). Its result is what runs.
+func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, error) {
+	if len(args) > MaxArgsBytes {
+		return game.ValidCall{}, &game.ValidationError{Tool: tool, Problems: []game.Problem{{
+			Path: "arguments", Expected: fmt.Sprintf("at most %d bytes of arguments", MaxArgsBytes),
+			Got: fmt.Sprintf("%d bytes", len(args)), Hint: "send shorter values; no tool needs more",
+		}}}
+	}
+	return r.reg.Check(tool, args)
 }
 
 // gate returns the automatic decision for a valid call, or nil when a person decides.
@@ -185,72 +214,186 @@ func (r *Runner) gate(pc *pendingCall) *Decision {
 	return nil
 }
 
-// simulate asks the game for a dry run; a failing dry run is shown, not hidden. The
-// game predicts against the world as it is now, so when earlier calls of the same batch
-// will run first (orbit, then navigate), a predicted failure is only a warning: those
-// calls may remove its cause.
-func (r *Runner) simulate(tc ToolCall, afterEarlierActs bool) *game.Simulation {
-	sim, ok, err := r.reg.Simulate(r.ctx, tc.Tool, tc.Args)
+// waiting reports whether pc still waits for a person's decision.
+func (pc *pendingCall) waiting() bool { return pc.call.NeedsOK && pc.decided == nil }
+
+// dryRun refreshes the dry run of b.calls[i] if it waits for a person and its tool can
+// be simulated, and reports whether the prediction changed. It predicts on the world as
+// it is now, after the calls that already ran. While an earlier Act call of the batch
+// has not run yet (undecided, or approved and queued), a predicted failure is shown as
+// a warning: that call may remove the cause, and the dry run is repeated once it ran.
+func (r *Runner) dryRun(b *batch, i int) bool {
+	pc := b.calls[i]
+	if !pc.waiting() || !pc.tool.DryRun || pc.invalid != nil {
+		return false
+	}
+	var sim *game.Simulation
+	s, ok, err := r.reg.SimulateValidated(r.ctx, pc.valid)
 	switch {
 	case err != nil:
-		return &game.Simulation{Summary: "dry run failed: " + err.Error()}
-	case !ok:
-		return nil
+		sim = &game.Simulation{Summary: r.scrub.text("dry run failed: " + err.Error())}
+	case ok:
+		s.Summary, s.Warning = r.scrub.text(s.Summary), r.scrub.text(s.Warning)
+		sim = &s
 	}
-	if sim.Fails && afterEarlierActs {
-		sim.Fails = false
-		sim.Warning = "as things stand now this would fail; earlier calls of this step run first and may change that"
+	if sim != nil && sim.Fails {
+		if n := b.earlierToRun(i); n > 0 {
+			sim.Fails = false
+			sim.Warning = fmt.Sprintf("as things stand now this would fail; %d earlier call(s) of this step have not run yet and may change that (the dry run is repeated after each)", n)
+		}
 	}
-	return &sim
+	if sameSim(sim, pc.call.Simulation) {
+		return false
+	}
+	pc.call.Simulation = sim
+	return true
 }
 
-// decideAll waits until a person has decided every call of b that needs it. Advice,
-// allow and stop are handled meanwhile.
-func (r *Runner) decideAll(b *batch) {
-	if b.open == 0 {
+// earlierToRun counts the Act calls before i that may still run.
+func (b *batch) earlierToRun(i int) int {
+	n := 0
+	for _, p := range b.calls[:i] {
+		if p.invalid == nil && p.tool.Kind == game.Act && !p.ran && (p.decided == nil || p.decided.Decision != Veto) {
+			n++
+		}
+	}
+	return n
+}
+
+func sameSim(a, b *game.Simulation) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Summary == b.Summary && a.Fails == b.Fails && a.Warning == b.Warning && maps.Equal(a.Effects, b.Effects)
+}
+
+// runBatch takes b's calls in the model's order: each runs as soon as it and every
+// call before it are decided (vetoed and invalid calls are answered without running).
+// After each Act call that ran, the world is observed again and the calls still waiting
+// get a fresh dry run (tool_updated when it changed). Decisions on later calls are taken
+// while an earlier one waits. It returns false when the runner stops (or fails) first:
+// approved calls that did not run are then closed as not executed, undecided ones stay
+// pending for the next run. A stop also keeps approved calls that have not run from
+// running.
+func (r *Runner) runBatch(b *batch) bool {
+	r.batch = b
+	defer func() {
+		r.batch = nil
+		r.mu.Lock()
+		clear(r.awaiting)
+		r.mu.Unlock()
+	}()
+	for _, pc := range b.calls {
+		r.drain() // decisions already sent (the screen's approve-all) count before the next call
+		if pc.waiting() {
+			r.setState(Deciding, fmt.Sprintf("%d call(s) wait for a decision", b.open()))
+			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })
+		}
+		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
+			r.abandon(b)
+			return false
+		}
+		r.setState(Running, "")
+		r.execute(pc)
+		if r.fatal != nil || r.ctx.Err() != nil {
+			return false
+		}
+		if pc.ran && pc.tool.Kind == game.Act {
+			r.afterAct(b)
+		}
+	}
+	return true
+}
+
+// open counts b's calls waiting for a person.
+func (b *batch) open() int {
+	n := 0
+	for _, pc := range b.calls {
+		if pc.waiting() {
+			n++
+		}
+	}
+	return n
+}
+
+// afterAct shows the world after an Act call and re-predicts the calls still waiting.
+func (r *Runner) afterAct(b *batch) {
+	r.saveState()
+	obs, err := r.observe()
+	if err != nil {
+		if r.ctx.Err() == nil {
+			r.emitError("observing %s after a call: %v", r.cfg.Game.Info().Name, err)
+		}
 		return
 	}
-	r.batch = b
-	r.setState(Deciding, fmt.Sprintf("%d call(s) wait for a decision", b.open))
-	r.waitFor(time.Time{}, func() bool { return b.open == 0 })
-	r.batch = nil
-	r.mu.Lock()
-	clear(r.awaiting)
-	r.mu.Unlock()
-	if !r.stopping {
-		r.setState(Running, "")
+	r.emit(Event{Type: EventObservation, Observation: &obs})
+	r.drain() // a call decided meanwhile needs no new dry run
+	for i, pc := range b.calls {
+		if r.dryRun(b, i) {
+			call := pc.call
+			r.emit(Event{Type: EventToolUpdated, Call: &call})
+		}
 	}
 }
 
-// decide applies a person's decision to a waiting call.
-func (r *Runner) decide(c Command) {
-	var pc *pendingCall
+// waitingCall returns the call of the current batch with this id that waits for a
+// decision, or nil.
+func (r *Runner) waitingCall(id string) (*pendingCall, int) {
 	if r.batch != nil {
-		for _, p := range r.batch.calls {
-			if p.call.ID == c.CallID && p.call.NeedsOK && p.decided == nil {
-				pc = p
+		for i, p := range r.batch.calls {
+			if p.call.ID == id && p.waiting() {
+				return p, i
 			}
 		}
 	}
+	return nil, -1
+}
+
+// decide applies a person's decision to a waiting call. An edit's arguments were
+// validated by Send (c.valid); approving a revised call is an edit with the revised
+// arguments, so the model is told what changed.
+func (r *Runner) decide(c command) {
+	pc, _ := r.waitingCall(c.CallID)
 	if pc == nil {
 		r.emitError("decide: no call %q is waiting for a decision", c.CallID)
 		return
 	}
+	if c.Decision == Edit && c.valid.Args() == nil {
+		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
+		return
+	}
 	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person"}
-	if c.Decision == Edit {
-		if err := game.Validate(pc.tool.Name, pc.tool.Schema, c.Args); err != nil {
-			r.emitError("decide: edit of call %q refused, nothing ran: %v", c.CallID, err)
-			return
-		}
-		d.Args = c.Args
-		pc.args = c.Args
+	switch {
+	case c.Decision == Edit:
+		pc.valid = c.valid
+		pc.call.Args = c.valid.Args()
+		d.Args = pc.call.Args
+	case c.Decision == Approve && pc.revised:
+		d.Decision = Edit
+		d.Args = pc.call.Args
 	}
 	pc.decided = d
-	r.batch.open--
 	r.mu.Lock()
 	delete(r.awaiting, c.CallID)
 	r.mu.Unlock()
 	r.emit(Event{Type: EventDecision, Decision: d})
+}
+
+// revise replaces a waiting call's arguments (validated by Send) without deciding it,
+// dry-runs it again and tells the reader with tool_updated.
+func (r *Runner) revise(c command) {
+	pc, i := r.waitingCall(c.CallID)
+	if pc == nil || c.valid.Args() == nil {
+		r.emitError("revise: no call %q is waiting for a decision", c.CallID)
+		return
+	}
+	pc.valid = c.valid
+	pc.call.Args = c.valid.Args()
+	pc.revised = true
+	pc.call.Simulation = nil
+	r.dryRun(r.batch, i)
+	call := pc.call
+	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
 
 // abandon closes, in the journal, calls that were allowed to run but did not because
@@ -261,58 +404,75 @@ func (r *Runner) abandon(b *batch) {
 		return
 	}
 	for _, pc := range b.calls {
-		if pc.decided != nil && pc.decided.Decision != Veto && !pc.ran {
+		if pc.decided != nil && pc.decided.Decision != Veto && pc.invalid == nil && !pc.ran {
 			call := pc.call
-			res := game.Result{Err: &game.Error{Message: "not executed: the runner stopped before this call ran"}}
+			res := game.Result{Err: &game.Error{Message: notRunText}}
 			r.emit(Event{Type: EventResult, Call: &call, Result: &res})
 		}
 	}
 }
 
-// execute runs an approved call, or answers a vetoed or invalid one, and returns the
-// result and the text the model reads.
-func (r *Runner) execute(pc *pendingCall) (game.Result, string) {
+// execute runs an approved call, or answers a vetoed or invalid one, and sets pc.res
+// and the text the model reads. A call that changes anything runs only once its
+// decision is durable: when the decision is still in the phase being built, the phase is
+// committed first (with tool_started). Once it is durable, as for the later calls of an
+// auto-approved batch, the call runs at once and its tool_started rides with the next
+// commit: a crash then leaves a durable decision without a result, which resume reports
+// as an unknown outcome and never replays. A Read call changes nothing and never waits
+// for a commit.
+func (r *Runner) execute(pc *pendingCall) {
 	call := pc.call
-	if pc.invalid != nil {
-		res := game.Result{Err: &game.Error{Message: "invalid call, not executed: " + pc.invalid.Error()}}
-		r.emit(Event{Type: EventResult, Call: &call, Result: &res})
-		return res, "not executed: " + pc.invalid.Error() + "\nFix the call and send it again."
+	o := outcome{invalid: pc.invalid, decision: pc.decided, modelArgs: pc.model.Args}
+	switch {
+	case pc.invalid != nil:
+		pc.res = game.Result{Err: &game.Error{Message: "invalid call, not executed: " + pc.invalid.Error()}}
+		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
+	case pc.decided.Decision == Veto:
+	default:
+		r.emit(Event{Type: EventToolStart, Call: &call})
+		if pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID) {
+			r.flush()
+			if r.fatal != nil {
+				return
+			}
+		}
+		res, err := r.reg.CallValidated(r.ctx, pc.valid)
+		if r.ctx.Err() != nil {
+			// Left open in the journal on purpose: a resumed session reports it as unknown.
+			pc.res = game.Result{Unknown: true}
+			return
+		}
+		if err != nil {
+			res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
+		}
+		pc.res = r.scrub.result(res)
+		pc.ran = true
+		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
+		o.result = &pc.res
 	}
-	d := pc.decided
-	if d.Decision == Veto {
-		return game.Result{}, vetoText(d.Reason)
+	pc.text = o.text()
+}
+
+// history returns the batch as the model's conversation keeps it.
+func (b *batch) history() ([]ToolCall, []toolResult) {
+	calls := make([]ToolCall, 0, len(b.calls))
+	results := make([]toolResult, 0, len(b.calls))
+	for _, pc := range b.calls {
+		vetoed := pc.decided != nil && pc.decided.Decision == Veto
+		calls = append(calls, pc.model)
+		results = append(results, toolResult{tool: pc.call.Tool, args: pc.call.Args, text: pc.text,
+			ok: pc.invalid == nil && !vetoed && pc.ran && pc.res.OK(), vetoed: vetoed})
 	}
-	if d.Decision == Edit {
-		call.Args = pc.args
-	}
-	r.emit(Event{Type: EventToolStart, Call: &call})
-	res, err := r.reg.Call(r.ctx, pc.call.Tool, pc.args)
-	if r.ctx.Err() != nil {
-		// Left open in the journal on purpose: a resumed session reports it as unknown.
-		return game.Result{Unknown: true}, ""
-	}
-	if err != nil {
-		res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
-	}
-	pc.ran = true
-	r.emit(Event{Type: EventResult, Call: &call, Result: &res})
-	if pc.tool.Kind == game.Act {
-		r.saveState()
-	}
-	text := resultText(res)
-	if d.Decision == Edit {
-		text = "The person edited your arguments before running this call: " + argsDiff(pc.model.Args, pc.args) +
-			".\nResult: " + text
-	}
-	return res, text
+	return calls, results
 }
 
 // countFailure tracks calls failing again and again; it returns why the turn must end,
 // or "". A wait (rate limit, transit) is not the model's failure.
-func (r *Runner) countFailure(pc *pendingCall, res game.Result) string {
+func (r *Runner) countFailure(pc *pendingCall) string {
 	if pc.decided != nil && pc.decided.Decision == Veto {
 		return ""
 	}
+	res := pc.res
 	key := pc.call.Tool + "\x00" + string(compactJSON(pc.model.Args))
 	failed := pc.invalid != nil || (res.Err != nil && res.Wait == nil)
 	if !failed {
@@ -333,30 +493,6 @@ func (r *Runner) countFailure(pc *pendingCall, res game.Result) string {
 	}
 	r.emitError("%s; the turn is stopped. Last error: %s. Advise or resume to go on.", why, last)
 	return why
-}
-
-// resultText is what the model reads of a result.
-func resultText(res game.Result) string {
-	var b strings.Builder
-	switch {
-	case res.Unknown:
-		b.WriteString("outcome unknown: the response was lost; observe before acting")
-	case res.Err != nil:
-		b.WriteString(res.Err.Error())
-		if len(res.Err.Data) > 0 {
-			b.WriteString(" ")
-			b.Write(compactJSON(res.Err.Data))
-		}
-	case res.Output == "":
-		b.WriteString("ok")
-	default:
-		b.WriteString(res.Output)
-	}
-	if res.Wait != nil {
-		fmt.Fprintf(&b, "\nThe game asks to wait until %s (%s); the runner waits before your next step.",
-			res.Wait.Until.UTC().Format(time.RFC3339), res.Wait.Reason)
-	}
-	return b.String()
 }
 
 // uniqueID returns the brain's call id, or a fresh one when it is empty or was already
@@ -415,34 +551,4 @@ func problemsOf(err error) []game.Problem {
 		return []game.Problem{p}
 	}
 	return []game.Problem{{Path: "arguments", Expected: "a valid call", Got: err.Error()}}
-}
-
-// argsDiff says field by field what an edit changed: `field: old → new`.
-func argsDiff(oldArgs, newArgs json.RawMessage) string {
-	var o, n map[string]json.RawMessage
-	if json.Unmarshal(oldArgs, &o) != nil {
-		return fmt.Sprintf("arguments %s → %s", showArgs(oldArgs), compactJSON(newArgs))
-	}
-	if json.Unmarshal(newArgs, &n) != nil {
-		return fmt.Sprintf("arguments %s → %s", compactJSON(oldArgs), showArgs(newArgs))
-	}
-	var changes []string
-	for _, k := range sortedUnion(o, n) {
-		ov, inO := o[k]
-		nv, inN := n[k]
-		os, ns := "(absent)", "(absent)"
-		if inO {
-			os = string(compactJSON(ov))
-		}
-		if inN {
-			ns = string(compactJSON(nv))
-		}
-		if os != ns {
-			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, os, ns))
-		}
-	}
-	if len(changes) == 0 {
-		return "nothing changed"
-	}
-	return strings.Join(changes, "; ")
 }

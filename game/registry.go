@@ -90,36 +90,76 @@ func (r *Registry) Lookup(name string) (Tool, error) {
 	return e.tool, nil
 }
 
-// Validate checks a call: the tool exists and its arguments match the schema. The
-// error is an *UnknownToolError or a *ValidationError.
+// Validate checks a call: the tool exists and its arguments pass ValidateTool (schema,
+// duplicate keys, the game's own checks). The error is an *UnknownToolError or a
+// *ValidationError.
 func (r *Registry) Validate(name string, args json.RawMessage) error {
-	t, err := r.Lookup(name)
-	if err != nil {
-		return err
-	}
-	return Validate(name, t.Schema, args)
+	_, err := r.Check(name, args)
+	return err
 }
 
-// Call validates and then runs a call. Invalid calls never reach the handler.
+// ValidCall is a call that passed validation. Only Registry.Check makes one, so a
+// ValidCall in hand means the checks ran; CallValidated and SimulateValidated trust it
+// rather than check again.
+type ValidCall struct {
+	tool Tool
+	args json.RawMessage
+}
+
+// Tool returns the catalogue entry the call is for.
+func (v ValidCall) Tool() Tool { return v.tool }
+
+// Args returns the validated arguments, compacted. The caller must not modify them.
+func (v ValidCall) Args() json.RawMessage { return v.args }
+
+// Check validates a call once (the tool exists, ValidateTool passes) and returns it
+// ready to run, or an *UnknownToolError or a *ValidationError.
+func (r *Registry) Check(name string, args json.RawMessage) (ValidCall, error) {
+	t, err := r.Lookup(name)
+	if err != nil {
+		return ValidCall{}, err
+	}
+	out, err := ValidateTool(t, args)
+	if err != nil {
+		return ValidCall{}, err
+	}
+	return ValidCall{tool: t, args: out}, nil
+}
+
+// Call validates and then runs a call. Invalid calls never reach the handler. Callers
+// that validated already (the agent's pipeline) use Check and CallValidated instead.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
-	if err := r.Validate(name, args); err != nil {
+	v, err := r.Check(name, args)
+	if err != nil {
 		return Result{}, err
 	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	return r.CallValidated(ctx, v)
+}
+
+// CallValidated runs a call Check accepted, without validating it again.
+func (r *Registry) CallValidated(ctx context.Context, v ValidCall) (Result, error) {
+	e, ok := r.tools[v.tool.Name]
+	if !ok || v.args == nil {
+		return Result{}, fmt.Errorf("game.Registry: CallValidated with a call Check did not make (tool %q)", v.tool.Name)
 	}
-	return r.tools[name].handler(ctx, args)
+	return e.handler(ctx, v.args)
 }
 
 // Simulate asks the game for a dry run of a valid call. ok is false when the tool is
 // not the game's, the game cannot simulate, or it cannot predict this call.
 func (r *Registry) Simulate(ctx context.Context, name string, args json.RawMessage) (Simulation, bool, error) {
-	sim, can := r.game.(Simulator)
-	if !can || !r.fromGame[name] || !r.tools[name].tool.DryRun {
-		return Simulation{}, false, nil
-	}
-	if err := r.Validate(name, args); err != nil {
+	v, err := r.Check(name, args)
+	if err != nil {
 		return Simulation{}, false, err
 	}
-	return sim.Simulate(ctx, name, args)
+	return r.SimulateValidated(ctx, v)
+}
+
+// SimulateValidated is Simulate for a call Check accepted, without validating it again.
+func (r *Registry) SimulateValidated(ctx context.Context, v ValidCall) (Simulation, bool, error) {
+	sim, can := r.game.(Simulator)
+	if !can || !r.fromGame[v.tool.Name] || !r.tools[v.tool.Name].tool.DryRun || v.args == nil {
+		return Simulation{}, false, nil
+	}
+	return sim.Simulate(ctx, v.tool.Name, v.args)
 }

@@ -65,12 +65,36 @@ func Validate(tool string, schema *jsonschema.Schema, args json.RawMessage) erro
 	if err != nil {
 		probs = append(probs, Problem{Path: rootPath, Expected: "a JSON object", Got: "invalid JSON (" + err.Error() + ")"})
 	} else {
+		probs = append(probs, duplicateKeys(args)...)
 		probs = (&walk{root: schema}).check(schema, v, rootPath, probs)
 	}
 	if len(probs) == 0 {
 		return nil
 	}
 	return &ValidationError{Tool: tool, Problems: probs}
+}
+
+// ValidateTool is the whole validation of a call to t: the schema (Validate, duplicate
+// keys included), then the game's own Tool.Check when the schema passed. It returns
+// the arguments compacted ("{}" for empty input), ready to run without being checked
+// again, or a *ValidationError listing every problem.
+func ValidateTool(t Tool, args json.RawMessage) (json.RawMessage, error) {
+	if err := Validate(t.Name, t.Schema, args); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if len(bytes.TrimSpace(args)) == 0 {
+		buf.WriteString("{}")
+	} else if err := json.Compact(&buf, args); err != nil {
+		return nil, &ValidationError{Tool: t.Name, Problems: []Problem{{Path: rootPath, Expected: "a JSON object", Got: "invalid JSON (" + err.Error() + ")"}}}
+	}
+	out := json.RawMessage(buf.Bytes())
+	if t.Check != nil {
+		if probs := t.Check(out); len(probs) > 0 {
+			return nil, &ValidationError{Tool: t.Name, Problems: probs}
+		}
+	}
+	return out, nil
 }
 
 // decodeJSON parses exactly one JSON value, keeping numbers exact.
