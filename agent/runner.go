@@ -294,6 +294,9 @@ func (r *Runner) loop() error {
 		if err := r.check2(); err != nil || r.stopping {
 			return err
 		}
+		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+			return nil // the last step ran: no waiting or idling for a next one
+		}
 		switch {
 		case out.wait != nil:
 			r.sleep(*out.wait)
