@@ -17,7 +17,7 @@ import (
 const (
 	DefaultBackoff    = 500 * time.Millisecond // first retry delay of a GET
 	DefaultMaxBackoff = 30 * time.Second       // the delay stops doubling here
-	DefaultNotify     = time.Second            // waits at least this long are reported
+	DefaultNotify     = 750 * time.Millisecond // waits at least this long are reported
 	maxBody           = 16 << 20               // bytes of a response body read at most
 )
 
