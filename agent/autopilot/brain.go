@@ -29,7 +29,7 @@ type Brain struct {
 	src      source
 	priceAge time.Duration // prices older than this are read again where a ship is
 	now      func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
+	sleep    func(ctx context.Context, d time.Duration) error
 
 	mu        sync.Mutex
 	systems   map[string]bool

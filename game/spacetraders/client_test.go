@@ -104,4 +104,3 @@ func TestGameErrorKeepsCodeAndMessage(t *testing.T) {
 		t.Fatal("an unknown tool must be an error")
 	}
 }
-

@@ -54,7 +54,7 @@ type liveWorld struct {
 // seenMarket is a market as last read: its listing (what it trades never changes) and,
 // when a ship was there, prices as of at.
 type seenMarket struct {
-	m  *Market
+	m     *Market
 	at    time.Time // when the prices were read; zero: never
 	stale bool      // a refusal said the market differs: read it again when needed
 }
