@@ -116,7 +116,9 @@ func (f playFigures) report(t testing.TB, name string) {
 	for k := range f.byOp {
 		ops = append(ops, k)
 	}
-	sort.Slice(ops, func(i, j int) bool { return f.byOp[ops[i]] > f.byOp[ops[j]] || f.byOp[ops[i]] == f.byOp[ops[j]] && ops[i] < ops[j] })
+	sort.Slice(ops, func(i, j int) bool {
+		return f.byOp[ops[i]] > f.byOp[ops[j]] || f.byOp[ops[i]] == f.byOp[ops[j]] && ops[i] < ops[j]
+	})
 	for _, op := range ops {
 		t.Logf("%s:   %5d  %s", name, f.byOp[op], op)
 	}
