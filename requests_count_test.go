@@ -7,8 +7,10 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -219,16 +221,26 @@ func TestRequestsPerActionModel(t *testing.T) {
 }
 
 // TestRequestsPerActionAutopilot counts the game requests the autopilot costs: at most
-// 1.5 per action over a run that flies, mines or buys, trades and delivers.
+// 1.5 per action over a run that flies, mines or buys, trades and delivers. The universe
+// runs at speed 400 so that trips take moments (which makes prices age 400 times faster
+// too: the worst case for market reads); COPLAY_AUTOPILOT_SPEED=10 measures at the
+// offline default, COPLAY_AUTOPILOT_STEPS sets the length.
 func TestRequestsPerActionAutopilot(t *testing.T) {
 	steps := 150
 	if testing.Short() {
 		steps = 60
 	}
-	p, token := newCountingUniverse(t, 3, 400, false)
-	g := spacetraders.New(spacetraders.Config{BaseURL: p.URL, Token: token, TimeScale: 400,
+	speed := 400.0
+	if v, err := strconv.ParseFloat(os.Getenv("COPLAY_AUTOPILOT_SPEED"), 64); err == nil && v > 0 {
+		speed = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("COPLAY_AUTOPILOT_STEPS")); err == nil && v > 0 {
+		steps = v
+	}
+	p, token := newCountingUniverse(t, 3, speed, false)
+	g := spacetraders.New(spacetraders.Config{BaseURL: p.URL, Token: token, TimeScale: speed,
 		RateLimit: spacetraders.RateLimit{PerSecond: 1000, Burst: 1000, BurstWindow: time.Second}})
-	f := playCounted(t, p, g, autopilot.New(g), steps, 3*time.Minute)
+	f := playCounted(t, p, g, autopilot.New(g), steps, 30*time.Minute)
 	f.report(t, "autopilot")
 	if f.actions < steps/2 {
 		t.Fatalf("only %d actions in %d steps: the autopilot did not play", f.actions, f.steps)

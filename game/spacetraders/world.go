@@ -359,7 +359,7 @@ func (g *Game) distrust(tool string, ship, target string, code int, unknown bool
 // shipStateCodes are refusals that say a ship is not as the model has it.
 var shipStateCodes = map[int]bool{
 	4000: true, 4200: true, 4203: true, 4204: true, 4214: true, 4217: true, 4218: true,
-	4219: true, 4225: true, 4228: true, 4236: true, 4244: true, 4223: true, 4235: true,
+	4219: true, 4225: true, 4228: true, 4236: true, 4244: true, 4223: true,
 }
 
 // ship returns the known ship (w.mu held), or nil.
