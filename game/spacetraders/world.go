@@ -113,7 +113,7 @@ func settle(s *Ship, now time.Time) {
 // longer trusted. A fully trusted world costs no request.
 func (g *Game) Snapshot(ctx context.Context) (Snapshot, error) {
 	w := g.w
-	for {
+	for attempt := 0; ; attempt++ {
 		if err := g.refresh(ctx); err != nil {
 			return Snapshot{}, err
 		}
@@ -122,6 +122,9 @@ func (g *Game) Snapshot(ctx context.Context) (Snapshot, error) {
 			break // still known: a resync may have started meanwhile
 		}
 		w.mu.Unlock()
+		if attempt == 3 {
+			return Snapshot{}, errors.New("spacetraders: the world keeps being read again by another caller; try again")
+		}
 	}
 	defer w.mu.Unlock()
 	now := w.now()
@@ -163,6 +166,9 @@ func (g *Game) refresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if ships == nil {
+			ships = []Ship{} // known: none (nil means unknown)
+		}
 		w.mu.Lock()
 		w.ships, w.staleShips = ships, false
 		clear(w.staleShip)
@@ -185,6 +191,9 @@ func (g *Game) refresh(ctx context.Context) error {
 		ks, err := g.c.Contracts(ctx)
 		if err != nil {
 			return err
+		}
+		if ks == nil {
+			ks = []Contract{} // known: none
 		}
 		w.mu.Lock()
 		w.contracts, w.staleContracts = ks, false

@@ -375,3 +375,26 @@ func TestWorldResyncsAfterABound(t *testing.T) {
 		t.Fatalf("after %v the look cost %q; want a full read", ResyncEvery, got)
 	}
 }
+
+func TestWorldWithNoShipsOrContracts(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/my/agent":
+			w.Write([]byte(`{"data":{"symbol":"A","headquarters":"X1-A-B1","credits":5,"startingFaction":"COSMIC","shipCount":0}}`))
+		case "/my/ships", "/my/contracts":
+			w.Write([]byte(`{"data":[],"meta":{"total":0,"page":1,"limit":20}}`))
+		case "/systems/X1-A":
+			w.Write([]byte(`{"data":{"symbol":"X1-A","sectorSymbol":"X1","type":"RED_STAR","x":0,"y":0,"waypoints":[],"factions":[]}}`))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	g := New(Config{BaseURL: srv.URL, Token: "tok", RateLimit: RateLimit{PerSecond: 1000, Burst: 1000, BurstWindow: time.Second}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	obs, err := g.Observe(ctx)
+	if err != nil || !strings.Contains(obs.Summary, "0 ships") || !strings.Contains(obs.Summary, "none open") {
+		t.Fatalf("an agent with nothing: %v\n%s", err, obs.Summary)
+	}
+}
