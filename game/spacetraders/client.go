@@ -24,28 +24,24 @@ type Client struct {
 	base  string
 	token string
 	http  *polite.Client
-	lim   *polite.Limiter
 }
 
 // NewClient returns a client for the API at baseURL ("" = DefaultBaseURL) using the
 // agent token (may be empty for public endpoints). hc nil means a client with timeouts.
 func NewClient(baseURL, token string, hc *http.Client, rl RateLimit) *Client {
-	return newClient(baseURL, token, hc, rl, nil)
-}
-
-func newClient(baseURL, token string, hc *http.Client, rl RateLimit, now func() time.Time) *Client {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
-	lim := polite.NewLimiter(withDefaults(rl), now)
+	// The limiter runs on the real clock even when the game reads a fake one: its
+	// waits are real.
+	lim := polite.NewLimiter(withDefaults(rl), nil)
 	return &Client{
 		base:  strings.TrimRight(baseURL, "/"),
 		token: token,
-		lim:   lim,
-		http:  &polite.Client{HTTP: hc, Limiter: lim, Name: "SpaceTraders rate limit"},
+		http:  &polite.Client{HTTP: hc, Limiter: lim, Name: "SpaceTraders"},
 	}
 }
 
