@@ -398,3 +398,28 @@ func TestWorldWithNoShipsOrContracts(t *testing.T) {
 		t.Fatalf("an agent with nothing: %v\n%s", err, obs.Summary)
 	}
 }
+
+func TestDryRunReadsPricesOnlyWhenOld(t *testing.T) {
+	c := newCounted(t)
+	c.observe()
+	c.requests()
+	buy := []byte(`{"shipSymbol":"` + cmd + `","symbol":"FUEL","units":1}`)
+	simulate := func() string {
+		sim, ok, err := c.g.Simulate(context.Background(), ToolPurchaseCargo, buy)
+		if err != nil || !ok || sim.Fails {
+			t.Fatalf("dry run: %+v %v %v", sim, ok, err)
+		}
+		return c.requests()
+	}
+	market := "GET /systems/X1-MA52/waypoints/" + home + "/market×1"
+	if got := simulate(); got != market {
+		t.Fatalf("first dry run cost %q, want the market read once", got)
+	}
+	if got := simulate(); got != "" {
+		t.Fatalf("second dry run cost %q, want nothing", got)
+	}
+	c.clock.Advance(c.g.PriceMaxAge() + time.Second) // past ResyncEvery too: everything is read
+	if got := simulate(); !strings.Contains(got, market) {
+		t.Fatalf("a dry run with prices older than %v cost %q, want the market read again", c.g.PriceMaxAge(), got)
+	}
+}
