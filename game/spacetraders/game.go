@@ -94,7 +94,8 @@ func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (gam
 		args = json.RawMessage("{}")
 	}
 	out, err := h(g, ctx, args)
-	if err != nil {
+	if err != nil && name != ToolObserveGame && name != ToolObserveDetail {
+		// A look that fails says nothing about the world; an action's failure may.
 		g.distrustAfter(name, args, err)
 	}
 	return g.result(name, out, err)
