@@ -105,7 +105,7 @@ type gameServer struct {
 	rewrite func(path string, body []byte) []byte
 
 	acts      int            // POST/PATCH requests so far
-	arrived   map[string]int // POST/PATCH requests that reached the handler
+	arrived   map[string]int // POST/PATCH requests that reached the handler and were not refused with 429
 	forwarded map[string]int // POST/PATCH requests the universe served
 	injected  map[faultKind]int
 	bodies    []string // every POST/PATCH key, in order
@@ -178,7 +178,11 @@ func (g *gameServer) serve(w http.ResponseWriter, r *http.Request) {
 	kind := g.pick(act)
 	g.injected[kind]++
 	if act {
-		g.arrived[key]++
+		// A request refused with 429 never reaches the game's rules: resending it after
+		// the wait (game/polite does) is not running it twice.
+		if kind != faultRateLimit {
+			g.arrived[key]++
+		}
 		g.bodies = append(g.bodies, key)
 	}
 	g.mu.Unlock()

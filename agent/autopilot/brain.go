@@ -26,9 +26,10 @@ type Brain struct {
 	// without calls at once.
 	MaxInlineWait time.Duration
 
-	src   source
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
+	src      source
+	priceAge time.Duration // prices older than this are read again where a ship is
+	now      func() time.Time
+	sleep    func(ctx context.Context, d time.Duration) error
 
 	mu        sync.Mutex
 	systems   map[string]bool
@@ -43,15 +44,19 @@ type Brain struct {
 
 var _ agent.Brain = (*Brain)(nil)
 
-// New returns an autopilot that reads the world through g's client.
+// New returns an autopilot that reads g's live world (what the game already knows costs
+// no request).
 func New(g *spacetraders.Game) *Brain {
-	return newBrain(g.Client(), time.Now)
+	b := newBrain(g, time.Now)
+	b.priceAge = g.PriceMaxAge()
+	return b
 }
 
 func newBrain(src source, now func() time.Time) *Brain {
 	return &Brain{
 		MaxInlineWait: DefaultMaxInlineWait,
 		src:           src,
+		priceAge:      -1,
 		now:           now,
 		sleep:         sleepCtx,
 		systems:       map[string]bool{},

@@ -23,15 +23,22 @@ type fakeSource struct {
 	markets   map[string]st.Market
 }
 
-func (f *fakeSource) Agent(context.Context) (*st.Agent, error)         { a := f.agent; return &a, nil }
-func (f *fakeSource) Ships(context.Context) ([]st.Ship, error)         { return f.ships, nil }
-func (f *fakeSource) Contracts(context.Context) ([]st.Contract, error) { return f.contracts, nil }
-func (f *fakeSource) Waypoints(context.Context, string, st.WaypointFilter) ([]st.Waypoint, error) {
+func (f *fakeSource) Snapshot(context.Context) (st.Snapshot, error) {
+	return st.Snapshot{Time: t0, Agent: f.agent, Ships: f.ships, Contracts: f.contracts}, nil
+}
+func (f *fakeSource) SystemWaypoints(context.Context, string) ([]st.Waypoint, error) {
 	return f.waypoints, nil
 }
-func (f *fakeSource) Market(_ context.Context, _, wp string) (*st.Market, error) {
+
+// Market shows prices as seen now where a ship is, and none elsewhere, as the game does.
+func (f *fakeSource) Market(_ context.Context, wp string, _ time.Duration) (*st.Market, time.Time, error) {
 	m := f.markets[wp]
-	return &m, nil
+	for _, s := range f.ships {
+		if s.Nav.WaypointSymbol == wp && s.Nav.Status != st.InTransit {
+			return &m, t0, nil
+		}
+	}
+	return &m, time.Time{}, nil
 }
 
 func traits(names ...string) []st.WaypointTrait {

@@ -5,8 +5,10 @@
 //
 // # How it plays
 //
-// Each step it reads the world through the game's typed client (agent, ships, contracts,
-// the system's waypoints and markets; reading changes nothing), decides one call per ship
+// Each step it reads the game's live world (agent, ships, contracts, the system's
+// waypoints and markets; see spacetraders.Game.Snapshot: what the game already knows
+// costs no request, and prices where a ship is are read again only when older than
+// spacetraders.Game.PriceMaxAge; reading changes nothing), decides one call per ship
 // from scratch, and explains each call in a line of plain text. It keeps only what a
 // player would remember between looks: market listings and the last prices seen (live
 // prices are visible only where a ship is), surveys it made, calls that were vetoed or

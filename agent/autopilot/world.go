@@ -10,14 +10,15 @@ import (
 	"github.com/coplayhq/coplay/game/spacetraders"
 )
 
-// source is the part of *spacetraders.Client the autopilot reads through. Only GETs:
-// every change goes out as a proposed tool call.
+// source is the part of *spacetraders.Game the autopilot reads through: the game's live
+// world, which costs a request only for what it does not know or no longer trusts. Only
+// reads: every change goes out as a proposed tool call.
 type source interface {
-	Agent(ctx context.Context) (*spacetraders.Agent, error)
-	Ships(ctx context.Context) ([]spacetraders.Ship, error)
-	Contracts(ctx context.Context) ([]spacetraders.Contract, error)
-	Waypoints(ctx context.Context, system string, f spacetraders.WaypointFilter) ([]spacetraders.Waypoint, error)
-	Market(ctx context.Context, system, waypoint string) (*spacetraders.Market, error)
+	Snapshot(ctx context.Context) (spacetraders.Snapshot, error)
+	SystemWaypoints(ctx context.Context, system string) ([]spacetraders.Waypoint, error)
+	// Market returns the listing and the last prices seen (with when), reading again
+	// where a ship is when the prices are older than maxAge (maxAge < 0: never).
+	Market(ctx context.Context, waypoint string, maxAge time.Duration) (*spacetraders.Market, time.Time, error)
 }
 
 // world is what the autopilot knows at one step: the live state it just read and what
@@ -49,33 +50,26 @@ func (m *marketView) price(good string) (spacetraders.MarketTradeGood, bool) {
 	return g, ok
 }
 
-// read refreshes the world from src: the live state every step, each system's waypoints
-// and market listings once, and live prices wherever a ship is.
+// read takes the world from src: the live state every step (free unless the game no
+// longer trusts it), each system's waypoints and market listings once, and prices
+// wherever a ship is, read again when older than the price bound.
 func (b *Brain) read(ctx context.Context) (*world, error) {
-	a, err := b.src.Agent(ctx)
+	snap, err := b.src.Snapshot(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("autopilot: reading the agent: %w", err)
+		return nil, fmt.Errorf("autopilot: reading the world: %w", err)
 	}
-	ships, err := b.src.Ships(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("autopilot: reading the ships: %w", err)
-	}
-	contracts, err := b.src.Contracts(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("autopilot: reading the contracts: %w", err)
-	}
-	w := &world{now: b.now(), agent: *a, ships: ships, contracts: contracts,
+	w := &world{now: b.now(), agent: snap.Agent, ships: snap.Ships, contracts: snap.Contracts,
 		waypoints: b.waypoints, markets: b.markets}
-	for _, s := range ships {
+	for _, s := range w.ships {
 		if err := b.learnSystem(ctx, s.Nav.SystemSymbol); err != nil {
 			return nil, err
 		}
 	}
-	for _, s := range ships {
+	for _, s := range w.ships {
 		if inTransit(s, w.now) || b.markets[s.Nav.WaypointSymbol] == nil {
 			continue
 		}
-		if err := b.readMarket(ctx, s.Nav.SystemSymbol, s.Nav.WaypointSymbol, w.now); err != nil {
+		if err := b.readMarket(ctx, s.Nav.WaypointSymbol, b.priceAge); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +81,7 @@ func (b *Brain) learnSystem(ctx context.Context, system string) error {
 	if system == "" || b.systems[system] {
 		return nil
 	}
-	wps, err := b.src.Waypoints(ctx, system, spacetraders.WaypointFilter{})
+	wps, err := b.src.SystemWaypoints(ctx, system)
 	if err != nil {
 		return fmt.Errorf("autopilot: reading the waypoints of %s: %w", system, err)
 	}
@@ -95,7 +89,7 @@ func (b *Brain) learnSystem(ctx context.Context, system string) error {
 		wp := &wps[i]
 		b.waypoints[wp.Symbol] = wp
 		if wp.HasTrait("MARKETPLACE") {
-			if err := b.readMarket(ctx, system, wp.Symbol, time.Time{}); err != nil {
+			if err := b.readMarket(ctx, wp.Symbol, -1); err != nil {
 				return err
 			}
 		}
@@ -104,10 +98,10 @@ func (b *Brain) learnSystem(ctx context.Context, system string) error {
 	return nil
 }
 
-// readMarket records a market's listing, and its prices when seen is not zero (a ship is
-// there, so the server shows them).
-func (b *Brain) readMarket(ctx context.Context, system, waypoint string, seen time.Time) error {
-	m, err := b.src.Market(ctx, system, waypoint)
+// readMarket records a market's listing and the last prices seen there, if any; where a
+// ship is, prices older than maxAge are read again.
+func (b *Brain) readMarket(ctx context.Context, waypoint string, maxAge time.Duration) error {
+	m, seen, err := b.src.Market(ctx, waypoint, maxAge)
 	if err != nil {
 		return fmt.Errorf("autopilot: reading the market at %s: %w", waypoint, err)
 	}

@@ -66,6 +66,7 @@ func (g *Game) orbit(ctx context.Context, raw json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	g.noteNav(a.ShipSymbol, r.Nav, r.Fuel)
 	return fmt.Sprintf("%s is %s.", a.ShipSymbol, g.navText(r.Nav)), nil
 }
 
@@ -78,6 +79,7 @@ func (g *Game) dock(ctx context.Context, raw json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	g.noteNav(a.ShipSymbol, r.Nav, r.Fuel)
 	return fmt.Sprintf("%s is %s.", a.ShipSymbol, g.navText(r.Nav)), nil
 }
 
@@ -90,6 +92,7 @@ func (g *Game) navigate(ctx context.Context, raw json.RawMessage) (string, error
 	if err != nil {
 		return "", err
 	}
+	g.noteNav(a.ShipSymbol, r.Nav, r.Fuel)
 	s := fmt.Sprintf("%s is %s, %s.", a.ShipSymbol, g.navText(r.Nav), r.Nav.FlightMode)
 	if r.Fuel != nil {
 		s += " " + fuelText(*r.Fuel)
@@ -110,13 +113,8 @@ func (g *Game) setFlightMode(ctx context.Context, raw json.RawMessage) (string, 
 	if err != nil {
 		return "", err
 	}
+	g.noteNav(a.ShipSymbol, r.Nav, r.Fuel)
 	return fmt.Sprintf("%s flight mode is now %s; %s.", a.ShipSymbol, r.Nav.FlightMode, g.navText(r.Nav)), nil
-}
-
-func (g *Game) noteAgent(a Agent) {
-	g.mu.Lock()
-	g.agent = &a
-	g.mu.Unlock()
 }
 
 func (g *Game) refuel(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -129,6 +127,16 @@ func (g *Game) refuel(ctx context.Context, raw json.RawMessage) (string, error) 
 		return "", err
 	}
 	g.noteAgent(r.Agent)
+	g.noteTrade(r.Transaction)
+	if r.Fuel != nil {
+		fuel := *r.Fuel
+		g.updateShip(a.ShipSymbol, func(s *Ship) { s.Fuel = fuel })
+	}
+	if r.Cargo != nil {
+		g.noteCargo(a.ShipSymbol, *r.Cargo)
+	} else if a.FromCargo {
+		g.distrust(ToolRefuelShip, a.ShipSymbol, "", 4219, false) // the hold changed; the answer did not say how
+	}
 	s := fmt.Sprintf("%s refuelled: ", a.ShipSymbol)
 	if r.Fuel != nil {
 		s += fuelText(*r.Fuel) + "; "
@@ -151,6 +159,12 @@ func (g *Game) trade(ctx context.Context, tool string, raw json.RawMessage, do f
 		return "", err
 	}
 	g.noteAgent(r.Agent)
+	g.noteTrade(r.Transaction)
+	if r.Cargo != nil {
+		g.noteCargo(a.ShipSymbol, *r.Cargo)
+	} else {
+		g.distrust(tool, a.ShipSymbol, "", 4219, false)
+	}
 	t := r.Transaction
 	s := fmt.Sprintf("%s %d %s at %s each = %s credits; credits now %s.", verb, t.Units, t.TradeSymbol, credits(t.PricePerUnit), credits(t.TotalPrice), credits(r.Agent.Credits))
 	if r.Cargo != nil {
@@ -179,6 +193,7 @@ func (g *Game) jettison(ctx context.Context, raw json.RawMessage) (string, error
 	if err != nil {
 		return "", err
 	}
+	g.noteCargo(a.ShipSymbol, r.Cargo)
 	return fmt.Sprintf("Jettisoned %d %s; %s %s.", a.Units, a.Symbol, a.ShipSymbol, cargoText(r.Cargo)), nil
 }
 
@@ -194,6 +209,12 @@ func (g *Game) transfer(ctx context.Context, raw json.RawMessage) (string, error
 	if err != nil {
 		return "", err
 	}
+	g.noteCargo(a.ShipSymbol, r.Cargo)
+	if r.TargetCargo != nil {
+		g.noteCargo(a.ToShipSymbol, *r.TargetCargo)
+	} else {
+		g.distrust(ToolTransferCargo, a.ToShipSymbol, "", 4219, false) // the spec's answer does not say
+	}
 	return fmt.Sprintf("Transferred %d %s from %s to %s; %s %s.", a.Units, a.TradeSymbol, a.ShipSymbol, a.ToShipSymbol, a.ShipSymbol, cargoText(r.Cargo)), nil
 }
 
@@ -206,6 +227,7 @@ func (g *Game) survey(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	g.noteCooldown(a.ShipSymbol, r.Cooldown)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d surveys of %s; %s. To mine one, pass it whole as extract_resources' survey:", len(r.Surveys), a.ShipSymbol, g.cooldownText(r.Cooldown))
 	for _, s := range r.Surveys {
@@ -232,6 +254,8 @@ func (g *Game) extract(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
+	g.noteCooldown(a.ShipSymbol, r.Cooldown)
+	g.noteCargo(a.ShipSymbol, r.Cargo)
 	y := r.Extraction.Yield
 	s := fmt.Sprintf("%s extracted %d %s; %s; %s.", a.ShipSymbol, y.Units, y.Symbol, cargoText(r.Cargo), g.cooldownText(r.Cooldown))
 	for _, e := range r.Events {
@@ -249,10 +273,13 @@ func (g *Game) accept(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	g.noteContract(r.Contract)
 	s := "Accepted " + g.contractLine(&r.Contract) + "."
 	if r.Agent != nil {
 		g.noteAgent(*r.Agent)
 		s += " Credits now " + credits(r.Agent.Credits) + "."
+	} else {
+		g.distrust(ToolAcceptContract, "", "", 4600, false) // paid, but the answer did not say the credits
 	}
 	return s, nil
 }
@@ -268,6 +295,12 @@ func (g *Game) deliver(ctx context.Context, raw json.RawMessage) (string, error)
 	r, err := g.c.Deliver(ctx, a.ContractID, a.ShipSymbol, a.TradeSymbol, a.Units)
 	if err != nil {
 		return "", err
+	}
+	g.noteContract(r.Contract)
+	if r.Cargo != nil {
+		g.noteCargo(a.ShipSymbol, *r.Cargo)
+	} else {
+		g.distrust(ToolDeliverContract, a.ShipSymbol, "", 4219, false)
 	}
 	s := fmt.Sprintf("Delivered %d %s. Contract %s.", a.Units, a.TradeSymbol, g.contractLine(&r.Contract))
 	if r.Cargo != nil {
@@ -285,10 +318,13 @@ func (g *Game) fulfill(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
+	g.noteContract(r.Contract)
 	s := "Fulfilled " + g.contractLine(&r.Contract) + "."
 	if r.Agent != nil {
 		g.noteAgent(*r.Agent)
 		s += " Credits now " + credits(r.Agent.Credits) + "."
+	} else {
+		g.distrust(ToolFulfillContract, "", "", 4600, false)
 	}
 	return s, nil
 }
@@ -302,6 +338,7 @@ func (g *Game) negotiate(ctx context.Context, raw json.RawMessage) (string, erro
 	if err != nil {
 		return "", err
 	}
+	g.noteContract(*k)
 	return "New contract offered: " + g.contractLine(k) + ".", nil
 }
 
@@ -315,6 +352,7 @@ func (g *Game) purchaseShip(ctx context.Context, raw json.RawMessage) (string, e
 		return "", err
 	}
 	g.noteAgent(r.Agent)
+	g.noteShip(r.Ship)
 	return fmt.Sprintf("Bought %s as %s for %s credits; credits now %s. %s", a.ShipType, r.Ship.Symbol, credits(r.Transaction.Price), credits(r.Agent.Credits), g.shipLine(&r.Ship)), nil
 }
 
@@ -327,6 +365,7 @@ func (g *Game) chart(ctx context.Context, raw json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	g.noteWaypoint(r.Waypoint)
 	s := "Charted " + waypointLine(&r.Waypoint) + "."
 	if r.Agent != nil {
 		g.noteAgent(*r.Agent)
@@ -345,6 +384,8 @@ func (g *Game) jump(ctx context.Context, raw json.RawMessage) (string, error) {
 		return "", err
 	}
 	g.noteAgent(r.Agent)
+	g.noteNav(a.ShipSymbol, r.Nav, nil)
+	g.noteCooldown(a.ShipSymbol, r.Cooldown)
 	s := fmt.Sprintf("%s jumped: %s", a.ShipSymbol, g.navText(r.Nav))
 	if cd := g.cooldownText(r.Cooldown); cd != "" {
 		s += "; " + cd

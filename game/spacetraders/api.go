@@ -208,9 +208,12 @@ func (c *Client) Sell(ctx context.Context, ship, good string, units int) (*Trade
 	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/sell", cargoBody{good, units})
 }
 
-// CargoResult is what jettison and transfer return.
+// CargoResult is what jettison and transfer return. TargetCargo is the receiving ship's
+// hold after a transfer, when the server says it (the offline universe does; the spec
+// does not promise it).
 type CargoResult struct {
-	Cargo ShipCargo `json:"cargo"`
+	Cargo       ShipCargo  `json:"cargo"`
+	TargetCargo *ShipCargo `json:"targetCargo,omitempty"`
 }
 
 // Jettison dumps cargo into space (POST /my/ships/{shipSymbol}/jettison).

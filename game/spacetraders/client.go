@@ -1,32 +1,29 @@
 package spacetraders
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/coplayhq/coplay/game/polite"
 )
 
 // DefaultBaseURL is the real game's API root.
 const DefaultBaseURL = "https://api.spacetraders.io/v2"
 
 // Client makes typed SpaceTraders v2 calls. It is safe for concurrent use; every call
-// goes through one shared rate limiter.
+// goes through one polite HTTP layer (game/polite): one shared rate limiter, 429s waited
+// out, GETs retried, everything else sent once.
 type Client struct {
-	base    string
-	token   string
-	hc      *http.Client
-	lim     *limiter
-	maxWait time.Duration // longest the client blocks on its own limiter before giving a wait
-	retries int           // extra attempts for GETs
-	backoff time.Duration // first retry delay, doubled each time
+	base  string
+	token string
+	http  *polite.Client
 }
 
 // NewClient returns a client for the API at baseURL ("" = DefaultBaseURL) using the
@@ -38,14 +35,13 @@ func NewClient(baseURL, token string, hc *http.Client, rl RateLimit) *Client {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
+	// The limiter runs on the real clock even when the game reads a fake one: its
+	// waits are real.
+	lim := polite.NewLimiter(withDefaults(rl), nil)
 	return &Client{
-		base:    strings.TrimRight(baseURL, "/"),
-		token:   token,
-		hc:      hc,
-		lim:     newLimiter(rl),
-		maxWait: 5 * time.Second,
-		retries: 3,
-		backoff: 250 * time.Millisecond,
+		base:  strings.TrimRight(baseURL, "/"),
+		token: token,
+		http:  &polite.Client{HTTP: hc, Limiter: lim, Name: "SpaceTraders"},
 	}
 }
 
@@ -75,18 +71,6 @@ type APIError struct {
 // Error returns "METHOD PATH: game error CODE: MESSAGE".
 func (e *APIError) Error() string {
 	return fmt.Sprintf("spacetraders: %s %s: game error %d: %s", e.Method, e.Path, e.Code, e.Message)
-}
-
-// RateLimitError says the request was not sent (or was refused with 429) and may be
-// sent again at RetryAt.
-type RateLimitError struct {
-	RetryAt time.Time
-	Reason  string
-}
-
-// Error says until when to wait.
-func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("spacetraders: rate limited (%s), retry at %s", e.Reason, e.RetryAt.UTC().Format(time.RFC3339))
 }
 
 // UnknownOutcomeError says a request that changes the game was sent but its response was
@@ -120,7 +104,8 @@ type errorEnvelope struct {
 }
 
 // do sends one request and decodes its data into out (which may be nil). It returns the
-// list meta when the response has one. GETs are retried; anything else is sent once.
+// list meta when the response has one. GETs are retried and 429s waited out (polite);
+// anything else is sent once.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) (*Meta, error) {
 	var payload []byte
 	if body != nil {
@@ -133,82 +118,29 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	idempotent := method == http.MethodGet
-	delay := c.backoff
-	for attempt := 0; ; attempt++ {
-		if err := c.lim.wait(ctx, c.maxWait); err != nil {
-			return nil, err
-		}
-		status, hdr, data, err := c.send(ctx, method, u, payload)
-		if err == nil {
-			c.lim.observe(hdr, status)
-		}
-		retry := err != nil || status >= 500
-		if retry && !idempotent {
-			if err != nil && notSent(err) {
-				return nil, fmt.Errorf("spacetraders: %s %s: not sent: %w", method, path, err)
-			}
-			if err == nil {
-				err = fmt.Errorf("server error %d: %s", status, snippet(data))
-			}
-			return nil, &UnknownOutcomeError{Method: method, Path: path, Err: err}
-		}
-		if retry && attempt < c.retries && ctx.Err() == nil {
-			select {
-			case <-time.After(delay):
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			delay *= 2
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("spacetraders: %s %s: %w", method, path, err)
-		}
-		return c.decode(method, path, status, hdr, data, out)
-	}
-}
-
-// send makes one HTTP exchange and reads the whole body.
-func (c *Client) send(ctx context.Context, method, u string, payload []byte) (int, http.Header, []byte, error) {
-	var rd io.Reader
+	h := http.Header{}
+	h.Set("Accept", "application/json")
 	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
+		h.Set("Content-Type", "application/json")
 	}
 	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+		h.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
+	resp, err := c.http.Do(ctx, polite.Request{Method: method, URL: u, Header: h, Body: payload})
+	var uo *polite.UnknownOutcomeError
+	var ns *polite.NotSentError
+	switch {
+	case errors.As(err, &uo):
+		return nil, &UnknownOutcomeError{Method: method, Path: path, Err: uo.Err}
+	case errors.As(err, &ns):
+		return nil, fmt.Errorf("spacetraders: %s %s: not sent: %w", method, path, ns.Err)
+	case err != nil:
+		return nil, fmt.Errorf("spacetraders: %s %s: %w", method, path, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return 0, nil, nil, fmt.Errorf("read response: %w", err)
-	}
-	return resp.StatusCode, resp.Header, data, nil
+	return c.decode(method, path, resp.Status, resp.Body, out)
 }
 
-// notSent reports whether a transport error happened before the request could reach the
-// server (the connection was never made), so a POST is known to have had no effect.
-func notSent(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-func (c *Client) decode(method, path string, status int, hdr http.Header, data []byte, out any) (*Meta, error) {
-	if status == http.StatusTooManyRequests {
-		return nil, &RateLimitError{RetryAt: retryAfter(hdr, c.lim.now()), Reason: "server said 429"}
-	}
+func (c *Client) decode(method, path string, status int, data []byte, out any) (*Meta, error) {
 	if status >= 400 {
 		var ee errorEnvelope
 		if err := json.Unmarshal(data, &ee); err != nil || (ee.Error.Code == 0 && ee.Error.Message == "") {

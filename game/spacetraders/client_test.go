@@ -14,8 +14,8 @@ import (
 )
 
 func testClient(url string) *Client {
-	c := NewClient(url, "tok", nil, RateLimit{PerSecond: 1000, Burst: 1000})
-	c.backoff = time.Millisecond
+	c := NewClient(url, "tok", nil, RateLimit{PerSecond: 1000, Burst: 1000, BurstWindow: time.Second})
+	c.http.Backoff = time.Millisecond
 	return c
 }
 
@@ -63,26 +63,28 @@ func TestPostIsNeverRetried(t *testing.T) {
 	}
 }
 
-func TestRateLimitBecomesWait(t *testing.T) {
+func TestRateLimitIsWaitedOutNotReturned(t *testing.T) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		w.Header().Set("Retry-After", "30")
-		w.Header().Set("x-ratelimit-remaining", "0")
-		w.WriteHeader(http.StatusTooManyRequests)
-		w.Write([]byte(`{"error":{"message":"slow down","code":429}}`))
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("x-ratelimit-remaining", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error":{"message":"slow down","code":429}}`))
+			return
+		}
+		w.Write([]byte(`{"data":{"nav":{"status":"DOCKED","waypointSymbol":"X1-A-B"}}}`))
 	}))
 	defer srv.Close()
-	g := New(Config{BaseURL: srv.URL, Token: "tok", RateLimit: RateLimit{PerSecond: 1000, Burst: 1000}})
-	start := time.Now()
-	r, err := g.Call(context.Background(), ToolDockShip, []byte(`{"shipSymbol":"S-1"}`))
-	if err != nil || r.Wait == nil || r.Wait.Until.Sub(start) < 29*time.Second || r.Err != nil {
-		t.Fatalf("429: %+v %v", r, err)
+	g := New(Config{BaseURL: srv.URL, Token: "tok", RateLimit: RateLimit{PerSecond: 1000, Burst: 1000, BurstWindow: time.Second}})
+	var waits []game.Wait
+	ctx := game.WithWaitFunc(context.Background(), func(w game.Wait) { waits = append(waits, w) })
+	r, err := g.Call(ctx, ToolDockShip, []byte(`{"shipSymbol":"S-1"}`))
+	if err != nil || !r.OK() || r.Wait != nil || n.Load() != 2 || !strings.Contains(r.Output, "DOCKED") {
+		t.Fatalf("429 then success: %+v %v after %d requests", r, err, n.Load())
 	}
-	// The limiter now knows: the next call is not even sent.
-	r, err = g.Call(context.Background(), ToolOrbitShip, []byte(`{"shipSymbol":"S-1"}`))
-	if err != nil || r.Wait == nil || n.Load() != 1 || !strings.Contains(r.Output, "not sent") {
-		t.Fatalf("after 429: %+v %v, %d requests", r, err, n.Load())
+	if len(waits) != 2 || waits[0].Until.IsZero() || !waits[1].Until.IsZero() {
+		t.Fatalf("the wait was not reported: %+v", waits)
 	}
 }
 
@@ -100,23 +102,5 @@ func TestGameErrorKeepsCodeAndMessage(t *testing.T) {
 	}
 	if _, err := g.Call(context.Background(), "fly_to_the_moon", nil); err == nil {
 		t.Fatal("an unknown tool must be an error")
-	}
-}
-
-func TestLimiterSpendsBurstThenPaces(t *testing.T) {
-	now := time.Unix(0, 0)
-	l := newLimiter(RateLimit{PerSecond: 2, Burst: 3, BurstWindow: time.Minute})
-	l.now = func() time.Time { return now }
-	for i := 0; i < 5; i++ { // 2 steady + 3 burst
-		if d := l.reserve(); d != 0 {
-			t.Fatalf("request %d waits %v", i, d)
-		}
-	}
-	if d := l.reserve(); d != 500*time.Millisecond {
-		t.Fatalf("6th request waits %v, want 500ms", d)
-	}
-	now = now.Add(time.Minute)
-	if d := l.reserve(); d != 0 {
-		t.Fatalf("after the window: %v", d)
 	}
 }

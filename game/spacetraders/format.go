@@ -55,7 +55,8 @@ func fuelText(f ShipFuel) string {
 	return fmt.Sprintf("fuel %d/%d", f.Current, f.Capacity)
 }
 
-// shipLine is one ship in a line: where, status, fuel, cargo, cooldown.
+// shipLine is one ship in a line: where, status, fuel, cargo, cooldown, with times
+// relative to now (for a tool's answer, read at once).
 func (g *Game) shipLine(s *Ship) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)", s.Symbol, s.Registration.Role)
@@ -63,6 +64,22 @@ func (g *Game) shipLine(s *Ship) string {
 	fmt.Fprintf(&b, " · %s · %s · %s", s.Nav.FlightMode, fuelText(s.Fuel), cargoText(s.Cargo))
 	if cd := g.cooldownText(s.Cooldown); cd != "" {
 		b.WriteString(" · " + cd)
+	}
+	return b.String()
+}
+
+// shipLineAt is shipLine for a summary read later than now: clock times only.
+func (g *Game) shipLineAt(s *Ship, now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s) ", s.Symbol, s.Registration.Role)
+	if n := s.Nav; n.Status == InTransit && n.Route.Arrival.After(now) {
+		fmt.Fprintf(&b, "IN_TRANSIT %s → %s (%s), arrives at %s", n.Route.Origin.Symbol, n.Route.Destination.Symbol, n.Route.Destination.Type, clock(n.Route.Arrival))
+	} else {
+		b.WriteString(g.navText(n))
+	}
+	fmt.Fprintf(&b, " · %s · %s · %s", s.Nav.FlightMode, fuelText(s.Fuel), cargoText(s.Cargo))
+	if c := s.Cooldown; c.Expiration.After(now) {
+		b.WriteString(" · cooldown ends at " + clock(c.Expiration))
 	}
 	return b.String()
 }
@@ -165,12 +182,14 @@ func goodsList(goods []TradeGood) string {
 	return strings.Join(s, ", ")
 }
 
-func (g *Game) marketText(m *Market, seen seenMarket) string {
+// marketText writes a market with its prices, saying how old they are when they were
+// not read just now (seen: when they were read; zero when there are none).
+func (g *Game) marketText(m *Market, seen time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Market %s\nexports: %s\nimports: %s\nexchange: %s\n", m.Symbol, goodsList(m.Exports), goodsList(m.Imports), goodsList(m.Exchange))
 	goods, note := m.TradeGoods, ""
-	if len(goods) == 0 && seen.m != nil {
-		goods, note = seen.m.TradeGoods, fmt.Sprintf(" (no ship here: prices last seen %s ago)", g.now().Sub(seen.at).Round(time.Second))
+	if age := g.now().Sub(seen).Round(time.Second); len(goods) > 0 && age >= time.Second {
+		note = fmt.Sprintf(" (prices seen at %s, %s ago)", clock(seen), age)
 	}
 	if len(goods) == 0 {
 		b.WriteString("No live prices: send a ship here to see them.")

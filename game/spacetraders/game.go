@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/coplayhq/coplay/game"
@@ -32,16 +31,7 @@ type Game struct {
 	c     *Client
 	now   func() time.Time
 	tools []game.Tool
-
-	mu      sync.Mutex
-	systems map[string]*System    // systems never move; fetched once
-	markets map[string]seenMarket // last market seen with live prices, by waypoint
-	agent   *Agent                // last agent seen
-}
-
-type seenMarket struct {
-	m  *Market
-	at time.Time
+	w     *liveWorld
 }
 
 var (
@@ -59,17 +49,16 @@ func New(cfg Config) *Game {
 		now = time.Now
 	}
 	return &Game{
-		cfg:     cfg,
-		c:       NewClient(cfg.BaseURL, cfg.Token, cfg.HTTPClient, cfg.RateLimit),
-		now:     now,
-		tools:   Catalog(),
-		systems: map[string]*System{},
-		markets: map[string]seenMarket{},
+		cfg:   cfg,
+		c:     NewClient(cfg.BaseURL, cfg.Token, cfg.HTTPClient, cfg.RateLimit),
+		now:   now,
+		tools: Catalog(),
+		w:     newLiveWorld(now),
 	}
 }
 
-// Client returns the typed client the game plays through, for callers that want the
-// data rather than the tools' text (the autopilot).
+// Client returns the typed client the game plays through. Reading through it bypasses
+// the live world (Snapshot, Market, SystemWaypoints), which is what players read.
 func (g *Game) Client() *Client { return g.c }
 
 // Info names the game and gives the rules summary for the system prompt.
@@ -105,7 +94,28 @@ func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (gam
 		args = json.RawMessage("{}")
 	}
 	out, err := h(g, ctx, args)
+	if err != nil && name != ToolObserveGame && name != ToolObserveDetail {
+		// A look that fails says nothing about the world; an action's failure may.
+		g.distrustAfter(name, args, err)
+	}
 	return g.result(name, out, err)
+}
+
+// distrustAfter marks what a failed call may have left different from the world model.
+func (g *Game) distrustAfter(tool string, args json.RawMessage, err error) {
+	var a struct {
+		Ship   string `json:"shipSymbol"`
+		Target string `json:"toShipSymbol"`
+	}
+	_ = json.Unmarshal(args, &a) // validated already; missing fields stay empty
+	var ae *APIError
+	var uo *UnknownOutcomeError
+	switch {
+	case errors.As(err, &uo):
+		g.distrust(tool, a.Ship, a.Target, 0, true)
+	case errors.As(err, &ae):
+		g.distrust(tool, a.Ship, a.Target, ae.Code, false)
+	}
 }
 
 // handler runs one tool and returns the text the model reads.
@@ -121,7 +131,6 @@ func (g *Game) result(tool, out string, err error) (game.Result, error) {
 		return game.Result{Output: out}, nil
 	}
 	var ae *APIError
-	var rl *RateLimitError
 	var uo *UnknownOutcomeError
 	var ve *game.ValidationError
 	switch {
@@ -133,11 +142,6 @@ func (g *Game) result(tool, out string, err error) (game.Result, error) {
 		}
 		r.Wait = waitFor(ae)
 		return r, nil
-	case errors.As(err, &rl):
-		return game.Result{
-			Output: fmt.Sprintf("%s not sent: rate limited (%s); call again at %s", tool, rl.Reason, clock(rl.RetryAt)),
-			Wait:   &game.Wait{Until: rl.RetryAt, Reason: "SpaceTraders rate limit"},
-		}, nil
 	case errors.As(err, &uo):
 		return game.Result{Unknown: true, Output: fmt.Sprintf("%s: the response was lost (%v); it may or may not have happened. Observe before acting again.", tool, uo.Err)}, nil
 	case errors.As(err, &ve):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -11,53 +12,30 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
-// Observe reads the agent, its ships and contracts (three requests; the home system's
-// map is fetched once) and returns the summary, metrics, timers and map.
+// Observe returns the world as the client knows it (see world.go): it costs no request
+// unless something is unknown or no longer trusted. The home system's map is read once.
 func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
-	agent, err := g.c.Agent(ctx)
+	snap, err := g.Snapshot(ctx)
 	if err != nil {
 		return game.Observation{}, err
 	}
-	g.noteAgent(*agent)
-	ships, err := g.c.Ships(ctx)
-	if err != nil {
-		return game.Observation{}, err
-	}
-	contracts, err := g.c.Contracts(ctx)
-	if err != nil {
-		return game.Observation{}, err
-	}
-	home := SystemOf(agent.Headquarters)
-	if len(ships) > 0 {
-		home = ships[0].Nav.SystemSymbol
+	home := SystemOf(snap.Agent.Headquarters)
+	if len(snap.Ships) > 0 {
+		home = snap.Ships[0].Nav.SystemSymbol
 	}
 	sys, err := g.system(ctx, home)
 	if err != nil {
 		return game.Observation{}, err
 	}
-	return g.observation(agent, ships, contracts, sys), nil
+	return g.observation(&snap, sys), nil
 }
 
-// system returns a system, fetching it the first time only: systems do not change.
-func (g *Game) system(ctx context.Context, symbol string) (*System, error) {
-	g.mu.Lock()
-	s := g.systems[symbol]
-	g.mu.Unlock()
-	if s != nil {
-		return s, nil
-	}
-	s, err := g.c.System(ctx, symbol)
-	if err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	g.systems[symbol] = s
-	g.mu.Unlock()
-	return s, nil
-}
-
-func (g *Game) observation(agent *Agent, ships []Ship, contracts []Contract, sys *System) game.Observation {
-	now := g.now()
+// observation writes a settled snapshot for the model and the screen. The summary gives
+// times as clock times only ("arrives at 15:04:05Z"), never "in 2s": it is read later
+// than it is written; the screen counts down from the timers' Start and End.
+func (g *Game) observation(snap *Snapshot, sys *System) game.Observation {
+	now := snap.Time
+	agent, ships, contracts := &snap.Agent, snap.Ships, snap.Contracts
 	obs := game.Observation{Time: now}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Agent %s · %s credits · HQ %s · %d ships · time %s\n", agent.Symbol, credits(agent.Credits), agent.Headquarters, len(ships), clock(now))
@@ -67,7 +45,7 @@ func (g *Game) observation(agent *Agent, ships []Ship, contracts []Contract, sys
 	busy := len(ships) > 0
 	for i := range ships {
 		s := &ships[i]
-		fmt.Fprintf(&b, "- %s\n", g.shipLine(s))
+		fmt.Fprintf(&b, "- %s\n", g.shipLineAt(s, now))
 		cargoUsed += s.Cargo.Units
 		fuel += s.Fuel.Current
 		free := now
@@ -144,6 +122,10 @@ func (g *Game) observeGame(ctx context.Context, _ json.RawMessage) (string, erro
 	return obs.Summary, nil
 }
 
+// marketFresh is how old the prices of a market with a ship there may be when a model
+// asks to see it: a look right after a look costs nothing.
+const marketFresh = 15 * time.Second
+
 // missing is the validation error for an argument a view needs.
 func missing(view detailView, field string) error {
 	return &game.ValidationError{Tool: ToolObserveDetail, Problems: []game.Problem{{
@@ -191,17 +173,12 @@ func (g *Game) observeDetail(ctx context.Context, raw json.RawMessage) (string, 
 	case "system_waypoints":
 		return g.systemWaypoints(ctx, a)
 	case "market":
-		m, err := g.c.Market(ctx, SystemOf(wp), wp)
+		// Asked for: prices where a ship is are read live unless just seen.
+		m, at, err := g.Market(ctx, wp, marketFresh)
 		if err != nil {
 			return "", err
 		}
-		g.mu.Lock()
-		seen := g.markets[wp]
-		if len(m.TradeGoods) > 0 {
-			g.markets[wp] = seenMarket{m, g.now()}
-		}
-		g.mu.Unlock()
-		return g.marketText(m, seen), nil
+		return g.marketText(m, at), nil
 	case "shipyard":
 		y, err := g.c.Shipyard(ctx, SystemOf(wp), wp)
 		if err != nil {
@@ -215,13 +192,29 @@ func (g *Game) observeDetail(ctx context.Context, raw json.RawMessage) (string, 
 		}
 		return fmt.Sprintf("Jump gate %s connects to: %s", j.Symbol, strings.Join(j.Connections, ", ")), nil
 	case "contract":
-		k, err := g.c.Contract(ctx, a.ContractID)
+		snap, err := g.Snapshot(ctx)
+		if err != nil {
+			return "", err
+		}
+		for i := range snap.Contracts {
+			if snap.Contracts[i].ID == a.ContractID {
+				return g.contractLine(&snap.Contracts[i]), nil
+			}
+		}
+		k, err := g.c.Contract(ctx, a.ContractID) // not ours, or new: the server says
 		if err != nil {
 			return "", err
 		}
 		return g.contractLine(k), nil
 	case "ship":
-		s, err := g.c.Ship(ctx, a.ShipSymbol)
+		snap, err := g.Snapshot(ctx)
+		if err != nil {
+			return "", err
+		}
+		if s := snap.Ship(a.ShipSymbol); s != nil {
+			return g.shipDetail(s), nil
+		}
+		s, err := g.c.Ship(ctx, a.ShipSymbol) // not in the model: the server says
 		if err != nil {
 			return "", err
 		}
@@ -246,18 +239,27 @@ func (g *Game) systemWaypoints(ctx context.Context, a detailArgs) (string, error
 	}
 	sys := a.SystemSymbol
 	if sys == "" {
-		ships, err := g.c.Ships(ctx)
+		snap, err := g.Snapshot(ctx)
 		if err != nil {
 			return "", err
 		}
-		if len(ships) == 0 {
+		if len(snap.Ships) == 0 {
 			return "", missing(a.View, "systemSymbol")
 		}
-		sys = ships[0].Nav.SystemSymbol
+		sys = snap.Ships[0].Nav.SystemSymbol
 	}
-	ws, err := g.c.Waypoints(ctx, sys, WaypointFilter{Type: string(a.Type), Traits: a.Traits})
+	all, err := g.SystemWaypoints(ctx, sys)
 	if err != nil {
 		return "", err
+	}
+	var ws []Waypoint
+	for _, w := range all {
+		if a.Type != "" && w.Type != string(a.Type) {
+			continue
+		}
+		if !slices.ContainsFunc(a.Traits, func(t string) bool { return !w.HasTrait(t) }) {
+			ws = append(ws, w)
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d waypoints in %s", len(ws), sys)

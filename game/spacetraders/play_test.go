@@ -53,7 +53,28 @@ func (w *world) call(name string, args map[string]any) string {
 	if !r.OK() {
 		w.t.Fatalf("%s %v: %+v %s", name, args, r.Err, r.Output)
 	}
+	w.sameAsServer("after " + name)
 	return r.Output
+}
+
+// sameAsServer checks that the game's live world, kept from the answers, says what the
+// server says (read without the world, through the client).
+func (w *world) sameAsServer(when string) {
+	w.t.Helper()
+	ctx := context.Background()
+	snap, err := w.off.Game.Snapshot(ctx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	a, err := w.off.Game.Client().Agent(ctx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	ks, err := w.off.Game.Client().Contracts(ctx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	checkSame(w.t, when, snap, a, w.ships(), ks)
 }
 
 // refused runs a tool that must be refused by the game with code.

@@ -12,8 +12,8 @@ import (
 )
 
 // Simulate predicts navigate_ship, purchase_cargo, sell_cargo and refuel_ship from the
-// ship's current state (one read), the system map and the last prices seen at the ship's
-// market. Other tools cannot be predicted (ok=false). Where a prediction would need
+// live world (no request: the ship as the world knows it, the system map, the prices
+// last seen at the ship's market, read again only when older than PriceMaxAge). Other tools cannot be predicted (ok=false). Where a prediction would need
 // something unknown, ok is false and the Simulation says what is missing.
 func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
 	var sim game.Simulation
@@ -99,7 +99,7 @@ func (g *Game) simNavigate(ctx context.Context, raw json.RawMessage) (game.Simul
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
-	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	s, _, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
@@ -143,41 +143,25 @@ func (g *Game) simNavigate(ctx context.Context, raw json.RawMessage) (game.Simul
 	return sim, true, nil
 }
 
-// marketAt returns the market at the ship's waypoint with prices: the last one seen, or
-// a fresh read (the ship is there, so prices are live).
-func (g *Game) marketAt(ctx context.Context, wp string) (seenMarket, error) {
-	g.mu.Lock()
-	seen, ok := g.markets[wp]
-	g.mu.Unlock()
-	if ok {
-		return seen, nil
-	}
-	m, err := g.c.Market(ctx, SystemOf(wp), wp)
+// shipNow returns the ship as the world knows it, settled to now: no request unless the
+// world no longer trusts what it has.
+func (g *Game) shipNow(ctx context.Context, symbol string) (*Ship, int64, error) {
+	snap, err := g.Snapshot(ctx)
 	if err != nil {
-		return seenMarket{}, err
+		return nil, 0, err
 	}
-	seen = seenMarket{m, g.now()}
-	if len(m.TradeGoods) > 0 {
-		g.mu.Lock()
-		g.markets[wp] = seen
-		g.mu.Unlock()
+	s := snap.Ship(symbol)
+	if s == nil {
+		return nil, 0, &APIError{Method: "GET", Path: "/my/ships/" + symbol, Status: 404, Code: 404, Message: "Ship " + symbol + " not found."}
 	}
-	return seen, nil
+	return s, snap.Agent.Credits, nil
 }
 
-func (g *Game) credits(ctx context.Context) (int64, error) {
-	g.mu.Lock()
-	a := g.agent
-	g.mu.Unlock()
-	if a != nil {
-		return a.Credits, nil
-	}
-	a, err := g.c.Agent(ctx)
-	if err != nil {
-		return 0, err
-	}
-	g.noteAgent(*a)
-	return a.Credits, nil
+// marketAt returns the market at the ship's waypoint with the prices seen there: read
+// again only when they are older than the price bound (the ship is there, so the server
+// shows them).
+func (g *Game) marketAt(ctx context.Context, wp string) (*Market, time.Time, error) {
+	return g.Market(ctx, wp, g.priceAge())
 }
 
 func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (game.Simulation, bool, error) {
@@ -188,22 +172,22 @@ func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (
 	if err := checkGood(tool, "symbol", a.Symbol); err != nil {
 		return game.Simulation{}, false, err
 	}
-	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	s, have, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
 	if sim, ok := g.ready(s, Docked); !ok {
 		return sim, true, nil
 	}
-	seen, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
+	m, seenAt, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
-	good := seen.m.Good(a.Symbol)
-	age := g.now().Sub(seen.at).Round(time.Second)
+	good := m.Good(a.Symbol)
+	age := g.now().Sub(seenAt).Round(time.Second)
 	buying := tool == ToolPurchaseCargo
 	if good == nil {
-		if len(seen.m.TradeGoods) == 0 {
+		if len(m.TradeGoods) == 0 {
 			return game.Simulation{Summary: "cannot predict: no prices seen at " + s.Nav.WaypointSymbol}, false, nil
 		}
 		if buying {
@@ -213,10 +197,6 @@ func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (
 	}
 	if a.Units > good.TradeVolume {
 		return fails(4604, "%d units is more than the trade volume %d; split it", a.Units, good.TradeVolume)
-	}
-	have, err := g.credits(ctx)
-	if err != nil {
-		return game.Simulation{}, false, err
 	}
 	free := s.Cargo.Capacity - s.Cargo.Units
 	if buying {
@@ -250,7 +230,7 @@ func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulat
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
-	s, err := g.c.Ship(ctx, a.ShipSymbol)
+	s, have, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
@@ -279,7 +259,7 @@ func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulat
 		}
 		return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) using %d FUEL from cargo", units, s.Fuel.Current, s.Fuel.Current+units, market), Warning: warn}, true, nil
 	}
-	seen, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
+	m, _, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
 	var ae *APIError
 	if errors.As(err, &ae) && ae.Code == 4603 {
 		return fails(4226, "no market at %s, so no fuel", s.Nav.WaypointSymbol)
@@ -287,18 +267,14 @@ func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulat
 	if err != nil {
 		return game.Simulation{}, false, err
 	}
-	good := seen.m.Good("FUEL")
+	good := m.Good("FUEL")
 	if good == nil {
-		if len(seen.m.TradeGoods) == 0 {
+		if len(m.TradeGoods) == 0 {
 			return game.Simulation{Summary: "cannot predict: no prices seen at " + s.Nav.WaypointSymbol}, false, nil
 		}
 		return fails(4226, "%s does not sell FUEL", s.Nav.WaypointSymbol)
 	}
 	cost := int64(market) * good.PurchasePrice
-	have, err := g.credits(ctx)
-	if err != nil {
-		return game.Simulation{}, false, err
-	}
 	if cost > have {
 		return fails(4600, "%d FUEL at %d = %s credits, but you have %s", market, good.PurchasePrice, credits(cost), credits(have))
 	}
