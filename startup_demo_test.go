@@ -14,7 +14,7 @@ import (
 )
 
 // demoCassette is the scripted model README's demo plays.
-const demoCassette = "agent/llmtest/testdata/demo.cassette.json"
+const demoCassette = "testdata/cassettes/demo.cassette.json"
 
 // TestReadmeDemoPlaysTheDefaultUniverse plays README's demo against the universe its
 // line starts (seed 1, default speed), headless with --approve all, and checks that the

@@ -297,7 +297,7 @@ func TestModelsAndUnknownPaths(t *testing.T) {
 
 // The demo cassette plays through the real brain with the real tool names.
 func TestNewBrainPlaysDemo(t *testing.T) {
-	b, closer, err := NewBrain("testdata/demo.cassette.json")
+	b, closer, err := NewBrain("../../testdata/cassettes/demo.cassette.json")
 	if err != nil {
 		t.Fatal(err)
 	}
