@@ -149,19 +149,15 @@ func (gr *group) description(tagDesc string) string {
 	if d := trimText(tagDesc, 120); d != "" {
 		b.WriteString(" " + d)
 	}
-	b.WriteString(" Set operation; fields listed as op(required; optional):")
+	b.WriteString(" Set operation and its fields: op(required, optional?):")
 	for _, op := range gr.Ops {
-		var opt []string
+		fields := slices.Clone(op.Schema.Required)
 		for _, f := range op.Fields {
 			if !slices.Contains(op.Schema.Required, f.Name) {
-				opt = append(opt, f.Name)
+				fields = append(fields, f.Name+"?")
 			}
 		}
-		fmt.Fprintf(&b, "\n- %s(%s", op.Name, strings.Join(op.Schema.Required, ", "))
-		if len(opt) > 0 {
-			fmt.Fprintf(&b, "; %s", strings.Join(opt, ", "))
-		}
-		b.WriteString(")")
+		fmt.Fprintf(&b, "\n- %s(%s)", op.Name, strings.Join(fields, ", "))
 		if sum := trimText(firstNonEmpty(op.Summary, op.Description), summaryLimit); sum != "" {
 			b.WriteString(" " + sum)
 		}
@@ -209,14 +205,14 @@ func fieldNames(op *operation) []string {
 	return names
 }
 
-// mergeField is the schema of a field several operations share: theirs when they
-// agree, else the types they allow between them (each operation's check is exact).
+// mergeField is the schema of a field several operations share: the first one's when
+// they agree on everything but wording, else the types they allow between them (each
+// operation's own check is exact).
 func mergeField(schemas []*jsonschema.Schema) *jsonschema.Schema {
-	first, _ := json.Marshal(schemas[0])
+	first := shape(schemas[0])
 	same := true
 	for _, s := range schemas[1:] {
-		b, _ := json.Marshal(s)
-		if string(b) != string(first) {
+		if shape(s) != first {
 			same = false
 			break
 		}
@@ -248,4 +244,41 @@ func mergeField(schemas []*jsonschema.Schema) *jsonschema.Schema {
 	}
 	out.Description = strings.TrimSpace(trimText(desc, 100) + " (differs by operation)")
 	return out
+}
+
+// shape is a schema's JSON without its descriptions: what it accepts.
+func shape(s *jsonschema.Schema) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return ""
+	}
+	b, _ = json.Marshal(dropDescriptions(v, false))
+	return string(b)
+}
+
+// dropDescriptions removes "description" keywords, but not properties that happen to
+// be called description.
+func dropDescriptions(v any, inProperties bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			if k == "description" && !inProperties {
+				continue
+			}
+			out[k] = dropDescriptions(item, k == "properties" && !inProperties)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = dropDescriptions(item, false)
+		}
+		return out
+	}
+	return v
 }

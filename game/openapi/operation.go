@@ -51,7 +51,7 @@ type operation struct {
 	Fields      []field
 	BodyType    string // "json" or "form", "" when there is no body
 	ContentType string // the media type sent
-	// BodyRequired: the spec requires a body. When false and the body has required
+	// BodyRequired: the body must be sent. When false and the body has required
 	// fields, they are required only once any body field is given (checked by check).
 	BodyRequired bool
 	BodyNeeds    []string // the body's required fields (argument names)
@@ -210,7 +210,12 @@ func (b *flattener) param(p *v3.Parameter) error {
 // body adds a request body: an object's properties one by one, anything else whole.
 func (b *flattener) body(rb *v3.RequestBody) error {
 	ct, kind := pickContent(rb)
+	// Specs often leave out requestBody.required (default false) while the body's
+	// schema requires fields the server insists on: an unspecified body is taken as
+	// required when its schema requires something; only an explicit false makes it
+	// optional.
 	required := rb.Required != nil && *rb.Required
+	unspecified := rb.Required == nil
 	if kind == "" {
 		if !required {
 			return nil // an optional body we cannot send is simply not sent
@@ -242,6 +247,10 @@ func (b *flattener) body(rb *v3.RequestBody) error {
 		}
 		b.add(field{Orig: wholeBody, In: inBody, Whole: true, Required: required, Schema: s})
 		return nil
+	}
+	if unspecified && len(s.Required) > 0 {
+		required = true
+		b.op.BodyRequired = true
 	}
 	for _, name := range propertyNames(s) {
 		need := slices.Contains(s.Required, name)
