@@ -244,7 +244,11 @@ func describe(doc *v3.Document, catalog string, skipped int) (title, rules strin
 		"last_response {\"tool\": NAME} shows the whole last response of a tool. " +
 		"A result marked outcome unknown may or may not have happened: read the state again before deciding.")
 	if skipped > 0 {
-		fmt.Fprintf(&b, "\n\n%d operations of the API are not available as tools.", skipped)
+		if skipped == 1 {
+			b.WriteString("\n\n1 operation of the API is not available as a tool.")
+		} else {
+			fmt.Fprintf(&b, "\n\n%d operations of the API are not available as tools.", skipped)
+		}
 	}
 	return title, b.String()
 }

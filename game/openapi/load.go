@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
@@ -91,6 +92,9 @@ func describeError(spec string, e error) string {
 		if ie.Path != "" {
 			where += " at " + ie.Path
 		}
+		if ref := refValue(ie.Node); ref != "" {
+			where = fmt.Sprintf("$ref %q in %s", ref, spec)
+		}
 		return fmt.Sprintf("%s (%s, line %d column %d)", ie.Err, where, ie.Node.Line, ie.Node.Column)
 	}
 	var re *index.ResolvingError
@@ -98,4 +102,17 @@ func describeError(spec string, e error) string {
 		return fmt.Sprintf("%s (%s, line %d column %d)", re.ErrorRef, spec, re.Node.Line, re.Node.Column)
 	}
 	return e.Error()
+}
+
+// refValue returns the $ref written in a mapping node, if it is one.
+func refValue(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "$ref" {
+			return n.Content[i+1].Value
+		}
+	}
+	return ""
 }

@@ -367,7 +367,7 @@ var invalidNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 
 // toolName makes a valid tool name (letters, digits, _ and -, at most 64).
 func toolName(s string) string {
-	s = strings.Trim(invalidNameChars.ReplaceAllString(s, "_"), "_")
+	s = strings.Trim(invalidNameChars.ReplaceAllString(s, "_"), "_-")
 	if len(s) > 64 {
 		s = s[:64]
 	}
@@ -384,8 +384,13 @@ func nameOperations(ops []*operation) {
 	for _, op := range ops {
 		base := op.OperationID
 		if base == "" {
-			path := strings.NewReplacer("{", "", "}", "").Replace(op.Path)
-			base = strings.ToLower(op.Method) + "_" + path
+			parts := []string{strings.ToLower(op.Method)}
+			for _, seg := range strings.Split(op.Path, "/") {
+				if seg = strings.Trim(seg, "{}"); seg != "" {
+					parts = append(parts, seg)
+				}
+			}
+			base = strings.Join(parts, "_")
 		}
 		name := toolName(base)
 		for i := 2; used[name]; i++ {
