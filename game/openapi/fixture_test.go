@@ -116,10 +116,10 @@ func TestFixture30NullableAndRecursion(t *testing.T) {
 		t.Errorf("the recursive Node is not cut where it recurs: %q", d)
 	}
 	for args, ok := range map[string]bool{
-		`{"id":1,"title":null}`:                                     true,
-		`{"id":1,"title":"x","priority":2}`:                         true,
-		`{"id":1,"priority":4}`:                                     false,
-		`{"id":0}`:                                                  false,
+		`{"id":1,"title":null}`:             true,
+		`{"id":1,"title":"x","priority":2}`: true,
+		`{"id":1,"priority":4}`:             false,
+		`{"id":0}`:                          false,
 		`{"id":1,"tree":{"label":"a","children":[{"label":"b"}]}}`:  true,
 		`{"id":1,"tree":{"children":[]}}`:                           false,
 		`{"id":"1"}`:                                                false,
