@@ -474,6 +474,9 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 	if s := observe(); !strings.Contains(s, `"read":1`) {
 		t.Errorf("a read made the observation stale: %q", s)
 	}
+	if obs, _ := g.Observe(context.Background()); len(obs.Metrics) != 1 || obs.Metrics[0] != (game.Metric{Name: "read", Value: 1}) {
+		t.Errorf("metrics = %v, want read 1", obs.Metrics)
+	}
 	call(t, g, "send-message", `{"to":"bob","text":"hi"}`)
 	if s := observe(); !strings.Contains(s, `"read":2`) {
 		t.Errorf("after an action the observation was not read again: %q", s)
@@ -482,9 +485,11 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 	if s := observe(); !strings.Contains(s, `"read":3`) {
 		t.Errorf("after the TTL the observation was not read again: %q", s)
 	}
+	mu.Lock()
 	if reads != 3 {
 		t.Errorf("%d reads, want 3", reads)
 	}
+	mu.Unlock()
 
 	empty := a.open(t, Config{})
 	if obs, err := empty.Observe(context.Background()); err != nil || !strings.Contains(obs.Summary, "No observation is configured") {
@@ -495,5 +500,29 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 	g.now = func() time.Time { return now.Add(time.Hour) }
 	if _, err := g.Observe(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Observe with a cancelled context: %v", err)
+	}
+}
+
+func TestRedirectsToAnotherHostAreNotFollowed(t *testing.T) {
+	other := newArena(t)
+	other.handle("GET /board", jsonReply(200, `{"data":{"stolen":true}}`))
+	a := newArena(t)
+	a.handle("GET /board", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.srv.URL+"/api/board", http.StatusFound)
+	})
+	a.handle("GET /board/history", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/api/board?limit=1", http.StatusFound)
+	})
+	g := a.open(t, Config{})
+	res := call(t, g, "get_board", `{}`)
+	if res.Err == nil || res.Err.Code != http.StatusFound {
+		t.Errorf("a redirect to another host = %+v, want the 302 as an error", res)
+	}
+	if n := len(other.seen()); n != 0 {
+		t.Errorf("the other host got %d requests; the API key must not follow a redirect there", n)
+	}
+	a.handle("GET /board", jsonReply(200, `{"data":{"size":8}}`))
+	if res := call(t, g, "board-history", `{"since":"2026-01-01T00:00:00Z"}`); !res.OK() || !strings.Contains(res.Output, `"size":8`) {
+		t.Errorf("a redirect on the same host = %+v, want it followed", res)
 	}
 }

@@ -72,9 +72,10 @@ type Game struct {
 
 // cached is one observed read.
 type cached struct {
-	at   time.Time
-	gen  uint64
-	text string
+	at      time.Time
+	gen     uint64
+	text    string
+	metrics []game.Metric
 }
 
 // Open loads the spec and builds the catalogue. It does not contact the server.
@@ -303,6 +304,9 @@ func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (gam
 
 // call runs one operation and turns the response into a Result.
 func (g *Game) call(ctx context.Context, op *operation, args map[string]any, keys []string) (game.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return game.Result{}, err // stopped before anything was sent
+	}
 	resp, err := g.exchange(ctx, op, args)
 	if op.Kind == game.Act && !errors.Is(err, errNotSent) {
 		g.invalidate()

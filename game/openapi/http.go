@@ -21,9 +21,18 @@ type Doer interface {
 }
 
 // defaultClient is a plain client with timeouts, so a stuck server cannot hang a turn.
+// It follows up to 5 redirects on the same host and returns any other redirect as the
+// response: net/http drops Authorization on a redirect elsewhere, but not an API key
+// in a header of the spec's choosing.
 func defaultClient() Doer {
 	return &http.Client{
 		Timeout: 60 * time.Second,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 || req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
 		Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,

@@ -68,9 +68,6 @@ func (op *operation) field(name string) (field, bool) {
 	return op.Fields[i], true
 }
 
-// required returns the names of the arguments the operation always needs.
-func (op *operation) required() []string { return op.Schema.Required }
-
 // methods are the HTTP methods of a path item, in the order tools are listed.
 var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
 

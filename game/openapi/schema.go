@@ -27,8 +27,9 @@ type converter struct {
 	stack []string // references being converted, to cut cycles
 }
 
-// convert returns the argument schema for sp. forRequest drops readOnly properties,
-// which a client never sends.
+// convert returns the argument schema for sp, depth levels below the arguments.
+// Properties marked readOnly are left out: the server sets them, a request never
+// carries them.
 func (c *converter) convert(sp *base.SchemaProxy, depth int) (*jsonschema.Schema, error) {
 	if sp == nil {
 		return &jsonschema.Schema{}, nil

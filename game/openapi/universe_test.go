@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -261,6 +262,9 @@ func TestUniverseStartingContractThroughGenericTools(t *testing.T) {
 			obs, err := p.g.Observe(context.Background())
 			if err != nil || !strings.Contains(obs.Summary, "## get-my-agent") || !strings.Contains(obs.Summary, strconv.FormatFloat(end, 'f', -1, 64)) {
 				t.Errorf("observation after the contract = %q, %v; want the agent with %.0f credits", obs.Summary, err, end)
+			}
+			if !slices.Contains(obs.Metrics, game.Metric{Name: "credits", Value: end}) {
+				t.Errorf("observation metrics = %v, want credits %.0f", obs.Metrics, end)
 			}
 			p.checkTokenNeverShown()
 		})
