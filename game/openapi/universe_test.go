@@ -3,10 +3,12 @@ package openapi
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +25,26 @@ type player struct {
 	token string
 	texts []string
 	calls int // game calls, not counting last_response
+	sent  *countingDoer
+}
+
+// countingDoer counts the requests that reach the network, through Config.Client.
+type countingDoer struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingDoer) Do(req *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return http.DefaultClient.Do(req)
+}
+
+func (c *countingDoer) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }
 
 func newPlayer(t *testing.T, catalog string) *player {
@@ -37,9 +59,11 @@ func newPlayer(t *testing.T, catalog string) *player {
 	srv := httptest.NewServer(u.Handler())
 	t.Cleanup(srv.Close)
 	t.Setenv("COPLAY_UNIVERSE_TOKEN", token)
-	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN", Catalog: catalog, Observe: []string{"get-my-agent"}})
+	sent := &countingDoer{}
+	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN", Catalog: catalog,
+		Observe: []string{"get-my-agent"}, Client: sent})
 	g.now = clock.Now
-	return &player{t: t, g: g, clock: clock, token: token}
+	return &player{t: t, g: g, clock: clock, token: token, sent: sent}
 }
 
 // try calls a tool and records what came back.
@@ -146,6 +170,7 @@ func TestUniverseReadsActsAndRefuses(t *testing.T) {
 		t.Errorf("orbit-ship = %v", orbit)
 	}
 
+	before := p.sent.count()
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -160,6 +185,9 @@ func TestUniverseReadsActsAndRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: %v, want a validation error with %q", tc.name, tc.args, err, tc.want)
 		}
+	}
+	if n := p.sent.count() - before; n != 0 {
+		t.Errorf("%d requests were sent for calls refused by validation", n)
 	}
 	// Through the registry the agent uses: the schema is checked there first.
 	reg := game.NewRegistry(p.g)
