@@ -132,11 +132,7 @@ func buildOperation(path, method string, item *v3.PathItem, o *v3.Operation, sec
 	if len(o.Tags) > 0 {
 		op.Tag = o.Tags[0]
 	}
-	auth, err := sec.plan(o.Security)
-	if err != nil {
-		return nil, err
-	}
-	op.Auth = auth
+	op.Auth = sec.plan(o.Security)
 
 	b := &flattener{op: op, taken: map[string]string{}}
 	// Path-level parameters apply unless the operation redefines the same name and place.

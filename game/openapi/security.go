@@ -38,13 +38,13 @@ func newSecurity(doc *v3.Document) *security {
 // security requirement (or the document's) whose every scheme can carry a single
 // token. None means the operation is sent without the token. A spec with no schemes
 // at all gets a bearer token, the common case.
-func (s *security) plan(opReq []*base.SecurityRequirement) ([]authScheme, error) {
+func (s *security) plan(opReq []*base.SecurityRequirement) []authScheme {
 	reqs := opReq
 	if reqs == nil {
 		reqs = s.global
 	}
 	if reqs == nil && !s.declared {
-		return []authScheme{{Kind: "bearer"}}, nil
+		return []authScheme{{Kind: "bearer"}}
 	}
 	for _, r := range reqs {
 		if r == nil || r.Requirements == nil || r.Requirements.Len() == 0 {
@@ -61,10 +61,10 @@ func (s *security) plan(opReq []*base.SecurityRequirement) ([]authScheme, error)
 			plan = append(plan, a)
 		}
 		if ok {
-			return plan, nil
+			return plan
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func (s *security) scheme(name string) (authScheme, bool) {
