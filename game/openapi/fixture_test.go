@@ -93,8 +93,16 @@ func TestFixtureMultiFile31LoadsAndConverts(t *testing.T) {
 	if len(board.Required) != 0 || len(board.Properties["format"].Enum) != 2 {
 		t.Errorf("get_board = %+v", board)
 	}
-	if f := toolNamed(t, g, "board-history").Schema.Properties["since"]; f.Format != "date-time" {
+	history := toolNamed(t, g, "board-history").Schema
+	if f := history.Properties["since"]; f.Format != "date-time" {
 		t.Errorf("since format = %q", f.Format)
+	}
+	if f := history.Properties["minScore"]; f.ExclusiveMinimum == nil || *f.ExclusiveMinimum != 0 || f.Minimum != nil {
+		t.Errorf("minScore = %+v, want exclusiveMinimum 0", f)
+	}
+	err := game.Validate("board-history", history, json.RawMessage(`{"since":"2026-01-01T00:00:00Z","minScore":0}`))
+	if err == nil || !strings.Contains(err.Error(), "a number > 0") {
+		t.Errorf("minScore 0: %v", err)
 	}
 }
 
