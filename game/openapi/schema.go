@@ -106,6 +106,7 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 		}
 		out.Items = items
 	}
+	var readOnly []string
 	if s.Properties != nil {
 		for name, p := range s.Properties.FromOldest() {
 			ps, err := c.convert(p, depth+1)
@@ -113,11 +114,16 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 				return nil, fmt.Errorf("property %s: %w", name, err)
 			}
 			if ps.ReadOnly {
-				continue // the server sets it; a request never carries it
+				readOnly = append(readOnly, name) // the server sets it; a request never carries it
+				continue
 			}
 			setProperty(out, name, ps)
 		}
-		out.Required = slices.Clone(s.Required)
+	}
+	for _, r := range s.Required {
+		if !slices.Contains(readOnly, r) {
+			out.Required = append(out.Required, r)
+		}
 	}
 	if ps := s.ReadOnly; ps != nil && *ps {
 		out.ReadOnly = true

@@ -23,7 +23,7 @@ components:
   schemas:
     Named:
       type: object
-      required: [name]
+      required: [name, id]
       properties:
         name: {type: string}
         id: {type: string, readOnly: true}
@@ -89,7 +89,7 @@ func TestSchemaCompositions(t *testing.T) {
 		t.Errorf("make-thing properties = %v (allOf merged, readOnly id left out)", got)
 	}
 	if !slices.Equal(thing.Required, []string{"name", "size"}) {
-		t.Errorf("make-thing required = %v", thing.Required)
+		t.Errorf("make-thing required = %v (a required readOnly field is the server's to set)", thing.Required)
 	}
 	for args, want := range map[string]string{
 		`{"name":"a","size":5}`:                                       "",
