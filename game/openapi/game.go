@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/polite"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 )
 
@@ -53,6 +54,7 @@ type Game struct {
 	token   string // never written, logged, shown or sent to the model
 	scrub   *scrubber
 	client  Doer
+	polite  *polite.Client // sends every request through client
 	ttl     time.Duration
 	now     func() time.Time
 
@@ -121,6 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	if g.client == nil {
 		g.client = defaultClient()
 	}
+	g.polite = newPolite(g.client, "the game server")
 	if g.ttl <= 0 {
 		g.ttl = DefaultObserveTTL
 	}

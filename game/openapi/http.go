@@ -7,11 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/polite"
 )
 
 // Doer sends one HTTP request. *http.Client is one; a shared polite layer (rate
@@ -47,12 +45,6 @@ func defaultClient() Doer {
 // maxBody is the most of a response body kept; the rest is dropped with a note.
 const maxBody = 4 << 20
 
-// Retrying a rate-limited read: at most this many times, each wait at most maxWait.
-const (
-	maxRetries = 5
-	maxWait    = 2 * time.Minute
-)
-
 // response is one HTTP exchange's outcome, scrubbed of the token.
 type response struct {
 	Method, Path string
@@ -67,46 +59,38 @@ type response struct {
 // say nothing happened.
 var errNotSent = errors.New("request not sent")
 
-// exchange sends op's request and reads the response. A read (GET, HEAD) answered
-// 429 waits as the server says (reported through game.NotifyWait) and tries again;
-// nothing else is retried.
+// exchange sends op's request through the polite layer (game/polite) and returns the
+// response: the rate limit the server publishes is kept, a 429 is waited out (reported
+// through game.NotifyWait) and the request sent again, a read that fails for a passing
+// reason is retried with backoff; anything else is sent once. A request that never left
+// is errNotSent; an action whose answer was lost is an error the caller reports as
+// outcome unknown.
 func (g *Game) exchange(ctx context.Context, op *operation, args map[string]any) (*response, error) {
-	for attempt := 0; ; attempt++ {
-		req, err := op.newRequest(ctx, g.baseURL, args)
-		if err != nil {
-			return nil, err
-		}
-		apply(req, op.Auth, g.token)
-		resp, err := g.client.Do(req)
-		if err != nil {
-			if notSent(err) {
-				return nil, fmt.Errorf("%w: %s %s: %v", errNotSent, op.Method, op.Path, err)
-			}
-			return nil, fmt.Errorf("%s %s: %w", op.Method, op.Path, err)
-		}
-		r := &response{Method: op.Method, Path: req.URL.Path, Status: resp.StatusCode, Header: resp.Header}
-		r.Body, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-		resp.Body.Close()
-		if err != nil {
-			r.ReadErr = err.Error()
-		}
-		if len(r.Body) > maxBody {
-			r.Body, r.Truncated = r.Body[:maxBody], true
-		}
-		if r.Status == http.StatusTooManyRequests && op.Kind == game.Read && attempt < maxRetries {
-			until := retryAt(resp.Header, g.now())
-			if until.Sub(g.now()) <= maxWait {
-				game.NotifyWait(ctx, game.Wait{Until: until, Reason: fmt.Sprintf("rate limited by the server on %s; retrying", op.Name)})
-				err := sleepUntil(ctx, until, g.now())
-				game.NotifyWait(ctx, game.Wait{})
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		return r, nil
+	req, err := op.newRequest(ctx, g.baseURL, args)
+	if err != nil {
+		return nil, err
 	}
+	apply(req, op.Auth, g.token)
+	var body []byte
+	if req.Body != nil {
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, fmt.Errorf("%s %s: reading the request body: %w", op.Method, op.Path, err)
+		}
+		req.Body.Close()
+	}
+	resp, err := g.polite.Do(ctx, polite.Request{Method: req.Method, URL: req.URL.String(), Header: req.Header, Body: body})
+	if err != nil {
+		var ns *polite.NotSentError
+		if errors.As(err, &ns) || notSent(err) {
+			return nil, fmt.Errorf("%w: %s %s: %v", errNotSent, op.Method, op.Path, err)
+		}
+		return nil, fmt.Errorf("%s %s: %w", op.Method, op.Path, err)
+	}
+	r := &response{Method: op.Method, Path: req.URL.Path, Status: resp.Status, Header: resp.Header, Body: resp.Body}
+	if len(r.Body) > maxBody {
+		r.Body, r.Truncated = r.Body[:maxBody], true
+	}
+	return r, nil
 }
 
 // notSent reports whether err happened before the request was written: dialling
@@ -116,36 +100,17 @@ func notSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// retryAt reads when to retry from Retry-After (seconds, possibly fractional, or an
-// HTTP date), else x-ratelimit-reset; one second when neither says.
-func retryAt(h http.Header, now time.Time) time.Time {
-	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-			return now.Add(time.Duration(secs * float64(time.Second)))
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return t
-		}
-	}
-	if v := strings.TrimSpace(h.Get("X-Ratelimit-Reset")); v != "" {
-		if t, err := time.Parse(time.RFC3339Nano, v); err == nil && t.After(now) {
-			return t
-		}
-	}
-	return now.Add(time.Second)
-}
+// doerTransport lets the polite layer send through a Doer (Config.Client).
+type doerTransport struct{ d Doer }
 
-func sleepUntil(ctx context.Context, until, now time.Time) error {
-	d := until.Sub(now)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+func (t doerTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.d.Do(r) }
+
+// newPolite builds the polite layer over d. No budget is assumed: the limiter adopts the
+// one the server publishes in its x-ratelimit-* headers, and a 429 is always waited out.
+func newPolite(d Doer, name string) *polite.Client {
+	return &polite.Client{
+		HTTP:    &http.Client{Transport: doerTransport{d}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		Limiter: polite.NewLimiter(polite.Budget{}, nil),
+		Name:    name,
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/polite"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -26,7 +27,7 @@ func (g *Game) result(op *operation, r *response, tool string) game.Result {
 	}
 	res := game.Result{Err: errorFrom(r)}
 	if r.Status == http.StatusTooManyRequests {
-		until := retryAt(r.Header, g.now())
+		until := polite.RetryAfter(r.Header, g.now())
 		res.Wait = &game.Wait{Until: until, Reason: "rate limited by the server; nothing was done"}
 	}
 	return res
