@@ -176,7 +176,7 @@ func TestObserveMatchesObserveGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := w.call(ToolObserveGame, map[string]any{})
+	out := w.call("observe_game", map[string]any{})
 	if out != obs.Summary {
 		t.Fatalf("observe_game output differs from Observation.Summary:\n%s\n---\n%s", out, obs.Summary)
 	}
@@ -313,7 +313,7 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 
 	// Trade at the asteroid's market: dry runs give the totals the game charges.
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
-	w.call(ToolObserveDetail, map[string]any{"view": "market", "waypointSymbol": rock})
+	w.call("observe_detail", map[string]any{"view": "market", "waypointSymbol": rock})
 	for _, it := range w.ship(cmd).Cargo.Inventory {
 		if it.Symbol == "COPPER_ORE" {
 			continue
@@ -378,9 +378,9 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 
 func TestPlayFleetJumpAndChart(t *testing.T) {
 	w := newWorld(t)
-	w.refused(4216, ToolPurchaseShip, map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
-	w.refused(4245, ToolPurchaseShip, map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": yard})
-	out := w.call(ToolPurchaseShip, map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
+	w.refused(4216, "purchase_ship", map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
+	w.refused(4245, "purchase_ship", map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": yard})
+	out := w.call("purchase_ship", map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
 	if !strings.Contains(out, "credits now 85,000") {
 		t.Errorf("purchase ship: %s", out)
 	}
@@ -388,10 +388,10 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 
 	// Cargo moves only between ships at the same waypoint.
 	w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 5})
-	w.refused(4234, ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 5, "toShipSymbol": hauler})
+	w.refused(4234, "transfer_cargo", map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 5, "toShipSymbol": hauler})
 	w.fly(cmd, yard)
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
-	out = w.call(ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 3, "toShipSymbol": hauler})
+	out = w.call("transfer_cargo", map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 3, "toShipSymbol": hauler})
 	if !strings.Contains(out, "cargo 2/40 (FOOD×2)") || w.ship(hauler).Cargo.Count("FOOD") != 3 {
 		t.Errorf("transfer: %s", out)
 	}
@@ -403,16 +403,16 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 
 	// Through the gate to another system, and chart what nobody has charted.
 	w.fly(cmd, gate)
-	out = w.call(ToolObserveDetail, map[string]any{"view": "jump_gate", "waypointSymbol": gate})
+	out = w.call("observe_detail", map[string]any{"view": "jump_gate", "waypointSymbol": gate})
 	dest := strings.Split(strings.SplitN(out, ": ", 2)[1], ", ")[0]
-	w.refused(4230, ToolCreateChart, map[string]any{"shipSymbol": cmd})
-	out = w.call(ToolJumpShip, map[string]any{"shipSymbol": cmd, "waypointSymbol": dest})
+	w.refused(4230, "create_chart", map[string]any{"shipSymbol": cmd})
+	out = w.call("jump_ship", map[string]any{"shipSymbol": cmd, "waypointSymbol": dest})
 	if !strings.Contains(out, "at "+dest) {
 		t.Fatalf("jump: %s", out)
 	}
 	w.cool(cmd)
 	sys := SystemOf(dest)
-	list := w.call(ToolObserveDetail, map[string]any{"view": "system_waypoints", "systemSymbol": sys, "traits": []string{"UNCHARTED"}})
+	list := w.call("observe_detail", map[string]any{"view": "system_waypoints", "systemSymbol": sys, "traits": []string{"UNCHARTED"}})
 	var target string
 	for _, line := range strings.Split(list, "\n")[1:] {
 		target = strings.Fields(strings.TrimPrefix(line, "- "))[0]
@@ -422,7 +422,7 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 		t.Skipf("no uncharted waypoint in %s: %s", sys, list)
 	}
 	w.fly(cmd, target)
-	out = w.call(ToolCreateChart, map[string]any{"shipSymbol": cmd})
+	out = w.call("create_chart", map[string]any{"shipSymbol": cmd})
 	if !strings.Contains(out, "Charted "+target) {
 		t.Errorf("chart: %s", out)
 	}
@@ -456,12 +456,12 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{map[string]any{"view": "ship", "shipSymbol": cmd}, "mounts: MOUNT_SENSOR_ARRAY_I, MOUNT_MINING_LASER_II"},
 	}
 	for _, v := range views {
-		r, err := reg.Call(ctx, ToolObserveDetail, argsJSON(t, v.args))
+		r, err := reg.Call(ctx, "observe_detail", argsJSON(t, v.args))
 		if err != nil || !r.OK() || !strings.Contains(r.Output, v.want) {
 			t.Errorf("%v: %v %+v, want %q in:\n%s", v.args, err, r.Err, v.want, r.Output)
 		}
 	}
-	r, _ := reg.Call(ctx, ToolObserveDetail, argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
+	r, _ := reg.Call(ctx, "observe_detail", argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
 	if r.Err == nil || r.Err.Code != 404 && r.Err.Code < 4000 {
 		t.Errorf("unknown ship: %+v", r)
 	}
@@ -476,8 +476,8 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "IRON_ORES", "units": 1}, "arguments.symbol: expected a trade good symbol (as listed in markets and cargo), got string \"IRON_ORES\" (did you mean IRON_ORE"},
 		{ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "copper_ore", "units": 1}, "did you mean COPPER_ORE"},
 		{ToolDeliverContract, map[string]any{"contractId": "x", "shipSymbol": cmd, "tradeSymbol": "GOLDD", "units": 1}, "arguments.tradeSymbol"},
-		{ToolObserveDetail, map[string]any{"view": "system_waypoints", "traits": []string{"MARKETPLAC"}}, "did you mean MARKETPLACE"},
-		{ToolObserveDetail, map[string]any{"view": "market"}, "arguments.waypointSymbol: expected required string for view \"market\""},
+		{"observe_detail", map[string]any{"view": "system_waypoints", "traits": []string{"MARKETPLAC"}}, "did you mean MARKETPLACE"},
+		{"observe_detail", map[string]any{"view": "market"}, "arguments.waypointSymbol: expected required string for view \"market\""},
 		{ToolExtractResources, map[string]any{"shipSymbol": cmd, "survey": map[string]any{"signature": "S", "symbol": rock, "deposits": []any{}, "expiration": "tomorrow", "size": "SMALL"}}, "arguments.survey.expiration"},
 	}
 	for _, c := range local {
