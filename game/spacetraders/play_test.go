@@ -209,12 +209,18 @@ func TestPlayNavigation(t *testing.T) {
 	nav := map[string]any{"shipSymbol": cmd, "waypointSymbol": far}
 
 	// Docked: the game refuses to navigate, and the dry run says so.
-	if sim := w.simulate(ToolNavigateShip, nav); !sim.Fails || !strings.Contains(sim.Summary, "4236") {
-		t.Errorf("dry run while docked: %+v", sim)
+	if sim := w.simulate(ToolNavigateShip, nav); !sim.Fails || !strings.Contains(sim.Summary, "4236") || sim.Effects != nil {
+		t.Errorf("dry run while docked: %+v (a predicted failure has no effects)", sim)
 	}
 	w.refused(4236, ToolNavigateShip, nav)
 
+	if sim := w.simulate(ToolOrbitShip, map[string]any{"shipSymbol": cmd}); sim.Fails || sim.Warning != "" || len(sim.Effects) != 1 || sim.Effects["seconds"] != 0 {
+		t.Errorf("orbit dry run: %+v", sim)
+	}
 	w.call(ToolOrbitShip, map[string]any{"shipSymbol": cmd})
+	if sim := w.simulate(ToolOrbitShip, map[string]any{"shipSymbol": cmd}); sim.Fails || sim.Warning != "already in orbit" {
+		t.Errorf("orbit dry run in orbit: %+v", sim)
+	}
 	// In orbit: no trading or refuelling.
 	w.refused(4244, ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 1})
 	w.refused(4225, ToolRefuelShip, map[string]any{"shipSymbol": cmd})
@@ -232,8 +238,14 @@ func TestPlayNavigation(t *testing.T) {
 	if want := clock(s.Nav.Route.Arrival); !strings.Contains(sim.Summary, want) {
 		t.Errorf("dry run arrival %q, game says %s", sim.Summary, want)
 	}
+	if trip := s.Nav.Route.Arrival.Sub(s.Nav.Route.DepartureTime).Seconds(); sim.Effects["fuel"] != 139 || sim.Effects["seconds"] != trip || len(sim.Effects) != 2 {
+		t.Errorf("navigate effects %v, want fuel 139 and seconds %v", sim.Effects, trip)
+	}
 
 	// In transit: refusals carry a wait until the arrival.
+	if sim := w.simulate(ToolDockShip, map[string]any{"shipSymbol": cmd}); !sim.Fails || !strings.Contains(sim.Summary, "4214") || sim.Effects != nil {
+		t.Errorf("dock dry run in transit: %+v", sim)
+	}
 	r := w.refused(4214, ToolDockShip, map[string]any{"shipSymbol": cmd})
 	if r.Wait == nil || !r.Wait.Until.Equal(s.Nav.Route.Arrival) {
 		t.Errorf("in-transit wait: %+v, arrival %v", r.Wait, s.Nav.Route.Arrival)
@@ -260,11 +272,15 @@ func TestPlayNavigation(t *testing.T) {
 	w.fly(cmd, station)
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
 	sim = w.simulate(ToolRefuelShip, map[string]any{"shipSymbol": cmd})
+	fuelBefore := w.ship(cmd).Fuel.Current
 	before := w.credits()
 	out = w.call(ToolRefuelShip, map[string]any{"shipSymbol": cmd})
 	spent := before - w.credits()
 	if !strings.Contains(sim.Summary, "= "+credits(spent)+" credits") || !strings.Contains(out, "fuel 400/400") {
 		t.Errorf("refuel: dry run %q, spent %d, output %q", sim.Summary, spent, out)
+	}
+	if sim.Effects["cost"] != float64(spent) || sim.Effects["fuel_added"] != float64(400-fuelBefore) {
+		t.Errorf("refuel effects %v, want cost %d and fuel_added %d", sim.Effects, spent, 400-fuelBefore)
 	}
 }
 
@@ -324,6 +340,8 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 		out := w.call(ToolSellCargo, sell)
 		if got := w.credits() - before; !strings.Contains(sim.Summary, "= "+credits(got)+" credits") || !strings.Contains(out, "Sold") {
 			t.Errorf("sell %s: dry run %q, got %d: %s", it.Symbol, sim.Summary, got, out)
+		} else if sim.Effects["income"] != float64(got) || sim.Effects["units"] != float64(it.Units) || sim.Effects["cost"] != 0 {
+			t.Errorf("sell %s: effects %v, got %d credits", it.Symbol, sim.Effects, got)
 		}
 	}
 	w.refused(4218, ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "ICE_WATER", "units": 1})
@@ -334,6 +352,8 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	w.call(ToolPurchaseCargo, buy)
 	if got := before - w.credits(); !strings.Contains(sim.Summary, "= "+credits(got)+" credits") {
 		t.Errorf("purchase: dry run %q, paid %d", sim.Summary, got)
+	} else if sim.Effects["cost"] != float64(got) || sim.Effects["units"] != float64(free) || sim.Effects["income"] != 0 {
+		t.Errorf("purchase: effects %v, paid %d", sim.Effects, got)
 	}
 	w.refused(4217, ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": 1})
 	w.call(ToolOrbitShip, map[string]any{"shipSymbol": cmd})
