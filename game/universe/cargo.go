@@ -1,6 +1,7 @@
 package universe
 
 import (
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"slices"
 	"strings"
 )
@@ -66,10 +67,10 @@ type refuelRequest struct {
 }
 
 type refueled struct {
-	Agent       apiAgent             `json:"agent"`
-	Fuel        apiFuel              `json:"fuel"`
-	Transaction apiMarketTransaction `json:"transaction"`
-	Cargo       *apiCargo            `json:"cargo,omitempty"`
+	Agent       wire.Agent             `json:"agent"`
+	Fuel        wire.ShipFuel          `json:"fuel"`
+	Transaction wire.MarketTransaction `json:"transaction"`
+	Cargo       *wire.ShipCargo        `json:"cargo,omitempty"`
 }
 
 // fuelPerUnit is how much tank fuel one market unit of FUEL fills, as in the real game.
@@ -101,7 +102,7 @@ func (u *Universe) refuel(c *call) (int, any, *apiError) {
 	}
 	marketUnits := (units + fuelPerUnit - 1) / fuelPerUnit
 	var t *transaction
-	var cargo *apiCargo
+	var cargo *wire.ShipCargo
 	if req.FromCargo {
 		if e := takeCargo(s, "FUEL", marketUnits); e != nil {
 			return fail(e)
@@ -140,9 +141,9 @@ type tradeRequest struct {
 }
 
 type traded struct {
-	Agent       apiAgent             `json:"agent"`
-	Cargo       apiCargo             `json:"cargo"`
-	Transaction apiMarketTransaction `json:"transaction"`
+	Agent       wire.Agent             `json:"agent"`
+	Cargo       wire.ShipCargo         `json:"cargo"`
+	Transaction wire.MarketTransaction `json:"transaction"`
 }
 
 // tradeSetup checks what buying and selling share and returns the market good.
@@ -220,7 +221,7 @@ func (u *Universe) sellCargo(c *call) (int, any, *apiError) {
 }
 
 type cargoOnly struct {
-	Cargo apiCargo `json:"cargo"`
+	Cargo wire.ShipCargo `json:"cargo"`
 }
 
 func (u *Universe) jettison(c *call) (int, any, *apiError) {
@@ -251,8 +252,8 @@ type transferRequest struct {
 }
 
 type transferred struct {
-	Cargo       apiCargo `json:"cargo"`
-	TargetCargo apiCargo `json:"targetCargo"`
+	Cargo       wire.ShipCargo `json:"cargo"`
+	TargetCargo wire.ShipCargo `json:"targetCargo"`
 }
 
 func (u *Universe) transfer(c *call) (int, any, *apiError) {

@@ -1,6 +1,7 @@
 package universe
 
 import (
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"math"
 	"slices"
 	"strings"
@@ -53,7 +54,7 @@ func (u *Universe) lookupContract(c *call) (*contract, *apiError) {
 }
 
 func (u *Universe) getContracts(c *call) (int, any, *apiError) {
-	out := []apiContract{}
+	out := []wire.Contract{}
 	for _, k := range c.a.Contracts {
 		out = append(out, renderContract(k))
 	}
@@ -69,8 +70,8 @@ func (u *Universe) getContract(c *call) (int, any, *apiError) {
 }
 
 type contractAndAgent struct {
-	Contract apiContract `json:"contract"`
-	Agent    apiAgent    `json:"agent"`
+	Contract wire.Contract `json:"contract"`
+	Agent    wire.Agent    `json:"agent"`
 }
 
 func (u *Universe) acceptContract(c *call) (int, any, *apiError) {
@@ -98,8 +99,8 @@ type deliverRequest struct {
 }
 
 type delivered struct {
-	Contract apiContract `json:"contract"`
-	Cargo    apiCargo    `json:"cargo"`
+	Contract wire.Contract  `json:"contract"`
+	Cargo    wire.ShipCargo `json:"cargo"`
 }
 
 func (u *Universe) deliverContract(c *call) (int, any, *apiError) {
@@ -175,7 +176,7 @@ func (u *Universe) fulfillContract(c *call) (int, any, *apiError) {
 }
 
 type contractOnly struct {
-	Contract apiContract `json:"contract"`
+	Contract wire.Contract `json:"contract"`
 }
 
 // negotiate offers a new contract to a ship docked at a faction waypoint, once the agent

@@ -2,6 +2,7 @@ package universe
 
 import (
 	"fmt"
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"math"
 	"net/http"
 	"slices"
@@ -100,7 +101,7 @@ func (u *Universe) startCooldown(s *ship, game time.Duration) {
 }
 
 func (u *Universe) getShips(c *call) (int, any, *apiError) {
-	out := []apiShip{}
+	out := []wire.Ship{}
 	for _, s := range c.a.Ships {
 		u.settle(s)
 		out = append(out, u.renderShip(s))
@@ -131,7 +132,7 @@ func (u *Universe) getCooldown(c *call) (int, any, *apiError) {
 }
 
 type navOnly struct {
-	Nav apiShipNav `json:"nav"`
+	Nav wire.ShipNav `json:"nav"`
 }
 
 func (u *Universe) orbit(c *call) (int, any, *apiError) {
@@ -184,9 +185,9 @@ type waypointRequest struct {
 }
 
 type navigated struct {
-	Fuel   apiFuel    `json:"fuel"`
-	Nav    apiShipNav `json:"nav"`
-	Events []struct{} `json:"events"`
+	Fuel   wire.ShipFuel `json:"fuel"`
+	Nav    wire.ShipNav  `json:"nav"`
+	Events []struct{}    `json:"events"`
 }
 
 func (u *Universe) navigate(c *call) (int, any, *apiError) {
@@ -249,10 +250,10 @@ func (u *Universe) patchNav(c *call) (int, any, *apiError) {
 }
 
 type jumped struct {
-	Nav         apiShipNav           `json:"nav"`
-	Cooldown    apiCooldown          `json:"cooldown"`
-	Transaction apiMarketTransaction `json:"transaction"`
-	Agent       apiAgent             `json:"agent"`
+	Nav         wire.ShipNav           `json:"nav"`
+	Cooldown    wire.Cooldown          `json:"cooldown"`
+	Transaction wire.MarketTransaction `json:"transaction"`
+	Agent       wire.Agent             `json:"agent"`
 }
 
 func (u *Universe) jump(c *call) (int, any, *apiError) {
@@ -307,19 +308,10 @@ type shipPurchaseRequest struct {
 	WaypointSymbol string `json:"waypointSymbol"`
 }
 
-type apiShipyardTransaction struct {
-	WaypointSymbol string `json:"waypointSymbol"`
-	ShipSymbol     string `json:"shipSymbol"`
-	ShipType       string `json:"shipType"`
-	Price          int    `json:"price"`
-	AgentSymbol    string `json:"agentSymbol"`
-	Timestamp      string `json:"timestamp"`
-}
-
 type shipPurchased struct {
-	Agent       apiAgent               `json:"agent"`
-	Ship        apiShip                `json:"ship"`
-	Transaction apiShipyardTransaction `json:"transaction"`
+	Agent       wire.Agent               `json:"agent"`
+	Ship        wire.Ship                `json:"ship"`
+	Transaction wire.ShipyardTransaction `json:"transaction"`
 }
 
 func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
@@ -345,5 +337,5 @@ func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
 	c.a.Credits -= int64(price)
 	s := u.addShip(c.a, req.ShipType, w)
 	return created(shipPurchased{renderAgent(c.a, true), u.renderShip(s),
-		apiShipyardTransaction{w.Symbol, s.Symbol, req.ShipType, price, c.a.Symbol, ts(u.now)}})
+		wire.ShipyardTransaction{WaypointSymbol: w.Symbol, ShipSymbol: s.Symbol, ShipType: req.ShipType, Price: int64(price), AgentSymbol: c.a.Symbol, Timestamp: u.now.UTC()}})
 }
