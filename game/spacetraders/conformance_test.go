@@ -236,9 +236,7 @@ var responseTypes = map[string]any{
 	"jettison": CargoResult{}, "transfer-cargo": CargoResult{}, "create-survey": SurveyResult{},
 	"extract-resources": ExtractResult{}, "extract-resources-with-survey": ExtractResult{},
 	"accept-contract": ContractResult{}, "deliver-contract": ContractResult{}, "fulfill-contract": ContractResult{},
-	"negotiateContract": struct {
-		Contract Contract `json:"contract"`
-	}{}, "purchase-ship": PurchaseShipResult{}, "create-chart": ChartResult{}, "jump-ship": JumpResult{},
+	"negotiateContract": ContractResult{}, "purchase-ship": PurchaseShipResult{}, "create-chart": ChartResult{}, "jump-ship": JumpResult{},
 }
 
 // subset reports the first place got has a value that want does not have.

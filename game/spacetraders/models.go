@@ -51,6 +51,15 @@ type (
 	Extraction           = wire.Extraction
 	ExtractionYield      = wire.ExtractionYield
 	ShipConditionEvent   = wire.ShipConditionEvent
+	NavResult            = wire.NavResult
+	TradeResult          = wire.TradeResult
+	CargoResult          = wire.CargoResult
+	SurveyResult         = wire.SurveyResult
+	ExtractResult        = wire.ExtractResult
+	ContractResult       = wire.ContractResult
+	PurchaseShipResult   = wire.PurchaseShipResult
+	ChartResult          = wire.ChartResult
+	JumpResult           = wire.JumpResult
 	Meta                 = wire.Meta
 )
 

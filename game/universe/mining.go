@@ -60,11 +60,6 @@ func renderSurvey(s *survey) wire.Survey {
 	return out
 }
 
-type surveyed struct {
-	Cooldown wire.Cooldown `json:"cooldown"`
-	Surveys  []wire.Survey `json:"surveys"`
-}
-
 func (u *Universe) createSurvey(c *call) (int, any, *apiError) {
 	s, e := u.lookupShip(c)
 	if e != nil {
@@ -89,7 +84,7 @@ func (u *Universe) createSurvey(c *call) (int, any, *apiError) {
 		return fail(gameErr(codeSurveyWaypointType, "Waypoint %s (%s) has no deposits to survey.", w.Symbol, w.Type))
 	}
 	u.pruneSurveys()
-	out := surveyed{Surveys: []wire.Survey{}}
+	out := wire.SurveyResult{Surveys: []wire.Survey{}}
 	for range strength {
 		sv := &survey{
 			Signature: w.Symbol + "-" + strings.ToUpper(u.randomID("", 5)),
@@ -125,14 +120,6 @@ func (u *Universe) pruneSurveys() {
 		}
 		return false
 	})
-}
-
-type extracted struct {
-	Cooldown   wire.Cooldown   `json:"cooldown"`
-	Extraction wire.Extraction `json:"extraction"`
-	Cargo      wire.ShipCargo  `json:"cargo"`
-	Modifiers  []struct{}      `json:"modifiers"`
-	Events     []struct{}      `json:"events"`
 }
 
 type extractRequest struct {
@@ -194,7 +181,8 @@ func (u *Universe) doExtract(c *call, given *wire.Survey) (int, any, *apiError) 
 	units := min(free, strength+u.rng.IntN(strength/2+1))
 	addCargo(s, good, units)
 	u.startCooldown(s, extractCooldown)
-	return created(extracted{u.renderCooldown(s), wire.Extraction{ShipSymbol: s.Symbol, Yield: wire.ExtractionYield{Symbol: good, Units: units}}, renderCargo(s), []struct{}{}, []struct{}{}})
+	return created(wire.ExtractResult{Cooldown: u.renderCooldown(s), Extraction: wire.Extraction{ShipSymbol: s.Symbol, Yield: wire.ExtractionYield{Symbol: good, Units: units}},
+		Cargo: renderCargo(s), Modifiers: []wire.WaypointModifier{}, Events: []wire.ShipConditionEvent{}})
 }
 
 // checkSurvey verifies a survey a client sends back is one this universe made, unaltered,
@@ -221,12 +209,6 @@ func (u *Universe) checkSurvey(given *wire.Survey, w *waypoint) (*survey, *apiEr
 	return sv, nil
 }
 
-type charted struct {
-	Chart    wire.Chart    `json:"chart"`
-	Waypoint wire.Waypoint `json:"waypoint"`
-	Agent    wire.Agent    `json:"agent"`
-}
-
 func (u *Universe) chart(c *call) (int, any, *apiError) {
 	s, e := u.lookupShip(c)
 	if e != nil {
@@ -241,5 +223,6 @@ func (u *Universe) chart(c *call) (int, any, *apiError) {
 	}
 	w.ChartedBy, w.ChartedOn = c.a.Symbol, u.now
 	out := u.renderWaypoint(w)
-	return created(charted{*out.Chart, out, renderAgent(c.a, true)})
+	a := renderAgent(c.a, true)
+	return created(wire.ChartResult{Chart: *out.Chart, Waypoint: out, Agent: &a})
 }
