@@ -295,11 +295,24 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	need := ks[0].Terms.Deliver[0].UnitsRequired
 
 	w.refused(4505, ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "COPPER_ORE", "units": 1})
+	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4505") {
+		t.Errorf("fulfil dry run before accepting: %+v", sim)
+	}
+	sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id})
+	if sim.Fails || sim.Effects["income"] != float64(ks[0].Terms.Payment.OnAccepted) || len(sim.Effects) != 1 {
+		t.Errorf("accept dry run: %+v", sim)
+	}
 	out := w.call(ToolAcceptContract, map[string]any{"contractId": id})
 	if !strings.Contains(out, "accepted") || !strings.Contains(out, "Credits now 175,885") {
 		t.Errorf("accept: %s", out)
 	}
+	if sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4501") || sim.Effects != nil {
+		t.Errorf("accept dry run when accepted: %+v", sim)
+	}
 	w.refused(4501, ToolAcceptContract, map[string]any{"contractId": id})
+	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4502") {
+		t.Errorf("fulfil dry run before delivering: %+v", sim)
+	}
 	w.refused(4502, ToolFulfillContract, map[string]any{"contractId": id})
 	w.refused(4511, ToolNegotiateContract, map[string]any{"shipSymbol": cmd})
 
@@ -347,7 +360,7 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	w.refused(4218, ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "ICE_WATER", "units": 1})
 	free := 40 - w.ship(cmd).Cargo.Units
 	buy := map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": free}
-	sim := w.simulate(ToolPurchaseCargo, buy)
+	sim = w.simulate(ToolPurchaseCargo, buy)
 	before := w.credits()
 	w.call(ToolPurchaseCargo, buy)
 	if got := before - w.credits(); !strings.Contains(sim.Summary, "= "+credits(got)+" credits") {
@@ -381,10 +394,14 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 			w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": min(need-delivered, 40-w.ship(cmd).Cargo.Units)})
 		}
 	}
+	sim = w.simulate(ToolFulfillContract, map[string]any{"contractId": id})
 	before = w.credits()
 	out = w.call(ToolFulfillContract, map[string]any{"contractId": id})
 	if w.credits()-before != ks[0].Terms.Payment.OnFulfilled || !strings.Contains(out, "fulfilled") {
 		t.Errorf("fulfil: %s", out)
+	}
+	if sim.Fails || sim.Effects["income"] != float64(w.credits()-before) {
+		t.Errorf("fulfil dry run %+v, paid %d", sim, w.credits()-before)
 	}
 	w.refused(4504, ToolFulfillContract, map[string]any{"contractId": id})
 	out = w.call(ToolNegotiateContract, map[string]any{"shipSymbol": cmd})

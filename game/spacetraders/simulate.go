@@ -280,3 +280,63 @@ func (g *Game) simRefuel(ctx context.Context, a refuelArgs) (game.Simulation, bo
 		units, s.Fuel.Current, s.Fuel.Current+units, market, good.PurchasePrice, credits(cost), credits(have), credits(have-cost)), Warning: warn,
 		Effects: map[string]float64{EffectCost: float64(cost), EffectFuelAdded: float64(units)}}, true, nil
 }
+
+// contractNow returns the contract as the world knows it, or nil when it is not one of
+// the agent's known contracts (then nothing is predicted).
+func (g *Game) contractNow(ctx context.Context, id string) (*Contract, error) {
+	snap, err := g.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range snap.Contracts {
+		if snap.Contracts[i].ID == id {
+			return &snap.Contracts[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// simAccept predicts accept_contract from the known contracts: the onAccepted payment,
+// or the game's refusal.
+func (g *Game) simAccept(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	k, err := g.contractNow(ctx, a.ContractID)
+	if err != nil || k == nil {
+		return game.Simulation{Summary: "cannot predict: contract " + a.ContractID + " is not one of yours as last seen"}, false, err
+	}
+	switch {
+	case k.Fulfilled:
+		return fails(4504, "contract %s is already fulfilled", k.ID)
+	case k.Accepted:
+		return fails(4501, "contract %s is already accepted", k.ID)
+	case !k.DeadlineToAccept.IsZero() && !g.now().Before(k.DeadlineToAccept):
+		return fails(4503, "the offer of contract %s expired at %s", k.ID, clock(k.DeadlineToAccept))
+	}
+	pay := k.Terms.Payment.OnAccepted
+	return game.Simulation{Summary: fmt.Sprintf("accepts %s; pays %s credits now and %s on fulfilling", k.ID, credits(pay), credits(k.Terms.Payment.OnFulfilled)),
+		Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
+}
+
+// simFulfill predicts fulfill_contract from the known contracts: the onFulfilled payment
+// once every delivery is done, or the game's refusal.
+func (g *Game) simFulfill(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	k, err := g.contractNow(ctx, a.ContractID)
+	if err != nil || k == nil {
+		return game.Simulation{Summary: "cannot predict: contract " + a.ContractID + " is not one of yours as last seen"}, false, err
+	}
+	switch {
+	case k.Fulfilled:
+		return fails(4504, "contract %s is already fulfilled", k.ID)
+	case !k.Accepted:
+		return fails(4505, "contract %s has not been accepted (accept_contract)", k.ID)
+	case !k.Terms.Deadline.IsZero() && !g.now().Before(k.Terms.Deadline):
+		return fails(4503, "contract %s passed its deadline at %s", k.ID, clock(k.Terms.Deadline))
+	}
+	for _, d := range k.Terms.Deliver {
+		if d.UnitsFulfilled < d.UnitsRequired {
+			return fails(4502, "contract %s still needs %d %s at %s", k.ID, d.UnitsRequired-d.UnitsFulfilled, d.TradeSymbol, d.DestinationSymbol)
+		}
+	}
+	pay := k.Terms.Payment.OnFulfilled
+	return game.Simulation{Summary: fmt.Sprintf("fulfils %s; pays %s credits", k.ID, credits(pay)),
+		Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
+}
