@@ -30,10 +30,11 @@ func (g *Game) simStatus(ctx context.Context, symbol, want string) (game.Simulat
 	if s.Nav.Status == InTransit && s.Nav.Route.Arrival.After(g.now()) {
 		return fails(4214, "%s is in transit, arrives %s", s.Symbol, g.until(s.Nav.Route.Arrival))
 	}
-	sim := game.Simulation{Summary: fmt.Sprintf("%s is %s at %s at once", s.Symbol, strings.ToLower(strings.ReplaceAll(want, "_", " ")), s.Nav.WaypointSymbol),
+	state := strings.ToLower(strings.ReplaceAll(want, "_", " ")) // "in orbit", "docked"
+	sim := game.Simulation{Summary: fmt.Sprintf("%s will be %s at %s at once, using no fuel", s.Symbol, state, s.Nav.WaypointSymbol),
 		Effects: map[string]float64{EffectSeconds: 0}}
 	if status := s.Nav.Status; status == want || (status == InTransit && want == InOrbit) {
-		sim.Warning = "already " + strings.ToLower(strings.ReplaceAll(want, "_", " "))
+		sim.Warning = "already " + state
 	}
 	return sim, true, nil
 }
