@@ -298,6 +298,9 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4505") {
 		t.Errorf("fulfil dry run before accepting: %+v", sim)
 	}
+	if sim, ok, err := w.reg.Simulate(ctx, ToolAcceptContract, argsJSON(t, map[string]any{"contractId": "someone-elses"})); ok || err != nil || sim.Effects != nil {
+		t.Errorf("accept dry run of an unknown contract: %+v %v %v; want no prediction", sim, ok, err)
+	}
 	sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id})
 	if sim.Fails || sim.Effects["income"] != float64(ks[0].Terms.Payment.OnAccepted) || len(sim.Effects) != 1 {
 		t.Errorf("accept dry run: %+v", sim)

@@ -282,54 +282,37 @@ func (g *Game) simRefuel(ctx context.Context, a refuelArgs) (game.Simulation, bo
 		Effects: map[string]float64{EffectCost: float64(cost), EffectFuelAdded: float64(units)}}, true, nil
 }
 
-// contractNow returns the contract as the world knows it, or nil when it is not one of
-// the agent's known contracts (then nothing is predicted).
-func (g *Game) contractNow(ctx context.Context, id string) (*Contract, error) {
+// simContract predicts accept_contract (accept) or fulfill_contract from the contracts
+// the world knows: the payment, with its income effect, or the game's refusal. A
+// contract the world does not know is not predicted.
+func (g *Game) simContract(ctx context.Context, id string, accept bool) (game.Simulation, bool, error) {
 	snap, err := g.Snapshot(ctx)
 	if err != nil {
-		return nil, err
+		return game.Simulation{}, false, err
 	}
+	var k *Contract
 	for i := range snap.Contracts {
 		if snap.Contracts[i].ID == id {
-			return &snap.Contracts[i], nil
+			k = &snap.Contracts[i]
 		}
 	}
-	return nil, nil
-}
-
-// simAccept predicts accept_contract from the known contracts: the onAccepted payment,
-// or the game's refusal.
-func (g *Game) simAccept(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
-	k, err := g.contractNow(ctx, a.ContractID)
-	if err != nil || k == nil {
-		return game.Simulation{Summary: "cannot predict: contract " + a.ContractID + " is not one of yours as last seen"}, false, err
-	}
+	now := g.now()
 	switch {
+	case k == nil:
+		return game.Simulation{Summary: "cannot predict: contract " + id + " is not one of yours as last seen"}, false, nil
 	case k.Fulfilled:
 		return fails(4504, "contract %s is already fulfilled", k.ID)
-	case k.Accepted:
+	case accept && k.Accepted:
 		return fails(4501, "contract %s is already accepted", k.ID)
-	case !k.DeadlineToAccept.IsZero() && !g.now().Before(k.DeadlineToAccept):
+	case accept && !k.DeadlineToAccept.IsZero() && !now.Before(k.DeadlineToAccept):
 		return fails(4503, "the offer of contract %s expired at %s", k.ID, clock(k.DeadlineToAccept))
-	}
-	pay := k.Terms.Payment.OnAccepted
-	return game.Simulation{Summary: fmt.Sprintf("accepts %s; pays %s credits now and %s on fulfilling", k.ID, credits(pay), credits(k.Terms.Payment.OnFulfilled)),
-		Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
-}
-
-// simFulfill predicts fulfill_contract from the known contracts: the onFulfilled payment
-// once every delivery is done, or the game's refusal.
-func (g *Game) simFulfill(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
-	k, err := g.contractNow(ctx, a.ContractID)
-	if err != nil || k == nil {
-		return game.Simulation{Summary: "cannot predict: contract " + a.ContractID + " is not one of yours as last seen"}, false, err
-	}
-	switch {
-	case k.Fulfilled:
-		return fails(4504, "contract %s is already fulfilled", k.ID)
+	case accept:
+		pay := k.Terms.Payment.OnAccepted
+		return game.Simulation{Summary: fmt.Sprintf("accepts %s; pays %s credits now and %s on fulfilling", k.ID, credits(pay), credits(k.Terms.Payment.OnFulfilled)),
+			Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
 	case !k.Accepted:
 		return fails(4505, "contract %s has not been accepted (accept_contract)", k.ID)
-	case !k.Terms.Deadline.IsZero() && !g.now().Before(k.Terms.Deadline):
+	case !k.Terms.Deadline.IsZero() && !now.Before(k.Terms.Deadline):
 		return fails(4503, "contract %s passed its deadline at %s", k.ID, clock(k.Terms.Deadline))
 	}
 	for _, d := range k.Terms.Deliver {
@@ -340,4 +323,12 @@ func (g *Game) simFulfill(ctx context.Context, a contractArgs) (game.Simulation,
 	pay := k.Terms.Payment.OnFulfilled
 	return game.Simulation{Summary: fmt.Sprintf("fulfils %s; pays %s credits", k.ID, credits(pay)),
 		Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
+}
+
+func (g *Game) simAccept(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	return g.simContract(ctx, a.ContractID, true)
+}
+
+func (g *Game) simFulfill(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	return g.simContract(ctx, a.ContractID, false)
 }
