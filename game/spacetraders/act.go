@@ -2,66 +2,12 @@ package spacetraders
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/coplayhq/coplay/game"
 )
 
-func init() {
-	handlers = map[string]handler{
-		ToolObserveGame:       (*Game).observeGame,
-		ToolObserveDetail:     (*Game).observeDetail,
-		ToolOrbitShip:         (*Game).orbit,
-		ToolDockShip:          (*Game).dock,
-		ToolNavigateShip:      (*Game).navigate,
-		ToolSetFlightMode:     (*Game).setFlightMode,
-		ToolRefuelShip:        (*Game).refuel,
-		ToolPurchaseCargo:     (*Game).purchase,
-		ToolSellCargo:         (*Game).sell,
-		ToolJettisonCargo:     (*Game).jettison,
-		ToolTransferCargo:     (*Game).transfer,
-		ToolCreateSurvey:      (*Game).survey,
-		ToolExtractResources:  (*Game).extract,
-		ToolAcceptContract:    (*Game).accept,
-		ToolDeliverContract:   (*Game).deliver,
-		ToolFulfillContract:   (*Game).fulfill,
-		ToolNegotiateContract: (*Game).negotiate,
-		ToolPurchaseShip:      (*Game).purchaseShip,
-		ToolCreateChart:       (*Game).chart,
-		ToolJumpShip:          (*Game).jump,
-	}
-}
-
-// decodeArgs reads validated arguments into the tool's argument type.
-func decodeArgs[T any](tool string, raw json.RawMessage) (T, error) {
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return v, fmt.Errorf("spacetraders: %s: decode arguments: %w", tool, err)
-	}
-	return v, nil
-}
-
-// checkGood refuses a trade symbol that is not one of the spec's, with the closest
-// ones, the way the schema validator refuses a bad enum value. Nothing is sent.
-func checkGood(tool, path, symbol string) error {
-	if tradeSet[symbol] {
-		return nil
-	}
-	p := game.Problem{Path: "arguments." + path, Expected: "a trade good symbol (as listed in markets and cargo)", Got: fmt.Sprintf("string %q", symbol)}
-	if near := nearest(symbol, TradeSymbols); len(near) > 0 {
-		p.Hint = "did you mean " + strings.Join(near, " or ") + "?"
-	}
-	return &game.ValidationError{Tool: tool, Problems: []game.Problem{p}}
-}
-
-func (g *Game) orbit(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[shipArgs](ToolOrbitShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) orbit(ctx context.Context, a shipArgs) (string, error) {
 	r, err := g.c.Orbit(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
@@ -70,11 +16,7 @@ func (g *Game) orbit(ctx context.Context, raw json.RawMessage) (string, error) {
 	return fmt.Sprintf("%s is %s.", a.ShipSymbol, g.navText(r.Nav)), nil
 }
 
-func (g *Game) dock(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[shipArgs](ToolDockShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) dock(ctx context.Context, a shipArgs) (string, error) {
 	r, err := g.c.Dock(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
@@ -83,11 +25,7 @@ func (g *Game) dock(ctx context.Context, raw json.RawMessage) (string, error) {
 	return fmt.Sprintf("%s is %s.", a.ShipSymbol, g.navText(r.Nav)), nil
 }
 
-func (g *Game) navigate(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[navigateArgs](ToolNavigateShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) navigate(ctx context.Context, a navigateArgs) (string, error) {
 	r, err := g.c.Navigate(ctx, a.ShipSymbol, a.WaypointSymbol)
 	if err != nil {
 		return "", err
@@ -104,11 +42,7 @@ func (g *Game) navigate(ctx context.Context, raw json.RawMessage) (string, error
 	return s, nil
 }
 
-func (g *Game) setFlightMode(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[flightModeArgs](ToolSetFlightMode, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) setFlightMode(ctx context.Context, a flightModeArgs) (string, error) {
 	r, err := g.c.SetFlightMode(ctx, a.ShipSymbol, string(a.FlightMode))
 	if err != nil {
 		return "", err
@@ -117,11 +51,7 @@ func (g *Game) setFlightMode(ctx context.Context, raw json.RawMessage) (string, 
 	return fmt.Sprintf("%s flight mode is now %s; %s.", a.ShipSymbol, r.Nav.FlightMode, g.navText(r.Nav)), nil
 }
 
-func (g *Game) refuel(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[refuelArgs](ToolRefuelShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) refuel(ctx context.Context, a refuelArgs) (string, error) {
 	r, err := g.c.Refuel(ctx, a.ShipSymbol, RefuelRequest{Units: a.Units, FromCargo: a.FromCargo})
 	if err != nil {
 		return "", err
@@ -146,14 +76,7 @@ func (g *Game) refuel(ctx context.Context, raw json.RawMessage) (string, error) 
 	return s, nil
 }
 
-func (g *Game) trade(ctx context.Context, tool string, raw json.RawMessage, do func(ctx context.Context, ship, good string, units int) (*TradeResult, error), verb string) (string, error) {
-	a, err := decodeArgs[cargoArgs](tool, raw)
-	if err != nil {
-		return "", err
-	}
-	if err := checkGood(tool, "symbol", a.Symbol); err != nil {
-		return "", err
-	}
+func (g *Game) trade(ctx context.Context, tool string, a cargoArgs, do func(ctx context.Context, ship, good string, units int) (*TradeResult, error), verb string) (string, error) {
 	r, err := do(ctx, a.ShipSymbol, a.Symbol, a.Units)
 	if err != nil {
 		return "", err
@@ -173,22 +96,15 @@ func (g *Game) trade(ctx context.Context, tool string, raw json.RawMessage, do f
 	return s, nil
 }
 
-func (g *Game) purchase(ctx context.Context, raw json.RawMessage) (string, error) {
-	return g.trade(ctx, ToolPurchaseCargo, raw, g.c.Purchase, "Bought")
+func (g *Game) purchase(ctx context.Context, a cargoArgs) (string, error) {
+	return g.trade(ctx, ToolPurchaseCargo, a, g.c.Purchase, "Bought")
 }
 
-func (g *Game) sell(ctx context.Context, raw json.RawMessage) (string, error) {
-	return g.trade(ctx, ToolSellCargo, raw, g.c.Sell, "Sold")
+func (g *Game) sell(ctx context.Context, a cargoArgs) (string, error) {
+	return g.trade(ctx, ToolSellCargo, a, g.c.Sell, "Sold")
 }
 
-func (g *Game) jettison(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[cargoArgs](ToolJettisonCargo, raw)
-	if err != nil {
-		return "", err
-	}
-	if err := checkGood(ToolJettisonCargo, "symbol", a.Symbol); err != nil {
-		return "", err
-	}
+func (g *Game) jettison(ctx context.Context, a cargoArgs) (string, error) {
 	r, err := g.c.Jettison(ctx, a.ShipSymbol, a.Symbol, a.Units)
 	if err != nil {
 		return "", err
@@ -197,14 +113,7 @@ func (g *Game) jettison(ctx context.Context, raw json.RawMessage) (string, error
 	return fmt.Sprintf("Jettisoned %d %s; %s %s.", a.Units, a.Symbol, a.ShipSymbol, cargoText(r.Cargo)), nil
 }
 
-func (g *Game) transfer(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[transferArgs](ToolTransferCargo, raw)
-	if err != nil {
-		return "", err
-	}
-	if err := checkGood(ToolTransferCargo, "tradeSymbol", a.TradeSymbol); err != nil {
-		return "", err
-	}
+func (g *Game) transfer(ctx context.Context, a transferArgs) (string, error) {
 	r, err := g.c.Transfer(ctx, a.ShipSymbol, a.ToShipSymbol, a.TradeSymbol, a.Units)
 	if err != nil {
 		return "", err
@@ -213,16 +122,12 @@ func (g *Game) transfer(ctx context.Context, raw json.RawMessage) (string, error
 	if r.TargetCargo != nil {
 		g.noteCargo(a.ToShipSymbol, *r.TargetCargo)
 	} else {
-		g.distrust(ToolTransferCargo, a.ToShipSymbol, "", 4219, false) // the spec's answer does not say
+		g.distrust("transfer_cargo", a.ToShipSymbol, "", 4219, false) // the spec's answer does not say
 	}
 	return fmt.Sprintf("Transferred %d %s from %s to %s; %s %s.", a.Units, a.TradeSymbol, a.ShipSymbol, a.ToShipSymbol, a.ShipSymbol, cargoText(r.Cargo)), nil
 }
 
-func (g *Game) survey(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[shipArgs](ToolCreateSurvey, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) survey(ctx context.Context, a shipArgs) (string, error) {
 	r, err := g.c.Survey(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
@@ -236,17 +141,12 @@ func (g *Game) survey(ctx context.Context, raw json.RawMessage) (string, error) 
 	return b.String(), nil
 }
 
-func (g *Game) extract(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[extractArgs](ToolExtractResources, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) extract(ctx context.Context, a extractArgs) (string, error) {
 	var sv *Survey
 	if a.Survey != nil {
 		exp, err := time.Parse(time.RFC3339, a.Survey.Expiration)
 		if err != nil {
-			return "", &game.ValidationError{Tool: ToolExtractResources, Problems: []game.Problem{{
-				Path: "arguments.survey.expiration", Expected: "an RFC 3339 time as create_survey gave it", Got: fmt.Sprintf("string %q", a.Survey.Expiration)}}}
+			return "", fmt.Errorf("extract_resources: survey expiration %q is not an RFC 3339 time: %w", a.Survey.Expiration, err) // refused by validation first
 		}
 		sv = &Survey{Signature: a.Survey.Signature, Symbol: a.Survey.Symbol, Deposits: a.Survey.Deposits, Expiration: exp, Size: string(a.Survey.Size)}
 	}
@@ -264,11 +164,7 @@ func (g *Game) extract(ctx context.Context, raw json.RawMessage) (string, error)
 	return s, nil
 }
 
-func (g *Game) accept(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[contractArgs](ToolAcceptContract, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) accept(ctx context.Context, a contractArgs) (string, error) {
 	r, err := g.c.Accept(ctx, a.ContractID)
 	if err != nil {
 		return "", err
@@ -284,14 +180,7 @@ func (g *Game) accept(ctx context.Context, raw json.RawMessage) (string, error) 
 	return s, nil
 }
 
-func (g *Game) deliver(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[deliverArgs](ToolDeliverContract, raw)
-	if err != nil {
-		return "", err
-	}
-	if err := checkGood(ToolDeliverContract, "tradeSymbol", a.TradeSymbol); err != nil {
-		return "", err
-	}
+func (g *Game) deliver(ctx context.Context, a deliverArgs) (string, error) {
 	r, err := g.c.Deliver(ctx, a.ContractID, a.ShipSymbol, a.TradeSymbol, a.Units)
 	if err != nil {
 		return "", err
@@ -309,11 +198,7 @@ func (g *Game) deliver(ctx context.Context, raw json.RawMessage) (string, error)
 	return s, nil
 }
 
-func (g *Game) fulfill(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[contractArgs](ToolFulfillContract, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) fulfill(ctx context.Context, a contractArgs) (string, error) {
 	r, err := g.c.Fulfill(ctx, a.ContractID)
 	if err != nil {
 		return "", err
@@ -329,11 +214,7 @@ func (g *Game) fulfill(ctx context.Context, raw json.RawMessage) (string, error)
 	return s, nil
 }
 
-func (g *Game) negotiate(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[shipArgs](ToolNegotiateContract, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) negotiate(ctx context.Context, a shipArgs) (string, error) {
 	k, err := g.c.Negotiate(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
@@ -342,11 +223,7 @@ func (g *Game) negotiate(ctx context.Context, raw json.RawMessage) (string, erro
 	return "New contract offered: " + g.contractLine(k) + ".", nil
 }
 
-func (g *Game) purchaseShip(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[purchaseShipArgs](ToolPurchaseShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) purchaseShip(ctx context.Context, a purchaseShipArgs) (string, error) {
 	r, err := g.c.PurchaseShip(ctx, string(a.ShipType), a.WaypointSymbol)
 	if err != nil {
 		return "", err
@@ -356,11 +233,7 @@ func (g *Game) purchaseShip(ctx context.Context, raw json.RawMessage) (string, e
 	return fmt.Sprintf("Bought %s as %s for %s credits; credits now %s. %s", a.ShipType, r.Ship.Symbol, credits(r.Transaction.Price), credits(r.Agent.Credits), g.shipLine(&r.Ship)), nil
 }
 
-func (g *Game) chart(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[shipArgs](ToolCreateChart, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) chart(ctx context.Context, a shipArgs) (string, error) {
 	r, err := g.c.Chart(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
@@ -374,11 +247,7 @@ func (g *Game) chart(ctx context.Context, raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-func (g *Game) jump(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[jumpArgs](ToolJumpShip, raw)
-	if err != nil {
-		return "", err
-	}
+func (g *Game) jump(ctx context.Context, a jumpArgs) (string, error) {
 	r, err := g.c.Jump(ctx, a.ShipSymbol, a.WaypointSymbol)
 	if err != nil {
 		return "", err

@@ -133,13 +133,6 @@ func (c *Client) JumpGate(ctx context.Context, system, waypoint string) (*JumpGa
 	return ptr(&j, err)
 }
 
-// NavResult is what orbit, dock, navigate and set-flight-mode return.
-type NavResult struct {
-	Nav    ShipNav              `json:"nav"`
-	Fuel   *ShipFuel            `json:"fuel,omitempty"`
-	Events []ShipConditionEvent `json:"events,omitempty"`
-}
-
 // Orbit moves a docked ship into orbit (POST /my/ships/{shipSymbol}/orbit).
 func (c *Client) Orbit(ctx context.Context, ship string) (*NavResult, error) {
 	return call[NavResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/orbit", nil)
@@ -174,14 +167,6 @@ func (c *Client) SetFlightMode(ctx context.Context, ship, mode string) (*NavResu
 	return call[NavResult](ctx, c, http.MethodPatch, "/my/ships/"+esc(ship)+"/nav", map[string]string{"flightMode": mode})
 }
 
-// TradeResult is what purchase, sell and refuel return.
-type TradeResult struct {
-	Agent       Agent             `json:"agent"`
-	Cargo       *ShipCargo        `json:"cargo,omitempty"`
-	Fuel        *ShipFuel         `json:"fuel,omitempty"`
-	Transaction MarketTransaction `json:"transaction"`
-}
-
 // RefuelRequest is the body of a refuel. Units 0 fills the tank.
 type RefuelRequest struct {
 	Units     int  `json:"units,omitempty"`
@@ -208,14 +193,6 @@ func (c *Client) Sell(ctx context.Context, ship, good string, units int) (*Trade
 	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/sell", cargoBody{good, units})
 }
 
-// CargoResult is what jettison and transfer return. TargetCargo is the receiving ship's
-// hold after a transfer, when the server says it (the offline universe does; the spec
-// does not promise it).
-type CargoResult struct {
-	Cargo       ShipCargo  `json:"cargo"`
-	TargetCargo *ShipCargo `json:"targetCargo,omitempty"`
-}
-
 // Jettison dumps cargo into space (POST /my/ships/{shipSymbol}/jettison).
 func (c *Client) Jettison(ctx context.Context, ship, good string, units int) (*CargoResult, error) {
 	return call[CargoResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/jettison", cargoBody{good, units})
@@ -232,24 +209,9 @@ func (c *Client) Transfer(ctx context.Context, from, to, good string, units int)
 	return call[CargoResult](ctx, c, http.MethodPost, "/my/ships/"+esc(from)+"/transfer", body)
 }
 
-// SurveyResult is what a survey returns.
-type SurveyResult struct {
-	Cooldown Cooldown `json:"cooldown"`
-	Surveys  []Survey `json:"surveys"`
-}
-
 // Survey surveys the ship's waypoint for deposits (POST /my/ships/{shipSymbol}/survey).
 func (c *Client) Survey(ctx context.Context, ship string) (*SurveyResult, error) {
 	return call[SurveyResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/survey", nil)
-}
-
-// ExtractResult is what an extraction returns.
-type ExtractResult struct {
-	Cooldown   Cooldown             `json:"cooldown"`
-	Extraction Extraction           `json:"extraction"`
-	Cargo      ShipCargo            `json:"cargo"`
-	Modifiers  []WaypointModifier   `json:"modifiers,omitempty"`
-	Events     []ShipConditionEvent `json:"events,omitempty"`
 }
 
 // Extract mines the ship's waypoint (POST …/extract), or targets a survey's deposits
@@ -259,13 +221,6 @@ func (c *Client) Extract(ctx context.Context, ship string, survey *Survey) (*Ext
 		return call[ExtractResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/extract/survey", survey)
 	}
 	return call[ExtractResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/extract", nil)
-}
-
-// ContractResult is what accept, fulfil and deliver return.
-type ContractResult struct {
-	Agent    *Agent     `json:"agent,omitempty"`
-	Contract Contract   `json:"contract"`
-	Cargo    *ShipCargo `json:"cargo,omitempty"`
 }
 
 // Accept accepts a contract (POST /my/contracts/{contractId}/accept).
@@ -291,20 +246,11 @@ func (c *Client) Fulfill(ctx context.Context, contract string) (*ContractResult,
 // Negotiate asks the faction at the docked ship's waypoint for a new contract
 // (POST /my/ships/{shipSymbol}/negotiate/contract).
 func (c *Client) Negotiate(ctx context.Context, ship string) (*Contract, error) {
-	r, err := call[struct {
-		Contract Contract `json:"contract"`
-	}](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/negotiate/contract", nil)
+	r, err := call[ContractResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/negotiate/contract", nil)
 	if err != nil {
 		return nil, err
 	}
 	return &r.Contract, nil
-}
-
-// PurchaseShipResult is what buying a ship returns.
-type PurchaseShipResult struct {
-	Agent       Agent               `json:"agent"`
-	Ship        Ship                `json:"ship"`
-	Transaction ShipyardTransaction `json:"transaction"`
 }
 
 // PurchaseShip buys a ship at a shipyard where one of the agent's ships is (POST /my/ships).
@@ -313,24 +259,9 @@ func (c *Client) PurchaseShip(ctx context.Context, shipType, waypoint string) (*
 	return call[PurchaseShipResult](ctx, c, http.MethodPost, "/my/ships", body)
 }
 
-// ChartResult is what charting returns.
-type ChartResult struct {
-	Chart    Chart    `json:"chart"`
-	Waypoint Waypoint `json:"waypoint"`
-	Agent    *Agent   `json:"agent,omitempty"`
-}
-
 // Chart charts the ship's uncharted waypoint (POST /my/ships/{shipSymbol}/chart).
 func (c *Client) Chart(ctx context.Context, ship string) (*ChartResult, error) {
 	return call[ChartResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/chart", nil)
-}
-
-// JumpResult is what a jump returns.
-type JumpResult struct {
-	Nav         ShipNav           `json:"nav"`
-	Cooldown    Cooldown          `json:"cooldown"`
-	Transaction MarketTransaction `json:"transaction"`
-	Agent       Agent             `json:"agent"`
 }
 
 // Jump jumps a ship at a jump gate to a connected gate (POST /my/ships/{shipSymbol}/jump).

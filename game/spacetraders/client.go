@@ -35,6 +35,7 @@ func NewClient(baseURL, token string, hc *http.Client, rl RateLimit) *Client {
 	if hc == nil {
 		hc = defaultHTTPClient()
 	}
+	hc = getRedirectsOnly(hc)
 	// The limiter runs on the real clock even when the game reads a fake one: its
 	// waits are real.
 	lim := polite.NewLimiter(withDefaults(rl), nil)
@@ -57,6 +58,39 @@ func defaultHTTPClient() *http.Client {
 			IdleConnTimeout:       90 * time.Second,
 		},
 	}
+}
+
+// getRedirectsOnly returns a copy of hc that follows redirects of GETs only (as hc
+// would) and hands any other redirect back as the answer: an action re-sent to another
+// URL is not the action that was approved (POST /my/ships/../orbit answered 307 once).
+func getRedirectsOnly(hc *http.Client) *http.Client {
+	c := *hc
+	next := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && via[0].Method != http.MethodGet {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
+// checkPath refuses a path with an empty, "." or ".." segment: a symbol that would
+// change which resource is addressed. Validation refuses such symbols first
+// (game.PathSegment); this is the last line, so that none is ever sent.
+func checkPath(method, path string) error {
+	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("spacetraders: %s %s: not sent: %q is not a usable path segment (an empty or dot symbol)", method, path, seg)
+		}
+	}
+	return nil
 }
 
 // APIError is a refusal from the game: its HTTP status and the error object it sent.
@@ -107,6 +141,9 @@ type errorEnvelope struct {
 // list meta when the response has one. GETs are retried and 429s waited out (polite);
 // anything else is sent once.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) (*Meta, error) {
+	if err := checkPath(method, path); err != nil {
+		return nil, err
+	}
 	var payload []byte
 	if body != nil {
 		var err error
@@ -136,6 +173,11 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		return nil, fmt.Errorf("spacetraders: %s %s: not sent: %w", method, path, ns.Err)
 	case err != nil:
 		return nil, fmt.Errorf("spacetraders: %s %s: %w", method, path, err)
+	}
+	if resp.Status >= 300 && resp.Status < 400 {
+		// Only a non-GET's redirect comes back (getRedirectsOnly): the server did not do it.
+		return nil, &APIError{Method: method, Path: path, Status: resp.Status, Code: resp.Status,
+			Message: fmt.Sprintf("HTTP %d %s to %q: not followed for %s; nothing was done", resp.Status, http.StatusText(resp.Status), resp.Header.Get("Location"), method)}
 	}
 	return c.decode(method, path, resp.Status, resp.Body, out)
 }

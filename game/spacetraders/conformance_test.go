@@ -18,7 +18,7 @@ import (
 var (
 	// renamed maps tool → spec body field → tool argument. transfer-cargo's body has a
 	// shipSymbol (the receiver) that collides with the path's shipSymbol (the sender).
-	renamed = map[string]map[string]string{ToolTransferCargo: {"shipSymbol": "toShipSymbol"}}
+	renamed = map[string]map[string]string{"transfer_cargo": {"shipSymbol": "toShipSymbol"}}
 	// stricter lists arguments a tool requires although the spec leaves them optional:
 	// set_flight_mode without a mode would do nothing.
 	stricter = map[string]map[string]bool{ToolSetFlightMode: {"flightMode": true}}
@@ -112,7 +112,7 @@ func TestToolsConformToSpec(t *testing.T) {
 	for _, tl := range Catalog() {
 		tools[tl.Name] = tl.Schema
 	}
-	for tname, opID := range Operations {
+	for tname, opID := range toolOperations() {
 		op, ok := ops[opID]
 		if !ok {
 			t.Errorf("%s: no operation %q in the spec", tname, opID)
@@ -236,9 +236,7 @@ var responseTypes = map[string]any{
 	"jettison": CargoResult{}, "transfer-cargo": CargoResult{}, "create-survey": SurveyResult{},
 	"extract-resources": ExtractResult{}, "extract-resources-with-survey": ExtractResult{},
 	"accept-contract": ContractResult{}, "deliver-contract": ContractResult{}, "fulfill-contract": ContractResult{},
-	"negotiateContract": struct {
-		Contract Contract `json:"contract"`
-	}{}, "purchase-ship": PurchaseShipResult{}, "create-chart": ChartResult{}, "jump-ship": JumpResult{},
+	"negotiateContract": ContractResult{}, "purchase-ship": PurchaseShipResult{}, "create-chart": ChartResult{}, "jump-ship": JumpResult{},
 }
 
 // subset reports the first place got has a value that want does not have.
@@ -333,4 +331,16 @@ func TestClientDecodesSpecBodies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// toolOperations maps each Act tool to the spec operation it calls (its operationId),
+// read from the definitions.
+func toolOperations() map[string]string {
+	ops := map[string]string{}
+	for _, e := range catalog(New(Config{})) {
+		if e.op != "" {
+			ops[e.tool.Name] = e.op
+		}
+	}
+	return ops
 }

@@ -5,7 +5,10 @@
 // player's agent token) and to the built-in offline universe (game/universe), which
 // StartOffline serves on a loopback listener. Tools are typed from the facts of the
 // official OpenAPI spec: their argument names, types, required fields and enums are the
-// operations' path parameters and request bodies, flattened into one object.
+// operations' path parameters and request bodies, flattened into one object. Each tool
+// is defined once (catalog in tools.go) and its symbols, trade goods and traits are
+// checked during validation (checks.go), before anyone is asked. The JSON shapes are
+// package wire's, shared with the universe.
 //
 // The client shares one rate limiter per Game (2 requests/s, burst 30, corrected by the
 // server's x-ratelimit-* headers). A 429 becomes a wait, not a failure. GETs are retried on

@@ -30,7 +30,7 @@ type Game struct {
 	cfg   Config
 	c     *Client
 	now   func() time.Time
-	tools []game.Tool
+	tools game.Tools
 	w     *liveWorld
 }
 
@@ -48,13 +48,16 @@ func New(cfg Config) *Game {
 	if now == nil {
 		now = time.Now
 	}
-	return &Game{
-		cfg:   cfg,
-		c:     NewClient(cfg.BaseURL, cfg.Token, cfg.HTTPClient, cfg.RateLimit),
-		now:   now,
-		tools: Catalog(),
-		w:     newLiveWorld(now),
+	g := &Game{
+		cfg: cfg,
+		c:   NewClient(cfg.BaseURL, cfg.Token, cfg.HTTPClient, cfg.RateLimit),
+		now: now,
+		w:   newLiveWorld(now),
 	}
+	for _, e := range catalog(g) {
+		g.tools = append(g.tools, e.tool)
+	}
+	return g
 }
 
 // Client returns the typed client the game plays through. Reading through it bypasses
@@ -84,45 +87,22 @@ const rules = `You play SpaceTraders v2 on %s. You command an agent with credits
 // Tools returns the typed catalogue.
 func (g *Game) Tools() []game.Tool { return g.tools }
 
-// Call runs a tool with arguments already validated against its schema.
+// Call runs a tool with arguments already validated against its schema and checks.
 func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (game.Result, error) {
-	h, ok := handlers[name]
-	if !ok {
-		return game.Result{}, fmt.Errorf("spacetraders: unknown tool %q", name)
-	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	out, err := h(g, ctx, args)
-	if err != nil && name != ToolObserveGame && name != ToolObserveDetail {
-		// A look that fails says nothing about the world; an action's failure may.
-		g.distrustAfter(name, args, err)
-	}
-	return g.result(name, out, err)
+	return g.tools.Call(ctx, name, args)
 }
 
-// distrustAfter marks what a failed call may have left different from the world model.
-func (g *Game) distrustAfter(tool string, args json.RawMessage, err error) {
-	var a struct {
-		Ship   string `json:"shipSymbol"`
-		Target string `json:"toShipSymbol"`
+// Simulate predicts a call from the live world without making it (no request: the ship
+// as the world knows it, the system map, the prices last seen at the ship's market, read
+// again only when older than PriceMaxAge). Tools without a dry run, and calls whose
+// prediction would need something unknown, answer ok=false. A predicted success reports
+// its Effects (see EffectCost and the others).
+func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
+	if t, ok := g.tools.Find(name); !ok || t.Simulate == nil {
+		return game.Simulation{Summary: name + " cannot be predicted"}, false, nil
 	}
-	_ = json.Unmarshal(args, &a) // validated already; missing fields stay empty
-	var ae *APIError
-	var uo *UnknownOutcomeError
-	switch {
-	case errors.As(err, &uo):
-		g.distrust(tool, a.Ship, a.Target, 0, true)
-	case errors.As(err, &ae):
-		g.distrust(tool, a.Ship, a.Target, ae.Code, false)
-	}
+	return g.tools.Simulate(ctx, name, args)
 }
-
-// handler runs one tool and returns the text the model reads.
-type handler func(g *Game, ctx context.Context, args json.RawMessage) (string, error)
-
-// handlers is set in init because the handlers refer to the Game's methods.
-var handlers map[string]handler
 
 // result turns a tool's outcome into a game.Result: refusals keep the game's code and
 // message, rate limits become waits, lost responses become Unknown.

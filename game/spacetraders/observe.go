@@ -2,7 +2,6 @@ package spacetraders
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -114,7 +113,7 @@ func systemMap(sys *System, ships []Ship) *game.Map {
 	return m
 }
 
-func (g *Game) observeGame(ctx context.Context, _ json.RawMessage) (string, error) {
+func (g *Game) observeGame(ctx context.Context, _ noArgs) (string, error) {
 	obs, err := g.Observe(ctx)
 	if err != nil {
 		return "", err
@@ -128,29 +127,11 @@ const marketFresh = 15 * time.Second
 
 // missing is the validation error for an argument a view needs.
 func missing(view detailView, field string) error {
-	return &game.ValidationError{Tool: ToolObserveDetail, Problems: []game.Problem{{
+	return &game.ValidationError{Tool: "observe_detail", Problems: []game.Problem{{
 		Path: "arguments." + field, Expected: fmt.Sprintf("required string for view %q", view), Got: "nothing (missing)"}}}
 }
 
-func (g *Game) observeDetail(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, err := decodeArgs[detailArgs](ToolObserveDetail, raw)
-	if err != nil {
-		return "", err
-	}
-	switch a.View {
-	case "waypoint", "market", "shipyard", "jump_gate":
-		if a.WaypointSymbol == "" {
-			return "", missing(a.View, "waypointSymbol")
-		}
-	case "contract":
-		if a.ContractID == "" {
-			return "", missing(a.View, "contractId")
-		}
-	case "ship":
-		if a.ShipSymbol == "" {
-			return "", missing(a.View, "shipSymbol")
-		}
-	}
+func (g *Game) observeDetail(ctx context.Context, a detailArgs) (string, error) {
 	wp := a.WaypointSymbol
 	switch a.View {
 	case "waypoint":
@@ -224,19 +205,6 @@ func (g *Game) observeDetail(ctx context.Context, raw json.RawMessage) (string, 
 }
 
 func (g *Game) systemWaypoints(ctx context.Context, a detailArgs) (string, error) {
-	var probs []game.Problem
-	for i, t := range a.Traits {
-		if !traitSet[t] {
-			p := game.Problem{Path: fmt.Sprintf("arguments.traits[%d]", i), Expected: "a waypoint trait symbol", Got: fmt.Sprintf("string %q", t)}
-			if near := nearest(t, WaypointTraits); len(near) > 0 {
-				p.Hint = "did you mean " + strings.Join(near, " or ") + "?"
-			}
-			probs = append(probs, p)
-		}
-	}
-	if len(probs) > 0 {
-		return "", &game.ValidationError{Tool: ToolObserveDetail, Problems: probs}
-	}
 	sys := a.SystemSymbol
 	if sys == "" {
 		snap, err := g.Snapshot(ctx)

@@ -176,7 +176,7 @@ func TestObserveMatchesObserveGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := w.call(ToolObserveGame, map[string]any{})
+	out := w.call("observe_game", map[string]any{})
 	if out != obs.Summary {
 		t.Fatalf("observe_game output differs from Observation.Summary:\n%s\n---\n%s", out, obs.Summary)
 	}
@@ -209,12 +209,18 @@ func TestPlayNavigation(t *testing.T) {
 	nav := map[string]any{"shipSymbol": cmd, "waypointSymbol": far}
 
 	// Docked: the game refuses to navigate, and the dry run says so.
-	if sim := w.simulate(ToolNavigateShip, nav); !sim.Fails || !strings.Contains(sim.Summary, "4236") {
-		t.Errorf("dry run while docked: %+v", sim)
+	if sim := w.simulate(ToolNavigateShip, nav); !sim.Fails || !strings.Contains(sim.Summary, "4236") || sim.Effects != nil {
+		t.Errorf("dry run while docked: %+v (a predicted failure has no effects)", sim)
 	}
 	w.refused(4236, ToolNavigateShip, nav)
 
+	if sim := w.simulate(ToolOrbitShip, map[string]any{"shipSymbol": cmd}); sim.Fails || sim.Warning != "" || len(sim.Effects) != 1 || sim.Effects["seconds"] != 0 {
+		t.Errorf("orbit dry run: %+v", sim)
+	}
 	w.call(ToolOrbitShip, map[string]any{"shipSymbol": cmd})
+	if sim := w.simulate(ToolOrbitShip, map[string]any{"shipSymbol": cmd}); sim.Fails || sim.Warning != "already in orbit" {
+		t.Errorf("orbit dry run in orbit: %+v", sim)
+	}
 	// In orbit: no trading or refuelling.
 	w.refused(4244, ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 1})
 	w.refused(4225, ToolRefuelShip, map[string]any{"shipSymbol": cmd})
@@ -232,8 +238,14 @@ func TestPlayNavigation(t *testing.T) {
 	if want := clock(s.Nav.Route.Arrival); !strings.Contains(sim.Summary, want) {
 		t.Errorf("dry run arrival %q, game says %s", sim.Summary, want)
 	}
+	if trip := s.Nav.Route.Arrival.Sub(s.Nav.Route.DepartureTime).Seconds(); sim.Effects["fuel"] != 139 || sim.Effects["seconds"] != trip || len(sim.Effects) != 2 {
+		t.Errorf("navigate effects %v, want fuel 139 and seconds %v", sim.Effects, trip)
+	}
 
 	// In transit: refusals carry a wait until the arrival.
+	if sim := w.simulate(ToolDockShip, map[string]any{"shipSymbol": cmd}); !sim.Fails || !strings.Contains(sim.Summary, "4214") || sim.Effects != nil {
+		t.Errorf("dock dry run in transit: %+v", sim)
+	}
 	r := w.refused(4214, ToolDockShip, map[string]any{"shipSymbol": cmd})
 	if r.Wait == nil || !r.Wait.Until.Equal(s.Nav.Route.Arrival) {
 		t.Errorf("in-transit wait: %+v, arrival %v", r.Wait, s.Nav.Route.Arrival)
@@ -260,11 +272,15 @@ func TestPlayNavigation(t *testing.T) {
 	w.fly(cmd, station)
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
 	sim = w.simulate(ToolRefuelShip, map[string]any{"shipSymbol": cmd})
+	fuelBefore := w.ship(cmd).Fuel.Current
 	before := w.credits()
 	out = w.call(ToolRefuelShip, map[string]any{"shipSymbol": cmd})
 	spent := before - w.credits()
 	if !strings.Contains(sim.Summary, "= "+credits(spent)+" credits") || !strings.Contains(out, "fuel 400/400") {
 		t.Errorf("refuel: dry run %q, spent %d, output %q", sim.Summary, spent, out)
+	}
+	if sim.Effects["cost"] != float64(spent) || sim.Effects["fuel_added"] != float64(400-fuelBefore) {
+		t.Errorf("refuel effects %v, want cost %d and fuel_added %d", sim.Effects, spent, 400-fuelBefore)
 	}
 }
 
@@ -279,11 +295,27 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	need := ks[0].Terms.Deliver[0].UnitsRequired
 
 	w.refused(4505, ToolDeliverContract, map[string]any{"contractId": id, "shipSymbol": cmd, "tradeSymbol": "COPPER_ORE", "units": 1})
+	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4505") {
+		t.Errorf("fulfil dry run before accepting: %+v", sim)
+	}
+	if sim, ok, err := w.reg.Simulate(ctx, ToolAcceptContract, argsJSON(t, map[string]any{"contractId": "someone-elses"})); ok || err != nil || sim.Effects != nil {
+		t.Errorf("accept dry run of an unknown contract: %+v %v %v; want no prediction", sim, ok, err)
+	}
+	sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id})
+	if sim.Fails || sim.Effects["income"] != float64(ks[0].Terms.Payment.OnAccepted) || len(sim.Effects) != 1 {
+		t.Errorf("accept dry run: %+v", sim)
+	}
 	out := w.call(ToolAcceptContract, map[string]any{"contractId": id})
 	if !strings.Contains(out, "accepted") || !strings.Contains(out, "Credits now 175,885") {
 		t.Errorf("accept: %s", out)
 	}
+	if sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4501") || sim.Effects != nil {
+		t.Errorf("accept dry run when accepted: %+v", sim)
+	}
 	w.refused(4501, ToolAcceptContract, map[string]any{"contractId": id})
+	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4502") {
+		t.Errorf("fulfil dry run before delivering: %+v", sim)
+	}
 	w.refused(4502, ToolFulfillContract, map[string]any{"contractId": id})
 	w.refused(4511, ToolNegotiateContract, map[string]any{"shipSymbol": cmd})
 
@@ -313,7 +345,7 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 
 	// Trade at the asteroid's market: dry runs give the totals the game charges.
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
-	w.call(ToolObserveDetail, map[string]any{"view": "market", "waypointSymbol": rock})
+	w.call("observe_detail", map[string]any{"view": "market", "waypointSymbol": rock})
 	for _, it := range w.ship(cmd).Cargo.Inventory {
 		if it.Symbol == "COPPER_ORE" {
 			continue
@@ -324,16 +356,20 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 		out := w.call(ToolSellCargo, sell)
 		if got := w.credits() - before; !strings.Contains(sim.Summary, "= "+credits(got)+" credits") || !strings.Contains(out, "Sold") {
 			t.Errorf("sell %s: dry run %q, got %d: %s", it.Symbol, sim.Summary, got, out)
+		} else if sim.Effects["income"] != float64(got) || sim.Effects["units"] != float64(it.Units) || sim.Effects["cost"] != 0 {
+			t.Errorf("sell %s: effects %v, got %d credits", it.Symbol, sim.Effects, got)
 		}
 	}
 	w.refused(4218, ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "ICE_WATER", "units": 1})
 	free := 40 - w.ship(cmd).Cargo.Units
 	buy := map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": free}
-	sim := w.simulate(ToolPurchaseCargo, buy)
+	sim = w.simulate(ToolPurchaseCargo, buy)
 	before := w.credits()
 	w.call(ToolPurchaseCargo, buy)
 	if got := before - w.credits(); !strings.Contains(sim.Summary, "= "+credits(got)+" credits") {
 		t.Errorf("purchase: dry run %q, paid %d", sim.Summary, got)
+	} else if sim.Effects["cost"] != float64(got) || sim.Effects["units"] != float64(free) || sim.Effects["income"] != 0 {
+		t.Errorf("purchase: effects %v, paid %d", sim.Effects, got)
 	}
 	w.refused(4217, ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": 1})
 	w.call(ToolOrbitShip, map[string]any{"shipSymbol": cmd})
@@ -361,10 +397,14 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 			w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "COPPER_ORE", "units": min(need-delivered, 40-w.ship(cmd).Cargo.Units)})
 		}
 	}
+	sim = w.simulate(ToolFulfillContract, map[string]any{"contractId": id})
 	before = w.credits()
 	out = w.call(ToolFulfillContract, map[string]any{"contractId": id})
 	if w.credits()-before != ks[0].Terms.Payment.OnFulfilled || !strings.Contains(out, "fulfilled") {
 		t.Errorf("fulfil: %s", out)
+	}
+	if sim.Fails || sim.Effects["income"] != float64(w.credits()-before) {
+		t.Errorf("fulfil dry run %+v, paid %d", sim, w.credits()-before)
 	}
 	w.refused(4504, ToolFulfillContract, map[string]any{"contractId": id})
 	out = w.call(ToolNegotiateContract, map[string]any{"shipSymbol": cmd})
@@ -378,9 +418,9 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 
 func TestPlayFleetJumpAndChart(t *testing.T) {
 	w := newWorld(t)
-	w.refused(4216, ToolPurchaseShip, map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
-	w.refused(4245, ToolPurchaseShip, map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": yard})
-	out := w.call(ToolPurchaseShip, map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
+	w.refused(4216, "purchase_ship", map[string]any{"shipType": "SHIP_EXPLORER", "waypointSymbol": yard})
+	w.refused(4245, "purchase_ship", map[string]any{"shipType": "SHIP_BULK_FREIGHTER", "waypointSymbol": yard})
+	out := w.call("purchase_ship", map[string]any{"shipType": "SHIP_LIGHT_HAULER", "waypointSymbol": yard})
 	if !strings.Contains(out, "credits now 85,000") {
 		t.Errorf("purchase ship: %s", out)
 	}
@@ -388,10 +428,10 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 
 	// Cargo moves only between ships at the same waypoint.
 	w.call(ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "FOOD", "units": 5})
-	w.refused(4234, ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 5, "toShipSymbol": hauler})
+	w.refused(4234, "transfer_cargo", map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 5, "toShipSymbol": hauler})
 	w.fly(cmd, yard)
 	w.call(ToolDockShip, map[string]any{"shipSymbol": cmd})
-	out = w.call(ToolTransferCargo, map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 3, "toShipSymbol": hauler})
+	out = w.call("transfer_cargo", map[string]any{"shipSymbol": cmd, "tradeSymbol": "FOOD", "units": 3, "toShipSymbol": hauler})
 	if !strings.Contains(out, "cargo 2/40 (FOOD×2)") || w.ship(hauler).Cargo.Count("FOOD") != 3 {
 		t.Errorf("transfer: %s", out)
 	}
@@ -403,16 +443,16 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 
 	// Through the gate to another system, and chart what nobody has charted.
 	w.fly(cmd, gate)
-	out = w.call(ToolObserveDetail, map[string]any{"view": "jump_gate", "waypointSymbol": gate})
+	out = w.call("observe_detail", map[string]any{"view": "jump_gate", "waypointSymbol": gate})
 	dest := strings.Split(strings.SplitN(out, ": ", 2)[1], ", ")[0]
-	w.refused(4230, ToolCreateChart, map[string]any{"shipSymbol": cmd})
-	out = w.call(ToolJumpShip, map[string]any{"shipSymbol": cmd, "waypointSymbol": dest})
+	w.refused(4230, "create_chart", map[string]any{"shipSymbol": cmd})
+	out = w.call("jump_ship", map[string]any{"shipSymbol": cmd, "waypointSymbol": dest})
 	if !strings.Contains(out, "at "+dest) {
 		t.Fatalf("jump: %s", out)
 	}
 	w.cool(cmd)
 	sys := SystemOf(dest)
-	list := w.call(ToolObserveDetail, map[string]any{"view": "system_waypoints", "systemSymbol": sys, "traits": []string{"UNCHARTED"}})
+	list := w.call("observe_detail", map[string]any{"view": "system_waypoints", "systemSymbol": sys, "traits": []string{"UNCHARTED"}})
 	var target string
 	for _, line := range strings.Split(list, "\n")[1:] {
 		target = strings.Fields(strings.TrimPrefix(line, "- "))[0]
@@ -422,7 +462,7 @@ func TestPlayFleetJumpAndChart(t *testing.T) {
 		t.Skipf("no uncharted waypoint in %s: %s", sys, list)
 	}
 	w.fly(cmd, target)
-	out = w.call(ToolCreateChart, map[string]any{"shipSymbol": cmd})
+	out = w.call("create_chart", map[string]any{"shipSymbol": cmd})
 	if !strings.Contains(out, "Charted "+target) {
 		t.Errorf("chart: %s", out)
 	}
@@ -456,12 +496,12 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{map[string]any{"view": "ship", "shipSymbol": cmd}, "mounts: MOUNT_SENSOR_ARRAY_I, MOUNT_MINING_LASER_II"},
 	}
 	for _, v := range views {
-		r, err := reg.Call(ctx, ToolObserveDetail, argsJSON(t, v.args))
+		r, err := reg.Call(ctx, "observe_detail", argsJSON(t, v.args))
 		if err != nil || !r.OK() || !strings.Contains(r.Output, v.want) {
 			t.Errorf("%v: %v %+v, want %q in:\n%s", v.args, err, r.Err, v.want, r.Output)
 		}
 	}
-	r, _ := reg.Call(ctx, ToolObserveDetail, argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
+	r, _ := reg.Call(ctx, "observe_detail", argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
 	if r.Err == nil || r.Err.Code != 404 && r.Err.Code < 4000 {
 		t.Errorf("unknown ship: %+v", r)
 	}
@@ -476,8 +516,8 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{ToolSellCargo, map[string]any{"shipSymbol": cmd, "symbol": "IRON_ORES", "units": 1}, "arguments.symbol: expected a trade good symbol (as listed in markets and cargo), got string \"IRON_ORES\" (did you mean IRON_ORE"},
 		{ToolPurchaseCargo, map[string]any{"shipSymbol": cmd, "symbol": "copper_ore", "units": 1}, "did you mean COPPER_ORE"},
 		{ToolDeliverContract, map[string]any{"contractId": "x", "shipSymbol": cmd, "tradeSymbol": "GOLDD", "units": 1}, "arguments.tradeSymbol"},
-		{ToolObserveDetail, map[string]any{"view": "system_waypoints", "traits": []string{"MARKETPLAC"}}, "did you mean MARKETPLACE"},
-		{ToolObserveDetail, map[string]any{"view": "market"}, "arguments.waypointSymbol: expected required string for view \"market\""},
+		{"observe_detail", map[string]any{"view": "system_waypoints", "traits": []string{"MARKETPLAC"}}, "did you mean MARKETPLACE"},
+		{"observe_detail", map[string]any{"view": "market"}, "arguments.waypointSymbol: expected required string for view \"market\""},
 		{ToolExtractResources, map[string]any{"shipSymbol": cmd, "survey": map[string]any{"signature": "S", "symbol": rock, "deposits": []any{}, "expiration": "tomorrow", "size": "SMALL"}}, "arguments.survey.expiration"},
 	}
 	for _, c := range local {

@@ -2,39 +2,41 @@ package spacetraders
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/coplayhq/coplay/game"
 )
 
-// Simulate predicts navigate_ship, purchase_cargo, sell_cargo and refuel_ship from the
-// live world (no request: the ship as the world knows it, the system map, the prices
-// last seen at the ship's market, read again only when older than PriceMaxAge). Other tools cannot be predicted (ok=false). Where a prediction would need
-// something unknown, ok is false and the Simulation says what is missing.
-func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
-	var sim game.Simulation
-	var ok bool
-	var err error
-	switch name {
-	case ToolNavigateShip:
-		sim, ok, err = g.simNavigate(ctx, args)
-	case ToolPurchaseCargo, ToolSellCargo:
-		sim, ok, err = g.simTrade(ctx, name, args)
-	case ToolRefuelShip:
-		sim, ok, err = g.simRefuel(ctx, args)
-	default:
-		return game.Simulation{Summary: name + " cannot be predicted"}, false, nil
+// simOrbit predicts orbit_ship: refused in transit, otherwise immediate (a ship already
+// in orbit stays there).
+func (g *Game) simOrbit(ctx context.Context, a shipArgs) (game.Simulation, bool, error) {
+	return g.simStatus(ctx, a.ShipSymbol, InOrbit)
+}
+
+// simDock predicts dock_ship: refused in transit, otherwise immediate.
+func (g *Game) simDock(ctx context.Context, a shipArgs) (game.Simulation, bool, error) {
+	return g.simStatus(ctx, a.ShipSymbol, Docked)
+}
+
+func (g *Game) simStatus(ctx context.Context, symbol, want string) (game.Simulation, bool, error) {
+	s, _, err := g.shipNow(ctx, symbol)
+	if err != nil {
+		return game.Simulation{}, false, err
 	}
-	var ae *APIError
-	if errors.As(err, &ae) && ae.Status != 429 {
-		// Reading the ship or market was refused (no such ship): the call would be too.
-		return game.Simulation{Summary: fmt.Sprintf("would fail: game error %d: %s", ae.Code, ae.Message), Fails: true}, true, nil
+	if s.Nav.Status == InTransit && s.Nav.Route.Arrival.After(g.now()) {
+		return fails(4214, "%s is in transit, arrives %s", s.Symbol, g.until(s.Nav.Route.Arrival))
 	}
-	return sim, ok, err
+	state := strings.ToLower(strings.ReplaceAll(want, "_", " ")) // "in orbit", "docked"
+	sim := game.Simulation{Summary: fmt.Sprintf("%s will be %s at %s at once, using no fuel", s.Symbol, state, s.Nav.WaypointSymbol),
+		Effects: map[string]float64{EffectSeconds: 0}}
+	if status := s.Nav.Status; status == want || (status == InTransit && want == InOrbit) {
+		sim.Warning = "already " + state
+	}
+	return sim, true, nil
 }
 
 func fails(code int, format string, a ...any) (game.Simulation, bool, error) {
@@ -94,11 +96,7 @@ func Travel(fromX, fromY, toX, toY int, engineSpeed, fuelCapacity int, mode stri
 	return distance, fuel, d
 }
 
-func (g *Game) simNavigate(ctx context.Context, raw json.RawMessage) (game.Simulation, bool, error) {
-	a, err := decodeArgs[navigateArgs](ToolNavigateShip, raw)
-	if err != nil {
-		return game.Simulation{}, false, err
-	}
+func (g *Game) simNavigate(ctx context.Context, a navigateArgs) (game.Simulation, bool, error) {
 	s, _, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
@@ -136,7 +134,8 @@ func (g *Game) simNavigate(ctx context.Context, raw json.RawMessage) (game.Simul
 		return fails(4203, "needs %d fuel for distance %d in %s mode but has %d; refuel, or DRIFT uses 1", fuel, dist, s.Nav.FlightMode, s.Fuel.Current)
 	}
 	sim := game.Simulation{Summary: fmt.Sprintf("distance %d in %s: uses %d fuel (%d → %d), arrives in %s (%s)",
-		dist, s.Nav.FlightMode, fuel, s.Fuel.Current, s.Fuel.Current-fuel, dur.Round(time.Second), clock(g.now().Add(dur)))}
+		dist, s.Nav.FlightMode, fuel, s.Fuel.Current, s.Fuel.Current-fuel, dur.Round(time.Second), clock(g.now().Add(dur))),
+		Effects: map[string]float64{EffectFuel: float64(fuel), EffectSeconds: dur.Seconds()}}
 	if s.Fuel.Capacity > 0 && s.Fuel.Current-fuel < s.Fuel.Capacity/10 {
 		sim.Warning = "leaves the tank almost empty"
 	}
@@ -164,14 +163,15 @@ func (g *Game) marketAt(ctx context.Context, wp string) (*Market, time.Time, err
 	return g.Market(ctx, wp, g.priceAge())
 }
 
-func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (game.Simulation, bool, error) {
-	a, err := decodeArgs[cargoArgs](tool, raw)
-	if err != nil {
-		return game.Simulation{}, false, err
-	}
-	if err := checkGood(tool, "symbol", a.Symbol); err != nil {
-		return game.Simulation{}, false, err
-	}
+func (g *Game) simPurchase(ctx context.Context, a cargoArgs) (game.Simulation, bool, error) {
+	return g.simTrade(ctx, true, a)
+}
+
+func (g *Game) simSell(ctx context.Context, a cargoArgs) (game.Simulation, bool, error) {
+	return g.simTrade(ctx, false, a)
+}
+
+func (g *Game) simTrade(ctx context.Context, buying bool, a cargoArgs) (game.Simulation, bool, error) {
 	s, have, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
@@ -185,7 +185,6 @@ func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (
 	}
 	good := m.Good(a.Symbol)
 	age := g.now().Sub(seenAt).Round(time.Second)
-	buying := tool == ToolPurchaseCargo
 	if good == nil {
 		if len(m.TradeGoods) == 0 {
 			return game.Simulation{Summary: "cannot predict: no prices seen at " + s.Nav.WaypointSymbol}, false, nil
@@ -208,7 +207,8 @@ func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (
 			return fails(4217, "%d units do not fit: %d free of %d", a.Units, free, s.Cargo.Capacity)
 		}
 		return game.Simulation{Summary: fmt.Sprintf("buys %d %s at %d (price seen %s ago) = %s credits; credits %s → %s; cargo %d → %d/%d",
-			a.Units, a.Symbol, good.PurchasePrice, age, credits(cost), credits(have), credits(have-cost), s.Cargo.Units, s.Cargo.Units+a.Units, s.Cargo.Capacity)}, true, nil
+			a.Units, a.Symbol, good.PurchasePrice, age, credits(cost), credits(have), credits(have-cost), s.Cargo.Units, s.Cargo.Units+a.Units, s.Cargo.Capacity),
+			Effects: map[string]float64{EffectCost: float64(cost), EffectUnits: float64(a.Units)}}, true, nil
 	}
 	carried := s.Cargo.Count(a.Symbol)
 	if carried == 0 {
@@ -219,17 +219,14 @@ func (g *Game) simTrade(ctx context.Context, tool string, raw json.RawMessage) (
 	}
 	gain := int64(a.Units) * good.SellPrice
 	return game.Simulation{Summary: fmt.Sprintf("sells %d %s at %d (price seen %s ago) = %s credits; credits %s → %s; cargo %d → %d/%d",
-		a.Units, a.Symbol, good.SellPrice, age, credits(gain), credits(have), credits(have+gain), s.Cargo.Units, s.Cargo.Units-a.Units, s.Cargo.Capacity)}, true, nil
+		a.Units, a.Symbol, good.SellPrice, age, credits(gain), credits(have), credits(have+gain), s.Cargo.Units, s.Cargo.Units-a.Units, s.Cargo.Capacity),
+		Effects: map[string]float64{EffectIncome: float64(gain), EffectUnits: float64(a.Units)}}, true, nil
 }
 
 // fuelPerMarketUnit is how many ship fuel units one market unit of FUEL fills.
 const fuelPerMarketUnit = 100
 
-func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulation, bool, error) {
-	a, err := decodeArgs[refuelArgs](ToolRefuelShip, raw)
-	if err != nil {
-		return game.Simulation{}, false, err
-	}
+func (g *Game) simRefuel(ctx context.Context, a refuelArgs) (game.Simulation, bool, error) {
 	s, have, err := g.shipNow(ctx, a.ShipSymbol)
 	if err != nil {
 		return game.Simulation{}, false, err
@@ -250,14 +247,16 @@ func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulat
 		units = space
 	}
 	if units == 0 {
-		return game.Simulation{Summary: "the tank is already full; nothing to buy", Warning: "nothing to do"}, true, nil
+		return game.Simulation{Summary: "the tank is already full; nothing to buy", Warning: "nothing to do",
+			Effects: map[string]float64{EffectCost: 0, EffectFuelAdded: 0}}, true, nil
 	}
 	market := (units + fuelPerMarketUnit - 1) / fuelPerMarketUnit
 	if a.FromCargo {
 		if have := s.Cargo.Count("FUEL"); have < market {
 			return fails(4219, "needs %d FUEL from cargo, carries %d", market, have)
 		}
-		return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) using %d FUEL from cargo", units, s.Fuel.Current, s.Fuel.Current+units, market), Warning: warn}, true, nil
+		return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) using %d FUEL from cargo", units, s.Fuel.Current, s.Fuel.Current+units, market), Warning: warn,
+			Effects: map[string]float64{EffectCost: 0, EffectFuelAdded: float64(units)}}, true, nil
 	}
 	m, _, err := g.marketAt(ctx, s.Nav.WaypointSymbol)
 	var ae *APIError
@@ -279,5 +278,57 @@ func (g *Game) simRefuel(ctx context.Context, raw json.RawMessage) (game.Simulat
 		return fails(4600, "%d FUEL at %d = %s credits, but you have %s", market, good.PurchasePrice, credits(cost), credits(have))
 	}
 	return game.Simulation{Summary: fmt.Sprintf("adds %d fuel (%d → %d) for %d FUEL at %d = %s credits; credits %s → %s",
-		units, s.Fuel.Current, s.Fuel.Current+units, market, good.PurchasePrice, credits(cost), credits(have), credits(have-cost)), Warning: warn}, true, nil
+		units, s.Fuel.Current, s.Fuel.Current+units, market, good.PurchasePrice, credits(cost), credits(have), credits(have-cost)), Warning: warn,
+		Effects: map[string]float64{EffectCost: float64(cost), EffectFuelAdded: float64(units)}}, true, nil
+}
+
+// simContract predicts accept_contract (accept) or fulfill_contract from the contracts
+// the world knows: the payment, with its income effect, or the game's refusal. A
+// contract the world does not know is not predicted.
+func (g *Game) simContract(ctx context.Context, id string, accept bool) (game.Simulation, bool, error) {
+	snap, err := g.Snapshot(ctx)
+	if err != nil {
+		return game.Simulation{}, false, err
+	}
+	var k *Contract
+	for i := range snap.Contracts {
+		if snap.Contracts[i].ID == id {
+			k = &snap.Contracts[i]
+		}
+	}
+	now := g.now()
+	switch {
+	case k == nil:
+		return game.Simulation{Summary: "cannot predict: contract " + id + " is not one of yours as last seen"}, false, nil
+	case k.Fulfilled:
+		return fails(4504, "contract %s is already fulfilled", k.ID)
+	case accept && k.Accepted:
+		return fails(4501, "contract %s is already accepted", k.ID)
+	case accept && !k.DeadlineToAccept.IsZero() && !now.Before(k.DeadlineToAccept):
+		return fails(4503, "the offer of contract %s expired at %s", k.ID, clock(k.DeadlineToAccept))
+	case accept:
+		pay := k.Terms.Payment.OnAccepted
+		return game.Simulation{Summary: fmt.Sprintf("accepts %s; pays %s credits now and %s on fulfilling", k.ID, credits(pay), credits(k.Terms.Payment.OnFulfilled)),
+			Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
+	case !k.Accepted:
+		return fails(4505, "contract %s has not been accepted (accept_contract)", k.ID)
+	case !k.Terms.Deadline.IsZero() && !now.Before(k.Terms.Deadline):
+		return fails(4503, "contract %s passed its deadline at %s", k.ID, clock(k.Terms.Deadline))
+	}
+	for _, d := range k.Terms.Deliver {
+		if d.UnitsFulfilled < d.UnitsRequired {
+			return fails(4502, "contract %s still needs %d %s at %s", k.ID, d.UnitsRequired-d.UnitsFulfilled, d.TradeSymbol, d.DestinationSymbol)
+		}
+	}
+	pay := k.Terms.Payment.OnFulfilled
+	return game.Simulation{Summary: fmt.Sprintf("fulfils %s; pays %s credits", k.ID, credits(pay)),
+		Effects: map[string]float64{EffectIncome: float64(pay)}}, true, nil
+}
+
+func (g *Game) simAccept(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	return g.simContract(ctx, a.ContractID, true)
+}
+
+func (g *Game) simFulfill(ctx context.Context, a contractArgs) (game.Simulation, bool, error) {
+	return g.simContract(ctx, a.ContractID, false)
 }

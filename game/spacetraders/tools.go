@@ -1,119 +1,18 @@
 package spacetraders
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
 	"github.com/coplayhq/coplay/game"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Enumerated argument types, so the schemas list the spec's values.
-type (
-	flightMode   string // models/ShipNavFlightMode.json
-	shipType     string // models/ShipType.json
-	waypointType string // models/WaypointType.json
-	surveySize   string // models/Survey.json size
-	detailView   string // observe_detail's views
-)
-
-// Argument types of the tools. Names are the spec's path parameters and request body
-// fields, flattened into one object; the only rename is transfer_cargo's receiving ship
-// (see transferArgs). Trade goods are plain strings checked against the spec's
-// TradeSymbol list before sending (see tradesymbols.go): repeating that 145-value enum in
-// every tool would be most of the catalogue.
-
-type noArgs struct{}
-
-type shipArgs struct {
-	ShipSymbol string `json:"shipSymbol" jsonschema:"your ship, e.g. COPLAY-1"`
-}
-
-type contractArgs struct {
-	ContractID string `json:"contractId" jsonschema:"contract id from observe_game"`
-}
-
-type navigateArgs struct {
-	ShipSymbol     string `json:"shipSymbol" jsonschema:"your ship, in orbit"`
-	WaypointSymbol string `json:"waypointSymbol" jsonschema:"destination in the same system"`
-}
-
-type flightModeArgs struct {
-	ShipSymbol string     `json:"shipSymbol" jsonschema:"your ship"`
-	FlightMode flightMode `json:"flightMode"`
-}
-
-type refuelArgs struct {
-	ShipSymbol string `json:"shipSymbol" jsonschema:"your ship, docked at a market selling FUEL"`
-	Units      int    `json:"units,omitempty" jsonschema:"ship fuel units to add (omit to fill the tank); 1 market unit = 100 fuel"`
-	FromCargo  bool   `json:"fromCargo,omitempty" jsonschema:"use FUEL from the ship's cargo instead of the market"`
-}
-
-type cargoArgs struct {
-	ShipSymbol string `json:"shipSymbol" jsonschema:"your ship"`
-	Symbol     string `json:"symbol" jsonschema:"trade good symbol as listed in a market or cargo, e.g. IRON_ORE"`
-	Units      int    `json:"units" jsonschema:"number of units"`
-}
-
-// transferArgs flattens transfer-cargo: the path's shipSymbol (the sender) and the body's
-// shipSymbol (the receiver) share a name in the spec, so the receiver is toShipSymbol here.
-type transferArgs struct {
-	ShipSymbol   string `json:"shipSymbol" jsonschema:"ship giving the cargo"`
-	TradeSymbol  string `json:"tradeSymbol" jsonschema:"trade good symbol, e.g. IRON_ORE"`
-	Units        int    `json:"units" jsonschema:"number of units"`
-	ToShipSymbol string `json:"toShipSymbol" jsonschema:"ship receiving it, at the same waypoint (the spec's body shipSymbol)"`
-}
-
-type surveyArg struct {
-	Signature  string          `json:"signature"`
-	Symbol     string          `json:"symbol" jsonschema:"the surveyed waypoint"`
-	Deposits   []SurveyDeposit `json:"deposits"`
-	Expiration string          `json:"expiration" jsonschema:"RFC 3339 time"`
-	Size       surveySize      `json:"size"`
-}
-
-type extractArgs struct {
-	ShipSymbol string     `json:"shipSymbol" jsonschema:"your ship with a mining laser, in orbit"`
-	Survey     *surveyArg `json:"survey,omitempty" jsonschema:"a survey from create_survey, copied whole, to target its deposits"`
-}
-
-type deliverArgs struct {
-	ContractID  string `json:"contractId" jsonschema:"contract id"`
-	ShipSymbol  string `json:"shipSymbol" jsonschema:"ship docked at the delivery waypoint, carrying the good"`
-	TradeSymbol string `json:"tradeSymbol" jsonschema:"good the contract asks for"`
-	Units       int    `json:"units" jsonschema:"number of units"`
-}
-
-type purchaseShipArgs struct {
-	ShipType       shipType `json:"shipType"`
-	WaypointSymbol string   `json:"waypointSymbol" jsonschema:"shipyard where one of your ships is"`
-}
-
-type jumpArgs struct {
-	ShipSymbol     string `json:"shipSymbol" jsonschema:"your ship, in orbit at a jump gate"`
-	WaypointSymbol string `json:"waypointSymbol" jsonschema:"a connected jump gate"`
-}
-
-type detailArgs struct {
-	View           detailView   `json:"view"`
-	WaypointSymbol string       `json:"waypointSymbol,omitempty" jsonschema:"for waypoint, market, shipyard, jump_gate"`
-	SystemSymbol   string       `json:"systemSymbol,omitempty" jsonschema:"for system_waypoints (default: your first ship's system)"`
-	Type           waypointType `json:"type,omitempty" jsonschema:"system_waypoints filter"`
-	Traits         []string     `json:"traits,omitempty" jsonschema:"system_waypoints filter, all must match, e.g. MARKETPLACE, SHIPYARD, COMMON_METAL_DEPOSITS"`
-	ContractID     string       `json:"contractId,omitempty" jsonschema:"for contract"`
-	ShipSymbol     string       `json:"shipSymbol,omitempty" jsonschema:"for ship"`
-}
-
-// Enum values, from the spec's models.
-var (
-	flightModes   = []flightMode{"DRIFT", "STEALTH", "CRUISE", "BURN"}
-	shipTypes     = []shipType{"SHIP_PROBE", "SHIP_MINING_DRONE", "SHIP_SIPHON_DRONE", "SHIP_INTERCEPTOR", "SHIP_LIGHT_HAULER", "SHIP_COMMAND_FRIGATE", "SHIP_EXPLORER", "SHIP_HEAVY_FREIGHTER", "SHIP_LIGHT_SHUTTLE", "SHIP_ORE_HOUND", "SHIP_REFINING_FREIGHTER", "SHIP_SURVEYOR", "SHIP_BULK_FREIGHTER"}
-	waypointTypes = []waypointType{"PLANET", "GAS_GIANT", "MOON", "ORBITAL_STATION", "JUMP_GATE", "ASTEROID_FIELD", "ASTEROID", "ENGINEERED_ASTEROID", "ASTEROID_BASE", "NEBULA", "DEBRIS_FIELD", "GRAVITY_WELL", "ARTIFICIAL_GRAVITY_WELL", "FUEL_STATION"}
-	surveySizes   = []surveySize{"SMALL", "MODERATE", "LARGE"}
-	detailViews   = []detailView{"waypoint", "system_waypoints", "market", "shipyard", "jump_gate", "contract", "ship"}
-)
-
-// Tool names.
+// Names of the tools other packages refer to (the autopilot). Every other tool is named
+// only in its definition in catalog.
 const (
-	ToolObserveGame       = "observe_game"
-	ToolObserveDetail     = "observe_detail"
 	ToolOrbitShip         = "orbit_ship"
 	ToolDockShip          = "dock_ship"
 	ToolNavigateShip      = "navigate_ship"
@@ -122,78 +21,169 @@ const (
 	ToolPurchaseCargo     = "purchase_cargo"
 	ToolSellCargo         = "sell_cargo"
 	ToolJettisonCargo     = "jettison_cargo"
-	ToolTransferCargo     = "transfer_cargo"
 	ToolCreateSurvey      = "create_survey"
 	ToolExtractResources  = "extract_resources"
 	ToolAcceptContract    = "accept_contract"
 	ToolDeliverContract   = "deliver_contract"
 	ToolFulfillContract   = "fulfill_contract"
 	ToolNegotiateContract = "negotiate_contract"
-	ToolPurchaseShip      = "purchase_ship"
-	ToolCreateChart       = "create_chart"
-	ToolJumpShip          = "jump_ship"
 )
 
-// Operations maps each Act tool to the spec operation it calls (its operationId). The
-// extract tool calls extract-resources-with-survey when a survey is given.
-var Operations = map[string]string{
-	ToolOrbitShip:         "orbit-ship",
-	ToolDockShip:          "dock-ship",
-	ToolNavigateShip:      "navigate-ship",
-	ToolSetFlightMode:     "patch-ship-nav",
-	ToolRefuelShip:        "refuel-ship",
-	ToolPurchaseCargo:     "purchase-cargo",
-	ToolSellCargo:         "sell-cargo",
-	ToolJettisonCargo:     "jettison",
-	ToolTransferCargo:     "transfer-cargo",
-	ToolCreateSurvey:      "create-survey",
-	ToolExtractResources:  "extract-resources",
-	ToolAcceptContract:    "accept-contract",
-	ToolDeliverContract:   "deliver-contract",
-	ToolFulfillContract:   "fulfill-contract",
-	ToolNegotiateContract: "negotiateContract",
-	ToolPurchaseShip:      "purchase-ship",
-	ToolCreateChart:       "create-chart",
-	ToolJumpShip:          "jump-ship",
+// Effects are the named numbers a SpaceTraders dry run that predicts success reports in
+// game.Simulation.Effects, for approval rules ("allow purchase_cargo if cost <= 5000"):
+//
+//   - cost: credits spent (purchase_cargo, refuel_ship)
+//   - income: credits earned (sell_cargo, accept_contract, fulfill_contract)
+//   - fuel: fuel the trip uses (navigate_ship)
+//   - fuel_added: fuel units put into the tank (refuel_ship)
+//   - units: units of cargo bought or sold (purchase_cargo, sell_cargo)
+//   - seconds: travel time (navigate_ship), 0 for orbit_ship and dock_ship
+//
+// A dry run that predicts failure, or cannot say, reports none.
+const (
+	EffectCost      = "cost"
+	EffectIncome    = "income"
+	EffectFuel      = "fuel"
+	EffectFuelAdded = "fuel_added"
+	EffectUnits     = "units"
+	EffectSeconds   = "seconds"
+)
+
+// tool is one SpaceTraders tool defined in one place: game.ToolDef's parts, with a
+// handler that returns the text the model reads, plus the spec operation it calls (for
+// the conformance test). Arguments whose type has a check method are checked by it
+// during validation (game.Tool.Check), before anyone is asked and before anything is sent.
+type tool[T any] struct {
+	name, desc string
+	kind       game.Kind
+	// op is the spec's operationId of the call an Act tool makes. extract_resources calls
+	// extract-resources-with-survey when given a survey.
+	op     string
+	opts   []game.SchemaOption
+	adjust func(*jsonschema.Schema) *jsonschema.Schema
+	run    func(g *Game, ctx context.Context, a T) (string, error)
+	dry    func(g *Game, ctx context.Context, a T) (game.Simulation, bool, error)
+}
+
+// checker is an argument type with the game's own checks (see checks.go).
+type checker interface{ check() []game.Problem }
+
+// entry is a built tool and the operation it calls.
+type entry struct {
+	tool game.Tool
+	op   string
+}
+
+// build turns a definition into a game.Tool bound to g: Run reports refusals as Results
+// and marks what a failed action may have changed as no longer trusted; Simulate turns a
+// refused read (no such ship) into a predicted failure.
+func (d tool[T]) build(g *Game) entry {
+	def := game.ToolDef[T]{Name: d.name, Description: d.desc, Kind: d.kind, SchemaOptions: d.opts, Adjust: d.adjust}
+	def.Run = func(ctx context.Context, a T) (game.Result, error) {
+		out, err := d.run(g, ctx, a)
+		if err != nil && d.kind == game.Act {
+			// A look that fails says nothing about the world; an action's failure may.
+			g.distrustAfter(d.name, a, err)
+		}
+		return g.result(d.name, out, err)
+	}
+	var zero T
+	if _, ok := any(zero).(checker); ok {
+		def.Check = func(a T) []game.Problem { return any(a).(checker).check() }
+	}
+	if d.dry != nil {
+		def.DryRun = func(ctx context.Context, a T) (game.Simulation, bool, error) {
+			sim, ok, err := d.dry(g, ctx, a)
+			var ae *APIError
+			if errors.As(err, &ae) && ae.Status != 429 {
+				// Reading the ship or market was refused (no such ship): the call would be too.
+				return game.Simulation{Summary: fmt.Sprintf("would fail: game error %d: %s", ae.Code, ae.Message), Fails: true}, true, nil
+			}
+			if sim.Fails || !ok {
+				sim.Effects = nil // a predicted failure, or no prediction, has no effects
+			}
+			return sim, ok, err
+		}
+	}
+	return entry{tool: game.NewTool(def), op: d.op}
+}
+
+// Enum options for the argument types' closed sets.
+var enums = []game.SchemaOption{
+	game.WithEnum("flight mode: CRUISE normal, BURN 2x fuel and faster, DRIFT 1 fuel and very slow, STEALTH", flightModes...),
+	game.WithEnum("ship type", shipTypes...),
+	game.WithEnum("waypoint type", waypointTypes...),
+	game.WithEnum("survey size", surveySizes...),
+	game.WithEnum("what to look at", detailViews...),
 }
 
 func units1(s *jsonschema.Schema) *jsonschema.Schema { return game.Min(s, "units", 1) }
 
+// catalog defines every tool, in the order the model reads them.
+func catalog(g *Game) []entry {
+	return []entry{
+		tool[noArgs]{name: "observe_game", kind: game.Read, run: (*Game).observeGame,
+			desc: "Agent, credits, every ship (where, status, route, fuel, cargo, cooldown) and contracts. Same text as the observation you get each step."}.build(g),
+		tool[detailArgs]{name: "observe_detail", kind: game.Read, opts: enums, run: (*Game).observeDetail,
+			desc: "Look closer: a waypoint (traits), a system's waypoints (optionally filtered), a market (goods, prices; live only with a ship there), a shipyard, a jump gate's connections, a contract, or a ship in full."}.build(g),
+		tool[shipArgs]{name: ToolOrbitShip, kind: game.Act, op: "orbit-ship", run: (*Game).orbit, dry: (*Game).simOrbit,
+			desc: "Undock a ship into orbit (needed to navigate, extract, survey, jump)."}.build(g),
+		tool[shipArgs]{name: ToolDockShip, kind: game.Act, op: "dock-ship", run: (*Game).dock, dry: (*Game).simDock,
+			desc: "Dock a ship in orbit (needed to trade, refuel, deliver, negotiate)."}.build(g),
+		tool[navigateArgs]{name: ToolNavigateShip, kind: game.Act, op: "navigate-ship", run: (*Game).navigate, dry: (*Game).simNavigate,
+			desc: "Fly a ship in orbit to a waypoint of its system; uses fuel by distance and flight mode."}.build(g),
+		tool[flightModeArgs]{name: ToolSetFlightMode, kind: game.Act, op: "patch-ship-nav", opts: enums, run: (*Game).setFlightMode,
+			desc: "Set a ship's flight mode for its next trips."}.build(g),
+		tool[refuelArgs]{name: ToolRefuelShip, kind: game.Act, op: "refuel-ship", adjust: units1, run: (*Game).refuel, dry: (*Game).simRefuel,
+			desc: "Buy fuel for a docked ship."}.build(g),
+		tool[cargoArgs]{name: ToolPurchaseCargo, kind: game.Act, op: "purchase-cargo", adjust: units1, run: (*Game).purchase, dry: (*Game).simPurchase,
+			desc: "Buy goods at the docked ship's market (units up to the good's trade volume)."}.build(g),
+		tool[cargoArgs]{name: ToolSellCargo, kind: game.Act, op: "sell-cargo", adjust: units1, run: (*Game).sell, dry: (*Game).simSell,
+			desc: "Sell goods from the docked ship's cargo at its market."}.build(g),
+		tool[cargoArgs]{name: ToolJettisonCargo, kind: game.Act, op: "jettison", adjust: units1, run: (*Game).jettison,
+			desc: "Dump cargo into space (lost)."}.build(g),
+		tool[transferArgs]{name: "transfer_cargo", kind: game.Act, op: "transfer-cargo", adjust: units1, run: (*Game).transfer,
+			desc: "Move cargo to another of your ships at the same waypoint."}.build(g),
+		tool[shipArgs]{name: ToolCreateSurvey, kind: game.Act, op: "create-survey", run: (*Game).survey,
+			desc: "Survey the ship's waypoint for deposits (needs a surveyor mount, in orbit; starts a cooldown)."}.build(g),
+		tool[extractArgs]{name: ToolExtractResources, kind: game.Act, op: "extract-resources", opts: enums, run: (*Game).extract,
+			desc: "Mine the ship's asteroid (in orbit, mining laser, no cooldown, cargo space); starts a cooldown."}.build(g),
+		tool[contractArgs]{name: ToolAcceptContract, kind: game.Act, op: "accept-contract", run: (*Game).accept, dry: (*Game).simAccept,
+			desc: "Accept a contract; pays its onAccepted part now."}.build(g),
+		tool[deliverArgs]{name: ToolDeliverContract, kind: game.Act, op: "deliver-contract", adjust: units1, run: (*Game).deliver,
+			desc: "Deliver contract goods from a ship docked at the delivery waypoint."}.build(g),
+		tool[contractArgs]{name: ToolFulfillContract, kind: game.Act, op: "fulfill-contract", run: (*Game).fulfill, dry: (*Game).simFulfill,
+			desc: "Complete a contract whose deliveries are done; pays onFulfilled."}.build(g),
+		tool[shipArgs]{name: ToolNegotiateContract, kind: game.Act, op: "negotiateContract", run: (*Game).negotiate,
+			desc: "Ask the faction at the docked ship's waypoint for a new contract (only one open at a time)."}.build(g),
+		tool[purchaseShipArgs]{name: "purchase_ship", kind: game.Act, op: "purchase-ship", opts: enums, run: (*Game).purchaseShip,
+			desc: "Buy a ship at a shipyard where one of your ships is."}.build(g),
+		tool[shipArgs]{name: "create_chart", kind: game.Act, op: "create-chart", run: (*Game).chart,
+			desc: "Chart the uncharted waypoint the ship is at."}.build(g),
+		tool[jumpArgs]{name: "jump_ship", kind: game.Act, op: "jump-ship", run: (*Game).jump,
+			desc: "Jump a ship in orbit at a jump gate to a connected gate in another system."}.build(g),
+	}
+}
+
 // Catalog returns the tool catalogue. It needs no connection, so it can be listed
 // (coplay tools) without starting anything.
-func Catalog() []game.Tool {
-	enums := []game.SchemaOption{
-		game.WithEnum("flight mode: CRUISE normal, BURN 2x fuel and faster, DRIFT 1 fuel and very slow, STEALTH", flightModes...),
-		game.WithEnum("ship type", shipTypes...),
-		game.WithEnum("waypoint type", waypointTypes...),
-		game.WithEnum("survey size", surveySizes...),
-		game.WithEnum("what to look at", detailViews...),
+func Catalog() []game.Tool { return New(Config{}).Tools() }
+
+// distrustAfter marks what a failed call may have left different from the world model.
+func (g *Game) distrustAfter(tool string, args any, err error) {
+	var a struct {
+		Ship   string `json:"shipSymbol"`
+		Target string `json:"toShipSymbol"`
 	}
-	act := func(name, desc string, s *jsonschema.Schema, dry bool) game.Tool {
-		return game.Tool{Name: name, Description: desc, Kind: game.Act, Schema: s, DryRun: dry}
+	if b, jerr := json.Marshal(args); jerr == nil {
+		_ = json.Unmarshal(b, &a) // missing fields stay empty
 	}
-	return []game.Tool{
-		{Name: ToolObserveGame, Kind: game.Read, Schema: game.SchemaFor[noArgs](),
-			Description: "Agent, credits, every ship (where, status, route, fuel, cargo, cooldown) and contracts. Same text as the observation you get each step."},
-		{Name: ToolObserveDetail, Kind: game.Read, Schema: game.SchemaFor[detailArgs](enums...),
-			Description: "Look closer: a waypoint (traits), a system's waypoints (optionally filtered), a market (goods, prices; live only with a ship there), a shipyard, a jump gate's connections, a contract, or a ship in full."},
-		act(ToolOrbitShip, "Undock a ship into orbit (needed to navigate, extract, survey, jump).", game.SchemaFor[shipArgs](), false),
-		act(ToolDockShip, "Dock a ship in orbit (needed to trade, refuel, deliver, negotiate).", game.SchemaFor[shipArgs](), false),
-		act(ToolNavigateShip, "Fly a ship in orbit to a waypoint of its system; uses fuel by distance and flight mode.", game.SchemaFor[navigateArgs](), true),
-		act(ToolSetFlightMode, "Set a ship's flight mode for its next trips.", game.SchemaFor[flightModeArgs](enums...), false),
-		act(ToolRefuelShip, "Buy fuel for a docked ship.", units1(game.SchemaFor[refuelArgs]()), true),
-		act(ToolPurchaseCargo, "Buy goods at the docked ship's market (units up to the good's trade volume).", units1(game.SchemaFor[cargoArgs]()), true),
-		act(ToolSellCargo, "Sell goods from the docked ship's cargo at its market.", units1(game.SchemaFor[cargoArgs]()), true),
-		act(ToolJettisonCargo, "Dump cargo into space (lost).", units1(game.SchemaFor[cargoArgs]()), false),
-		act(ToolTransferCargo, "Move cargo to another of your ships at the same waypoint.", units1(game.SchemaFor[transferArgs]()), false),
-		act(ToolCreateSurvey, "Survey the ship's waypoint for deposits (needs a surveyor mount, in orbit; starts a cooldown).", game.SchemaFor[shipArgs](), false),
-		act(ToolExtractResources, "Mine the ship's asteroid (in orbit, mining laser, no cooldown, cargo space); starts a cooldown.", game.SchemaFor[extractArgs](enums...), false),
-		act(ToolAcceptContract, "Accept a contract; pays its onAccepted part now.", game.SchemaFor[contractArgs](), false),
-		act(ToolDeliverContract, "Deliver contract goods from a ship docked at the delivery waypoint.", units1(game.SchemaFor[deliverArgs]()), false),
-		act(ToolFulfillContract, "Complete a contract whose deliveries are done; pays onFulfilled.", game.SchemaFor[contractArgs](), false),
-		act(ToolNegotiateContract, "Ask the faction at the docked ship's waypoint for a new contract (only one open at a time).", game.SchemaFor[shipArgs](), false),
-		act(ToolPurchaseShip, "Buy a ship at a shipyard where one of your ships is.", game.SchemaFor[purchaseShipArgs](enums...), false),
-		act(ToolCreateChart, "Chart the uncharted waypoint the ship is at.", game.SchemaFor[shipArgs](), false),
-		act(ToolJumpShip, "Jump a ship in orbit at a jump gate to a connected gate in another system.", game.SchemaFor[jumpArgs](), false),
+	var ae *APIError
+	var uo *UnknownOutcomeError
+	switch {
+	case errors.As(err, &uo):
+		g.distrust(tool, a.Ship, a.Target, 0, true)
+	case errors.As(err, &ae):
+		g.distrust(tool, a.Ship, a.Target, ae.Code, false)
 	}
 }

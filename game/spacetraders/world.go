@@ -338,7 +338,7 @@ func (g *Game) distrust(tool string, ship, target string, code int, unknown bool
 		w.staleAgent, w.staleContracts = true, true
 		markShip(ship)
 		markShip(target)
-		if ship == "" || tool == ToolPurchaseShip {
+		if ship == "" || tool == "purchase_ship" {
 			w.staleShips = true
 		}
 		return

@@ -190,8 +190,8 @@ func TestWorldLooksWithoutRequests(t *testing.T) {
 		t.Fatalf("first look: %s, want %s", got, want)
 	}
 	c.observe()
-	c.call(ToolObserveGame, `{}`)
-	c.call(ToolObserveDetail, `{"view":"ship","shipSymbol":"`+cmd+`"}`)
+	c.call("observe_game", `{}`)
+	c.call("observe_detail", `{"view":"ship","shipSymbol":"`+cmd+`"}`)
 	if got := c.requests(); got != "" {
 		t.Fatalf("looking again cost %s", got)
 	}
@@ -238,7 +238,7 @@ func TestWorldFollowsEveryAction(t *testing.T) {
 		{ToolCreateSurvey, `{` + ship + `}`},
 		{"cool", ""},
 		{ToolDockShip, `{` + ship + `}`},
-		{ToolObserveDetail, `{"view":"market","waypointSymbol":"` + rock + `"}`},
+		{"observe_detail", `{"view":"market","waypointSymbol":"` + rock + `"}`},
 	}
 	for _, st := range steps {
 		switch st.tool {
@@ -343,7 +343,7 @@ func TestWorldReadsAgainWhenARefusalSaysItDiffers(t *testing.T) {
 		t.Errorf("the world must say docked now:\n%s", obs.Summary)
 	}
 	// A ship bought: the answer carries the new ship and the credits left.
-	r = c.call(ToolPurchaseShip, `{"shipType":"SHIP_LIGHT_HAULER","waypointSymbol":"`+home+`"}`)
+	r = c.call("purchase_ship", `{"shipType":"SHIP_LIGHT_HAULER","waypointSymbol":"`+home+`"}`)
 	if !r.OK() {
 		t.Fatalf("buying a light hauler: %+v %s", r.Err, r.Output)
 	}
@@ -353,7 +353,7 @@ func TestWorldReadsAgainWhenARefusalSaysItDiffers(t *testing.T) {
 	c.g.w.mu.Lock()
 	c.g.w.agent.Credits = 1 << 40
 	c.g.w.mu.Unlock()
-	r = c.call(ToolPurchaseShip, `{"shipType":"SHIP_LIGHT_HAULER","waypointSymbol":"`+home+`"}`)
+	r = c.call("purchase_ship", `{"shipType":"SHIP_LIGHT_HAULER","waypointSymbol":"`+home+`"}`)
 	if r.Err == nil || r.Err.Code != 4216 {
 		t.Fatalf("a second light hauler: %+v", r)
 	}

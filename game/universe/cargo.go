@@ -1,6 +1,7 @@
 package universe
 
 import (
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"slices"
 	"strings"
 )
@@ -65,13 +66,6 @@ type refuelRequest struct {
 	FromCargo bool `json:"fromCargo"`
 }
 
-type refueled struct {
-	Agent       apiAgent             `json:"agent"`
-	Fuel        apiFuel              `json:"fuel"`
-	Transaction apiMarketTransaction `json:"transaction"`
-	Cargo       *apiCargo            `json:"cargo,omitempty"`
-}
-
 // fuelPerUnit is how much tank fuel one market unit of FUEL fills, as in the real game.
 const fuelPerUnit = 100
 
@@ -101,7 +95,7 @@ func (u *Universe) refuel(c *call) (int, any, *apiError) {
 	}
 	marketUnits := (units + fuelPerUnit - 1) / fuelPerUnit
 	var t *transaction
-	var cargo *apiCargo
+	var cargo *wire.ShipCargo
 	if req.FromCargo {
 		if e := takeCargo(s, "FUEL", marketUnits); e != nil {
 			return fail(e)
@@ -131,7 +125,8 @@ func (u *Universe) refuel(c *call) (int, any, *apiError) {
 		u.record(m, t)
 	}
 	s.Fuel += units
-	return ok(refueled{renderAgent(c.a, true), renderFuel(s), renderTransaction(s.Waypoint, t), cargo})
+	fuel := renderFuel(s)
+	return ok(wire.TradeResult{Agent: renderAgent(c.a, true), Fuel: &fuel, Transaction: renderTransaction(s.Waypoint, t), Cargo: cargo})
 }
 
 type tradeRequest struct {
@@ -139,10 +134,9 @@ type tradeRequest struct {
 	Units  int    `json:"units"`
 }
 
-type traded struct {
-	Agent       apiAgent             `json:"agent"`
-	Cargo       apiCargo             `json:"cargo"`
-	Transaction apiMarketTransaction `json:"transaction"`
+// traded is the answer to a purchase or a sale.
+func traded(a wire.Agent, cargo wire.ShipCargo, t wire.MarketTransaction) wire.TradeResult {
+	return wire.TradeResult{Agent: a, Cargo: &cargo, Transaction: t}
 }
 
 // tradeSetup checks what buying and selling share and returns the market good.
@@ -200,7 +194,7 @@ func (u *Universe) purchaseCargo(c *call) (int, any, *apiError) {
 	u.trade(g, req.Units, true)
 	t := &transaction{Ship: s.Symbol, Good: g.Symbol, Type: "PURCHASE", Units: req.Units, Price: price, Timestamp: u.now}
 	u.record(m, t)
-	return created(traded{renderAgent(c.a, true), renderCargo(s), renderTransaction(s.Waypoint, t)})
+	return created(traded(renderAgent(c.a, true), renderCargo(s), renderTransaction(s.Waypoint, t)))
 }
 
 func (u *Universe) sellCargo(c *call) (int, any, *apiError) {
@@ -216,11 +210,7 @@ func (u *Universe) sellCargo(c *call) (int, any, *apiError) {
 	u.trade(g, req.Units, false)
 	t := &transaction{Ship: s.Symbol, Good: g.Symbol, Type: "SELL", Units: req.Units, Price: price, Timestamp: u.now}
 	u.record(m, t)
-	return created(traded{renderAgent(c.a, true), renderCargo(s), renderTransaction(s.Waypoint, t)})
-}
-
-type cargoOnly struct {
-	Cargo apiCargo `json:"cargo"`
+	return created(traded(renderAgent(c.a, true), renderCargo(s), renderTransaction(s.Waypoint, t)))
 }
 
 func (u *Universe) jettison(c *call) (int, any, *apiError) {
@@ -241,18 +231,13 @@ func (u *Universe) jettison(c *call) (int, any, *apiError) {
 	if e := takeCargo(s, req.Symbol, req.Units); e != nil {
 		return fail(e)
 	}
-	return ok(cargoOnly{renderCargo(s)})
+	return ok(wire.CargoResult{Cargo: renderCargo(s)})
 }
 
 type transferRequest struct {
 	TradeSymbol string `json:"tradeSymbol"`
 	Units       int    `json:"units"`
 	ShipSymbol  string `json:"shipSymbol"`
-}
-
-type transferred struct {
-	Cargo       apiCargo `json:"cargo"`
-	TargetCargo apiCargo `json:"targetCargo"`
 }
 
 func (u *Universe) transfer(c *call) (int, any, *apiError) {
@@ -290,5 +275,6 @@ func (u *Universe) transfer(c *call) (int, any, *apiError) {
 		return fail(e)
 	}
 	addCargo(target, req.TradeSymbol, req.Units)
-	return ok(transferred{renderCargo(s), renderCargo(target)})
+	targetCargo := renderCargo(target)
+	return ok(wire.CargoResult{Cargo: renderCargo(s), TargetCargo: &targetCargo})
 }

@@ -1,6 +1,7 @@
 package universe
 
 import (
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"math"
 	"slices"
 	"strings"
@@ -53,7 +54,7 @@ func (u *Universe) lookupContract(c *call) (*contract, *apiError) {
 }
 
 func (u *Universe) getContracts(c *call) (int, any, *apiError) {
-	out := []apiContract{}
+	out := []wire.Contract{}
 	for _, k := range c.a.Contracts {
 		out = append(out, renderContract(k))
 	}
@@ -66,11 +67,6 @@ func (u *Universe) getContract(c *call) (int, any, *apiError) {
 		return fail(e)
 	}
 	return ok(renderContract(k))
-}
-
-type contractAndAgent struct {
-	Contract apiContract `json:"contract"`
-	Agent    apiAgent    `json:"agent"`
 }
 
 func (u *Universe) acceptContract(c *call) (int, any, *apiError) {
@@ -88,18 +84,13 @@ func (u *Universe) acceptContract(c *call) (int, any, *apiError) {
 	}
 	k.Accepted = true
 	c.a.Credits += int64(k.OnAccepted)
-	return ok(contractAndAgent{renderContract(k), renderAgent(c.a, true)})
+	return ok(contractAndAgent(renderContract(k), renderAgent(c.a, true)))
 }
 
 type deliverRequest struct {
 	ShipSymbol  string `json:"shipSymbol"`
 	TradeSymbol string `json:"tradeSymbol"`
 	Units       int    `json:"units"`
-}
-
-type delivered struct {
-	Contract apiContract `json:"contract"`
-	Cargo    apiCargo    `json:"cargo"`
 }
 
 func (u *Universe) deliverContract(c *call) (int, any, *apiError) {
@@ -148,7 +139,8 @@ func (u *Universe) deliverContract(c *call) (int, any, *apiError) {
 		return fail(e)
 	}
 	d.Fulfilled += req.Units
-	return ok(delivered{renderContract(k), renderCargo(s)})
+	cargo := renderCargo(s)
+	return ok(wire.ContractResult{Contract: renderContract(k), Cargo: &cargo})
 }
 
 func (u *Universe) fulfillContract(c *call) (int, any, *apiError) {
@@ -171,11 +163,7 @@ func (u *Universe) fulfillContract(c *call) (int, any, *apiError) {
 	}
 	k.Fulfilled = true
 	c.a.Credits += int64(k.OnFulfilled)
-	return ok(contractAndAgent{renderContract(k), renderAgent(c.a, true)})
-}
-
-type contractOnly struct {
-	Contract apiContract `json:"contract"`
+	return ok(contractAndAgent(renderContract(k), renderAgent(c.a, true)))
 }
 
 // negotiate offers a new contract to a ship docked at a faction waypoint, once the agent
@@ -202,5 +190,10 @@ func (u *Universe) negotiate(c *call) (int, any, *apiError) {
 	k := u.newContract(c.a, u.systems[w.System])
 	k.Faction = w.Faction
 	c.a.Contracts = append(c.a.Contracts, k)
-	return created(contractOnly{renderContract(k)})
+	return created(wire.ContractResult{Contract: renderContract(k)})
+}
+
+// contractAndAgent is the answer to accepting or fulfilling a contract.
+func contractAndAgent(k wire.Contract, a wire.Agent) wire.ContractResult {
+	return wire.ContractResult{Contract: k, Agent: &a}
 }

@@ -1,6 +1,7 @@
 // Package universe is an offline SpaceTraders v2 universe: an in-process HTTP server that
 // speaks the same API as https://api.spacetraders.io/v2 (paths, JSON shapes, error codes
-// and rate-limit headers) for the operations the offline game supports.
+// and rate-limit headers) for the operations the offline game supports. Its answers are
+// built from the client's own wire types (game/spacetraders/wire).
 //
 // A Universe is generated deterministically from a seed: systems, waypoints with types and
 // traits, jump gates, markets and shipyards. Registering an agent gives it credits, a

@@ -2,6 +2,7 @@ package universe
 
 import (
 	"fmt"
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"math"
 	"net/http"
 	"slices"
@@ -100,7 +101,7 @@ func (u *Universe) startCooldown(s *ship, game time.Duration) {
 }
 
 func (u *Universe) getShips(c *call) (int, any, *apiError) {
-	out := []apiShip{}
+	out := []wire.Ship{}
 	for _, s := range c.a.Ships {
 		u.settle(s)
 		out = append(out, u.renderShip(s))
@@ -130,10 +131,6 @@ func (u *Universe) getCooldown(c *call) (int, any, *apiError) {
 	return ok(u.renderCooldown(s))
 }
 
-type navOnly struct {
-	Nav apiShipNav `json:"nav"`
-}
-
 func (u *Universe) orbit(c *call) (int, any, *apiError) {
 	s, e := u.lookupShip(c)
 	if e != nil {
@@ -143,7 +140,7 @@ func (u *Universe) orbit(c *call) (int, any, *apiError) {
 		return fail(e)
 	}
 	s.Status = "IN_ORBIT"
-	return ok(navOnly{u.renderNav(s)})
+	return ok(wire.NavResult{Nav: u.renderNav(s)})
 }
 
 func (u *Universe) dock(c *call) (int, any, *apiError) {
@@ -155,7 +152,7 @@ func (u *Universe) dock(c *call) (int, any, *apiError) {
 		return fail(e)
 	}
 	s.Status = "DOCKED"
-	return ok(navOnly{u.renderNav(s)})
+	return ok(wire.NavResult{Nav: u.renderNav(s)})
 }
 
 // flightModes gives each mode's time multiplier; fuel is in fuelCost.
@@ -181,12 +178,6 @@ func travel(s *ship, from, to *waypoint, mode string) (time.Duration, int) {
 
 type waypointRequest struct {
 	WaypointSymbol string `json:"waypointSymbol"`
-}
-
-type navigated struct {
-	Fuel   apiFuel    `json:"fuel"`
-	Nav    apiShipNav `json:"nav"`
-	Events []struct{} `json:"events"`
 }
 
 func (u *Universe) navigate(c *call) (int, any, *apiError) {
@@ -223,7 +214,7 @@ func (u *Universe) navigate(c *call) (int, any, *apiError) {
 	s.Origin, s.Destination, s.Waypoint = s.Waypoint, dest.Symbol, dest.Symbol
 	s.Departure, s.Arrival = u.now, u.now.Add(u.game(dur))
 	s.Status = "IN_TRANSIT"
-	return ok(navigated{renderFuel(s), u.renderNav(s), []struct{}{}})
+	return ok(u.navigated(s))
 }
 
 type flightModeRequest struct {
@@ -245,14 +236,7 @@ func (u *Universe) patchNav(c *call) (int, any, *apiError) {
 		}
 		s.FlightMode = req.FlightMode
 	}
-	return ok(navigated{renderFuel(s), u.renderNav(s), []struct{}{}})
-}
-
-type jumped struct {
-	Nav         apiShipNav           `json:"nav"`
-	Cooldown    apiCooldown          `json:"cooldown"`
-	Transaction apiMarketTransaction `json:"transaction"`
-	Agent       apiAgent             `json:"agent"`
+	return ok(u.navigated(s))
 }
 
 func (u *Universe) jump(c *call) (int, any, *apiError) {
@@ -299,27 +283,12 @@ func (u *Universe) jump(c *call) (int, any, *apiError) {
 	s.System, s.Waypoint, s.Origin, s.Destination = dest.System, dest.Symbol, from.Symbol, dest.Symbol
 	s.Departure, s.Arrival = u.now, u.now
 	u.startCooldown(s, gameTime(60+dist/2))
-	return ok(jumped{u.renderNav(s), u.renderCooldown(s), renderTransaction(from.Symbol, t), renderAgent(c.a, true)})
+	return ok(wire.JumpResult{Nav: u.renderNav(s), Cooldown: u.renderCooldown(s), Transaction: renderTransaction(from.Symbol, t), Agent: renderAgent(c.a, true)})
 }
 
 type shipPurchaseRequest struct {
 	ShipType       string `json:"shipType"`
 	WaypointSymbol string `json:"waypointSymbol"`
-}
-
-type apiShipyardTransaction struct {
-	WaypointSymbol string `json:"waypointSymbol"`
-	ShipSymbol     string `json:"shipSymbol"`
-	ShipType       string `json:"shipType"`
-	Price          int    `json:"price"`
-	AgentSymbol    string `json:"agentSymbol"`
-	Timestamp      string `json:"timestamp"`
-}
-
-type shipPurchased struct {
-	Agent       apiAgent               `json:"agent"`
-	Ship        apiShip                `json:"ship"`
-	Transaction apiShipyardTransaction `json:"transaction"`
 }
 
 func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
@@ -344,6 +313,11 @@ func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
 	}
 	c.a.Credits -= int64(price)
 	s := u.addShip(c.a, req.ShipType, w)
-	return created(shipPurchased{renderAgent(c.a, true), u.renderShip(s),
-		apiShipyardTransaction{w.Symbol, s.Symbol, req.ShipType, price, c.a.Symbol, ts(u.now)}})
+	return created(wire.PurchaseShipResult{Agent: renderAgent(c.a, true), Ship: u.renderShip(s), Transaction: wire.ShipyardTransaction{WaypointSymbol: w.Symbol, ShipSymbol: s.Symbol, ShipType: req.ShipType, Price: int64(price), AgentSymbol: c.a.Symbol, Timestamp: u.now.UTC()}})
+}
+
+// navigated is the answer to navigating or changing the flight mode.
+func (u *Universe) navigated(s *ship) wire.NavResult {
+	fuel := renderFuel(s)
+	return wire.NavResult{Fuel: &fuel, Nav: u.renderNav(s), Events: []wire.ShipConditionEvent{}}
 }

@@ -1,6 +1,7 @@
 package universe
 
 import (
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"slices"
 	"strings"
 	"time"
@@ -51,29 +52,12 @@ func mountsStrength(s *ship, prefix string) int {
 	return n
 }
 
-type apiSurveyDeposit struct {
-	Symbol string `json:"symbol"`
-}
-
-type apiSurvey struct {
-	Signature  string             `json:"signature"`
-	Symbol     string             `json:"symbol"`
-	Deposits   []apiSurveyDeposit `json:"deposits"`
-	Expiration string             `json:"expiration"`
-	Size       string             `json:"size"`
-}
-
-func renderSurvey(s *survey) apiSurvey {
-	out := apiSurvey{Signature: s.Signature, Symbol: s.Waypoint, Expiration: ts(s.Expires), Size: s.Size}
+func renderSurvey(s *survey) wire.Survey {
+	out := wire.Survey{Signature: s.Signature, Symbol: s.Waypoint, Expiration: s.Expires.UTC(), Size: s.Size}
 	for _, d := range s.Deposits {
-		out.Deposits = append(out.Deposits, apiSurveyDeposit{d})
+		out.Deposits = append(out.Deposits, wire.SurveyDeposit{Symbol: d})
 	}
 	return out
-}
-
-type surveyed struct {
-	Cooldown apiCooldown `json:"cooldown"`
-	Surveys  []apiSurvey `json:"surveys"`
 }
 
 func (u *Universe) createSurvey(c *call) (int, any, *apiError) {
@@ -100,7 +84,7 @@ func (u *Universe) createSurvey(c *call) (int, any, *apiError) {
 		return fail(gameErr(codeSurveyWaypointType, "Waypoint %s (%s) has no deposits to survey.", w.Symbol, w.Type))
 	}
 	u.pruneSurveys()
-	out := surveyed{Surveys: []apiSurvey{}}
+	out := wire.SurveyResult{Surveys: []wire.Survey{}}
 	for range strength {
 		sv := &survey{
 			Signature: w.Symbol + "-" + strings.ToUpper(u.randomID("", 5)),
@@ -138,26 +122,8 @@ func (u *Universe) pruneSurveys() {
 	})
 }
 
-type apiYield struct {
-	Symbol string `json:"symbol"`
-	Units  int    `json:"units"`
-}
-
-type apiExtraction struct {
-	ShipSymbol string   `json:"shipSymbol"`
-	Yield      apiYield `json:"yield"`
-}
-
-type extracted struct {
-	Cooldown   apiCooldown   `json:"cooldown"`
-	Extraction apiExtraction `json:"extraction"`
-	Cargo      apiCargo      `json:"cargo"`
-	Modifiers  []struct{}    `json:"modifiers"`
-	Events     []struct{}    `json:"events"`
-}
-
 type extractRequest struct {
-	Survey *apiSurvey `json:"survey"`
+	Survey *wire.Survey `json:"survey"`
 }
 
 func (u *Universe) extract(c *call) (int, any, *apiError) {
@@ -169,14 +135,14 @@ func (u *Universe) extract(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) extractWithSurvey(c *call) (int, any, *apiError) {
-	var sv apiSurvey
+	var sv wire.Survey
 	if e := decode(c, &sv, false); e != nil {
 		return fail(e)
 	}
 	return u.doExtract(c, &sv)
 }
 
-func (u *Universe) doExtract(c *call, given *apiSurvey) (int, any, *apiError) {
+func (u *Universe) doExtract(c *call, given *wire.Survey) (int, any, *apiError) {
 	s, e := u.lookupShip(c)
 	if e != nil {
 		return fail(e)
@@ -215,12 +181,13 @@ func (u *Universe) doExtract(c *call, given *apiSurvey) (int, any, *apiError) {
 	units := min(free, strength+u.rng.IntN(strength/2+1))
 	addCargo(s, good, units)
 	u.startCooldown(s, extractCooldown)
-	return created(extracted{u.renderCooldown(s), apiExtraction{s.Symbol, apiYield{good, units}}, renderCargo(s), []struct{}{}, []struct{}{}})
+	return created(wire.ExtractResult{Cooldown: u.renderCooldown(s), Extraction: wire.Extraction{ShipSymbol: s.Symbol, Yield: wire.ExtractionYield{Symbol: good, Units: units}},
+		Cargo: renderCargo(s), Modifiers: []wire.WaypointModifier{}, Events: []wire.ShipConditionEvent{}})
 }
 
 // checkSurvey verifies a survey a client sends back is one this universe made, unaltered,
 // for this waypoint, and still usable.
-func (u *Universe) checkSurvey(given *apiSurvey, w *waypoint) (*survey, *apiError) {
+func (u *Universe) checkSurvey(given *wire.Survey, w *waypoint) (*survey, *apiError) {
 	sv := u.surveys[given.Signature]
 	if sv == nil || sv.Waypoint != given.Symbol || len(given.Deposits) != len(sv.Deposits) {
 		return nil, gameErr(codeSurveyVerification, "Survey %q failed verification: it was not made by this universe or was altered.", given.Signature)
@@ -242,12 +209,6 @@ func (u *Universe) checkSurvey(given *apiSurvey, w *waypoint) (*survey, *apiErro
 	return sv, nil
 }
 
-type charted struct {
-	Chart    apiChart    `json:"chart"`
-	Waypoint apiWaypoint `json:"waypoint"`
-	Agent    apiAgent    `json:"agent"`
-}
-
 func (u *Universe) chart(c *call) (int, any, *apiError) {
 	s, e := u.lookupShip(c)
 	if e != nil {
@@ -262,5 +223,6 @@ func (u *Universe) chart(c *call) (int, any, *apiError) {
 	}
 	w.ChartedBy, w.ChartedOn = c.a.Symbol, u.now
 	out := u.renderWaypoint(w)
-	return created(charted{*out.Chart, out, renderAgent(c.a, true)})
+	a := renderAgent(c.a, true)
+	return created(wire.ChartResult{Chart: *out.Chart, Waypoint: out, Agent: &a})
 }

@@ -2,6 +2,7 @@ package universe
 
 import (
 	"cmp"
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 	"slices"
 	"strings"
 	"time"
@@ -102,12 +103,12 @@ type registerRequest struct {
 // apiRegistered lists the ships under both "ships" (what the server sends) and "ship" (what
 // the spec's required list names), so clients of either reading work.
 type apiRegistered struct {
-	Agent    apiAgent    `json:"agent"`
-	Contract apiContract `json:"contract"`
-	Faction  apiFaction  `json:"faction"`
-	Ships    []apiShip   `json:"ships"`
-	Ship     apiShip     `json:"ship"`
-	Token    string      `json:"token"`
+	Agent    wire.Agent    `json:"agent"`
+	Contract wire.Contract `json:"contract"`
+	Faction  apiFaction    `json:"faction"`
+	Ships    []wire.Ship   `json:"ships"`
+	Ship     wire.Ship     `json:"ship"`
+	Token    string        `json:"token"`
 }
 
 func (u *Universe) postRegister(c *call) (int, any, *apiError) {
@@ -198,7 +199,7 @@ func (u *Universe) getFaction(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) getAgents(c *call) (int, any, *apiError) {
-	out := []apiAgent{}
+	out := []wire.Agent{}
 	for _, a := range u.st.Agents {
 		out = append(out, renderAgent(a, false))
 	}
@@ -218,7 +219,7 @@ func (u *Universe) getMyAgent(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) getSystems(c *call) (int, any, *apiError) {
-	out := []apiSystem{}
+	out := []wire.System{}
 	for _, s := range u.st.Systems {
 		out = append(out, renderSystem(s))
 	}
@@ -257,7 +258,7 @@ func (u *Universe) getWaypoints(c *call) (int, any, *apiError) {
 			}
 		}
 	}
-	out := []apiWaypoint{}
+	out := []wire.Waypoint{}
 	for _, w := range s.Waypoints {
 		if typ != "" && w.Type != typ {
 			continue
@@ -337,11 +338,6 @@ func (u *Universe) getShipyard(c *call) (int, any, *apiError) {
 	return ok(renderShipyard(w, u.present(c, w)))
 }
 
-type apiJumpGate struct {
-	Symbol      string   `json:"symbol"`
-	Connections []string `json:"connections"`
-}
-
 func (u *Universe) getJumpGate(c *call) (int, any, *apiError) {
 	w, e := u.lookupWaypoint(c)
 	if e != nil {
@@ -350,5 +346,5 @@ func (u *Universe) getJumpGate(c *call) (int, any, *apiError) {
 	if !w.IsGate {
 		return fail(notFound("Waypoint %s is not a jump gate.", w.Symbol))
 	}
-	return ok(apiJumpGate{w.Symbol, slices.Clone(w.Gate)})
+	return ok(wire.JumpGate{Symbol: w.Symbol, Connections: slices.Clone(w.Gate)})
 }
