@@ -29,7 +29,7 @@ func fill(t testing.TB, s *Session, n int) {
 				case 4:
 					r.Type, r.Data = "usage", []byte(`{"prompt_tokens":1200,"completion_tokens":80}`)
 				}
-				if err := s.appendTx(sb, &r); err != nil {
+				if err := s.appendTx(sb, &r, &SessionInfo{}); err != nil {
 					return err
 				}
 			}

@@ -43,12 +43,69 @@ const (
 // DecisionVeto is the decision value that means a call will not run.
 const DecisionVeto = "veto"
 
+// TypeStarted means the call is about to run: the journal shows it began. A call
+// decided to run but never started was not executed.
+const TypeStarted = "tool_started"
+
 // callEntry indexes one call's records by seq; zero means "none yet".
 type callEntry struct {
 	Proposed uint64 `json:"proposed,omitempty"`
 	Decision uint64 `json:"decision,omitempty"`
 	Result   uint64 `json:"result,omitempty"`
 	Executes bool   `json:"executes,omitempty"` // the decision lets it run
+	// Started is the tool_started record's seq. It is only meaningful when
+	// TracksStart is set: entries written before the index knew about starts (format
+	// 1) leave a call's start unknown, and such a call is taken to have maybe run.
+	Started     uint64 `json:"-"`
+	TracksStart bool   `json:"-"`
+}
+
+// Flags of an encoded callEntry.
+const (
+	callExecutes = 1 << iota
+	callTracksStart
+)
+
+// encodeCall stores e under key id as sealed varints.
+func encodeCall(id []byte, e callEntry) []byte {
+	flags := uint64(0)
+	if e.Executes {
+		flags |= callExecutes
+	}
+	if e.TracksStart {
+		flags |= callTracksStart
+	}
+	var p []byte
+	for _, n := range []uint64{flags, e.Proposed, e.Decision, e.Started, e.Result} {
+		p = binary.AppendUvarint(p, n)
+	}
+	return seal(kindCall, id, p)
+}
+
+// decodeCall reads a call index entry, sealed or legacy JSON.
+func decodeCall(id, v []byte) (callEntry, error) {
+	var e callEntry
+	p, sealed, err := unseal(kindCall, id, v)
+	if err != nil {
+		return e, fmt.Errorf("call %q: bad index entry: %w: %w", id, ErrCorrupt, err)
+	}
+	if !sealed {
+		if err := json.Unmarshal(v, &e); err != nil {
+			return e, fmt.Errorf("call %q: bad index entry: %w: %w", id, ErrCorrupt, err)
+		}
+		return e, nil
+	}
+	var n [5]uint64
+	for i := range n {
+		v, k := binary.Uvarint(p)
+		if k <= 0 {
+			return e, fmt.Errorf("call %q: bad index entry: %w: truncated", id, ErrCorrupt)
+		}
+		n[i], p = v, p[k:]
+	}
+	e.Executes, e.TracksStart = n[0]&callExecutes != 0, n[0]&callTracksStart != 0
+	e.Proposed, e.Decision, e.Started, e.Result = n[1], n[2], n[3], n[4]
+	return e, nil
 }
 
 func seqKey(seq uint64) []byte {
@@ -59,38 +116,49 @@ func seqKey(seq uint64) []byte {
 
 // Append adds r to the journal, assigning its Seq (and Time, if zero). It
 // returns only once the record is on disk (fsynced), so a decision
-// appended before a call runs survives any crash during the call.
+// appended before a call runs survives any crash during the call. It is a
+// Commit of one record.
 func (s *Session) Append(r Record) (Record, error) {
 	if r.Type == "" {
 		return Record{}, errors.New("notes: Append: record has no type")
+	}
+	recs, err := s.Commit(Batch{Records: []Record{r}})
+	if err != nil {
+		return Record{}, err
+	}
+	return recs[0], nil
+}
+
+// prepare checks and scrubs a record before it is stored.
+func (s *Session) prepare(r Record, i int) (Record, error) {
+	if r.Type == "" {
+		return r, fmt.Errorf("notes: Commit: record %d has no type", i)
 	}
 	if r.Time.IsZero() {
 		r.Time = s.book.now()
 	}
 	if len(r.Data) > 0 && !json.Valid(r.Data) {
-		return Record{}, fmt.Errorf("notes: Append %s record: data is not valid JSON", r.Type)
+		return r, fmt.Errorf("notes: Commit: %s record %d: data is not valid JSON", r.Type, i)
 	}
 	r.Type = s.book.scrubString(r.Type)
 	r.CallID = s.book.scrubString(r.CallID)
 	if len(r.Data) > 0 {
 		r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
 	}
-	if err := s.update(func(sb *bolt.Bucket) error { return s.appendTx(sb, &r) }); err != nil {
-		return Record{}, err
-	}
 	return r, nil
 }
 
-// appendTx stores r, already scrubbed, inside a write transaction and
-// assigns its Seq.
-func (s *Session) appendTx(sb *bolt.Bucket, r *Record) error {
+// appendTx stores r, already prepared, inside a write transaction, assigns its Seq and
+// updates info (which the caller writes back once).
+func (s *Session) appendTx(sb *bolt.Bucket, r *Record, info *SessionInfo) error {
 	j := sb.Bucket(bucketJournal)
+	j.FillPercent = 1.0 // keys only ever grow: pages can be packed full
 	seq, err := j.NextSequence()
 	if err != nil {
 		return err
 	}
 	r.Seq = seq
-	data, err := json.Marshal(r)
+	data, err := encodeRecord(*r)
 	if err != nil {
 		return err
 	}
@@ -100,14 +168,13 @@ func (s *Session) appendTx(sb *bolt.Bucket, r *Record) error {
 	if err := indexCall(sb, *r); err != nil {
 		return err
 	}
-	return s.editInfo(sb, func(i *SessionInfo) {
-		if r.Step > i.Steps {
-			i.Steps = r.Step
-		}
-		if r.Type == TypeResult {
-			i.Calls++
-		}
-	})
+	if r.Step > info.Steps {
+		info.Steps = r.Step
+	}
+	if r.Type == TypeResult {
+		info.Calls++
+	}
+	return nil
 }
 
 // indexCall keeps the call index current so that Recover reads a handful
@@ -116,12 +183,13 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 	if r.CallID == "" {
 		return nil
 	}
-	var e callEntry
 	calls, open := sb.Bucket(bucketCalls), sb.Bucket(bucketOpen)
 	id := []byte(r.CallID)
+	e := callEntry{TracksStart: true}
 	if v := calls.Get(id); v != nil {
-		if err := json.Unmarshal(v, &e); err != nil {
-			return fmt.Errorf("notes: call %q: bad index entry: %w", r.CallID, err)
+		var err error
+		if e, err = decodeCall(id, v); err != nil {
+			return err
 		}
 	}
 	stillOpen := true
@@ -132,13 +200,18 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 		e.Decision = r.Seq
 		e.Executes = decisionExecutes(r.Data)
 		stillOpen = e.Executes
+	case TypeStarted:
+		if e.Started != 0 || !e.TracksStart {
+			return nil
+		}
+		e.Started = r.Seq
 	case TypeResult, TypeOutcomeUnknown:
 		e.Result = r.Seq
 		stillOpen = false
 	default:
 		return nil
 	}
-	if err := putJSON(calls, id, e); err != nil {
+	if err := calls.Put(id, encodeCall(id, e)); err != nil {
 		return err
 	}
 	if stillOpen {
@@ -177,7 +250,7 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 			for k, v := c.Seek(seqKey(from)); k != nil && len(recs) < batch; k, v = c.Next() {
 				r, err := decodeRecord(k, v)
 				if err != nil {
-					return err
+					return fmt.Errorf("notes: %w", err)
 				}
 				recs = append(recs, r)
 			}
@@ -209,7 +282,7 @@ func (s *Session) Tail(n int) ([]Record, error) {
 		for k, v := c.Last(); k != nil && len(out) < n; k, v = c.Prev() {
 			r, err := decodeRecord(k, v)
 			if err != nil {
-				return err
+				return fmt.Errorf("notes: %w", err)
 			}
 			out = append(out, r)
 		}
@@ -261,10 +334,15 @@ func (s *Session) CallRecords(callID string) ([]Record, error) {
 type Recovery struct {
 	// Pending are tool_proposed records with no decision yet: ask again.
 	Pending []Record
-	// Unknown are decisions that let a call run (approve, edit, auto)
-	// with no tool_result: the call may or may not have happened. Report
-	// "outcome unknown, re-observe" and never run it again.
+	// Unknown are decisions that let a call run (approve, edit, auto) whose
+	// tool_started is journaled but not its result: the call may or may not have
+	// happened. Report "outcome unknown, re-observe" and never run it again.
+	// (Calls journaled before the index tracked starts count as started.)
 	Unknown []Record
+	// NotStarted are decisions that let a call run whose start was never journaled:
+	// the process stopped between deciding and running, so the call did not run.
+	// Report it as not executed; it is not run again either.
+	NotStarted []Record
 }
 
 // Recover lists calls left open by the previous run. It reads the small
@@ -278,27 +356,31 @@ func (s *Session) Recover() (Recovery, error) {
 				return err
 			}
 			if !ok {
-				return fmt.Errorf("notes: open call %q has no index entry", id)
+				return fmt.Errorf("notes: open call %q has no index entry: %w", id, ErrCorrupt)
 			}
+			var list *[]Record
+			seq := e.Decision
 			switch {
+			case e.Decision != 0 && e.Executes && e.TracksStart && e.Started == 0:
+				list = &rec.NotStarted
 			case e.Decision != 0 && e.Executes:
-				r, err := getRecord(sb, e.Decision)
-				if err != nil {
-					return err
-				}
-				rec.Unknown = append(rec.Unknown, r)
+				list = &rec.Unknown
 			case e.Decision == 0 && e.Proposed != 0:
-				r, err := getRecord(sb, e.Proposed)
-				if err != nil {
-					return err
-				}
-				rec.Pending = append(rec.Pending, r)
+				list, seq = &rec.Pending, e.Proposed
+			default:
+				return nil
 			}
+			r, err := getRecord(sb, seq)
+			if err != nil {
+				return err
+			}
+			*list = append(*list, r)
 			return nil
 		})
 	})
 	sortBySeq(rec.Pending)
 	sortBySeq(rec.Unknown)
+	sortBySeq(rec.NotStarted)
 	return rec, err
 }
 
@@ -307,13 +389,13 @@ func sortBySeq(rs []Record) {
 }
 
 func getCall(sb *bolt.Bucket, id string) (callEntry, bool, error) {
-	var e callEntry
 	v := sb.Bucket(bucketCalls).Get([]byte(id))
 	if v == nil {
-		return e, false, nil
+		return callEntry{}, false, nil
 	}
-	if err := json.Unmarshal(v, &e); err != nil {
-		return e, false, fmt.Errorf("notes: call %q: bad index entry: %w", id, err)
+	e, err := decodeCall([]byte(id), v)
+	if err != nil {
+		return e, false, fmt.Errorf("notes: %w", err)
 	}
 	return e, true, nil
 }
@@ -324,13 +406,9 @@ func getRecord(sb *bolt.Bucket, seq uint64) (Record, error) {
 	if v == nil {
 		return Record{}, fmt.Errorf("notes: journal record %d: %w", seq, ErrNotFound)
 	}
-	return decodeRecord(k, v)
-}
-
-func decodeRecord(k, v []byte) (Record, error) {
-	var r Record
-	if err := json.Unmarshal(v, &r); err != nil {
-		return r, fmt.Errorf("notes: journal record %d: %w", binary.BigEndian.Uint64(k), err)
+	r, err := decodeRecord(k, v)
+	if err != nil {
+		return r, fmt.Errorf("notes: %w", err)
 	}
 	return r, nil
 }
@@ -345,51 +423,51 @@ type Batch struct {
 	// PromptTokens, CompletionTokens and Cost are added to the usage totals.
 	PromptTokens, CompletionTokens int64
 	Cost                           float64
-	// State, when non-nil, replaces the game's saved state.
+	// State, when non-nil, replaces the game's saved state. It is written only when it
+	// differs from the saved one (compared by hash), compressed.
 	State []byte
 }
 
 // Commit appends b's records in order (assigning their Seq, and Time where zero) and
 // applies its bookkeeping, in one durable transaction: either all of it is on disk when
 // Commit returns nil, or none of it. It returns the records as stored.
+//
+// A tool_started record must be committed before its call runs: Recover reports a call
+// whose start is not journaled as not executed.
 func (s *Session) Commit(b Batch) ([]Record, error) {
 	recs := make([]Record, len(b.Records))
 	for i, r := range b.Records {
-		if r.Type == "" {
-			return nil, fmt.Errorf("notes: Commit: record %d has no type", i)
+		var err error
+		if recs[i], err = s.prepare(r, i); err != nil {
+			return nil, err
 		}
-		if r.Time.IsZero() {
-			r.Time = s.book.now()
-		}
-		if len(r.Data) > 0 && !json.Valid(r.Data) {
-			return nil, fmt.Errorf("notes: Commit: %s record %d: data is not valid JSON", r.Type, i)
-		}
-		r.Type = s.book.scrubString(r.Type)
-		r.CallID = s.book.scrubString(r.CallID)
-		if len(r.Data) > 0 {
-			r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
-		}
-		recs[i] = r
+	}
+	var state []byte
+	if b.State != nil {
+		state = s.book.scrub(append([]byte(nil), b.State...))
 	}
 	err := s.update(func(sb *bolt.Bucket) error {
+		info, err := readInfo(sb, s.name)
+		if err != nil {
+			return err
+		}
 		for i := range recs {
-			if err := s.appendTx(sb, &recs[i]); err != nil {
+			if err := s.appendTx(sb, &recs[i], &info); err != nil {
 				return err
 			}
 		}
-		if b.State != nil {
-			if err := sb.Bucket(bucketState).Put(keyState, s.book.scrub(append([]byte(nil), b.State...))); err != nil {
+		if state != nil {
+			if err := putState(sb, state); err != nil {
 				return err
 			}
 		}
-		return s.editInfo(sb, func(i *SessionInfo) {
-			if b.Step > 0 {
-				i.Steps = b.Step
-			}
-			i.PromptTokens += b.PromptTokens
-			i.CompletionTokens += b.CompletionTokens
-			i.Cost += b.Cost
-		})
+		if b.Step > 0 {
+			info.Steps = b.Step
+		}
+		info.PromptTokens += b.PromptTokens
+		info.CompletionTokens += b.CompletionTokens
+		info.Cost += b.Cost
+		return s.writeInfo(sb, info)
 	})
 	if err != nil {
 		return nil, err
