@@ -77,7 +77,8 @@ type Runner struct {
 	fails       map[string]int
 	hist        history
 	usedIDs     map[string]bool
-	batch       *batch // the step's calls while they are being decided
+	batch       *batch   // the step's calls while they are being decided
+	rec         recorder // what the journal encoder remembers (record.go)
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a

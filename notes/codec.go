@@ -205,7 +205,8 @@ func decodeRecord(k, v []byte) (Record, error) {
 		if !json.Valid(data) {
 			return bad(errors.New("data is not valid JSON"))
 		}
-		r.Data = json.RawMessage(data)
+		// A copy: v is bbolt's memory, valid only inside the transaction.
+		r.Data = append(json.RawMessage(nil), data...)
 	}
 	return r, nil
 }
