@@ -55,9 +55,11 @@ type recData struct {
 	Rules       map[string]bool `json:"rules,omitempty"`
 }
 
-// recCall is a call without its id (the record's) and kind (the catalogue's).
+// recCall is a call without its id (the record's). Its kind is written for readers of
+// the journal (checks, exports); read back, the catalogue's is used.
 type recCall struct {
 	Tool       string           `json:"tool"`
+	Kind       string           `json:"kind,omitempty"`
 	Args       json.RawMessage  `json:"args,omitempty"`
 	Problems   []game.Problem   `json:"problems,omitempty"`
 	Simulation *game.Simulation `json:"simulation,omitempty"`
@@ -73,10 +75,25 @@ type recObs struct {
 	Metrics      []game.Metric `json:"metrics,omitempty"`
 	Timers       []game.Timer  `json:"timers,omitempty"`
 	Map          *game.Map     `json:"map,omitempty"`
+	MapEdits     []pointEdit   `json:"map_edits,omitempty"` // the map's points that changed
 	Time         time.Time     `json:"time,omitzero"`
 	IdleUntil    time.Time     `json:"idle_until,omitzero"`
 	IdleReason   string        `json:"idle_reason,omitempty"`
 	Same         []string      `json:"same,omitempty"` // fields unchanged: summary, metrics, timers, map
+}
+
+// pointEdit is one changed point of a map: its index and its new value.
+type pointEdit struct {
+	I int        `json:"i"`
+	P game.Point `json:"p"`
+}
+
+// recDecision is a decision without its call id (the record's).
+type recDecision struct {
+	Decision Verdict         `json:"decision"`
+	Reason   string          `json:"reason,omitempty"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	By       string          `json:"by,omitempty"`
 }
 
 // recNotes is a notes change: the version and what changed.
@@ -115,10 +132,8 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 	var v any
 	switch ev.Type {
 	case EventDecision:
-		if ev.Decision != nil {
-			d := *ev.Decision
-			d.CallID = ""
-			v = d
+		if d := ev.Decision; d != nil {
+			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By}
 		}
 	case EventToolStart:
 		// The call id names its proposal.
@@ -139,7 +154,7 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 	default:
 		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules}
 		if ev.Call != nil {
-			d.Call = &recCall{Tool: ev.Call.Tool, Args: ev.Call.Args, Problems: ev.Call.Problems,
+			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
 				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK}
 			if len(d.Call.Args) > 0 && !json.Valid(d.Call.Args) {
 				// A model's broken arguments are kept, as the string they were.
@@ -187,9 +202,16 @@ func (c *recorder) observation(o game.Observation) *recObs {
 	} else {
 		out.Timers = nonNil(o.Timers)
 	}
-	if prev != nil && bytes.Equal(c.mapJSON, mapJSON) {
+	switch {
+	case prev != nil && bytes.Equal(c.mapJSON, mapJSON):
 		out.Same = append(out.Same, "map")
-	} else {
+	case prev != nil && prev.Map != nil && o.Map != nil && prev.Map.Title == o.Map.Title && len(prev.Map.Points) == len(o.Map.Points):
+		for i, p := range o.Map.Points {
+			if !sameJSON(p, prev.Map.Points[i]) {
+				out.MapEdits = append(out.MapEdits, pointEdit{I: i, P: p})
+			}
+		}
+	default:
 		out.Map = o.Map
 	}
 	cp := o
@@ -208,7 +230,7 @@ func (o *recObs) apply(prev *game.Observation) (game.Observation, bool) {
 	for _, f := range o.Same {
 		same[f] = true
 	}
-	if (len(o.SummaryEdits) > 0 || len(same) > 0) && prev == nil {
+	if (len(o.SummaryEdits) > 0 || len(o.MapEdits) > 0 || len(same) > 0) && prev == nil {
 		return out, false
 	}
 	switch {
@@ -227,7 +249,21 @@ func (o *recObs) apply(prev *game.Observation) (game.Observation, bool) {
 	if !same["timers"] {
 		out.Timers = o.Timers
 	}
-	if !same["map"] {
+	switch {
+	case len(o.MapEdits) > 0:
+		if prev == nil || prev.Map == nil {
+			return out, false
+		}
+		m := *prev.Map
+		m.Points = append([]game.Point(nil), m.Points...)
+		for _, e := range o.MapEdits {
+			if e.I < 0 || e.I >= len(m.Points) {
+				return out, false
+			}
+			m.Points[e.I] = e.P
+		}
+		out.Map = &m
+	case !same["map"]:
 		out.Map = o.Map
 	}
 	out.Time, out.IdleUntil, out.IdleReason = o.Time, o.IdleUntil, o.IdleReason

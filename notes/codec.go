@@ -71,7 +71,7 @@ func unseal(kind byte, key, v []byte) (payload []byte, ok bool, err error) {
 
 // Record types stored as one byte; anything else is stored as its string.
 var typeCodes = []string{
-	"", "started", "observation", "step", "text", TypeProposed, TypeDecision, "tool_started",
+	"", "started", "observation", "step", "text", TypeProposed, TypeDecision, TypeStarted,
 	TypeResult, "advice", "notes_changed", "waiting", "usage", "error", "turn_limit", "state",
 	TypeOutcomeUnknown, "rules_changed", "tool_updated",
 }
@@ -86,41 +86,53 @@ var typeCode = func() map[string]byte {
 	return m
 }()
 
-// Flags of an encoded record.
+// The journal is stored in blocks: one bbolt value holds consecutive records of one
+// step, keyed by the first one's seq, compressed together. A step's thirty-odd records
+// thus cost one key and one checksum instead of thirty, and what they repeat (call ids,
+// tool names, JSON keys) compresses away. Appending to the journal rewrites its last
+// block, in the same transaction: bbolt copies the last page on every commit anyway, so
+// this costs no extra write, and the old block stays intact until the commit is durable.
+
+// A block is closed (the next record starts a new one) when it is expected to fill
+// most of a page once compressed, or when it holds blockMaxRaw bytes or
+// blockMaxRecords records before compression: one block per page keeps pages full
+// (FillPercent 1 on an append-only bucket) without values overflowing into more pages.
 const (
-	flagTime     = 1 << iota // a time follows (absent: the zero time)
-	flagDeflated             // the data is DEFLATE-compressed
+	blockPageShare  = 0.75 // of the page size, compressed
+	blockMaxRaw     = 64 << 10
+	blockMaxRecords = 1024
 )
 
-// deflateMin is the data size from which compressing a record's data is tried: below it
-// DEFLATE's own overhead eats the gain.
-const deflateMin = 160
+// Flags of a block and of a record in it.
+const (
+	blockDeflated = 1 << iota // the block's body is DEFLATE-compressed
+)
+const (
+	recTime = 1 << iota // a time follows (absent: the zero time)
+)
 
-// encodeRecord writes r (its Seq is the key, not stored again) in the sealed format:
+// appendEntry encodes r, the record after prev in its block (nil for the first), as
 //
-//	flags, [zigzag varint unix nanoseconds], type code [, uvarint length, type],
-//	zigzag varint step, uvarint length, call id, data (JSON, or DEFLATE of it)
-func encodeRecord(r Record) ([]byte, error) {
+//	uvarint length, flags, [zigzag varint nanoseconds since prev's time (or the Unix
+//	epoch)], type code [, uvarint length, type], zigzag varint step, uvarint length,
+//	call id, data
+func appendEntry(dst []byte, r, prev *Record) ([]byte, error) {
 	var p []byte
 	flags := byte(0)
-	var nanos int64
 	if !r.Time.IsZero() {
 		// UnixNano is defined for 1678..2262; anything else cannot be a real record's time.
 		if y := r.Time.Year(); y < 1680 || y > 2260 {
-			return nil, fmt.Errorf("notes: record time %v is out of range", r.Time)
+			return nil, fmt.Errorf("notes: record %d: time %v is out of range", r.Seq, r.Time)
 		}
-		flags |= flagTime
-		nanos = r.Time.UnixNano()
-	}
-	data := []byte(r.Data)
-	if len(data) >= deflateMin {
-		if z := deflate(data); len(z) < len(data)*9/10 {
-			data, flags = z, flags|flagDeflated
-		}
+		flags |= recTime
 	}
 	p = append(p, flags)
-	if flags&flagTime != 0 {
-		p = binary.AppendVarint(p, nanos)
+	if flags&recTime != 0 {
+		base := int64(0)
+		if prev != nil && !prev.Time.IsZero() {
+			base = prev.Time.UnixNano()
+		}
+		p = binary.AppendVarint(p, r.Time.UnixNano()-base)
 	}
 	if c, ok := typeCode[r.Type]; ok {
 		p = append(p, c)
@@ -132,19 +144,43 @@ func encodeRecord(r Record) ([]byte, error) {
 	p = binary.AppendVarint(p, int64(r.Step))
 	p = binary.AppendUvarint(p, uint64(len(r.CallID)))
 	p = append(p, r.CallID...)
-	p = append(p, data...)
-	return seal(kindRecord, seqKey(r.Seq), p), nil
+	p = append(p, r.Data...)
+	dst = binary.AppendUvarint(dst, uint64(len(p)))
+	return append(dst, p...), nil
 }
 
-// decodeRecord reads a journal value stored under key k, sealed or legacy. It never
-// panics on bad input; its errors name the record.
-func decodeRecord(k, v []byte) (Record, error) {
+// encodeBlock seals recs, consecutive records starting at recs[0].Seq.
+func encodeBlock(recs []Record) ([]byte, error) {
+	var body []byte
+	for i := range recs {
+		var prev *Record
+		if i > 0 {
+			prev = &recs[i-1]
+		}
+		var err error
+		if body, err = appendEntry(body, &recs[i], prev); err != nil {
+			return nil, err
+		}
+	}
+	p := []byte{0}
+	if z := deflate(body); len(z) < len(body) {
+		p[0] = blockDeflated
+		p = append(p, z...)
+	} else {
+		p = append(p, body...)
+	}
+	return seal(kindRecord, seqKey(recs[0].Seq), p), nil
+}
+
+// decodeBlock reads a journal value stored under key k: a sealed block, or one legacy
+// JSON record. It never panics on bad input; its errors name the records.
+func decodeBlock(k, v []byte) ([]Record, error) {
 	seq := uint64(0)
 	if len(k) == 8 {
 		seq = binary.BigEndian.Uint64(k)
 	}
-	bad := func(err error) (Record, error) {
-		return Record{}, fmt.Errorf("journal record %d: %w: %w", seq, ErrCorrupt, err)
+	bad := func(err error) ([]Record, error) {
+		return nil, fmt.Errorf("journal record %d: %w: %w", seq, ErrCorrupt, err)
 	}
 	p, sealed, err := unseal(kindRecord, k, v)
 	if err != nil {
@@ -155,60 +191,101 @@ func decodeRecord(k, v []byte) (Record, error) {
 		if err := json.Unmarshal(v, &r); err != nil {
 			return bad(err)
 		}
-		return r, nil
+		return []Record{r}, nil
 	}
+	if len(p) < 1 || p[0]&^blockDeflated != 0 {
+		return bad(errors.New("unknown block flags"))
+	}
+	body := p[1:]
+	if p[0]&blockDeflated != 0 {
+		if body, err = inflate(body, maxRecordData); err != nil {
+			return bad(fmt.Errorf("data: %w", err))
+		}
+	} else {
+		body = bytes.Clone(body) // v is bbolt's memory, valid only inside the transaction
+	}
+	var out []Record
+	for len(body) > 0 {
+		n, w := binary.Uvarint(body)
+		if w <= 0 || n > uint64(len(body)-w) {
+			return bad(fmt.Errorf("record %d runs past the end of its block", seq+uint64(len(out))))
+		}
+		var prev *Record
+		if len(out) > 0 {
+			prev = &out[len(out)-1]
+		}
+		r, err := decodeEntry(seq+uint64(len(out)), body[w:w+int(n)], prev)
+		if err != nil {
+			return nil, fmt.Errorf("journal record %d: %w: %w", seq+uint64(len(out)), ErrCorrupt, err)
+		}
+		out = append(out, r)
+		body = body[w+int(n):]
+	}
+	if len(out) == 0 {
+		return bad(errors.New("empty block"))
+	}
+	return out, nil
+}
+
+// decodeEntry reads one record of a block (see appendEntry).
+func decodeEntry(seq uint64, p []byte, prev *Record) (Record, error) {
 	r := Record{Seq: seq}
 	rd := bytes.NewReader(p)
 	flags, err := rd.ReadByte()
 	if err != nil {
-		return bad(err)
+		return r, err
 	}
-	if flags&^(flagTime|flagDeflated) != 0 {
-		return bad(fmt.Errorf("unknown flags %#x", flags))
+	if flags&^recTime != 0 {
+		return r, fmt.Errorf("unknown flags %#x", flags)
 	}
-	if flags&flagTime != 0 {
+	if flags&recTime != 0 {
 		n, err := binary.ReadVarint(rd)
 		if err != nil {
-			return bad(fmt.Errorf("time: %w", err))
+			return r, fmt.Errorf("time: %w", err)
+		}
+		if prev != nil && !prev.Time.IsZero() {
+			n += prev.Time.UnixNano()
 		}
 		r.Time = time.Unix(0, n)
 	}
 	code, err := rd.ReadByte()
 	if err != nil {
-		return bad(err)
+		return r, err
 	}
 	switch {
 	case code == 0:
 		if r.Type, err = readString(rd); err != nil {
-			return bad(fmt.Errorf("type: %w", err))
+			return r, fmt.Errorf("type: %w", err)
+		}
+		if r.Type == "" {
+			return r, errors.New("no type")
 		}
 	case int(code) < len(typeCodes):
 		r.Type = typeCodes[code]
 	default:
-		return bad(fmt.Errorf("unknown type code %d", code))
+		return r, fmt.Errorf("unknown type code %d", code)
 	}
 	step, err := binary.ReadVarint(rd)
 	if err != nil || step < math.MinInt32 || step > math.MaxInt32 {
-		return bad(fmt.Errorf("step: %v", err))
+		return r, fmt.Errorf("step: %v", err)
 	}
 	r.Step = int(step)
 	if r.CallID, err = readString(rd); err != nil {
-		return bad(fmt.Errorf("call id: %w", err))
+		return r, fmt.Errorf("call id: %w", err)
 	}
-	data := p[len(p)-rd.Len():]
-	if flags&flagDeflated != 0 {
-		if data, err = inflate(data, maxRecordData); err != nil {
-			return bad(fmt.Errorf("data: %w", err))
-		}
-	}
-	if len(data) > 0 {
+	if data := p[len(p)-rd.Len():]; len(data) > 0 {
 		if !json.Valid(data) {
-			return bad(errors.New("data is not valid JSON"))
+			return r, errors.New("data is not valid JSON")
 		}
-		// A copy: v is bbolt's memory, valid only inside the transaction.
-		r.Data = append(json.RawMessage(nil), data...)
+		r.Data = json.RawMessage(data) // body is already a copy
 	}
 	return r, nil
+}
+
+// entrySize is how many bytes r takes in a block before compression.
+func entrySize(r, prev *Record) int {
+	b, _ := appendEntry(nil, r, prev)
+	return len(b)
 }
 
 // maxRecordData bounds what one record's data may inflate to, so that a damaged value

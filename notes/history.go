@@ -18,7 +18,7 @@ import (
 
 // checkpointEvery is how often a version is stored whole: it bounds how many edits a
 // read applies.
-const checkpointEvery = 16
+const checkpointEvery = 32
 
 // textVersion is one rebuilt version.
 type textVersion struct {
@@ -29,7 +29,8 @@ type textVersion struct {
 
 // Flags of a stored version.
 const (
-	versionWhole = 1 << iota // the payload is the whole text (a checkpoint)
+	versionWhole    = 1 << iota // the payload is the whole text (a checkpoint)
+	versionDeflated             // the text is DEFLATE-compressed
 )
 
 // encodeVersion stores v as a checkpoint (prev == nil) or as the span by which it
@@ -47,7 +48,12 @@ func encodeVersion(key []byte, v textVersion, prev []byte) []byte {
 	p = binary.AppendVarint(p, int64(v.Step))
 	p = binary.AppendVarint(p, v.Time.UnixNano())
 	if prev == nil {
-		p = append(p, v.Text...)
+		if z := deflate(v.Text); len(z) < len(v.Text) {
+			p[0] |= versionDeflated
+			p = append(p, z...)
+		} else {
+			p = append(p, v.Text...)
+		}
 		return seal(kindText, key, p)
 	}
 	pre := 0
@@ -90,6 +96,17 @@ func decodeVersion(key, val, prev []byte) (v textVersion, whole bool, err error)
 	}
 	p = p[n:]
 	v.Step, v.Time = int(step), time.Unix(0, nanos)
+	if flags&^(versionWhole|versionDeflated) != 0 || flags == versionDeflated {
+		return v, false, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
+	}
+	if flags&versionDeflated != 0 {
+		text, err := inflate(p, maxVersion)
+		if err != nil {
+			return v, false, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		v.Text = text
+		return v, true, nil
+	}
 	if flags&versionWhole != 0 {
 		v.Text = append([]byte(nil), p...)
 		return v, true, nil
@@ -114,6 +131,9 @@ func decodeVersion(key, val, prev []byte) (v textVersion, whole bool, err error)
 	v.Text = out
 	return v, false, nil
 }
+
+// maxVersion bounds what a stored version may inflate to.
+const maxVersion = 16 << 20
 
 // errLegacy marks a version stored whole as JSON (format 1); the caller decodes it.
 var errLegacy = errors.New("legacy version")

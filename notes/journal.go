@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
@@ -148,21 +149,91 @@ func (s *Session) prepare(r Record, i int) (Record, error) {
 	return r, nil
 }
 
-// appendTx stores r, already prepared, inside a write transaction, assigns its Seq and
-// updates info (which the caller writes back once).
-func (s *Session) appendTx(sb *bolt.Bucket, r *Record, info *SessionInfo) error {
-	j := sb.Bucket(bucketJournal)
+// blockWriter appends records to the journal inside one write transaction: it keeps
+// the journal's last block open, adds to it while it has room, and writes the block it
+// touched once, at flush.
+type blockWriter struct {
+	j      *bolt.Bucket
+	target int      // compressed size at which the block is closed
+	recs   []Record // the open block's records
+	raw    int      // their size before compression
+	ratio  float64  // compressed / raw, as last measured
+	dirty  bool
+}
+
+// newBlockWriter opens the journal's last block for appending, when it is a block of
+// this format (a legacy record is never rewritten).
+func newBlockWriter(j *bolt.Bucket) (*blockWriter, error) {
 	j.FillPercent = 1.0 // keys only ever grow: pages can be packed full
-	seq, err := j.NextSequence()
+	w := &blockWriter{j: j, ratio: 0.3, target: int(blockPageShare * float64(j.Tx().DB().Info().PageSize))}
+	k, v := j.Cursor().Last()
+	if k == nil || len(v) == 0 || v[0] != sealMagic {
+		return w, nil
+	}
+	recs, err := decodeBlock(k, v)
+	if err != nil {
+		return nil, fmt.Errorf("notes: %w", err)
+	}
+	w.recs = recs
+	for i := range recs {
+		w.raw += entrySize(&recs[i], w.prev(i))
+	}
+	if w.raw > 0 {
+		w.ratio = float64(len(v)) / float64(w.raw)
+	}
+	return w, nil
+}
+
+func (w *blockWriter) prev(i int) *Record {
+	if i == 0 {
+		return nil
+	}
+	return &w.recs[i-1]
+}
+
+// add assigns r the next seq and appends it.
+func (w *blockWriter) add(r *Record) error {
+	seq, err := w.j.NextSequence()
 	if err != nil {
 		return err
 	}
 	r.Seq = seq
-	data, err := encodeRecord(*r)
+	if n := len(w.recs); n > 0 && (float64(w.raw)*w.ratio >= float64(w.target) || w.raw >= blockMaxRaw ||
+		n >= blockMaxRecords || w.recs[n-1].Seq+1 != seq) {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		w.recs, w.raw = nil, 0
+	}
+	if !r.Time.IsZero() && (r.Time.Year() < 1680 || r.Time.Year() > 2260) {
+		return fmt.Errorf("notes: record %d: time %v is out of range", r.Seq, r.Time)
+	}
+	w.recs = append(w.recs, *r)
+	w.raw += entrySize(r, w.prev(len(w.recs)-1))
+	w.dirty = true
+	return nil
+}
+
+// flush writes the open block if it changed.
+func (w *blockWriter) flush() error {
+	if !w.dirty || len(w.recs) == 0 {
+		return nil
+	}
+	v, err := encodeBlock(w.recs)
 	if err != nil {
 		return err
 	}
-	if err := j.Put(seqKey(seq), data); err != nil {
+	w.dirty = false
+	if w.raw > 0 {
+		w.ratio = float64(len(v)) / float64(w.raw)
+	}
+	return w.j.Put(seqKey(w.recs[0].Seq), v)
+}
+
+// appendTx stores r, already prepared, through w, assigns its Seq and updates info
+// (which the caller writes back once).
+func (s *Session) appendTx(sb *bolt.Bucket, w *blockWriter, r *Record, info *SessionInfo) error {
+	if err := w.add(r); err != nil {
 		return err
 	}
 	if err := indexCall(sb, *r); err != nil {
@@ -184,9 +255,17 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 		return nil
 	}
 	calls, open := sb.Bucket(bucketCalls), sb.Bucket(bucketOpen)
-	id := []byte(r.CallID)
+	calls.FillPercent = 1.0 // keys mostly grow: see callKey
+	id := callKey(r.CallID)
 	e := callEntry{TracksStart: true}
 	if v := calls.Get(id); v != nil {
+		var err error
+		if e, err = decodeCall(id, v); err != nil {
+			return err
+		}
+	} else if v := calls.Get([]byte(r.CallID)); v != nil {
+		// Indexed by a notebook of format 1: keep its key.
+		id = []byte(r.CallID)
 		var err error
 		if e, err = decodeCall(id, v); err != nil {
 			return err
@@ -220,6 +299,25 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 	return open.Delete(id)
 }
 
+// callKey is the index key of a call id: its length (up to 31) then the id. Call ids
+// are a run's prefix and a counter ("ap1f2e-9", "ap1f2e-10"): keyed by length first,
+// they sort in the order they are made, so the index is appended to and its pages fill
+// up. The length byte is a control character, which a format 1 key (the bare id) does
+// not start with.
+func callKey(id string) []byte {
+	k := make([]byte, 0, len(id)+1)
+	k = append(k, byte(min(len(id), 31)))
+	return append(k, id...)
+}
+
+// callIDOf reads a call id back from an index key of either format.
+func callIDOf(k []byte) string {
+	if len(k) > 0 && k[0] < 0x20 && int(k[0]) == min(len(k)-1, 31) {
+		return string(k[1:])
+	}
+	return string(k)
+}
+
 // decisionExecutes reports whether a decision lets its call run. Only an
 // explicit veto does not: for anything unreadable the safe assumption is
 // that the call may have run, so that it is re-observed, never replayed.
@@ -247,12 +345,16 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 		var recs []Record
 		err := s.view(func(sb *bolt.Bucket) error {
 			c := sb.Bucket(bucketJournal).Cursor()
-			for k, v := c.Seek(seqKey(from)); k != nil && len(recs) < batch; k, v = c.Next() {
-				r, err := decodeRecord(k, v)
+			for k, v := seekBlock(c, from); k != nil && len(recs) < batch; k, v = c.Next() {
+				block, err := decodeBlock(k, v)
 				if err != nil {
 					return fmt.Errorf("notes: %w", err)
 				}
-				recs = append(recs, r)
+				for _, r := range block {
+					if r.Seq >= from {
+						recs = append(recs, r)
+					}
+				}
 			}
 			return nil
 		})
@@ -271,25 +373,50 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 	}
 }
 
-// Tail returns the last n records in order. It reads only those records.
+// seekBlock positions c on the block holding seq (or the first after it).
+func seekBlock(c *bolt.Cursor, seq uint64) (k, v []byte) {
+	want := seqKey(seq)
+	k, v = c.Seek(want)
+	if k != nil && bytes.Equal(k, want) {
+		return k, v
+	}
+	// seq is inside the block before, if any.
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil {
+		return c.First()
+	}
+	return k, v
+}
+
+// Tail returns the last n records in order. It reads only the blocks holding them.
 func (s *Session) Tail(n int) ([]Record, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	var out []Record
+	var blocks [][]Record
+	count := 0
 	err := s.view(func(sb *bolt.Bucket) error {
 		c := sb.Bucket(bucketJournal).Cursor()
-		for k, v := c.Last(); k != nil && len(out) < n; k, v = c.Prev() {
-			r, err := decodeRecord(k, v)
+		for k, v := c.Last(); k != nil && count < n; k, v = c.Prev() {
+			block, err := decodeBlock(k, v)
 			if err != nil {
 				return fmt.Errorf("notes: %w", err)
 			}
-			out = append(out, r)
+			blocks = append(blocks, block)
+			count += len(block)
 		}
 		return nil
 	})
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
+	out := make([]Record, 0, min(count, n))
+	for i := len(blocks) - 1; i >= 0; i-- {
+		out = append(out, blocks[i]...)
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
 	}
 	return out, err
 }
@@ -350,8 +477,9 @@ type Recovery struct {
 func (s *Session) Recover() (Recovery, error) {
 	var rec Recovery
 	err := s.view(func(sb *bolt.Bucket) error {
-		return sb.Bucket(bucketOpen).ForEach(func(id, _ []byte) error {
-			e, ok, err := getCall(sb, string(id))
+		return sb.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
+			id := callIDOf(k)
+			e, ok, err := getCall(sb, id)
 			if err != nil {
 				return err
 			}
@@ -389,11 +517,15 @@ func sortBySeq(rs []Record) {
 }
 
 func getCall(sb *bolt.Bucket, id string) (callEntry, bool, error) {
-	v := sb.Bucket(bucketCalls).Get([]byte(id))
+	k := callKey(id)
+	v := sb.Bucket(bucketCalls).Get(k)
 	if v == nil {
-		return callEntry{}, false, nil
+		k = []byte(id) // format 1
+		if v = sb.Bucket(bucketCalls).Get(k); v == nil {
+			return callEntry{}, false, nil
+		}
 	}
-	e, err := decodeCall([]byte(id), v)
+	e, err := decodeCall(k, v)
 	if err != nil {
 		return e, false, fmt.Errorf("notes: %w", err)
 	}
@@ -401,16 +533,19 @@ func getCall(sb *bolt.Bucket, id string) (callEntry, bool, error) {
 }
 
 func getRecord(sb *bolt.Bucket, seq uint64) (Record, error) {
-	k := seqKey(seq)
-	v := sb.Bucket(bucketJournal).Get(k)
-	if v == nil {
-		return Record{}, fmt.Errorf("notes: journal record %d: %w", seq, ErrNotFound)
+	c := sb.Bucket(bucketJournal).Cursor()
+	if k, v := seekBlock(c, seq); k != nil {
+		block, err := decodeBlock(k, v)
+		if err != nil {
+			return Record{}, fmt.Errorf("notes: %w", err)
+		}
+		for _, r := range block {
+			if r.Seq == seq {
+				return r, nil
+			}
+		}
 	}
-	r, err := decodeRecord(k, v)
-	if err != nil {
-		return r, fmt.Errorf("notes: %w", err)
-	}
-	return r, nil
+	return Record{}, fmt.Errorf("notes: journal record %d: %w", seq, ErrNotFound)
 }
 
 // Batch is what one phase of a step writes at once: its journal records and the
@@ -451,10 +586,17 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 		if err != nil {
 			return err
 		}
+		w, err := newBlockWriter(sb.Bucket(bucketJournal))
+		if err != nil {
+			return err
+		}
 		for i := range recs {
-			if err := s.appendTx(sb, &recs[i], &info); err != nil {
+			if err := s.appendTx(sb, w, &recs[i], &info); err != nil {
 				return err
 			}
+		}
+		if err := w.flush(); err != nil {
+			return err
 		}
 		if state != nil {
 			if err := putState(sb, state); err != nil {
