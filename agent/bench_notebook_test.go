@@ -139,4 +139,3 @@ func TestNotebookGrowthIsBounded(t *testing.T) {
 		t.Errorf("the notebook grew %d bytes a step; the bound is 3072", per)
 	}
 }
-
