@@ -34,6 +34,9 @@ type Config struct {
 	// SaveState, if set, returns the game's state; it is saved to the session after each
 	// executed Act call and when the run stops.
 	SaveState func() ([]byte, error)
+	// PromptBudget is the most characters a prompt may have (0 = DefaultPromptBudget,
+	// sized for a 32k-token model): older steps are dropped, then long messages cut.
+	PromptBudget int
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
