@@ -336,25 +336,36 @@ func decisionExecutes(data json.RawMessage) bool {
 const batch = 512
 
 // Records calls fn with every record from seq from (1 for all) in order.
-// It stops at the first error from fn and returns it.
+// It stops at the first error from fn and returns it. A gap in the journal (a
+// block lost to damage) is reported as ErrCorrupt naming the missing records,
+// never skipped.
 func (s *Session) Records(from uint64, fn func(Record) error) error {
 	if from == 0 {
 		from = 1
 	}
 	for {
 		var recs []Record
+		var last uint64
 		err := s.view(func(sb *bolt.Bucket) error {
-			c := sb.Bucket(bucketJournal).Cursor()
+			j := sb.Bucket(bucketJournal)
+			last = j.Sequence()
+			c := j.Cursor()
+			next := uint64(0) // the seq the next block must start at; 0 before the first
 			for k, v := seekBlock(c, from); k != nil && len(recs) < batch; k, v = c.Next() {
 				block, err := decodeBlock(k, v)
 				if err != nil {
 					return fmt.Errorf("notes: %w", err)
+				}
+				if first := block[0].Seq; (next != 0 && first != next) || (next == 0 && first > from) {
+					want := max(next, from)
+					return fmt.Errorf("notes: journal records %d to %d are missing: %w", want, first-1, ErrCorrupt)
 				}
 				for _, r := range block {
 					if r.Seq >= from {
 						recs = append(recs, r)
 					}
 				}
+				next = block[len(block)-1].Seq + 1
 			}
 			return nil
 		})
@@ -367,6 +378,13 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 			}
 		}
 		if len(recs) < batch {
+			end := from - 1
+			if len(recs) > 0 {
+				end = recs[len(recs)-1].Seq
+			}
+			if end < last {
+				return s.damaged(fmt.Errorf("notes: journal records %d to %d are missing: %w", end+1, last, ErrCorrupt))
+			}
 			return nil
 		}
 		from = recs[len(recs)-1].Seq + 1

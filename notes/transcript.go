@@ -1,0 +1,517 @@
+package notes
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The journal part of an export is a transcript proportionate to what happened: per
+// step, what the model said, what changed in the world, each call on one line with its
+// decision and result, then anything unusual (errors, advice, waits), and the
+// bookkeeping (steps, usage, state, starts, notes versions) summarised in one line. Every
+// record is accounted for: the step heading gives the range of records it holds, and a
+// call names its id.
+
+// stepView collects one step's records for rendering.
+type stepView struct {
+	step       int
+	first, end uint64 // seq range
+	texts      []string
+	obs        []string // observation lines, already rendered
+	calls      []*callView
+	byID       map[string]*callView
+	other      []Record // rendered one by one, in journal order
+	book       bookkeeping
+}
+
+// callView is one call: its proposal, decision, start and end, as far as the step has
+// them.
+type callView struct {
+	id       string
+	proposal map[string]json.RawMessage // the "call" object
+	decision map[string]json.RawMessage
+	started  bool
+	result   map[string]json.RawMessage // the result's fields
+	unknown  bool
+	earlier  bool // not proposed in this step
+}
+
+// bookkeeping counts the records the transcript summarises.
+type bookkeeping struct {
+	usage          []string
+	states         []string
+	notes          []string
+	unchangedObs   int
+	steps, started int
+}
+
+// transcript renders the journal, step by step.
+type transcript struct {
+	w       *bufio.Writer
+	cur     *stepView
+	summary string // the last observation summary seen, to show only what changed
+	known   bool
+}
+
+func newTranscript(w *bufio.Writer) *transcript { return &transcript{w: w} }
+
+// add takes the next record.
+func (t *transcript) add(r Record) {
+	if t.cur == nil || r.Step != t.cur.step {
+		t.flush()
+		t.cur = &stepView{step: r.Step, first: r.Seq, byID: map[string]*callView{}}
+	}
+	st := t.cur
+	st.end = r.Seq
+	var fields map[string]json.RawMessage
+	if len(r.Data) > 0 && json.Unmarshal(r.Data, &fields) != nil {
+		st.other = append(st.other, r)
+		return
+	}
+	switch r.Type {
+	case "step":
+		st.book.steps++
+	case "usage":
+		st.book.usage = append(st.book.usage, usageLine(fields["usage"]))
+	case "state":
+		if s := jsonString(fields["state"]); s != "" {
+			st.book.states = append(st.book.states, s)
+		}
+	case "text":
+		if s := jsonString(fields["text"]); strings.TrimSpace(s) != "" {
+			st.texts = append(st.texts, s)
+		}
+	case "observation":
+		if lines := t.observation(fields["observation"]); len(lines) > 0 {
+			st.obs = append(st.obs, lines...)
+		} else {
+			st.book.unchangedObs++
+		}
+	case "notes_changed":
+		st.book.notes = append(st.book.notes, notesLine(fields["notes"]))
+	case TypeProposed, TypeDecision, TypeStarted, TypeResult, TypeOutcomeUnknown:
+		if r.CallID == "" {
+			st.other = append(st.other, r)
+			return
+		}
+		c := st.byID[r.CallID]
+		if c == nil {
+			c = &callView{id: r.CallID, earlier: r.Type != TypeProposed}
+			st.byID[r.CallID] = c
+			st.calls = append(st.calls, c)
+		}
+		switch r.Type {
+		case TypeProposed:
+			_ = json.Unmarshal(fields["call"], &c.proposal)
+		case TypeDecision:
+			c.decision = fields
+		case TypeStarted:
+			c.started = true
+			st.book.started++
+		case TypeResult:
+			if c.proposal == nil {
+				// Format 1 repeated the call in its result.
+				_ = json.Unmarshal(fields["call"], &c.proposal)
+			}
+			c.result = fields
+			if v, ok := fields["result"]; ok {
+				c.result = nil
+				_ = json.Unmarshal(v, &c.result)
+			}
+			delete(c.result, "call")
+		case TypeOutcomeUnknown:
+			c.unknown = true
+		}
+	default:
+		st.other = append(st.other, r)
+	}
+}
+
+// flush writes the step collected so far.
+func (t *transcript) flush() {
+	st := t.cur
+	if st == nil {
+		return
+	}
+	t.cur = nil
+	w := t.w
+	records := fmt.Sprintf("record #%d", st.first)
+	if st.end != st.first {
+		records = fmt.Sprintf("records #%d–#%d", st.first, st.end)
+	}
+	if st.step == 0 {
+		fmt.Fprintf(w, "\n### Before the first step (%s)\n\n", records)
+	} else {
+		fmt.Fprintf(w, "\n### Step %d (%s)\n\n", st.step, records)
+	}
+	for _, text := range st.texts {
+		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			fmt.Fprintf(w, "> %s\n", l)
+		}
+		w.WriteString("\n")
+	}
+	if len(st.obs) > 0 {
+		w.WriteString("- Observation:")
+		for _, l := range st.obs {
+			w.WriteString(l)
+		}
+		w.WriteString("\n")
+	}
+	for _, c := range st.calls {
+		writeCall(w, c)
+	}
+	for _, r := range st.other {
+		writeRecord(w, r)
+	}
+	writeBookkeeping(w, st.book)
+}
+
+// observation returns the lines that show what an observation changed, and remembers
+// its summary.
+func (t *transcript) observation(v json.RawMessage) []string {
+	var o struct {
+		Summary      *string           `json:"summary"`
+		SummaryEdits []json.RawMessage `json:"summary_edits"`
+		Metrics      []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+			Unit  string  `json:"unit"`
+		} `json:"metrics"`
+		Timers []struct {
+			Label string    `json:"label"`
+			End   time.Time `json:"end"`
+		} `json:"timers"`
+		Map      json.RawMessage   `json:"map"`
+		MapEdits []json.RawMessage `json:"map_edits"`
+	}
+	if json.Unmarshal(v, &o) != nil {
+		return []string{" `" + string(compact(v)) + "`"}
+	}
+	var head []string
+	for _, m := range o.Metrics {
+		head = append(head, strings.TrimSpace(fmt.Sprintf("%s %s %s", m.Name, trimFloat(m.Value), m.Unit)))
+	}
+	for _, tm := range o.Timers {
+		head = append(head, fmt.Sprintf("%s until %s", oneLine(tm.Label), tm.End.Format("15:04:05")))
+	}
+	switch {
+	case len(o.MapEdits) > 0:
+		head = append(head, fmt.Sprintf("map: %d points changed", len(o.MapEdits)))
+	case len(o.Map) > 0 && string(o.Map) != "null":
+		head = append(head, "map")
+	}
+	var lines []string
+	if len(head) > 0 {
+		lines = append(lines, " "+strings.Join(head, " · "))
+	}
+	var added []string
+	switch {
+	case o.Summary != nil:
+		if t.known {
+			added = newLines(t.summary, *o.Summary)
+		} else {
+			added = strings.Split(strings.TrimRight(*o.Summary, "\n"), "\n")
+		}
+		t.summary, t.known = *o.Summary, true
+	case len(o.SummaryEdits) > 0:
+		for _, e := range o.SummaryEdits {
+			var parts []json.RawMessage
+			if json.Unmarshal(e, &parts) != nil || len(parts) < 2 {
+				continue
+			}
+			for _, p := range parts[2:] {
+				added = append(added, jsonString(p))
+			}
+		}
+		if s, ok := applyEdits(t.summary, o.SummaryEdits); ok && t.known {
+			t.summary = s
+		} else {
+			t.known = false
+		}
+	}
+	if len(added) > 0 {
+		var b strings.Builder
+		b.WriteString("\n\n    ```\n")
+		for _, l := range added {
+			fmt.Fprintf(&b, "    %s\n", strings.ReplaceAll(l, "```", "'''"))
+		}
+		b.WriteString("    ```\n")
+		lines = append(lines, b.String())
+	}
+	return lines
+}
+
+// newLines returns the lines of b that a does not have.
+func newLines(a, b string) []string {
+	have := map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		have[l]++
+	}
+	var out []string
+	for _, l := range strings.Split(b, "\n") {
+		if have[l] > 0 {
+			have[l]--
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// applyEdits applies the journal's line edits ([at, del, lines...], At in the original
+// text) to s; ok is false when they do not fit.
+func applyEdits(s string, edits []json.RawMessage) (string, bool) {
+	x := strings.Split(s, "\n")
+	var out []string
+	pos := 0
+	for _, e := range edits {
+		var parts []json.RawMessage
+		var at, del int
+		if json.Unmarshal(e, &parts) != nil || len(parts) < 2 ||
+			json.Unmarshal(parts[0], &at) != nil || json.Unmarshal(parts[1], &del) != nil ||
+			at < pos || del < 0 || at > len(x) || del > len(x)-at {
+			return "", false
+		}
+		out = append(out, x[pos:at]...)
+		for _, p := range parts[2:] {
+			out = append(out, jsonString(p))
+		}
+		pos = at + del
+	}
+	out = append(out, x[pos:]...)
+	return strings.Join(out, "\n"), true
+}
+
+// writeCall writes a call on one line (its arguments and result in blocks when long or
+// multi-line): tool, arguments, problems, dry run, decision, result.
+func writeCall(w *bufio.Writer, c *callView) {
+	tool := jsonString(c.proposal["tool"])
+	if tool == "" {
+		tool = jsonString(c.proposal["name"])
+	}
+	if tool == "" {
+		tool = "call"
+	}
+	fmt.Fprintf(w, "- **%s** `%s`", tool, c.id)
+	if c.earlier {
+		w.WriteString(" (proposed earlier)")
+	}
+	if args := c.proposal["args"]; len(args) > 0 {
+		inline(w, " ", args)
+	}
+	var problems []struct{ Path, Expected, Got, Hint string }
+	_ = json.Unmarshal(c.proposal["problems"], &problems)
+	for _, p := range problems {
+		fmt.Fprintf(w, "; invalid `%s`: expected %s, got %s", p.Path, oneLine(p.Expected), oneLine(p.Got))
+		if p.Hint != "" {
+			fmt.Fprintf(w, " (%s)", oneLine(p.Hint))
+		}
+	}
+	var sim struct {
+		Summary string `json:"summary"`
+		Fails   bool   `json:"fails"`
+	}
+	if json.Unmarshal(c.proposal["simulation"], &sim) == nil && sim.Summary != "" {
+		fmt.Fprintf(w, "; dry run: %s", oneLine(sim.Summary))
+		if sim.Fails {
+			w.WriteString(" (would fail)")
+		}
+	}
+	if d := c.decision; d != nil {
+		fmt.Fprintf(w, " — **%s**", jsonString(d["decision"]))
+		if by := jsonString(d["by"]); by != "" {
+			fmt.Fprintf(w, " by %s", by)
+		}
+		if reason := jsonString(d["reason"]); reason != "" {
+			fmt.Fprintf(w, ": %s", oneLine(reason))
+		}
+		if args := d["args"]; len(args) > 0 {
+			inline(w, "; ran with ", args)
+		}
+	}
+	switch r := c.result; {
+	case c.unknown:
+		w.WriteString(" → **outcome unknown**: the call may or may not have happened; re-observe")
+	case r != nil:
+		w.WriteString(" →")
+		writeResult(w, r)
+	case c.started:
+		w.WriteString(" → started, no result recorded")
+	}
+	w.WriteString("\n")
+}
+
+// writeResult writes a result's fields after "→".
+func writeResult(w *bufio.Writer, r map[string]json.RawMessage) {
+	wrote := false
+	if e, ok := r["error"]; ok {
+		var ge struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		}
+		var s string
+		switch {
+		case json.Unmarshal(e, &s) == nil:
+			fmt.Fprintf(w, " error: %s", oneLine(s))
+		case json.Unmarshal(e, &ge) == nil:
+			code := strings.Trim(string(ge.Code), `"`)
+			if code != "" && code != "0" {
+				fmt.Fprintf(w, " error %s: %s", code, oneLine(ge.Message))
+			} else {
+				fmt.Fprintf(w, " error: %s", oneLine(ge.Message))
+			}
+		default:
+			fmt.Fprintf(w, " error `%s`", compact(e))
+		}
+		wrote = true
+	}
+	if out, ok := r["output"]; ok {
+		if wrote {
+			w.WriteString(";")
+		}
+		inline(w, " ", out)
+		wrote = true
+	}
+	if v, ok := r["wait"]; ok {
+		var wait struct {
+			Until  time.Time `json:"until"`
+			Reason string    `json:"reason"`
+		}
+		if json.Unmarshal(v, &wait) == nil && !wait.Until.IsZero() {
+			fmt.Fprintf(w, "; wait until %s", wait.Until.Format("2006-01-02 15:04:05"))
+			if r := oneLine(wait.Reason); r != "" {
+				fmt.Fprintf(w, ": %s", r)
+			}
+		}
+		wrote = true
+	}
+	if u, ok := r["unknown"]; ok && string(u) == "true" {
+		w.WriteString(" **outcome unknown**: the call may or may not have happened; re-observe")
+		wrote = true
+	}
+	rest := map[string]json.RawMessage{}
+	for k, v := range r {
+		switch k {
+		case "error", "output", "wait", "unknown":
+		default:
+			rest[k] = v
+		}
+	}
+	if len(rest) > 0 {
+		b, _ := json.Marshal(rest)
+		inline(w, "; other: ", b)
+		wrote = true
+	}
+	if !wrote {
+		w.WriteString(" done")
+	}
+}
+
+// inline writes v after prefix: a string as its text, anything else as compact JSON; in
+// a fenced block when it is long or spans lines, so that nothing is cut.
+func inline(w *bufio.Writer, prefix string, v json.RawMessage) {
+	text := string(compact(v))
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		text = s
+	}
+	if len(text) <= 240 && !strings.ContainsAny(text, "\n`") {
+		if json.Unmarshal(v, &s) == nil {
+			fmt.Fprintf(w, "%s%s", prefix, text)
+		} else {
+			fmt.Fprintf(w, "%s`%s`", prefix, text)
+		}
+		return
+	}
+	w.WriteString(prefix + "(below)\n")
+	writeBlock(w, []byte(text))
+}
+
+// writeBookkeeping writes the summarised records of a step in one line.
+func writeBookkeeping(w *bufio.Writer, b bookkeeping) {
+	var parts []string
+	if len(b.usage) > 0 {
+		parts = append(parts, "usage "+strings.Join(b.usage, "; "))
+	}
+	if len(b.notes) > 0 {
+		parts = append(parts, "notes "+strings.Join(b.notes, "; "))
+	}
+	if len(b.states) > 0 {
+		parts = append(parts, "state "+strings.Join(b.states, ", "))
+	}
+	if b.started > 0 {
+		parts = append(parts, fmt.Sprintf("%d started", b.started))
+	}
+	if b.unchangedObs > 0 {
+		parts = append(parts, fmt.Sprintf("%d observation(s) unchanged", b.unchangedObs))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "- _%s._\n", strings.Join(parts, " · "))
+	}
+}
+
+func usageLine(v json.RawMessage) string {
+	var u struct {
+		Prompt     int64   `json:"prompt_tokens"`
+		Completion int64   `json:"completion_tokens"`
+		Cost       float64 `json:"cost"`
+		Chars      int64   `json:"prompt_chars"`
+	}
+	if json.Unmarshal(v, &u) != nil {
+		return string(compact(v))
+	}
+	s := fmt.Sprintf("%d+%d tokens, %d prompt chars", u.Prompt, u.Completion, u.Chars)
+	if u.Cost > 0 {
+		s += fmt.Sprintf(", $%.4f", u.Cost)
+	}
+	return s
+}
+
+// notesLine says what a notes change changed: the version, the sections, the plan steps
+// (a notes_changed record of format 1 carries the whole notes: its version is enough,
+// the notes history has the text).
+func notesLine(v json.RawMessage) string {
+	var n struct {
+		Version int        `json:"version"`
+		Changed []string   `json:"changed"`
+		Plan    []PlanStep `json:"plan"`
+		Text    *string    `json:"text"`
+		Removed int        `json:"plan_removed"`
+	}
+	if json.Unmarshal(v, &n) != nil {
+		return string(compact(v))
+	}
+	s := fmt.Sprintf("v%d", n.Version)
+	if len(n.Changed) > 0 {
+		s += " (" + strings.Join(n.Changed, ", ") + ")"
+	}
+	var plan []string
+	for _, p := range n.Plan {
+		if n.Text != nil {
+			continue // format 1 listed the whole plan
+		}
+		plan = append(plan, fmt.Sprintf("%d %s %q", p.ID, p.Status, oneLine(p.Text)))
+	}
+	if len(plan) > 0 {
+		s += ", plan " + strings.Join(plan, ", ")
+	}
+	if n.Removed > 0 {
+		s += fmt.Sprintf(", %d plan steps removed", n.Removed)
+	}
+	return s
+}
+
+func jsonString(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return strings.Trim(string(compact(v)), `"`)
+	}
+	return s
+}
+
+func trimFloat(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
+}
