@@ -91,7 +91,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
 		"### Before the first step (record #1)", "### Step 1 (records #2–#6)", "### Step 2", "### Step 3",
 		"> The contract pays 40k.", "> Let me navigate.",
-		"- **navigate** `c1`", `"waypoint":"X1-DF55-B7"`,
+		"- **navigate** `{\"ship\":\"X-1\"", `"waypoint":"X1-DF55-B7"`,
 		"**edit**: cruise is cheaper", `ran with ` + "`" + `{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}`,
 		`"arrival":"2026-11-22T15:10:00Z"`, "other: `{\"wait_until\":\"2026-11-22T15:10:00Z\"}`",
 		"> Advice: stop mining, the contract pays more",
@@ -99,7 +99,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 		"error 4214: Ship is currently in-transit", "````", "Error: model timed out", "[1,2,3]",
 		"### Step 4", "Credits: 150000", "invalid `arguments.mode`: expected one of CRUISE, BURN, DRIFT, STEALTH, got \"WARP\" (did you mean BURN?)",
 		"dry run: uses 38 fuel (would fail)", "**approve** by person", "→ in orbit", "wait until 2026-11-22 16:00:00: cooldown",
-		"- **orbit** `c5`", "**outcome unknown**", "notes v2",
+		"- **orbit** (call `c5`)", "**outcome unknown**", "notes v2",
 	}
 	for _, w := range want {
 		if !strings.Contains(out, w) {

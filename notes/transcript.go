@@ -46,6 +46,8 @@ type bookkeeping struct {
 	notes          []string
 	unchangedObs   int
 	steps, started int
+	policy         int // calls decided by policy (read and note tools, --approve all)
+	noteCalls      int // note tool calls that did what they were asked
 }
 
 // transcript renders the journal, step by step.
@@ -161,7 +163,7 @@ func (t *transcript) flush() {
 		w.WriteString("\n")
 	}
 	for _, c := range st.calls {
-		writeCall(w, c)
+		writeCall(w, c, &st.book)
 	}
 	for _, r := range st.other {
 		writeRecord(w, r)
@@ -287,7 +289,7 @@ func applyEdits(s string, edits []json.RawMessage) (string, bool) {
 
 // writeCall writes a call on one line (its arguments and result in blocks when long or
 // multi-line): tool, arguments, problems, dry run, decision, result.
-func writeCall(w *bufio.Writer, c *callView) {
+func writeCall(w *bufio.Writer, c *callView, book *bookkeeping) {
 	tool := jsonString(c.proposal["tool"])
 	if tool == "" {
 		tool = jsonString(c.proposal["name"])
@@ -295,15 +297,31 @@ func writeCall(w *bufio.Writer, c *callView) {
 	if tool == "" {
 		tool = "call"
 	}
-	fmt.Fprintf(w, "- **%s** `%s`", tool, c.id)
-	if c.earlier {
-		w.WriteString(" (proposed earlier)")
+	// What the policy decided (read and note tools, --approve all) and note tools that
+	// did what they were asked are bookkeeping: counted, not spelled out per call.
+	decision, by := jsonString(c.decision["decision"]), jsonString(c.decision["by"])
+	routine := c.decision != nil && by == "policy" && (decision == "auto" || decision == "approve") &&
+		len(c.decision["reason"]) == 0 && len(c.decision["args"]) == 0
+	if routine {
+		book.policy++
+	}
+	var problems []struct{ Path, Expected, Got, Hint string }
+	_ = json.Unmarshal(c.proposal["problems"], &problems)
+	_, failed := c.result["error"]
+	if routine && !failed && !c.unknown && len(problems) == 0 && c.result != nil && jsonString(c.proposal["kind"]) == "note" {
+		book.noteCalls++
+		fmt.Fprintf(w, "- ✎ %s", tool)
+		inline(w, " ", c.proposal["args"])
+		w.WriteString("\n")
+		return
+	}
+	fmt.Fprintf(w, "- **%s**", tool)
+	if c.earlier || c.unknown {
+		fmt.Fprintf(w, " (call `%s`)", c.id)
 	}
 	if args := c.proposal["args"]; len(args) > 0 {
 		inline(w, " ", args)
 	}
-	var problems []struct{ Path, Expected, Got, Hint string }
-	_ = json.Unmarshal(c.proposal["problems"], &problems)
 	for _, p := range problems {
 		fmt.Fprintf(w, "; invalid `%s`: expected %s, got %s", p.Path, oneLine(p.Expected), oneLine(p.Got))
 		if p.Hint != "" {
@@ -320,9 +338,9 @@ func writeCall(w *bufio.Writer, c *callView) {
 			w.WriteString(" (would fail)")
 		}
 	}
-	if d := c.decision; d != nil {
-		fmt.Fprintf(w, " — **%s**", jsonString(d["decision"]))
-		if by := jsonString(d["by"]); by != "" {
+	if d := c.decision; d != nil && !routine {
+		fmt.Fprintf(w, " — **%s**", decision)
+		if by != "" {
 			fmt.Fprintf(w, " by %s", by)
 		}
 		if reason := jsonString(d["reason"]); reason != "" {
@@ -418,7 +436,7 @@ func inline(w *bufio.Writer, prefix string, v json.RawMessage) {
 	if json.Unmarshal(v, &s) == nil {
 		text = s
 	}
-	if len(text) <= 240 && !strings.ContainsAny(text, "\n`") {
+	if len(text) <= 1000 && !strings.ContainsAny(text, "\n`") {
 		if json.Unmarshal(v, &s) == nil {
 			fmt.Fprintf(w, "%s%s", prefix, text)
 		} else {
@@ -437,7 +455,10 @@ func writeBookkeeping(w *bufio.Writer, b bookkeeping) {
 		parts = append(parts, "usage "+strings.Join(b.usage, "; "))
 	}
 	if len(b.notes) > 0 {
-		parts = append(parts, "notes "+strings.Join(b.notes, "; "))
+		parts = append(parts, "notes "+notesSummary(b.notes))
+	}
+	if b.policy > 0 {
+		parts = append(parts, fmt.Sprintf("%d decided by policy", b.policy))
 	}
 	if len(b.states) > 0 {
 		parts = append(parts, "state "+strings.Join(b.states, ", "))
@@ -470,16 +491,16 @@ func usageLine(v json.RawMessage) string {
 	return s
 }
 
-// notesLine says what a notes change changed: the version, the sections, the plan steps
-// (a notes_changed record of format 1 carries the whole notes: its version is enough,
-// the notes history has the text).
+// notesLine says what a notes change changed: the version and the sections (a
+// notes_changed record of format 1 carries the whole notes: its version is enough, the
+// notes history has the text). Plan changes are the note calls' arguments.
 func notesLine(v json.RawMessage) string {
 	var n struct {
-		Version int        `json:"version"`
-		Changed []string   `json:"changed"`
-		Plan    []PlanStep `json:"plan"`
-		Text    *string    `json:"text"`
-		Removed int        `json:"plan_removed"`
+		Version int      `json:"version"`
+		Changed []string `json:"changed"`
+		Plan    []any    `json:"plan"`
+		Text    *string  `json:"text"`
+		Removed int      `json:"plan_removed"`
 	}
 	if json.Unmarshal(v, &n) != nil {
 		return string(compact(v))
@@ -488,20 +509,33 @@ func notesLine(v json.RawMessage) string {
 	if len(n.Changed) > 0 {
 		s += " (" + strings.Join(n.Changed, ", ") + ")"
 	}
-	var plan []string
-	for _, p := range n.Plan {
-		if n.Text != nil {
-			continue // format 1 listed the whole plan
-		}
-		plan = append(plan, fmt.Sprintf("%d %s %q", p.ID, p.Status, oneLine(p.Text)))
-	}
-	if len(plan) > 0 {
-		s += ", plan " + strings.Join(plan, ", ")
-	}
-	if n.Removed > 0 {
-		s += fmt.Sprintf(", %d plan steps removed", n.Removed)
+	if n.Text == nil && (len(n.Plan) > 0 || n.Removed > 0) {
+		s += " (plan)"
 	}
 	return s
+}
+
+// notesSummary folds a step's notes changes into one phrase: "v30 (Situation), v31
+// (Next, plan)".
+func notesSummary(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		if n := len(out); n > 0 {
+			prev, cur := out[n-1], l
+			pv, _, _ := strings.Cut(prev, " ")
+			cv, rest, _ := strings.Cut(cur, " ")
+			if pv == cv {
+				// Same version: merge what changed.
+				out[n-1] = strings.TrimSuffix(prev, ")") + ", " + strings.TrimPrefix(rest, "(")
+				if !strings.Contains(prev, "(") {
+					out[n-1] = prev + " " + rest
+				}
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, ", ")
 }
 
 func jsonString(v json.RawMessage) string {
