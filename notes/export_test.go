@@ -89,9 +89,9 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 		"# Session demo", "| Model | gpt-x |", "| Always allowed | dock |", "1234 prompt, 56 completion",
 		"#### Situation", "Docked at **X1-DF55-A2**.", // the notes' headings nest under "## Notes"
 		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
-		"### Before the first step (record #1)", "### Step 1 (records #2–#6)", "### Step 2", "### Step 3",
+		"### Before the first step · #1", "### Step 1 · #2–#6", "### Step 2", "### Step 3",
 		"> The contract pays 40k.", "> Let me navigate.",
-		"- **navigate** `{\"ship\":\"X-1\"", `"waypoint":"X1-DF55-B7"`,
+		"- **navigate** `ship=X-1 waypoint=X1-DF55-B7`", `"waypoint":"X1-DF55-B7"`,
 		"**edit**: cruise is cheaper", `ran with ` + "`" + `{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}`,
 		`"arrival":"2026-11-22T15:10:00Z"`, "other: `{\"wait_until\":\"2026-11-22T15:10:00Z\"}`",
 		"> Advice: stop mining, the contract pays more",
@@ -109,7 +109,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 	// Every record is accounted for by the step headings' ranges.
 	info, _ := s.Info()
 	covered := map[uint64]bool{}
-	for _, m := range regexp.MustCompile(`\(records? #(\d+)(?:–#(\d+))?\)`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^### .* · #(\d+)(?:–#(\d+))?$`).FindAllStringSubmatch(out, -1) {
 		from, _ := strconv.ParseUint(m[1], 10, 64)
 		to := from
 		if m[2] != "" {

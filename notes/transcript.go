@@ -2,8 +2,11 @@ package notes
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -56,9 +59,18 @@ type transcript struct {
 	cur     *stepView
 	summary string // the last observation summary seen, to show only what changed
 	known   bool
+	// sections holds the last text written to each section of the notes, so that a
+	// rewrite shows the lines it changed.
+	sections map[string]string
+	// said holds the previous step's result outputs: an observation line that only
+	// repeats one of them is not shown again.
+	said    []string
+	metrics map[string]float64 // the last value shown of each metric
 }
 
-func newTranscript(w *bufio.Writer) *transcript { return &transcript{w: w} }
+func newTranscript(w *bufio.Writer) *transcript {
+	return &transcript{w: w, sections: map[string]string{}, metrics: map[string]float64{}}
+}
 
 // add takes the next record.
 func (t *transcript) add(r Record) {
@@ -77,7 +89,9 @@ func (t *transcript) add(r Record) {
 	case "step":
 		st.book.steps++
 	case "usage":
-		st.book.usage = append(st.book.usage, usageLine(fields["usage"]))
+		if u := usageLine(fields["usage"]); u != "" {
+			st.book.usage = append(st.book.usage, u)
+		}
 	case "state":
 		if s := jsonString(fields["state"]); s != "" {
 			st.book.states = append(st.book.states, s)
@@ -140,14 +154,14 @@ func (t *transcript) flush() {
 	}
 	t.cur = nil
 	w := t.w
-	records := fmt.Sprintf("record #%d", st.first)
+	records := fmt.Sprintf("#%d", st.first)
 	if st.end != st.first {
-		records = fmt.Sprintf("records #%d–#%d", st.first, st.end)
+		records = fmt.Sprintf("#%d–#%d", st.first, st.end)
 	}
 	if st.step == 0 {
-		fmt.Fprintf(w, "\n### Before the first step (%s)\n\n", records)
+		fmt.Fprintf(w, "\n### Before the first step · %s\n\n", records)
 	} else {
-		fmt.Fprintf(w, "\n### Step %d (%s)\n\n", st.step, records)
+		fmt.Fprintf(w, "\n### Step %d · %s\n\n", st.step, records)
 	}
 	for _, text := range st.texts {
 		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -162,8 +176,12 @@ func (t *transcript) flush() {
 		}
 		w.WriteString("\n")
 	}
+	t.said = t.said[:0]
 	for _, c := range st.calls {
-		writeCall(w, c, &st.book)
+		writeCall(w, c, &st.book, t.sections)
+		if out, ok := c.result["output"]; ok {
+			t.said = append(t.said, jsonString(out))
+		}
 	}
 	for _, r := range st.other {
 		writeRecord(w, r)
@@ -194,17 +212,17 @@ func (t *transcript) observation(v json.RawMessage) []string {
 	}
 	var head []string
 	for _, m := range o.Metrics {
-		head = append(head, strings.TrimSpace(fmt.Sprintf("%s %s %s", m.Name, trimFloat(m.Value), m.Unit)))
+		// Only the numbers that moved.
+		if old, ok := t.metrics[m.Name]; ok && old == m.Value {
+			continue
+		}
+		t.metrics[m.Name] = m.Value
+		head = append(head, fmt.Sprintf("%s %s", m.Name, trimFloat(m.Value)))
 	}
 	for _, tm := range o.Timers {
 		head = append(head, fmt.Sprintf("%s until %s", oneLine(tm.Label), tm.End.Format("15:04:05")))
 	}
-	switch {
-	case len(o.MapEdits) > 0:
-		head = append(head, fmt.Sprintf("map: %d points changed", len(o.MapEdits)))
-	case len(o.Map) > 0 && string(o.Map) != "null":
-		head = append(head, "map")
-	}
+	// The map's changes are the ships' moves, which the summary and the results say.
 	var lines []string
 	if len(head) > 0 {
 		lines = append(lines, " "+strings.Join(head, " · "))
@@ -214,6 +232,7 @@ func (t *transcript) observation(v json.RawMessage) []string {
 	case o.Summary != nil:
 		if t.known {
 			added = newLines(t.summary, *o.Summary)
+			added = notCounters(t.summary, added)
 		} else {
 			added = strings.Split(strings.TrimRight(*o.Summary, "\n"), "\n")
 		}
@@ -229,21 +248,58 @@ func (t *transcript) observation(v json.RawMessage) []string {
 			}
 		}
 		if s, ok := applyEdits(t.summary, o.SummaryEdits); ok && t.known {
+			added = notCounters(t.summary, added)
 			t.summary = s
 		} else {
 			t.known = false
 		}
 	}
-	if len(added) > 0 {
-		var b strings.Builder
-		b.WriteString("\n\n    ```\n")
-		for _, l := range added {
-			fmt.Fprintf(&b, "    %s\n", strings.ReplaceAll(l, "```", "'''"))
+	added = slices.DeleteFunc(added, func(l string) bool {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
+		if len(l) < 20 {
+			return false
 		}
-		b.WriteString("    ```\n")
+		for _, s := range t.said {
+			if strings.Contains(s, l) {
+				return true
+			}
+		}
+		return false
+	})
+	if len(added) > 0 {
+		// Quoted lines inside the list item: the summary's own markdown stays as it is.
+		var b strings.Builder
+		for _, l := range added {
+			fmt.Fprintf(&b, "\n  > %s", l)
+		}
 		lines = append(lines, b.String())
 	}
 	return lines
+}
+
+// notCounters drops from added the lines that differ from a line of old only in their
+// numbers (a clock, credits): the metrics and the results carry those.
+func notCounters(old string, added []string) []string {
+	shapes := map[string]bool{}
+	for _, l := range strings.Split(old, "\n") {
+		shapes[withoutDigits(l)] = true
+	}
+	var out []string
+	for _, l := range added {
+		if !shapes[withoutDigits(l)] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func withoutDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' || r == ',' || r == '.' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // newLines returns the lines of b that a does not have.
@@ -289,7 +345,7 @@ func applyEdits(s string, edits []json.RawMessage) (string, bool) {
 
 // writeCall writes a call on one line (its arguments and result in blocks when long or
 // multi-line): tool, arguments, problems, dry run, decision, result.
-func writeCall(w *bufio.Writer, c *callView, book *bookkeeping) {
+func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[string]string) {
 	tool := jsonString(c.proposal["tool"])
 	if tool == "" {
 		tool = jsonString(c.proposal["name"])
@@ -310,9 +366,7 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping) {
 	_, failed := c.result["error"]
 	if routine && !failed && !c.unknown && len(problems) == 0 && c.result != nil && jsonString(c.proposal["kind"]) == "note" {
 		book.noteCalls++
-		fmt.Fprintf(w, "- ✎ %s", tool)
-		inline(w, " ", c.proposal["args"])
-		w.WriteString("\n")
+		writeNoteCall(w, tool, c.proposal["args"], sections)
 		return
 	}
 	fmt.Fprintf(w, "- **%s**", tool)
@@ -320,7 +374,7 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping) {
 		fmt.Fprintf(w, " (call `%s`)", c.id)
 	}
 	if args := c.proposal["args"]; len(args) > 0 {
-		inline(w, " ", args)
+		writeArgs(w, args)
 	}
 	for _, p := range problems {
 		fmt.Fprintf(w, "; invalid `%s`: expected %s, got %s", p.Path, oneLine(p.Expected), oneLine(p.Got))
@@ -360,6 +414,90 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping) {
 		w.WriteString(" → started, no result recorded")
 	}
 	w.WriteString("\n")
+}
+
+// writeNoteCall writes a note tool call that did what it was asked, in the words of
+// the notebook: "✎ Situation: "…"", "✎ plan step 4: done", "✎ plan: [...]".
+func writeNoteCall(w *bufio.Writer, tool string, args json.RawMessage, sections map[string]string) {
+	var a struct {
+		Section *string         `json:"section"`
+		Text    *string         `json:"text"`
+		ID      *int            `json:"id"`
+		Status  string          `json:"status"`
+		Steps   json.RawMessage `json:"steps"`
+	}
+	_ = json.Unmarshal(args, &a)
+	switch {
+	case tool == "update_notes" && a.Text != nil:
+		what := "notes"
+		if a.Section != nil && *a.Section != "" {
+			what = *a.Section
+		}
+		key := strings.ToLower(what)
+		old, seen := sections[key]
+		sections[key] = *a.Text
+		if seen && strings.Count(*a.Text, "\n") >= 2 {
+			// A rewrite of a section seen before: the lines it changed (the notes
+			// history has every version whole).
+			changed := newLines(old, *a.Text)
+			if len(changed) == 0 {
+				fmt.Fprintf(w, "- ✎ %s: rewritten unchanged\n", oneLine(what))
+				return
+			}
+			q, _ := json.Marshal(strings.Join(changed, "\n"))
+			inline(w, fmt.Sprintf("- ✎ %s, %d of %d lines changed: ", oneLine(what), len(changed), strings.Count(*a.Text, "\n")+1), q)
+			w.WriteString("\n")
+			return
+		}
+		q, _ := json.Marshal(*a.Text)
+		inline(w, "- ✎ "+oneLine(what)+": ", q)
+	case tool == "update_step" && a.ID != nil:
+		fmt.Fprintf(w, "- ✎ plan step %d: %s", *a.ID, oneLine(a.Status))
+		if a.Text != nil && *a.Text != "" {
+			q, _ := json.Marshal(*a.Text)
+			inline(w, ", ", q)
+		}
+	case tool == "set_plan" && len(a.Steps) > 0:
+		inline(w, "- ✎ plan: ", a.Steps)
+	default:
+		fmt.Fprintf(w, "- ✎ %s", tool)
+		inline(w, " ", args)
+	}
+	w.WriteString("\n")
+}
+
+// plainWord is a string argument written bare in key=value form.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+
+// writeArgs writes a call's arguments: an object whose values are all plain words (ship
+// and waypoint symbols) as `key=value …`, anything else as compact JSON.
+func writeArgs(w *bufio.Writer, args json.RawMessage) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) == nil && len(m) > 0 && len(m) <= 4 {
+		keys := make([]string, 0, len(m))
+		plain := true
+		for k, v := range m {
+			var s string
+			if json.Unmarshal(v, &s) != nil || !plainWord.MatchString(s) || !plainWord.MatchString(k) {
+				plain = false
+				break
+			}
+			keys = append(keys, k)
+		}
+		if plain {
+			// In the order the call gave them.
+			slices.SortFunc(keys, func(a, b string) int {
+				return bytes.Index(args, []byte(`"`+a+`"`)) - bytes.Index(args, []byte(`"`+b+`"`))
+			})
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = k + "=" + jsonString(m[k])
+			}
+			fmt.Fprintf(w, " `%s`", strings.Join(parts, " "))
+			return
+		}
+	}
+	inline(w, " ", args)
 }
 
 // writeResult writes a result's fields after "→".
@@ -452,19 +590,16 @@ func inline(w *bufio.Writer, prefix string, v json.RawMessage) {
 func writeBookkeeping(w *bufio.Writer, b bookkeeping) {
 	var parts []string
 	if len(b.usage) > 0 {
-		parts = append(parts, "usage "+strings.Join(b.usage, "; "))
+		parts = append(parts, strings.Join(b.usage, "; "))
 	}
-	if len(b.notes) > 0 {
+	if len(b.notes) > 0 && b.noteCalls == 0 {
 		parts = append(parts, "notes "+notesSummary(b.notes))
 	}
 	if b.policy > 0 {
-		parts = append(parts, fmt.Sprintf("%d decided by policy", b.policy))
+		parts = append(parts, fmt.Sprintf("policy ×%d", b.policy))
 	}
 	if len(b.states) > 0 {
 		parts = append(parts, "state "+strings.Join(b.states, ", "))
-	}
-	if b.started > 0 {
-		parts = append(parts, fmt.Sprintf("%d started", b.started))
 	}
 	if b.unchangedObs > 0 {
 		parts = append(parts, fmt.Sprintf("%d observation(s) unchanged", b.unchangedObs))
@@ -484,7 +619,10 @@ func usageLine(v json.RawMessage) string {
 	if json.Unmarshal(v, &u) != nil {
 		return string(compact(v))
 	}
-	s := fmt.Sprintf("%d+%d tokens, %d prompt chars", u.Prompt, u.Completion, u.Chars)
+	if u.Prompt+u.Completion == 0 && u.Cost == 0 {
+		return "" // a brain without a model (the autopilot): nothing was spent
+	}
+	s := fmt.Sprintf("prompt %d chars, %d+%d tokens", u.Chars, u.Prompt, u.Completion)
 	if u.Cost > 0 {
 		s += fmt.Sprintf(", $%.4f", u.Cost)
 	}
