@@ -133,7 +133,7 @@ func TestNotebookOfTheLastReleaseOpensResumesAndExports(t *testing.T) {
 	if err := sess.Export(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"### Step 4", "### Step 6", "navigate_ship", "Decision"} {
+	for _, want := range []string{"### Step 4 ·", "### Step 6 ·", "navigate_ship", "policy ×"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the export lacks %q", want)
 		}
