@@ -65,6 +65,14 @@ type Book struct {
 
 	commits  atomic.Uint64 // write transactions committed, for benchmarks
 	readOnly bool
+
+	tails sync.Map // session name -> *openBlock: each session's last journal block
+}
+
+// tailCache returns the cache of a session's last journal block.
+func (b *Book) tailCache(name string) *openBlock {
+	c, _ := b.tails.LoadOrStore(name, &openBlock{})
+	return c.(*openBlock)
 }
 
 // fileError is an error about the notebook file itself. Its text starts

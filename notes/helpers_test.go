@@ -15,7 +15,7 @@ func fill(t testing.TB, s *Session, n int) {
 	const chunk = 10000
 	for done := 0; done < n; done += chunk {
 		err := s.update(func(sb *bolt.Bucket) error {
-			w, err := newBlockWriter(sb.Bucket(bucketJournal))
+			w, err := newBlockWriter(sb.Bucket(bucketJournal), nil)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -154,6 +155,7 @@ func (s *Session) prepare(r Record, i int) (Record, error) {
 // touched once, at flush.
 type blockWriter struct {
 	j      *bolt.Bucket
+	cache  *openBlock
 	target int      // compressed size at which the block is closed
 	recs   []Record // the open block's records
 	raw    int      // their size before compression
@@ -161,18 +163,54 @@ type blockWriter struct {
 	dirty  bool
 }
 
+// openBlock remembers the journal's last block as a session last wrote it, so that the
+// next commit need not inflate it again. It is used only when the stored block still
+// has the same length and checksum (a commit that rolled back, or another process,
+// leaves it unused).
+type openBlock struct {
+	mu   sync.Mutex
+	key  uint64
+	n    int
+	sum  uint32
+	recs []Record
+}
+
+func (o *openBlock) get(k, v []byte) []Record {
+	if o == nil || len(k) != 8 || len(v) < 4 {
+		return nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.recs == nil || o.key != binary.BigEndian.Uint64(k) || o.n != len(v) || o.sum != binary.BigEndian.Uint32(v[len(v)-4:]) {
+		return nil
+	}
+	return slices.Clone(o.recs)
+}
+
+func (o *openBlock) set(recs []Record, v []byte) {
+	if o == nil || len(recs) == 0 || len(v) < 4 {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.key, o.n, o.sum, o.recs = recs[0].Seq, len(v), binary.BigEndian.Uint32(v[len(v)-4:]), slices.Clone(recs)
+}
+
 // newBlockWriter opens the journal's last block for appending, when it is a block of
-// this format (a legacy record is never rewritten).
-func newBlockWriter(j *bolt.Bucket) (*blockWriter, error) {
+// this format (a legacy record is never rewritten). cache may be nil.
+func newBlockWriter(j *bolt.Bucket, cache *openBlock) (*blockWriter, error) {
 	j.FillPercent = 1.0 // keys only ever grow: pages can be packed full
-	w := &blockWriter{j: j, ratio: 0.3, target: int(blockPageShare * float64(j.Tx().DB().Info().PageSize))}
+	w := &blockWriter{j: j, cache: cache, ratio: 0.3, target: int(blockPageShare * float64(j.Tx().DB().Info().PageSize))}
 	k, v := j.Cursor().Last()
 	if k == nil || len(v) == 0 || v[0] != sealMagic {
 		return w, nil
 	}
-	recs, err := decodeBlock(k, v)
-	if err != nil {
-		return nil, fmt.Errorf("notes: %w", err)
+	recs := cache.get(k, v)
+	if recs == nil {
+		var err error
+		if recs, err = decodeBlock(k, v); err != nil {
+			return nil, fmt.Errorf("notes: %w", err)
+		}
 	}
 	w.recs = recs
 	for i := range recs {
@@ -227,7 +265,11 @@ func (w *blockWriter) flush() error {
 	if w.raw > 0 {
 		w.ratio = float64(len(v)) / float64(w.raw)
 	}
-	return w.j.Put(seqKey(w.recs[0].Seq), v)
+	if err := w.j.Put(seqKey(w.recs[0].Seq), v); err != nil {
+		return err
+	}
+	w.cache.set(w.recs, v)
+	return nil
 }
 
 // appendTx stores r, already prepared, through w, assigns its Seq and updates info
@@ -604,7 +646,7 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 		if err != nil {
 			return err
 		}
-		w, err := newBlockWriter(sb.Bucket(bucketJournal))
+		w, err := newBlockWriter(sb.Bucket(bucketJournal), s.book.tailCache(s.name))
 		if err != nil {
 			return err
 		}
