@@ -16,14 +16,15 @@ import (
 // A record's envelope (seq, time, type, step, call id) lives in the record, never again
 // in its Data. Data holds only what the record adds:
 //
-//   - tool_proposed, tool_updated: {"call": {tool, args, problems, simulation, needs_ok}}
-//     (the kind comes from the catalogue when read back);
+//   - tool_proposed, tool_updated: {"call": {tool, kind, args, problems, simulation,
+//     needs_ok}} (read back, the kind comes from the catalogue);
 //   - decision: the Decision without its call id ({"decision": ..., "by": ...});
 //   - tool_started: nothing (the call id names the proposal, and an edit's arguments are
 //     in the decision);
 //   - tool_result: {"result": ...}; outcome_unknown: nothing;
-//   - observation: what changed since the last one journaled (see recObs); nothing at
-//     all when only the time moved on;
+//   - observation: what changed since the last one journaled (see recObs): its time,
+//     and the summary as line edits, metrics and timers when they moved, the map's
+//     changed points; whole every obsCheckpoint-th observation and first in a run;
 //   - notes_changed: the version, the sections that changed and the plan steps that
 //     changed (the notes themselves live in the notebook's notes and plan buckets, and
 //     the new text is in the update_notes call's arguments);
