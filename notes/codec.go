@@ -162,6 +162,11 @@ func encodeBlock(recs []Record) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(body) > maxRecordData {
+		// It could not be read back (decodeBlock bounds what it inflates).
+		return nil, fmt.Errorf("notes: journal records %d to %d: %d bytes is more than the %d a block may hold",
+			recs[0].Seq, recs[len(recs)-1].Seq, len(body), maxRecordData)
+	}
 	p := []byte{0}
 	if z := deflate(body); len(z) < len(body) {
 		p[0] = blockDeflated
@@ -288,8 +293,9 @@ func entrySize(r, prev *Record) int {
 	return len(b)
 }
 
-// maxRecordData bounds what one record's data may inflate to, so that a damaged value
-// cannot claim gigabytes.
+// maxRecordData bounds a block before compression: what a stored value may inflate
+// to, so that a damaged value cannot claim gigabytes. A record larger than this is
+// refused when it is written.
 const maxRecordData = 64 << 20
 
 func readString(rd *bytes.Reader) (string, error) {
