@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -69,7 +70,9 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("no notebook at %s", path)
 	}
-	book, err := openNotebook(path)
+	// Listing and exporting only read: they open the notebook read-only, so they never
+	// write to it (it may be on a read-only file system, or a backup to keep as it is).
+	book, err := openNotebookWith(path, sub != "rm")
 	if err != nil {
 		return err
 	}
@@ -123,15 +126,25 @@ func exportSession(book *notes.Book, name, file string, stdout io.Writer) error 
 	if file == "" {
 		return s.Export(stdout)
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	// Written beside the target and renamed once whole: an export that stops at damage
+	// leaves no partial transcript that could pass for the whole one.
+	f, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(f.Name())
 	if err := s.Export(f); err != nil {
 		f.Close()
 		return err
 	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
 	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), file); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", file)

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coplayhq/coplay/notes"
 )
@@ -119,5 +121,80 @@ func TestSessionsLockedNotebook(t *testing.T) {
 	defer book.Close()
 	if _, err := sessions(t, "--data", path); err == nil || !strings.Contains(err.Error(), "in use by another coplay") {
 		t.Errorf("list of a locked notebook: %v", err)
+	}
+}
+
+// coplay sessions and sessions export only read: the notebook file (here the fixture
+// written by the last release) stays byte for byte and time as it was.
+func TestSessionsReadOnlyCommandsNeverWrite(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "notebooks", "v1.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v1.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(path, past, past)
+	if _, err := sessions(t, "--data", path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sessions(t, "--json", "--data", path); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "t.md")
+	if _, err := sessions(t, "export", "universe-2026-11-22-2313", "--data", path, "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(out)
+	if !bytes.Contains(md, []byte("### Step 4")) {
+		t.Fatalf("the export of the old notebook lacks its steps:\n%.500s", md)
+	}
+	after, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if !bytes.Equal(after, data) || !fi.ModTime().Equal(past) {
+		t.Fatal("a read-only command wrote to the notebook")
+	}
+}
+
+// An export that meets damage fails and leaves no partial transcript behind.
+func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "coplay.db")
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := book.Create("x", "universe", "autopilot")
+	for i := range 50 {
+		s.Append(notes.Record{Type: "text", Step: i, Data: json.RawMessage(`{"text":"a line of the journal that is long enough to find"}`)})
+	}
+	book.Close()
+	raw, _ := os.ReadFile(path)
+	// Damage the journal: flip a byte inside a stored block (found by its checksum
+	// neighbour: any byte of the data pages past the meta pages will do for a block).
+	hit := false
+	for off := 2 * 4096; off < len(raw); off++ {
+		if raw[off] == 0xC0 && off+8 < len(raw) && raw[off+1] == 'r' {
+			raw[off+6] ^= 0x40
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		t.Fatal("no journal block found to damage")
+	}
+	os.WriteFile(path, raw, 0o600)
+	out := filepath.Join(t.TempDir(), "t.md")
+	_, err = sessions(t, "export", "x", "--data", path, "-o", out)
+	if err == nil || !errors.Is(err, notes.ErrCorrupt) || !strings.Contains(err.Error(), `session "x"`) {
+		t.Fatalf("export of a damaged journal: %v, want damage naming the session", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a partial transcript was left behind")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
 	}
 }

@@ -372,8 +372,16 @@ func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened,
 
 // openNotebook opens the notebook at path; its errors say what to do about a notebook
 // that is in use or damaged.
-func openNotebook(path string) (*notes.Book, error) {
-	book, err := notes.Open(path, nil)
+func openNotebook(path string) (*notes.Book, error) { return openNotebookWith(path, false) }
+
+// openNotebookWith opens the notebook at path, read-only when readOnly (it then never
+// writes to the file).
+func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
+	open := notes.Open
+	if readOnly {
+		open = notes.OpenReadOnly
+	}
+	book, err := open(path, nil)
 	switch {
 	case errors.Is(err, notes.ErrLocked):
 		return nil, fmt.Errorf("%v: close the other coplay first, or pass --data with another file", err)

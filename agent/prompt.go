@@ -150,16 +150,20 @@ func stepLine(st stepRecord) string {
 }
 
 // prompt builds the messages for one step: system prompt; the summary of older steps;
-// notes and plan; the recent steps verbatim; the observation; queued advice.
+// notes and plan; the recent steps verbatim; the observation; queued advice. It never
+// exceeds the prompt budget (Config.PromptBudget): the oldest verbatim steps go first,
+// then the longest messages are cut.
 func (r *Runner) prompt(obs game.Observation, advice []string) []Message {
 	msgs := []Message{{Role: RoleSystem, Content: r.systemPrompt()}}
 	if s := r.hist.sum.String(); s != "" {
 		msgs = append(msgs, Message{Role: RoleUser, Content: s})
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: r.notesText()})
+	first := len(msgs)
 	for _, st := range r.hist.recent {
 		msgs = append(msgs, stepMessages(st)...)
 	}
+	last := len(msgs)
 	when := ""
 	if !obs.Time.IsZero() {
 		when = ", " + obs.Time.UTC().Format(time.RFC3339)
@@ -169,7 +173,20 @@ func (r *Runner) prompt(obs game.Observation, advice []string) []Message {
 	if len(advice) > 0 {
 		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(advice)})
 	}
+	msgs, _ = fitBudget(msgs, r.promptBudget(), first, last)
 	return msgs
+}
+
+// promptBudget is the configured budget, or the default.
+func (r *Runner) promptBudget() int {
+	switch b := r.cfg.PromptBudget; {
+	case b <= 0:
+		return DefaultPromptBudget
+	case b < minPromptBudget:
+		return minPromptBudget
+	default:
+		return b
+	}
 }
 
 func adviceText(advice []string) string {
@@ -200,11 +217,12 @@ func stepMessages(st stepRecord) []Message {
 			// tells the model what was wrong with what it sent.
 			c.Args = json.RawMessage("{}")
 		}
+		c.Args = clipArgs(c.Args)
 		am.ToolCalls = append(am.ToolCalls, c)
 	}
 	msgs = append(msgs, am)
 	for i, c := range st.calls {
-		msgs = append(msgs, Message{Role: RoleTool, ToolCallID: c.ID, Content: clip(st.results[i].text, maxResultChars)})
+		msgs = append(msgs, Message{Role: RoleTool, ToolCallID: c.ID, Content: cutText(st.results[i].text, maxResultChars, "this result")})
 	}
 	return msgs
 }
@@ -218,7 +236,7 @@ func (r *Runner) notesText() string {
 	} else {
 		text := n.Text
 		if utf8.RuneCountInString(text) > maxNotesChars {
-			text = clip(text, maxNotesChars) + "\n(notes cut here: keep them shorter with update_notes)"
+			text = cutText(text, maxNotesChars, "your notes") + "\n(keep your notes shorter with update_notes)"
 		}
 		fmt.Fprintf(&b, "# Your notes (version %d)\n\n%s\n", n.Version, strings.TrimSpace(text))
 	}

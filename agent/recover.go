@@ -22,7 +22,7 @@ func (r *Runner) recover() error {
 	}
 	r.emitNotes()
 	r.rebuildHistory()
-	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 {
+	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 || len(rec.NotStarted) > 0 {
 		// The person decides these before the first step: show the world they act on.
 		if obs, err := r.observe(); err == nil {
 			r.emit(Event{Type: EventObservation, Observation: &obs})
@@ -41,6 +41,17 @@ func (r *Runner) recover() error {
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
 		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
 			text: outcome{result: &res, crashed: true}.text()})
+	}
+	for _, n := range rec.NotStarted {
+		// Decided, but coplay stopped before it started: it did not run, and is not run
+		// now without being asked for again.
+		call := r.proposedCall(n)
+		r.usedIDs[call.ID] = true
+		res := game.Result{Err: &game.Error{Message: "not executed: coplay stopped before this call started"}}
+		r.emit(Event{Type: EventResult, Call: &call, Result: &res})
+		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
+		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
+			text: "not executed: coplay stopped before this call started; send it again if it is still wanted"})
 	}
 	if len(rec.Pending) > 0 {
 		b := &batch{}
@@ -100,15 +111,15 @@ func (r *Runner) proposedCall(dec notes.Record) Call {
 	return call
 }
 
-// callOf reads the call back from a tool_proposed record written by emit.
+// callOf reads the call back from a tool_proposed record (either format).
 func callOf(rec notes.Record) Call {
-	var ev Event
-	// game.Kind encodes as text but does not decode: that one field is skipped, and the
-	// caller takes the kind from the catalogue.
-	_ = json.Unmarshal(rec.Data, &ev)
-	if ev.Call != nil {
-		ev.Call.ID = rec.CallID
-		return *ev.Call
+	var d decoder
+	if ev, ok := d.event(rec); ok && ev.Call != nil && ev.Call.Tool != "" {
+		c := *ev.Call
+		if len(c.Args) == 0 {
+			c.Args = json.RawMessage("{}")
+		}
+		return c
 	}
 	return Call{ID: rec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}
 }

@@ -55,6 +55,7 @@ func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 	for _, r := range []notes.Record{
 		{Type: notes.TypeProposed, Step: 1, CallID: "c9", Data: prop},
 		{Type: notes.TypeDecision, Step: 1, CallID: "c9", Data: dec},
+		{Type: notes.TypeStarted, Step: 1, CallID: "c9"},
 	} {
 		if _, err := sess.Append(r); err != nil {
 			t.Fatal(err)
@@ -79,6 +80,49 @@ func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 		t.Fatalf("a call of unknown outcome was replayed: %v", g.callLog())
 	}
 	if rec, _ := sess.Recover(); len(rec.Unknown)+len(rec.Pending) != 0 {
+		t.Fatalf("still open after the report: %+v", rec)
+	}
+}
+
+// A call decided to run whose start was never journaled did not run: it is reported as
+// not executed (never as of unknown outcome) and is not run on resume either.
+func TestResumeReportsACallThatNeverStartedAsNotExecuted(t *testing.T) {
+	sess := newSession(t)
+	call := agent.Call{ID: "c7", Tool: "dig", Args: json.RawMessage(`{}`)}
+	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
+	dec, _ := json.Marshal(agent.Decision{CallID: "c7", Decision: agent.Approve, By: "person"})
+	for _, r := range []notes.Record{
+		{Type: notes.TypeProposed, Step: 1, CallID: "c7", Data: prop},
+		{Type: notes.TypeDecision, Step: 1, CallID: "c7", Data: dec},
+	} {
+		if _, err := sess.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &gridGame{}
+	b := &scriptBrain{replies: []scripted{say("I will look first.")}}
+	h := start(t, g, b, sess, nil)
+	res := h.next("result", is(agent.EventResult))
+	if res.Call == nil || res.Call.ID != "c7" || res.Call.Tool != "dig" || res.Result == nil || res.Result.Err == nil ||
+		!strings.Contains(res.Result.Err.Message, "not executed") {
+		t.Fatalf("result = %+v", res)
+	}
+	msg, ok := toolMessage(h.request(0), "c7")
+	if !ok || !strings.Contains(msg, "not executed") || strings.Contains(msg, "unknown") {
+		t.Fatalf("the model was told %q", msg)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range h.seen {
+		if ev.Type == agent.EventOutcomeUnknown {
+			t.Fatalf("a call that never started was reported as of unknown outcome: %s", h.trail())
+		}
+	}
+	if len(g.callLog()) != 0 {
+		t.Fatalf("a call that never started was run on resume: %v", g.callLog())
+	}
+	if rec, _ := sess.Recover(); len(rec.Unknown)+len(rec.Pending)+len(rec.NotStarted) != 0 {
 		t.Fatalf("still open after the report: %+v", rec)
 	}
 }

@@ -34,33 +34,22 @@ func (r *Runner) rebuildHistory() {
 	}
 	steps := map[int]*stepState{}
 	calls := map[string]*callState{}
+	var dec decoder
 	for _, rec := range recs {
-		if rec.Step == 0 {
-			continue
+		ev, ok := dec.event(rec)
+		if !ok || rec.Step == 0 {
+			continue // an unreadable record costs the model one line of history, no more
 		}
 		st := steps[rec.Step]
 		if st == nil {
 			st = &stepState{}
 			steps[rec.Step] = st
 		}
-		switch EventType(rec.Type) {
-		case EventDecision:
-			var d Decision
-			if json.Unmarshal(rec.Data, &d) == nil {
-				if c := calls[rec.CallID]; c != nil {
-					c.decision = &d
-				}
-			}
-			continue
-		case EventText, EventProposed, EventResult, EventOutcomeUnknown:
-		default:
-			continue
-		}
-		var ev Event
-		if err := json.Unmarshal(rec.Data, &ev); err != nil {
-			continue // an unreadable record costs the model one line of history, no more
-		}
 		switch {
+		case ev.Type == EventDecision:
+			if c := calls[rec.CallID]; c != nil {
+				c.decision = ev.Decision
+			}
 		case ev.Type == EventText:
 			st.text = ev.Text
 		case ev.Type == EventProposed && ev.Call != nil:

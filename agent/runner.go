@@ -38,6 +38,9 @@ type Config struct {
 	// a failure (results, observations, dry runs, waits, error text) before it is
 	// emitted, journaled or handed to the model. Secrets shorter than 8 bytes are ignored.
 	Secrets []string
+	// PromptBudget is the most characters a prompt may have (0 = DefaultPromptBudget,
+	// sized for a 32k-token model): older steps are dropped, then long messages cut.
+	PromptBudget int
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -93,6 +96,7 @@ type Runner struct {
 	// to go back to when it ends.
 	gameWait  bool
 	waitState State
+	rec       recorder // what the journal encoder remembers (record.go)
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a

@@ -430,7 +430,10 @@ func (r *Runner) execute(pc *pendingCall) {
 	case pc.decided.Decision == Veto:
 	default:
 		r.emit(Event{Type: EventToolStart, Call: &call})
-		if pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID) {
+		// An Act call's start is durable before it runs: a crash during it is then
+		// reported as "outcome unknown" (it may have happened), never as "not executed".
+		// A note call only needs its decision on disk first.
+		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID)) {
 			r.flush()
 			if r.fatal != nil {
 				return

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -29,6 +30,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrExists means a session with that name already exists.
 	ErrExists = errors.New("already exists")
+	// ErrReadOnly means the notebook cannot be written: it is on a read-only file
+	// system, coplay may not write it, or it was opened with OpenReadOnly.
+	ErrReadOnly = errors.New("cannot be written")
 )
 
 // format marks a bbolt file as a coplay notebook; a bbolt file without it
@@ -59,7 +63,16 @@ type Book struct {
 	mu      sync.RWMutex
 	secrets [][]byte
 
-	commits atomic.Uint64 // write transactions committed, for benchmarks
+	commits  atomic.Uint64 // write transactions committed, for benchmarks
+	readOnly bool
+
+	tails sync.Map // session name -> *openBlock: each session's last journal block
+}
+
+// tailCache returns the cache of a session's last journal block.
+func (b *Book) tailCache(name string) *openBlock {
+	c, _ := b.tails.LoadOrStore(name, &openBlock{})
+	return c.(*openBlock)
 }
 
 // fileError is an error about the notebook file itself. Its text starts
@@ -130,6 +143,8 @@ func Open(path string, opts *Options) (*Book, error) {
 	switch {
 	case err == nil && !fi.Mode().IsRegular():
 		return nil, &fileError{path: path, msg: "is not a regular file", kind: ErrCorrupt}
+	case err == nil && fi.Size() == 0:
+		return nil, emptyFile(path)
 	case err == nil && fi.Size() > 0:
 		// Inspect an existing file read-only first: opening it for writing
 		// would let bbolt write to it, and a foreign or damaged file must
@@ -145,7 +160,7 @@ func Open(path string, opts *Options) (*Book, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Book{path: path, db: db, now: func() time.Time { return time.Now().Round(0) }}
+	b := &Book{path: path, db: db, now: now}
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := checkFormat(path, tx); err != nil {
 			return err
@@ -173,6 +188,59 @@ func Open(path string, opts *Options) (*Book, error) {
 	return b, nil
 }
 
+func now() time.Time { return time.Now().Round(0) }
+
+// emptyFile is the error for a zero-byte notebook: coplay never leaves one (a new
+// notebook is written whole before Open returns), so it was truncated.
+func emptyFile(path string) error {
+	return &fileError{path: path, msg: "is damaged", kind: ErrCorrupt,
+		err: errors.New("the file is empty (0 bytes): it was truncated; restore it from a backup, or remove it to start a new notebook")}
+}
+
+// OpenReadOnly opens an existing notebook for reading only: the file is never written
+// (bbolt's read-only mode takes a shared lock and writes nothing), so it works on a
+// read-only file system and beside a running coplay that only reads. Writing methods
+// fail with ErrReadOnly. A missing file is an error matching os.ErrNotExist; a file
+// that is not an intact notebook, ErrCorrupt.
+func OpenReadOnly(path string, opts *Options) (*Book, error) {
+	timeout := time.Second
+	if opts != nil && opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("notes: %w", err)
+	case !fi.Mode().IsRegular():
+		return nil, &fileError{path: path, msg: "is not a regular file", kind: ErrCorrupt}
+	case fi.Size() == 0:
+		return nil, emptyFile(path)
+	}
+	db, err := openBolt(path, &bolt.Options{ReadOnly: true, Timeout: timeout})
+	if err != nil {
+		return nil, err
+	}
+	b := &Book{path: path, db: db, now: now, readOnly: true}
+	err = b.view(func(tx *bolt.Tx) error {
+		if err := checkFormat(path, tx); err != nil {
+			return err
+		}
+		if tx.Bucket(bucketMeta) == nil {
+			return &fileError{path: path, msg: "is not a coplay notebook", kind: ErrCorrupt, err: errors.New("it has no coplay data")}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		var fe *fileError
+		if errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+	}
+	return b, nil
+}
+
 // openBolt opens the bbolt file and translates bbolt's errors into ours.
 func openBolt(path string, o *bolt.Options) (db *bolt.DB, err error) {
 	defer func() {
@@ -184,20 +252,37 @@ func openBolt(path string, o *bolt.Options) (db *bolt.DB, err error) {
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
 	db, err = bolt.Open(path, 0o600, o)
+	if err != nil {
+		return nil, openError(path, o.ReadOnly, err)
+	}
+	return db, nil
+}
+
+// openError translates an error of bbolt's Open into one that says what is wrong with
+// the file: locked, damaged, read-only or forbidden.
+func openError(path string, readOnly bool, err error) error {
 	switch {
-	case err == nil:
-		return db, nil
 	case errors.Is(err, berrors.ErrTimeout):
-		return nil, &fileError{path: path, msg: "is in use by another coplay", kind: ErrLocked}
+		return &fileError{path: path, msg: "is in use by another coplay", kind: ErrLocked}
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch),
 		errors.Is(err, berrors.ErrChecksum):
-		return nil, &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
-	case errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("notes: %w", err)
+		return &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
+	case errors.Is(err, syscall.EROFS):
+		return &fileError{path: path, msg: "is on a read-only file system", kind: ErrReadOnly,
+			err: errors.New("coplay run needs to write it; `coplay sessions` and `sessions export` only read")}
+	case errors.Is(err, os.ErrPermission):
+		what := "write"
+		if readOnly {
+			what = "read"
+		}
+		return &fileError{path: path, msg: "cannot be opened: permission denied", kind: ErrReadOnly,
+			err: fmt.Errorf("this user may not %s it (check its owner and mode)", what)}
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("notes: %w", err)
 	default:
 		// Anything else from bbolt at open time is about the file's content
 		// (too small, bad mapping).
-		return nil, &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
+		return &fileError{path: path, msg: "is not a coplay notebook or is damaged", kind: ErrCorrupt, err: err}
 	}
 }
 
@@ -276,6 +361,9 @@ func (b *Book) view(fn func(*bolt.Tx) error) (err error) {
 
 // update runs fn in a write transaction that is fsynced before it returns.
 func (b *Book) update(fn func(*bolt.Tx) error) (err error) {
+	if b.readOnly {
+		return &fileError{path: b.path, msg: "was opened read-only", kind: ErrReadOnly}
+	}
 	defer b.recoverCorrupt(&err)
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)

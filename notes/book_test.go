@@ -2,11 +2,14 @@ package notes
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -145,14 +148,106 @@ func TestOpenRejectsForeignAndCorruptFiles(t *testing.T) {
 	}
 }
 
-func TestOpenEmptyFileBecomesNotebook(t *testing.T) {
+// A zero-byte file is a truncated notebook (coplay writes a new one whole before Open
+// returns), never an empty notebook to fill: it is reported and left alone.
+func TestOpenEmptyFileIsDamaged(t *testing.T) {
 	path := tempPath(t)
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	for name, open := range map[string]func(string, *Options) (*Book, error){"Open": Open, "OpenReadOnly": OpenReadOnly} {
+		b, err := open(path, nil)
+		if err == nil {
+			b.Close()
+			t.Fatalf("%s of a zero-byte file succeeded", name)
+		}
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "0 bytes") {
+			t.Errorf("%s: %v, want ErrCorrupt naming the file and its emptiness", name, err)
+		}
+	}
+	if fi, _ := os.Stat(path); fi.Size() != 0 {
+		t.Error("the empty file was written to")
+	}
+}
+
+// OpenReadOnly never writes: the file's bytes and time stay as they were, every read
+// works, and writes fail with ErrReadOnly.
+func TestOpenReadOnlyNeverWrites(t *testing.T) {
+	path := tempPath(t)
 	b := openBook(t, path)
-	if _, err := b.Create("a", "g", "m"); err != nil {
+	s, _ := b.Create("s", "g", "m")
+	mustAppend(t, s, Record{Type: "text", Data: json.RawMessage(`{"text":"hi"}`)})
+	if _, err := s.UpdateSection("Situation", "here", 1); err != nil {
 		t.Fatal(err)
+	}
+	b.Close()
+	before, _ := os.ReadFile(path)
+	past := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(path, past, past)
+
+	ro, err := OpenReadOnly(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ro.Session("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ro.List(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Export(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := rs.Notes(); err != nil || n.Version != 1 {
+		t.Fatalf("Notes() = %+v, %v", n, err)
+	}
+	if _, err := rs.Append(Record{Type: "text"}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Append on a read-only book: %v, want ErrReadOnly", err)
+	}
+	if err := ro.Delete("s"); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Delete on a read-only book: %v, want ErrReadOnly", err)
+	}
+	ro.Close()
+	after, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if !bytes.Equal(before, after) || !fi.ModTime().Equal(past) {
+		t.Error("opening read-only changed the file")
+	}
+	if _, err := OpenReadOnly(filepath.Join(t.TempDir(), "none.db"), nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("OpenReadOnly of a missing file: %v, want ErrNotExist", err)
+	}
+}
+
+// A read-only file system and a permission problem are named as such, never as damage.
+func TestOpenErrorsNameReadOnlyAndPermission(t *testing.T) {
+	for _, c := range []struct {
+		cause error
+		want  string
+	}{
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EROFS}, "read-only file system"},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, "permission denied"},
+	} {
+		err := openError("/data/coplay.db", false, c.cause)
+		if !errors.Is(err, ErrReadOnly) || errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.want) ||
+			!strings.Contains(err.Error(), "/data/coplay.db") {
+			t.Errorf("%v became %v, want ErrReadOnly saying %q", c.cause, err, c.want)
+		}
+	}
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: file modes do not stop root")
+	}
+	path := tempPath(t)
+	b := openBook(t, path)
+	b.Close()
+	os.Chmod(path, 0o400)
+	if _, err := Open(path, nil); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("Open of a file this user may not write: %v", err)
+	}
+	if b, err := OpenReadOnly(path, nil); err != nil {
+		t.Errorf("OpenReadOnly of a file this user may read: %v", err)
+	} else {
+		b.Close()
 	}
 }
 

@@ -49,6 +49,7 @@ func crashChild(path string) {
 	}
 	run := func(id string) {
 		add(Record{Type: TypeDecision, CallID: id, Data: json.RawMessage(`{"decision":"approve"}`)})
+		add(Record{Type: TypeStarted, CallID: id})
 		say("exec %s", id)
 		add(Record{Type: TypeResult, CallID: id, Data: json.RawMessage(`{"output":"ok"}`)})
 	}
@@ -60,6 +61,10 @@ func crashChild(path string) {
 	for _, u := range rec.Unknown {
 		// Never run again: the outcome is unknown, so it is re-observed.
 		add(Record{Type: TypeOutcomeUnknown, CallID: u.CallID})
+	}
+	for _, n := range rec.NotStarted {
+		// Decided but never started: it did not run, and is closed as not executed.
+		add(Record{Type: TypeResult, CallID: n.CallID, Data: json.RawMessage(`{"error":"not executed"}`)})
 	}
 	for _, p := range rec.Pending {
 		run(p.CallID) // an approval still pending survives the restart
@@ -191,7 +196,7 @@ func checkAfterCrash(t *testing.T, path string, printed []uint64, execs map[stri
 		t.Fatal(err)
 	}
 	// Replay the journal to know each call's state independently of the index.
-	type state struct{ proposed, decided, executes, finished bool }
+	type state struct{ proposed, decided, executes, started, finished bool }
 	calls := map[string]*state{}
 	have := map[uint64]bool{}
 	var next uint64 = 1
@@ -211,6 +216,8 @@ func checkAfterCrash(t *testing.T, path string, printed []uint64, execs map[stri
 			c.proposed = true
 		case TypeDecision:
 			c.decided, c.executes = true, decisionExecutes(r.Data)
+		case TypeStarted:
+			c.started = true
 		case TypeResult, TypeOutcomeUnknown:
 			c.finished = true
 		}
@@ -225,24 +232,31 @@ func checkAfterCrash(t *testing.T, path string, printed []uint64, execs map[stri
 		}
 	}
 	for id, n := range execs {
-		if c := calls[id]; n > 0 && (c == nil || !c.decided || !c.executes) {
-			t.Fatalf("call %s ran without a committed approval", id)
+		if c := calls[id]; n > 0 && (c == nil || !c.decided || !c.executes || !c.started) {
+			t.Fatalf("call %s ran without a committed approval and start", id)
 		}
 	}
 	rec, err := s.Recover()
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotUnknown, gotPending := map[string]bool{}, map[string]bool{}
+	gotUnknown, gotPending, gotNotStarted := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, r := range rec.Unknown {
 		gotUnknown[r.CallID] = true
+	}
+	for _, r := range rec.NotStarted {
+		gotNotStarted[r.CallID] = true
 	}
 	for _, r := range rec.Pending {
 		gotPending[r.CallID] = true
 	}
 	for id, c := range calls {
-		wantUnknown := c.decided && c.executes && !c.finished
+		wantUnknown := c.decided && c.executes && c.started && !c.finished
+		wantNotStarted := c.decided && c.executes && !c.started && !c.finished
 		wantPending := c.proposed && !c.decided
+		if gotNotStarted[id] != wantNotStarted {
+			t.Fatalf("call %s: journal says started=%v, Recover says not started=%v", id, c.started, gotNotStarted[id])
+		}
 		if gotUnknown[id] != wantUnknown || gotPending[id] != wantPending {
 			t.Fatalf("call %s: journal says unknown=%v pending=%v, Recover says unknown=%v pending=%v",
 				id, wantUnknown, wantPending, gotUnknown[id], gotPending[id])

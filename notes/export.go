@@ -12,9 +12,11 @@ import (
 )
 
 // Export writes a readable markdown transcript of the session: a header
-// with the totals, the current notes, the plan, then every step with its
-// records in order (text, calls with arguments, decisions with reasons,
-// results, errors, advice).
+// with the totals, the current notes, the plan, then every step: what the
+// model said, what the observation changed, every call with its arguments,
+// decision and result, errors and advice, and the bookkeeping in a line (see
+// transcript.go). It stops at the first damaged record with an error naming
+// it: a transcript is never silently incomplete.
 func (s *Session) Export(w io.Writer) error {
 	info, err := s.Info()
 	if err != nil {
@@ -64,19 +66,12 @@ func (s *Session) Export(w io.Writer) error {
 	}
 
 	fmt.Fprintf(bw, "\n## Journal\n")
-	step := -1
+	tr := newTranscript(bw)
 	err = s.Records(1, func(r Record) error {
-		if r.Step != step {
-			step = r.Step
-			if step == 0 {
-				fmt.Fprintf(bw, "\n### Before the first step\n\n")
-			} else {
-				fmt.Fprintf(bw, "\n### Step %d\n\n", step)
-			}
-		}
-		writeRecord(bw, r)
+		tr.add(r)
 		return nil
 	})
+	tr.flush()
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -88,27 +89,39 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 		"# Session demo", "| Model | gpt-x |", "| Always allowed | dock |", "1234 prompt, 56 completion",
 		"#### Situation", "Docked at **X1-DF55-A2**.", // the notes' headings nest under "## Notes"
 		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
-		"### Before the first step", "### Step 1", "### Step 2", "### Step 3",
+		"### Before the first step · #1", "### Step 1 · #2–#6", "### Step 2", "### Step 3",
 		"> The contract pays 40k.", "> Let me navigate.",
-		"Call: **navigate** (id `c1`)", `"waypoint": "X1-DF55-B7"`,
-		"Decision: **edit**", "- Reason: cruise is cheaper", `"mode": "CRUISE"`,
-		`"arrival": "2026-11-22T15:10:00Z"`, "Other: `{\"wait_until\":\"2026-11-22T15:10:00Z\"}`",
+		"- **navigate** `ship=X-1 waypoint=X1-DF55-B7`", `"waypoint":"X1-DF55-B7"`,
+		"**edit**: cruise is cheaper", `ran with ` + "`" + `{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}`,
+		`"arrival":"2026-11-22T15:10:00Z"`, "other: `{\"wait_until\":\"2026-11-22T15:10:00Z\"}`",
 		"> Advice: stop mining, the contract pays more",
-		"Decision: **veto**", "- Reason: keep the ore for the contract",
-		"Error 4214: Ship is currently in-transit", "````", "Error: model timed out", "[1,2,3]",
-		"### Step 4", "Credits: 150000", "Invalid `arguments.mode`: expected one of CRUISE, BURN, DRIFT, STEALTH, got \"WARP\" (did you mean BURN?)",
-		"Dry run: uses 38 fuel (would fail)", "By: person", "Output:", "in orbit", "Wait until 2026-11-22 16:00:00: cooldown",
-		"Outcome unknown", "Notes, version 2:", "1. mine iron _(doing)_",
+		"**veto**: keep the ore for the contract",
+		"error 4214: Ship is currently in-transit", "````", "Error: model timed out", "[1,2,3]",
+		"### Step 4", "Credits: 150000", "invalid `arguments.mode`: expected one of CRUISE, BURN, DRIFT, STEALTH, got \"WARP\" (did you mean BURN?)",
+		"dry run: uses 38 fuel (would fail)", "**approve** by person", "→ in orbit", "wait until 2026-11-22 16:00:00: cooldown",
+		"- **orbit** (call `c5`)", "**outcome unknown**", "notes v2",
 	}
 	for _, w := range want {
 		if !strings.Contains(out, w) {
 			t.Errorf("export lacks %q", w)
 		}
 	}
+	// Every record is accounted for by the step headings' ranges.
 	info, _ := s.Info()
+	covered := map[uint64]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^### .* · #(\d+)(?:–#(\d+))?$`).FindAllStringSubmatch(out, -1) {
+		from, _ := strconv.ParseUint(m[1], 10, 64)
+		to := from
+		if m[2] != "" {
+			to, _ = strconv.ParseUint(m[2], 10, 64)
+		}
+		for seq := from; seq <= to; seq++ {
+			covered[seq] = true
+		}
+	}
 	for seq := uint64(1); seq <= info.Records; seq++ {
-		if !strings.Contains(out, fmt.Sprintf(" #%d, ", seq)) {
-			t.Errorf("export lacks record #%d", seq)
+		if !covered[seq] {
+			t.Errorf("export does not account for record #%d", seq)
 		}
 	}
 }

@@ -4,17 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzDecodeRecord feeds the journal decoder stored values it did not write (a damaged
-// or hand-edited notebook). Decoding must never panic; an error names the record's seq;
-// a record that decodes renders in an export without panicking, and encodes and decodes
-// back to itself, so that what is read is what would be written.
+// or hand-edited notebook), in both formats: legacy JSON records and sealed blocks.
+// Decoding must never panic; an error names the record and matches ErrCorrupt; records
+// that decode render in an export without panicking, and encode and decode back to
+// themselves, so that what is read is what would be written.
 func FuzzDecodeRecord(f *testing.F) {
 	seeds := []string{
 		`{"seq":1,"time":"2026-11-22T03:12:57.507837177Z","type":"started","text":"x"}`,
@@ -32,32 +35,107 @@ func FuzzDecodeRecord(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(uint64(i+1), []byte(s))
 	}
-	f.Fuzz(func(t *testing.T, seq uint64, v []byte) {
-		r, err := decodeRecord(seqKey(seq), v)
+	// Blocks of this format, to mutate.
+	for i, recs := range [][]Record{
+		{{Seq: 1, Type: "started", Data: json.RawMessage(`{"text":"x"}`)}},
+		{
+			{Seq: 40, Time: time.Unix(1_800_000_000, 5), Type: TypeProposed, Step: 3, CallID: "c1", Data: json.RawMessage(`{"call":{"tool":"dock","args":{}}}`)},
+			{Seq: 41, Time: time.Unix(1_800_000_001, 0), Type: TypeDecision, Step: 3, CallID: "c1", Data: json.RawMessage(`{"decision":"auto","by":"policy"}`)},
+			{Seq: 42, Time: time.Unix(1_800_000_001, 9), Type: TypeStarted, Step: 3, CallID: "c1"},
+			{Seq: 43, Type: "custom type", Step: -3, Data: json.RawMessage(`"` + strings.Repeat("long text ", 40) + `"`)},
+		},
+	} {
+		v, err := encodeBlock(recs)
 		if err != nil {
-			if want := fmt.Sprintf("journal record %d", seq); !strings.Contains(err.Error(), want) {
-				t.Fatalf("error %q does not name %q", err, want)
+			f.Fatal(err)
+		}
+		f.Add(recs[0].Seq, v)
+		_ = i
+	}
+	f.Fuzz(func(t *testing.T, seq uint64, v []byte) {
+		recs, err := decodeBlock(seqKey(seq), v)
+		if err != nil {
+			if want := "journal record "; !strings.Contains(err.Error(), want) || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error %q does not name the record or match ErrCorrupt", err)
 			}
 			return
 		}
 		w := bufio.NewWriter(io.Discard)
-		writeRecord(w, r)
+		for _, r := range recs {
+			writeRecord(w, r)
+			decisionExecutes(r.Data)
+		}
 		w.Flush()
-		decisionExecutes(r.Data)
 
-		enc, err := json.Marshal(r)
+		// What was read is what would be written: encode it again (with seqs from the
+		// key, as the journal numbers them) and decode it back.
+		for i := range recs {
+			if recs[i].Type == "" {
+				return // a legacy record without a type: Commit would never store it
+			}
+			recs[i].Seq = seq + uint64(i)
+		}
+		enc, err := encodeBlock(recs)
 		if err != nil {
-			return // a time outside what RFC 3339 can write: Append would never store it
+			return // a time this format cannot hold: Commit would never store it
 		}
-		r2, err := decodeRecord(seqKey(seq), enc)
+		again, err := decodeBlock(seqKey(seq), enc)
 		if err != nil {
-			t.Fatalf("a decoded record does not decode again: %v\n%s", err, enc)
+			t.Fatalf("a decoded block does not decode again: %v", err)
 		}
-		if r2.Seq != r.Seq || !r2.Time.Equal(r.Time) || r2.Type != r.Type || r2.Step != r.Step || r2.CallID != r.CallID {
-			t.Fatalf("round trip changed the record:\n%+v\n%+v", r, r2)
+		if len(again) != len(recs) {
+			t.Fatalf("round trip: %d records, then %d", len(recs), len(again))
 		}
-		if len(r.Data) > 0 && !reflect.DeepEqual(jsonValue(t, r.Data), jsonValue(t, r2.Data)) {
-			t.Fatalf("round trip changed the data: %s → %s", r.Data, r2.Data)
+		for i, r := range recs {
+			r2 := again[i]
+			if r2.Seq != r.Seq || !r2.Time.Equal(r.Time) || r2.Type != r.Type || r2.Step != r.Step || r2.CallID != r.CallID {
+				t.Fatalf("round trip changed the record:\n%+v\n%+v", r, r2)
+			}
+			if len(r.Data) > 0 && !reflect.DeepEqual(jsonValue(t, r.Data), jsonValue(t, r2.Data)) {
+				t.Fatalf("round trip changed the data: %s → %s", r.Data, r2.Data)
+			}
+		}
+	})
+}
+
+// FuzzBlockRoundTrip encodes records built from arbitrary fields and checks that they
+// decode to themselves, and that any single flipped byte of the stored block is caught.
+func FuzzBlockRoundTrip(f *testing.F) {
+	f.Add("tool_result", "call-1", 7, int64(1_800_000_000_000_000_000), []byte(`{"result":{"output":"ok"}}`), uint8(3), uint16(5))
+	f.Add("x", "", -1, int64(0), []byte(``), uint8(0), uint16(0))
+	f.Fuzz(func(t *testing.T, typ, callID string, step int, nanos int64, data []byte, n uint8, flip uint16) {
+		if typ == "" || (len(data) > 0 && !json.Valid(data)) || step < math.MinInt32 || step > math.MaxInt32 {
+			return
+		}
+		var recs []Record
+		for i := 0; i <= int(n%8); i++ {
+			r := Record{Seq: 100 + uint64(i), Type: typ, Step: step, CallID: callID, Data: data}
+			if nanos != 0 {
+				r.Time = time.Unix(0, nanos+int64(i)*1e6)
+			}
+			recs = append(recs, r)
+		}
+		v, err := encodeBlock(recs)
+		if err != nil {
+			return // a time outside what the format holds
+		}
+		got, err := decodeBlock(seqKey(100), v)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if len(got) != len(recs) {
+			t.Fatalf("%d records, want %d", len(got), len(recs))
+		}
+		for i, r := range recs {
+			g := got[i]
+			if g.Seq != r.Seq || !g.Time.Equal(r.Time) || g.Type != r.Type || g.Step != r.Step || g.CallID != r.CallID || !bytes.Equal(g.Data, r.Data) {
+				t.Fatalf("record %d: got %+v, want %+v", i, g, r)
+			}
+		}
+		bad := bytes.Clone(v)
+		bad[int(flip)%len(bad)] ^= 0x01
+		if _, err := decodeBlock(seqKey(100), bad); err == nil {
+			t.Fatalf("a flipped byte at %d went unnoticed", int(flip)%len(bad))
 		}
 	})
 }

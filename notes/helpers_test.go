@@ -15,6 +15,11 @@ func fill(t testing.TB, s *Session, n int) {
 	const chunk = 10000
 	for done := 0; done < n; done += chunk {
 		err := s.update(func(sb *bolt.Bucket) error {
+			w, err := newBlockWriter(sb.Bucket(bucketJournal), nil)
+			if err != nil {
+				return err
+			}
+			defer w.flush()
 			for i := done; i < min(done+chunk, n); i++ {
 				r := Record{Time: s.book.now(), Step: i/10 + 1}
 				switch i % 5 {
@@ -29,7 +34,7 @@ func fill(t testing.TB, s *Session, n int) {
 				case 4:
 					r.Type, r.Data = "usage", []byte(`{"prompt_tokens":1200,"completion_tokens":80}`)
 				}
-				if err := s.appendTx(sb, &r); err != nil {
+				if err := s.appendTx(sb, w, &r, &SessionInfo{}); err != nil {
 					return err
 				}
 			}

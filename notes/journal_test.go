@@ -92,10 +92,13 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 		{Type: TypeProposed, CallID: "pending"},
 		{Type: TypeProposed, CallID: "done"}, decide("done", "approve"), {Type: TypeResult, CallID: "done"},
 		{Type: TypeProposed, CallID: "vetoed"}, decide("vetoed", "veto"),
-		{Type: TypeProposed, CallID: "approved"}, decide("approved", "approve"),
-		{Type: TypeProposed, CallID: "edited"}, decide("edited", "edit"),
-		decide("auto", "auto"), // read tools may be decided without a proposal
+		{Type: TypeProposed, CallID: "approved"}, decide("approved", "approve"), {Type: TypeStarted, CallID: "approved"},
+		{Type: TypeProposed, CallID: "edited"}, decide("edited", "edit"), {Type: TypeStarted, CallID: "edited"},
+		decide("auto", "auto"), {Type: TypeStarted, CallID: "auto"}, // read tools may be decided without a proposal
 		{Type: TypeProposed, CallID: "garbled"}, {Type: TypeDecision, CallID: "garbled", Data: json.RawMessage(`[1]`)},
+		{Type: TypeStarted, CallID: "garbled"},
+		// Decided to run, but the process stopped before it started: not executed.
+		{Type: TypeProposed, CallID: "unstarted"}, decide("unstarted", "approve"),
 		{Type: TypeProposed, CallID: "closed"}, decide("closed", "approve"), {Type: TypeOutcomeUnknown, CallID: "closed"},
 		{Type: TypeProposed, CallID: "pending2"},
 	} {
@@ -122,6 +125,9 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 	if got := fmt.Sprint(ids(rec.Unknown, TypeDecision)); got != "[approved edited auto garbled]" {
 		t.Errorf("Unknown = %s", got)
 	}
+	if got := fmt.Sprint(ids(rec.NotStarted, TypeDecision)); got != "[unstarted]" {
+		t.Errorf("NotStarted = %s", got)
+	}
 	calls, err := s.CallRecords("done")
 	if err != nil || len(calls) != 3 || calls[0].Type != TypeProposed || calls[2].Type != TypeResult {
 		t.Errorf("CallRecords(done) = %+v, %v", calls, err)
@@ -132,11 +138,11 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 	// Deciding the pending call and finishing the unknown ones empties the recovery.
 	mustAppend(t, s, decide("pending", "veto"))
 	mustAppend(t, s, decide("pending2", "approve"))
-	for _, id := range []string{"approved", "edited", "auto", "garbled"} {
+	for _, id := range []string{"approved", "edited", "auto", "garbled", "unstarted"} {
 		mustAppend(t, s, Record{Type: TypeOutcomeUnknown, CallID: id})
 	}
 	mustAppend(t, s, Record{Type: TypeResult, CallID: "pending2"})
-	if rec, _ := s.Recover(); len(rec.Pending)+len(rec.Unknown) != 0 {
+	if rec, _ := s.Recover(); len(rec.Pending)+len(rec.Unknown)+len(rec.NotStarted) != 0 {
 		t.Errorf("after closing every call, Recover() = %+v", rec)
 	}
 	if info, _ := s.Info(); info.Calls != 2 {

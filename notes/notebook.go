@@ -2,7 +2,6 @@ package notes
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -62,16 +61,18 @@ func (s *Session) Notes() (Notes, error) {
 }
 
 func latestNotes(sb *bolt.Bucket) (Notes, error) {
-	k, v := sb.Bucket(bucketNotes).Cursor().Last()
-	if k == nil {
+	v, seq, ok, err := latestVersion(sb.Bucket(bucketNotes), legacyNotes)
+	if err != nil {
+		return Notes{}, fmt.Errorf("notes: notes %w", err)
+	}
+	if !ok {
 		return Notes{Text: Skeleton}, nil
 	}
-	var n Notes
-	if err := json.Unmarshal(v, &n); err != nil {
-		return n, fmt.Errorf("notes: notes version %d: %w", binary.BigEndian.Uint64(k), err)
-	}
-	return n, nil
+	return Notes{Text: string(v.Text), Version: int(seq), Step: v.Step, Time: v.Time}, nil
 }
+
+// legacyNotes reads a notes version stored whole as JSON (format 1).
+var legacyNotes = jsonVersion(func(n Notes) ([]byte, int, time.Time) { return []byte(n.Text), n.Step, n.Time })
 
 // SetNotes replaces the whole notes with text, written at agent step step,
 // and returns the new version. Every earlier version is kept.
@@ -84,6 +85,9 @@ func (s *Session) SetNotes(text string, step int) (Notes, error) {
 // have no such heading. A copy of the heading at the start of text is
 // dropped, so the model may send the section with or without it.
 func (s *Session) UpdateSection(section, text string, step int) (Notes, error) {
+	if err := checkSection(section, text); err != nil {
+		return Notes{}, err
+	}
 	return s.editNotes(step, func(old string) (string, error) {
 		return ReplaceSection(old, section, text)
 	})
@@ -100,8 +104,16 @@ func (s *Session) editNotes(step int, edit func(old string) (string, error)) (No
 		if err != nil {
 			return err
 		}
+		if err := checkNotes(cur.Text, text); err != nil {
+			return err
+		}
 		n = Notes{Text: s.book.scrubString(text), Version: cur.Version + 1, Step: step, Time: s.book.now()}
-		if err := putJSON(sb.Bucket(bucketNotes), seqKey(uint64(n.Version)), n); err != nil {
+		var prev []byte
+		if cur.Version > 0 {
+			prev = []byte(cur.Text)
+		}
+		v := textVersion{Text: []byte(n.Text), Step: n.Step, Time: n.Time}
+		if err := putVersion(sb.Bucket(bucketNotes), uint64(n.Version), v, prev); err != nil {
 			return err
 		}
 		return s.editInfo(sb, nil)
@@ -113,14 +125,13 @@ func (s *Session) editNotes(step int, edit func(old string) (string, error)) (No
 func (s *Session) NoteHistory() ([]Notes, error) {
 	var out []Notes
 	err := s.view(func(sb *bolt.Bucket) error {
-		return sb.Bucket(bucketNotes).ForEach(func(k, v []byte) error {
-			var n Notes
-			if err := json.Unmarshal(v, &n); err != nil {
-				return fmt.Errorf("notes: notes version %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			out = append(out, n)
+		return versions(sb.Bucket(bucketNotes), 1, legacyNotes, func(k []byte, v textVersion) error {
+			out = append(out, Notes{Text: string(v.Text), Version: int(binary.BigEndian.Uint64(k)), Step: v.Step, Time: v.Time})
 			return nil
 		})
 	})
-	return out, err
+	if err != nil {
+		return nil, fmt.Errorf("notes: notes %w", err)
+	}
+	return out, nil
 }

@@ -64,22 +64,42 @@ func (s *Session) Plan() ([]PlanStep, error) {
 }
 
 func latestPlan(sb *bolt.Bucket) (planVersion, error) {
-	var v planVersion
-	k, data := sb.Bucket(bucketPlan).Cursor().Last()
-	if k == nil {
-		return v, nil
+	var pv planVersion
+	v, _, ok, err := latestVersion(sb.Bucket(bucketPlan), legacyPlan)
+	if err != nil || !ok {
+		return pv, planErr(err)
 	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return v, fmt.Errorf("notes: plan: %w", err)
+	pv.Step, pv.Time = v.Step, v.Time
+	if err := json.Unmarshal(v.Text, &pv.Steps); err != nil {
+		return pv, planErr(fmt.Errorf("%w: %w", ErrCorrupt, err))
 	}
-	return v, nil
+	return pv, nil
 }
+
+func planErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("notes: plan %w", err)
+}
+
+// legacyPlan reads a plan version stored whole as JSON (format 1).
+var legacyPlan = jsonVersion(func(p planVersion) ([]byte, int, time.Time) {
+	text, _ := json.Marshal(p.Steps)
+	return text, p.Step, p.Time
+})
 
 // SetPlan replaces the plan with steps, numbering them 1..n. An empty
 // status means todo; an empty text or unknown status is an error.
 func (s *Session) SetPlan(steps []PlanStep, step int) ([]PlanStep, error) {
 	out := make([]PlanStep, len(steps))
 	for i, st := range steps {
+		if i >= MaxPlanSteps {
+			return nil, fmt.Errorf("notes: the plan has %d steps; at most %d are kept", len(steps), MaxPlanSteps)
+		}
+		if len(st.Text) > MaxPlanStepText {
+			return nil, fmt.Errorf("notes: plan step %d is %d bytes; at most %d are kept", i+1, len(st.Text), MaxPlanStepText)
+		}
 		st.ID = i + 1
 		st.Text = strings.TrimSpace(st.Text)
 		if st.Text == "" {
@@ -117,6 +137,9 @@ func (s *Session) UpdateStep(id int, status Status, text string, step int) ([]Pl
 		}
 		out = append([]PlanStep(nil), cur.Steps...)
 		out[id-1].Status = status
+		if len(text) > MaxPlanStepText {
+			return fmt.Errorf("notes: plan step text is %d bytes; at most %d are kept", len(text), MaxPlanStepText)
+		}
 		if t := strings.TrimSpace(text); t != "" {
 			out[id-1].Text = s.book.scrubString(t)
 		}
@@ -130,11 +153,23 @@ func (s *Session) UpdateStep(id int, status Status, text string, step int) ([]Pl
 
 func (s *Session) putPlan(sb *bolt.Bucket, steps []PlanStep, step int) error {
 	pb := sb.Bucket(bucketPlan)
+	cur, _, ok, err := latestVersion(pb, legacyPlan)
+	if err != nil {
+		return planErr(err)
+	}
+	var prev []byte
+	if ok {
+		prev = cur.Text
+	}
 	seq, err := pb.NextSequence()
 	if err != nil {
 		return err
 	}
-	if err := putJSON(pb, seqKey(seq), planVersion{Steps: steps, Step: step, Time: s.book.now()}); err != nil {
+	text, err := json.Marshal(steps)
+	if err != nil {
+		return err
+	}
+	if err := putVersion(pb, seq, textVersion{Text: text, Step: step, Time: s.book.now()}, prev); err != nil {
 		return err
 	}
 	return s.editInfo(sb, nil)

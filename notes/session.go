@@ -1,6 +1,8 @@
 package notes
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,7 +120,7 @@ func (b *Book) Create(name, game, model string) (*Session, error) {
 			}
 		}
 		info := SessionInfo{Name: name, Game: b.scrubString(game), Model: b.scrubString(model), Created: now, LastActive: now}
-		return putJSON(sb, keyInfo, info)
+		return putInfo(sb, info)
 	})
 	if err != nil {
 		return nil, err
@@ -215,8 +217,16 @@ func (b *Book) sessionBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 // readInfo decodes a session's info and fills in the journal length.
 func readInfo(sb *bolt.Bucket, name string) (SessionInfo, error) {
 	var info SessionInfo
-	if err := json.Unmarshal(sb.Get(keyInfo), &info); err != nil {
-		return info, fmt.Errorf("notes: session %q: bad info record: %w", name, err)
+	v := sb.Get(keyInfo)
+	p, sealed, err := unseal(kindInfo, keyInfo, v)
+	if err != nil {
+		return info, fmt.Errorf("notes: session %q: bad info record: %w: %w", name, ErrCorrupt, err)
+	}
+	if !sealed {
+		p = v
+	}
+	if err := json.Unmarshal(p, &info); err != nil {
+		return info, fmt.Errorf("notes: session %q: bad info record: %w: %w", name, ErrCorrupt, err)
 	}
 	info.Name = name
 	if j := sb.Bucket(bucketJournal); j != nil {
@@ -225,25 +235,51 @@ func readInfo(sb *bolt.Bucket, name string) (SessionInfo, error) {
 	return info, nil
 }
 
-// view and update run fn with this session's bucket.
+// writeInfo stores info, sealed, marking the session active now.
+func (s *Session) writeInfo(sb *bolt.Bucket, info SessionInfo) error {
+	if now := s.book.now(); now.After(info.LastActive) {
+		info.LastActive = now
+	}
+	return putInfo(sb, info)
+}
+
+func putInfo(sb *bolt.Bucket, info SessionInfo) error {
+	data, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	return sb.Put(keyInfo, seal(kindInfo, keyInfo, data))
+}
+
+// view and update run fn with this session's bucket. Damage found inside the session
+// is reported naming the file and the session.
 func (s *Session) view(fn func(sb *bolt.Bucket) error) error {
-	return s.book.view(func(tx *bolt.Tx) error {
+	return s.damaged(s.book.view(func(tx *bolt.Tx) error {
 		sb, err := s.book.sessionBucket(tx, s.name)
 		if err != nil {
 			return err
 		}
 		return fn(sb)
-	})
+	}))
+}
+
+// damaged names the file and the session in an ErrCorrupt error that does not yet.
+func (s *Session) damaged(err error) error {
+	var fe *fileError
+	if err == nil || !errors.Is(err, ErrCorrupt) || errors.As(err, &fe) {
+		return err
+	}
+	return &fileError{path: s.book.path, msg: fmt.Sprintf("is damaged in session %q", s.name), kind: ErrCorrupt, err: err}
 }
 
 func (s *Session) update(fn func(sb *bolt.Bucket) error) error {
-	return s.book.update(func(tx *bolt.Tx) error {
+	return s.damaged(s.book.update(func(tx *bolt.Tx) error {
 		sb, err := s.book.sessionBucket(tx, s.name)
 		if err != nil {
 			return err
 		}
 		return fn(sb)
-	})
+	}))
 }
 
 // editInfo applies fn to the stored info and marks the session active.
@@ -255,10 +291,7 @@ func (s *Session) editInfo(sb *bolt.Bucket, fn func(*SessionInfo)) error {
 	if fn != nil {
 		fn(&info)
 	}
-	if now := s.book.now(); now.After(info.LastActive) {
-		info.LastActive = now
-	}
-	return putJSON(sb, keyInfo, info)
+	return s.writeInfo(sb, info)
 }
 
 // Info returns the session's summary and totals.
@@ -323,22 +356,58 @@ func (s *Session) SetRule(tool string, allow bool) error {
 	})
 }
 
-// SaveState stores the game's saved state, replacing the previous one.
+// SaveState stores the game's saved state, replacing the previous one. An unchanged
+// state is not written again.
 func (s *Session) SaveState(data []byte) error {
+	data = s.book.scrub(append([]byte(nil), data...))
 	return s.update(func(sb *bolt.Bucket) error {
-		if err := sb.Bucket(bucketState).Put(keyState, s.book.scrub(append([]byte(nil), data...))); err != nil {
+		if err := putState(sb, data); err != nil {
 			return err
 		}
 		return s.editInfo(sb, nil)
 	})
 }
 
+// putState stores raw (already scrubbed) as the state unless the stored one has the
+// same hash: the universe's 160 KB state is mostly unchanged between saves, and
+// rewriting it costs pages and time. It is stored compressed.
+func putState(sb *bolt.Bucket, raw []byte) error {
+	sum := sha256.Sum256(raw)
+	st := sb.Bucket(bucketState)
+	if old := st.Get(keyState); len(old) > 2+len(sum) && old[0] == sealMagic && bytes.Equal(old[2:2+len(sum)], sum[:]) {
+		return nil
+	}
+	p := append(sum[:], deflate(raw)...)
+	return st.Put(keyState, seal(kindState, keyState, p))
+}
+
+// maxState bounds what a stored state may inflate to.
+const maxState = 1 << 30
+
 // State returns the game's saved state, or nil when none was saved.
 func (s *Session) State() ([]byte, error) {
 	var out []byte
 	err := s.view(func(sb *bolt.Bucket) error {
-		if v := sb.Bucket(bucketState).Get(keyState); v != nil {
+		v := sb.Bucket(bucketState).Get(keyState)
+		if v == nil {
+			return nil
+		}
+		p, sealed, err := unseal(kindState, keyState, v)
+		if err != nil {
+			return fmt.Errorf("notes: game state: %w: %w", ErrCorrupt, err)
+		}
+		if !sealed {
 			out = append([]byte{}, v...)
+			return nil
+		}
+		if len(p) < sha256.Size {
+			return fmt.Errorf("notes: game state: %w: too short", ErrCorrupt)
+		}
+		if out, err = inflate(p[sha256.Size:], maxState); err != nil {
+			return fmt.Errorf("notes: game state: %w: %w", ErrCorrupt, err)
+		}
+		if out == nil {
+			out = []byte{}
 		}
 		return nil
 	})

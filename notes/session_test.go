@@ -150,6 +150,7 @@ func TestResumeRestoresEverything(t *testing.T) {
 		{Type: TypeProposed, Step: 2, CallID: "b", Data: []byte(`{"call":{"id":"b","tool":"sell"}}`)},
 		{Type: TypeProposed, Step: 2, CallID: "c", Data: []byte(`{"call":{"id":"c","tool":"dock"}}`)},
 		{Type: TypeDecision, Step: 2, CallID: "c", Data: []byte(`{"decision":"auto"}`)},
+		{Type: TypeStarted, Step: 2, CallID: "c"},
 	} {
 		got, err := s.Append(r)
 		if err != nil {
@@ -190,7 +191,7 @@ func TestResumeRestoresEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	if info.PromptTokens != 1500 || info.CompletionTokens != 75 || info.Cost < 0.0149 || info.Cost > 0.0151 ||
-		info.Records != 7 || info.Calls != 1 || info.Steps != 2 {
+		info.Records != 8 || info.Calls != 1 || info.Steps != 2 {
 		t.Errorf("Info() = %+v", info)
 	}
 	var gotJournal []Record

@@ -93,6 +93,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	}
 	idPrefix := fmt.Sprintf("call_%d_", b.calls.Add(1))
 
+	shrinks := 0
 	for attempt := 1; ; attempt++ {
 		var reply agent.Reply
 		var e *Error
@@ -117,6 +118,19 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			b.noStreamUsage.Store(true)
 			attempt--
 			continue
+		}
+		if e.Kind == ErrContextLength && !e.noRetry && shrinks < maxShrinks {
+			// Too long for this model: send less of the conversation, at once. A session
+			// can never be stuck on its own history. This costs no attempt.
+			if msgs, ok := shrink(wreq.Messages); ok {
+				wreq.Messages = msgs
+				shrinks++
+				attempt--
+				continue
+			}
+		}
+		if shrinks > 0 {
+			e.Detail += fmt.Sprintf("; still too long after shrinking the prompt %d times", shrinks)
 		}
 		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
 			return agent.Reply{}, e

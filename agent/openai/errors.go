@@ -38,6 +38,10 @@ var (
 	ErrUnreachable = errors.New("cannot reach the server (is it running, and is the base URL right?)")
 	// ErrNetwork is a connection failure other than the above.
 	ErrNetwork = errors.New("connection failed")
+	// ErrContextLength means the prompt is longer than the model or server accepts
+	// (OpenAI's context_length_exceeded, HTTP 413, or a 400 saying so). The brain
+	// retries with less of the conversation before it reports this.
+	ErrContextLength = errors.New("the prompt is longer than the model accepts")
 )
 
 // Error is a failed model call: what kind of failure, where, and what the server said.
@@ -93,7 +97,11 @@ func classify(err error) *Error {
 	var opErr *net.OpError
 	switch {
 	case errors.As(err, &apiErr):
-		return byStatus(apiErr.HTTPStatusCode, apiErr.Message)
+		e := byStatus(apiErr.HTTPStatusCode, apiErr.Message)
+		if code, _ := apiErr.Code.(string); code == "context_length_exceeded" && apiErr.HTTPStatusCode < 500 {
+			e.Kind = ErrContextLength
+		}
+		return e
 	case errors.As(err, &reqErr):
 		detail := strings.TrimSpace(string(reqErr.Body))
 		if detail == "" && reqErr.Err != nil {
@@ -116,6 +124,8 @@ func classify(err error) *Error {
 func byStatus(status int, msg string) *Error {
 	e := &Error{Status: status, Detail: msg}
 	switch {
+	case status == 413 || (status >= 400 && status < 500 && contextLengthMessage(msg)):
+		e.Kind = ErrContextLength
 	case noToolsMessage(msg):
 		e.Kind = ErrNoTools
 	case status == 429:
@@ -133,6 +143,22 @@ func byStatus(status int, msg string) *Error {
 		e.Kind = ErrRejected
 	}
 	return e
+}
+
+// contextLengthMessage recognises what servers say when a prompt is too long: OpenAI
+// "maximum context length is 8192 tokens" / context_length_exceeded, vLLM "longer than
+// the maximum model length", llama.cpp "exceeds the available context size", Anthropic
+// compatible "prompt is too long", proxies "request entity too large".
+func contextLengthMessage(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, s := range []string{"context_length_exceeded", "context length", "context window", "context size",
+		"maximum model length", "prompt is too long", "too many tokens", "entity too large", "payload too large",
+		"input is too long", "reduce the length"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // noToolsMessage recognises what servers say when the model cannot call tools:
