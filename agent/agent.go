@@ -25,6 +25,14 @@ type Brain interface {
 	Next(ctx context.Context, req Request) (Reply, error)
 }
 
+// InstantBrain is implemented by brains that answer at once, without a model to wait
+// for (the autopilot). The runner then writes the step's start with the brain's reply,
+// in one commit, rather than committing it first so that the screen shows the step
+// while a model thinks.
+type InstantBrain interface {
+	Instant() bool
+}
+
 // Request is what a Brain sees at one step.
 type Request struct {
 	Messages []Message   // system prompt first, then the bounded history, then this step's input

@@ -244,6 +244,9 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	// The game reports its own waits (rate limits, retries) through the context; they run
 	// on this goroutine, inside Observe, Call or Simulate.
 	r.ctx = game.WithWaitFunc(ctx, r.gameWaits)
+	// Note tools' edits are written with the phase's commit, not one commit each: a
+	// step's notebook bookkeeping then costs no fsync of its own.
+	r.cfg.Session.DeferEdits()
 	defer func() {
 		r.saveState()
 		r.stopping = true

@@ -68,7 +68,9 @@ func (r *Runner) doStep() stepOutcome {
 	r.advice, r.freshAdvice = nil, false
 	msgs := r.prompt(obs, advice)
 	chars := promptChars(msgs)
-	r.flush() // the step and the world are on screen while the model thinks
+	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
+		r.flush() // the step and the world are on screen while the model thinks
+	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
 		Messages: msgs, Tools: r.reg.Tools(), Observation: obs, OnDelta: r.delta,
 	})

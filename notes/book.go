@@ -160,6 +160,10 @@ func Open(path string, opts *Options) (*Book, error) {
 	if err != nil {
 		return nil, err
 	}
+	// bbolt grows its file to the next power of two while it is under AllocSize (16 MB
+	// by default), so a 600 KB notebook is a 1 MB file. Growing in small steps keeps the
+	// file close to what it holds, at the cost of a truncate and fsync every allocSize.
+	db.AllocSize = allocSize
 	b := &Book{path: path, db: db, now: now}
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := checkFormat(path, tx); err != nil {
@@ -189,6 +193,10 @@ func Open(path string, opts *Options) (*Book, error) {
 }
 
 func now() time.Time { return time.Now().Round(0) }
+
+// allocSize is how much the notebook's file grows at a time once it is past its first
+// few pages.
+const allocSize = 128 << 10
 
 // emptyFile is the error for a zero-byte notebook: coplay never leaves one (a new
 // notebook is written whole before Open returns), so it was truncated.

@@ -641,7 +641,12 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 	if b.State != nil {
 		state = s.book.scrub(append([]byte(nil), b.State...))
 	}
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
 	err := s.update(func(sb *bolt.Bucket) error {
+		if err := s.writeStaged(sb); err != nil {
+			return err
+		}
 		info, err := readInfo(sb, s.name)
 		if err != nil {
 			return err
@@ -674,5 +679,6 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.clearStaged()
 	return recs, nil
 }

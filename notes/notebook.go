@@ -51,6 +51,11 @@ _What worked, what failed, and the advice the person gave._
 // Notes returns the latest version of the notes, or the default skeleton
 // (version 0) when none was written.
 func (s *Session) Notes() (Notes, error) {
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
+	if n, ok := s.stagedNotes(); ok {
+		return n, nil
+	}
 	var n Notes
 	err := s.view(func(sb *bolt.Bucket) error {
 		var err error
@@ -94,31 +99,67 @@ func (s *Session) UpdateSection(section, text string, step int) (Notes, error) {
 }
 
 func (s *Session) editNotes(step int, edit func(old string) (string, error)) (Notes, error) {
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
+	if s.deferring() {
+		cur, ok := s.stagedNotes()
+		if !ok {
+			if err := s.view(func(sb *bolt.Bucket) error {
+				var err error
+				cur, err = latestNotes(sb)
+				return err
+			}); err != nil {
+				return Notes{}, err
+			}
+		}
+		n, err := s.nextNotes(cur, step, edit)
+		if err != nil {
+			return Notes{}, err
+		}
+		s.staged.notes = append(s.staged.notes, n)
+		return n, nil
+	}
 	var n Notes
 	err := s.update(func(sb *bolt.Bucket) error {
 		cur, err := latestNotes(sb)
 		if err != nil {
 			return err
 		}
-		text, err := edit(cur.Text)
-		if err != nil {
+		if n, err = s.nextNotes(cur, step, edit); err != nil {
 			return err
 		}
-		if err := checkNotes(cur.Text, text); err != nil {
-			return err
-		}
-		n = Notes{Text: s.book.scrubString(text), Version: cur.Version + 1, Step: step, Time: s.book.now()}
-		var prev []byte
-		if cur.Version > 0 {
-			prev = []byte(cur.Text)
-		}
-		v := textVersion{Text: []byte(n.Text), Step: n.Step, Time: n.Time}
-		if err := putVersion(sb.Bucket(bucketNotes), uint64(n.Version), v, prev); err != nil {
+		if err := s.putNotes(sb, n); err != nil {
 			return err
 		}
 		return s.editInfo(sb, nil)
 	})
 	return n, err
+}
+
+// nextNotes applies edit to cur and checks the result: the version to store next.
+func (s *Session) nextNotes(cur Notes, step int, edit func(old string) (string, error)) (Notes, error) {
+	text, err := edit(cur.Text)
+	if err != nil {
+		return Notes{}, err
+	}
+	if err := checkNotes(cur.Text, text); err != nil {
+		return Notes{}, err
+	}
+	return Notes{Text: s.book.scrubString(text), Version: cur.Version + 1, Step: step, Time: s.book.now()}, nil
+}
+
+// putNotes stores n as its version, as a change from the version before it.
+func (s *Session) putNotes(sb *bolt.Bucket, n Notes) error {
+	cur, err := latestNotes(sb)
+	if err != nil {
+		return err
+	}
+	var prev []byte
+	if cur.Version > 0 {
+		prev = []byte(cur.Text)
+	}
+	v := textVersion{Text: []byte(n.Text), Step: n.Step, Time: n.Time}
+	return putVersion(sb.Bucket(bucketNotes), uint64(n.Version), v, prev)
 }
 
 // NoteHistory returns every stored version of the notes, oldest first.

@@ -54,6 +54,16 @@ func badStatus(s Status) error {
 
 // Plan returns the current plan (empty when none was set).
 func (s *Session) Plan() ([]PlanStep, error) {
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
+	if steps, ok := s.stagedPlan(); ok {
+		return steps, nil
+	}
+	return s.storedPlan()
+}
+
+// storedPlan reads the latest plan written to the file.
+func (s *Session) storedPlan() ([]PlanStep, error) {
 	var steps []PlanStep
 	err := s.view(func(sb *bolt.Bucket) error {
 		v, err := latestPlan(sb)
@@ -114,6 +124,12 @@ func (s *Session) SetPlan(steps []PlanStep, step int) ([]PlanStep, error) {
 		st.Text = s.book.scrubString(st.Text)
 		out[i] = st
 	}
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
+	if s.deferring() {
+		s.staged.plans = append(s.staged.plans, planStaged{steps: out, step: step})
+		return out, nil
+	}
 	return out, s.update(func(sb *bolt.Bucket) error { return s.putPlan(sb, out, step) })
 }
 
@@ -123,30 +139,55 @@ func (s *Session) UpdateStep(id int, status Status, text string, step int) ([]Pl
 	if !status.Valid() {
 		return nil, badStatus(status)
 	}
+	s.staged.mu.Lock()
+	defer s.staged.mu.Unlock()
+	if s.deferring() {
+		cur, ok := s.stagedPlan()
+		if !ok {
+			var err error
+			if cur, err = s.storedPlan(); err != nil {
+				return nil, err
+			}
+		}
+		out, err := s.editStep(cur, id, status, text)
+		if err != nil {
+			return nil, err
+		}
+		s.staged.plans = append(s.staged.plans, planStaged{steps: out, step: step})
+		return out, nil
+	}
 	var out []PlanStep
 	err := s.update(func(sb *bolt.Bucket) error {
 		cur, err := latestPlan(sb)
 		if err != nil {
 			return err
 		}
-		if len(cur.Steps) == 0 {
-			return errors.New("notes: the plan is empty; set a plan first")
-		}
-		if id < 1 || id > len(cur.Steps) {
-			return fmt.Errorf("notes: the plan has no step %d; valid ids are 1 to %d", id, len(cur.Steps))
-		}
-		out = append([]PlanStep(nil), cur.Steps...)
-		out[id-1].Status = status
-		if len(text) > MaxPlanStepText {
-			return fmt.Errorf("notes: plan step text is %d bytes; at most %d are kept", len(text), MaxPlanStepText)
-		}
-		if t := strings.TrimSpace(text); t != "" {
-			out[id-1].Text = s.book.scrubString(t)
+		if out, err = s.editStep(cur.Steps, id, status, text); err != nil {
+			return err
 		}
 		return s.putPlan(sb, out, step)
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// editStep returns plan with step id set to status (and reworded, unless text is "").
+func (s *Session) editStep(plan []PlanStep, id int, status Status, text string) ([]PlanStep, error) {
+	if len(plan) == 0 {
+		return nil, errors.New("notes: the plan is empty; set a plan first")
+	}
+	if id < 1 || id > len(plan) {
+		return nil, fmt.Errorf("notes: the plan has no step %d; valid ids are 1 to %d", id, len(plan))
+	}
+	if len(text) > MaxPlanStepText {
+		return nil, fmt.Errorf("notes: plan step text is %d bytes; at most %d are kept", len(text), MaxPlanStepText)
+	}
+	out := append([]PlanStep(nil), plan...)
+	out[id-1].Status = status
+	if t := strings.TrimSpace(text); t != "" {
+		out[id-1].Text = s.book.scrubString(t)
 	}
 	return out, nil
 }

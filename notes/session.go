@@ -58,6 +58,8 @@ type SessionInfo struct {
 type Session struct {
 	book *Book
 	name string
+
+	staged staging // note and plan edits waiting for the next Commit (DeferEdits)
 }
 
 // Name returns the session's name.

@@ -82,6 +82,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Name returns "autopilot".
 func (b *Brain) Name() string { return "autopilot" }
 
+// Instant reports that the autopilot answers at once (agent.InstantBrain): there is no
+// model to wait for, so the runner need not commit the step before asking it.
+func (b *Brain) Instant() bool { return true }
+
 // Next reads the world, learns from the results and advice in req.Messages, and returns
 // one call per ship that can act, the notebook calls that keep notes and plan current,
 // and a plain-words explanation. With nothing to do it returns no calls and says what it
