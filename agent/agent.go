@@ -83,5 +83,8 @@ type Usage struct {
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	Cost             float64 `json:"cost,omitempty"` // in dollars, when known
+	// CostKnown says Cost is the real price of the call (the model has a price); when it
+	// is false and tokens were used, the cost is unknown, not zero.
+	CostKnown bool `json:"cost_known,omitempty"`
 	PromptChars      int     `json:"prompt_chars"`   // size of the prompt sent, measured by the runner
 }

@@ -341,3 +341,24 @@ func TestEventsFromChannel(t *testing.T) {
 	tm.WaitFinished(t, finalTimeout)
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }
+
+// TestStatusBarSaysCostUnknownWithoutAPrice: a model whose price is not configured
+// shows "cost unknown", never $0; a priced one shows its cost.
+func TestStatusBarSaysCostUnknownWithoutAPrice(t *testing.T) {
+	for _, tc := range []struct {
+		usage agent.Usage
+		want  string
+	}{
+		{agent.Usage{PromptTokens: 900, CompletionTokens: 10}, "cost unknown"},
+		{agent.Usage{PromptTokens: 900, CompletionTokens: 10, Cost: 0.0125, CostKnown: true}, "$0.0125"},
+	} {
+		m := newTestModel(newFake())
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		u := tc.usage
+		m.Update(eventMsg(agent.Event{Type: agent.EventUsage, Usage: &u}))
+		v := m.View().Content
+		if !strings.Contains(v, tc.want) || (tc.want == "cost unknown" && strings.Contains(v, "$0.0000")) {
+			t.Errorf("status bar after %+v does not say %q:\n%s", tc.usage, tc.want, v[strings.LastIndex(v, "\n")+1:])
+		}
+	}
+}

@@ -97,6 +97,9 @@ func (m *Model) handleEvent(ev agent.Event) {
 		if u := ev.Usage; u != nil {
 			m.tokens += u.PromptTokens + u.CompletionTokens
 			m.cost += u.Cost
+			if u.PromptTokens+u.CompletionTokens > 0 && !u.CostKnown {
+				m.costUnknown = true // a model without a price: never show $0 for it
+			}
 		}
 	case agent.EventError:
 		m.log.add(kindError, ev.Text)

@@ -179,7 +179,7 @@ func opening() []agent.Event {
 		agent.Event{Type: agent.EventNotes, Notes: sampleNotes()},
 		agent.Event{Type: agent.EventState, State: agent.Running},
 		agent.Event{Type: agent.EventStep, Step: 7},
-		agent.Event{Type: agent.EventUsage, Usage: &agent.Usage{PromptTokens: 1800, CompletionTokens: 240, Cost: 0.0021}},
+		agent.Event{Type: agent.EventUsage, Usage: &agent.Usage{PromptTokens: 1800, CompletionTokens: 240, Cost: 0.0021, CostKnown: true}},
 		agent.Event{Type: agent.EventTextDelta, Text: "COPLAY-1 is docked at A1 with a free hold. "},
 		agent.Event{Type: agent.EventTextDelta, Text: "I will fly it to B7 to mine"},
 	)

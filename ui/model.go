@@ -113,16 +113,17 @@ type Model struct {
 	editProbs   []string
 	editRefused bool
 
-	tab    int           // the focused pane
-	rects  [numTabs]rect // where each pane was last drawn (zero: not on screen)
-	unfold bool          // the selected pending call's long arguments are shown whole
-	hint   string        // a one-off message in the status bar, cleared by the next key
-	step   int
-	state  agent.State
-	tokens int
-	cost   float64
-	wait   *game.Wait
-	closed bool
+	tab         int           // the focused pane
+	rects       [numTabs]rect // where each pane was last drawn (zero: not on screen)
+	unfold      bool          // the selected pending call's long arguments are shown whole
+	hint        string        // a one-off message in the status bar, cleared by the next key
+	step        int
+	state       agent.State
+	tokens      int
+	cost        float64
+	costUnknown bool // a model without a known price was used: the status bar says so, not $0
+	wait        *game.Wait
+	closed      bool
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once

@@ -199,7 +199,11 @@ func (m *Model) renderStatus(w int) string {
 	if m.state != "" {
 		parts = append(parts, part{strings.ReplaceAll(string(m.state), "_", " "), 0, false})
 	}
-	parts = append(parts, part{fmt.Sprintf("%s tok $%.4f", shortCount(m.tokens), m.cost), 1, false})
+	cost := fmt.Sprintf("$%.4f", m.cost)
+	if m.costUnknown {
+		cost = "cost unknown"
+	}
+	parts = append(parts, part{fmt.Sprintf("%s tok %s", shortCount(m.tokens), cost), 1, false})
 	if m.wait != nil {
 		parts = append(parts, part{"wait " + countdown(m.wait.Until.Sub(m.now())), 0, true})
 	}

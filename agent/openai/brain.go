@@ -234,6 +234,7 @@ func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
 		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
 	}
 	r.Usage.Cost = (float64(r.Usage.PromptTokens)*b.cfg.PriceIn + float64(r.Usage.CompletionTokens)*b.cfg.PriceOut) / 1e6
+	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0
 }
 
 // backoff is the wait before attempt+1: what the server asked for, else exponential
