@@ -21,10 +21,16 @@ import (
 // may answer with commands), and returns the events once the run ends.
 func headlessRun(t *testing.T, args []string, on func(ev agent.Event, send func(agent.Command))) []agent.Event {
 	t.Helper()
+	return headlessRunEnv(t, args, nil, on)
+}
+
+// headlessRunEnv is headlessRun with extra environment variables (NAME=value).
+func headlessRunEnv(t *testing.T, args, env []string, on func(ev agent.Event, send func(agent.Command))) []agent.Event {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
-	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN=")
+	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
