@@ -41,9 +41,9 @@ type pendingCall struct {
 	deferred  bool
 	simulated bool      // its dry run ran when it was gated: propose need not repeat it
 	decided   *Decision // nil while waiting
-	ran     bool
-	res     game.Result
-	text    string // what the model reads about the outcome
+	ran       bool
+	res       game.Result
+	text      string // what the model reads about the outcome
 }
 
 // batch is the calls of one step (or the calls recovered from before a restart).
