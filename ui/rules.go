@@ -123,7 +123,7 @@ func (m *Model) rulesKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.rules = slices.DeleteFunc(m.rules, func(l string) bool { return l == row.line })
 		m.rulesSel = min(m.rulesSel, max(len(m.ruleRows())-1, 0))
-		m.log.add(kindInfo, "rule removed: "+row.line)
+		// The runner's rules_changed puts "rule removed" in the log.
 	}
 	return nil
 }
@@ -168,7 +168,6 @@ func (m *Model) submitRule() {
 	if i := slices.Index(m.ruleRows(), ruleRow{line: line}); i >= 0 {
 		m.rulesSel = i
 	}
-	m.log.add(kindInfo, "rule added: "+line)
 }
 
 // renderRules draws the rules dialog.

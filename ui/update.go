@@ -229,7 +229,8 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.log.add(kindError, "rule "+line+": "+err.Error())
 			return nil
 		}
-		m.log.add(kindInfo, "rule added: "+line+" ("+firstKey(km.Rules)+" lists, edits and removes rules)")
+		// The runner's rules_changed puts "rule added" in the log.
+		m.hint = "rule added: " + line + " (" + firstKey(km.Rules) + " lists, edits and removes rules)"
 		m.addRule(line)
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
