@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -286,7 +287,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}
 	if len(r.rules.session) > 0 {
 		// A resumed screen or consumer learns the session's rules from this event.
-		r.emit(Event{Type: EventRules, Text: "the session's rules", Rules: r.rules.lines()})
+		r.emit(Event{Type: EventRules, Text: "the session's rules: " + strings.Join(r.rules.lines(), "; "), Rules: r.rules.lines()})
 	}
 	if err := r.recover(); err != nil {
 		return err
