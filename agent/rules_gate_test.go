@@ -15,6 +15,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
+	"github.com/coplayhq/coplay/notes"
 )
 
 // shipGame is a tiny ship game in the shape of SpaceTraders whose dry runs report
@@ -249,7 +250,11 @@ func rulesHeadless(t *testing.T, g game.Game, calls ...string) (*headlessRun, *s
 		outW.Close()
 		h.done <- err
 	}()
+	// An event that never comes fails the test ("output ended before …") instead of
+	// hanging it.
+	watchdog := time.AfterFunc(60*time.Second, func() { outW.Close() })
 	t.Cleanup(func() {
+		watchdog.Stop()
 		cancel()
 		inW.Close()
 		go io.Copy(io.Discard, outR)
@@ -466,4 +471,79 @@ func TestHeadlessRulesOnTheOfflineUniverse(t *testing.T) {
 		t.Fatalf("navigation decision: %v", d)
 	}
 	finishRulesScenario(t, h, b, ids[3])
+}
+
+// startShip runs a runner over a shipGame on sess.
+func startShip(t *testing.T, g *shipGame, b *scriptBrain, sess *notes.Session) *harness {
+	t.Helper()
+	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, r: r, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
+	go func() { h.done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		for range r.Events() {
+		}
+	})
+	return h
+}
+
+// TestSessionRulesAndDeferredCallsSurviveARestart: the session's rules are kept in the
+// notebook and announced at the next start (rules_changed); a call deferred to its turn
+// when coplay stopped is deferred again on resume and decided by its rule once the
+// call before it ran.
+func TestSessionRulesAndDeferredCallsSurviveARestart(t *testing.T) {
+	g := newShipGame()
+	sess := newSession(t)
+	b := &scriptBrain{replies: []scripted{say("Ready."), say("Fly.",
+		"orbit_ship", `{"shipSymbol":"S-1"}`,
+		"navigate_ship", `{"shipSymbol":"S-1","waypointSymbol":"NEAR"}`)}}
+	h := startShip(t, g, b, sess)
+	h.next("idle", isState(agent.Idle))
+	h.send(agent.Command{Cmd: agent.CmdRule, Rule: "allow   navigate_ship if fuel<=100"})
+	if ev := h.next("rules", is(agent.EventRules)); len(ev.Rules) != 1 || ev.Rules[0] != "allow navigate_ship if fuel <= 100" {
+		t.Fatalf("rules = %q, want the canonical line", ev.Rules)
+	}
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "go"})
+	orbit := h.proposed("orbit_ship")
+	nav := h.proposed("navigate_ship")
+	if !orbit.NeedsOK || nav.NeedsOK || !nav.Deferred {
+		t.Fatalf("orbit %+v, navigate %+v: want orbit asking, navigate deferred", orbit, nav)
+	}
+	h.next("deciding", isState(agent.Deciding))
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(g.callLog()); n != 0 {
+		t.Fatalf("the game received %v before any decision", g.callLog())
+	}
+
+	b2 := &scriptBrain{}
+	h2 := startShip(t, g, b2, sess)
+	if ev := h2.next("rules at start", is(agent.EventRules)); len(ev.Rules) != 1 || ev.Rules[0] != "allow navigate_ship if fuel <= 100" {
+		t.Fatalf("rules at start = %q", ev.Rules)
+	}
+	o2 := h2.proposed("orbit_ship")
+	n2 := h2.proposed("navigate_ship")
+	if o2.ID != orbit.ID || !o2.NeedsOK || n2.ID != nav.ID || n2.NeedsOK || !n2.Deferred {
+		t.Fatalf("resumed: orbit %+v, navigate %+v", o2, n2)
+	}
+	h2.send(agent.Command{Cmd: agent.CmdDecide, CallID: o2.ID, Decision: agent.Approve})
+	d := h2.next("navigate decision", func(ev agent.Event) bool {
+		return ev.Type == agent.EventDecision && ev.Decision.CallID == nav.ID
+	})
+	if d.Decision.Decision != agent.Approve || d.Decision.By != "rule" || d.Decision.Rule != "allow navigate_ship if fuel <= 100" {
+		t.Fatalf("navigate decision = %+v", d.Decision)
+	}
+	h2.next("navigate result", func(ev agent.Event) bool { return ev.Type == agent.EventResult && ev.Call.ID == nav.ID })
+	if err := h2.finish(); err != nil {
+		t.Fatal(err)
+	}
+	want := `orbit_ship {"shipSymbol":"S-1"}` + "\n" + `navigate_ship {"shipSymbol":"S-1","waypointSymbol":"NEAR"}`
+	if got := strings.Join(g.callLog(), "\n"); got != want {
+		t.Errorf("the game received\n%s\nwant\n%s", got, want)
+	}
 }
