@@ -335,7 +335,7 @@ func playEpisode(ctx context.Context, j evalJob, file *config.File, onStep func(
 	}
 	r, err := agent.New(agent.Config{
 		Game: g, Brain: brain, Session: sess, MaxIterations: maxIter, MaxSteps: j.steps,
-		ApproveAll: true, HistorySteps: o.historySteps(),
+		ApproveAll: true, HistorySteps: o.historySteps(), Rules: o.fixedRules(),
 	})
 	if err != nil {
 		return fail(err)

@@ -62,6 +62,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Tools:   p.runner.Tools(),
 		Keys:    keys,
 		History: history,
+		Rules:   o.fixedRules(),
 	})
 	cancel()
 	runErr := <-runDone

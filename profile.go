@@ -160,6 +160,24 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	return nil
 }
 
+// fixedRules are the approval rules from the config file's [defaults] and the chosen
+// profile: applied to the run (agent.Config.Rules), shown in the rules dialog, never
+// written into the session.
+func (o *options) fixedRules() []agent.FixedRule {
+	var out []agent.FixedRule
+	if o.pr.file != nil {
+		for _, l := range o.pr.file.Defaults.Rules {
+			out = append(out, agent.FixedRule{Line: l, From: "config.toml"})
+		}
+	}
+	if o.pr.prof != nil {
+		for _, l := range o.pr.prof.Rules {
+			out = append(out, agent.FixedRule{Line: l, From: "profile " + o.pr.prof.Name})
+		}
+	}
+	return out
+}
+
 // profileID is the chosen profile as NAME/EXPERIMENT@VERSION, or "".
 func (o *options) profileID() string {
 	if o.pr.prof == nil {

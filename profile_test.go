@@ -311,3 +311,79 @@ func (b *toolsBrain) Next(_ context.Context, req agent.Request) (agent.Reply, er
 	}
 	return agent.Reply{}, nil
 }
+
+// TestConfigAndProfileRulesApply: the file's [defaults] rules and the profile's apply
+// to a headless run (a deny decides by rule, naming it) and are not written into the
+// session; a profile rule naming a tool the game lacks stops the start with the
+// closest names.
+func TestConfigAndProfileRulesApply(t *testing.T) {
+	doc := `[defaults]
+rules = ["deny orbit_ship: stay docked"]
+
+[profiles."p/x"]
+brain = "autopilot"
+rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
+`
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "coplay.db")
+	stdin = strings.NewReader("")
+	defer func() { stdin = nil }()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"run", "--profile", "p/x", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--speed", "400", "--steps", "3"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	byRule := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var ev agent.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			continue
+		}
+		if ev.Type == agent.EventToolStart && (ev.Call.Tool == "orbit_ship" || ev.Call.Tool == "navigate_ship" || ev.Call.Tool == "dock_ship") {
+			t.Errorf("a denied tool ran: %s", line)
+		}
+		if ev.Type == agent.EventDecision && ev.Decision.By == "rule" {
+			if ev.Decision.Decision != agent.Veto {
+				t.Errorf("decision %+v", ev.Decision)
+			}
+			byRule[ev.Decision.Rule]++
+		}
+		if ev.Type == agent.EventRules {
+			t.Errorf("the fixed rules were reported as the session's: %s", line)
+		}
+	}
+	if len(byRule) == 0 {
+		t.Fatalf("no call was decided by a rule in 3 steps of the autopilot:\n%s", tail(out.String(), 2000))
+	}
+	book, err := notes.Open(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	list, _ := book.List()
+	s, err := book.Session(list[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines, err := s.RuleLines(); err != nil || len(lines) != 0 {
+		t.Errorf("session rules = %q, %v; want none (config and profile rules stay outside)", lines, err)
+	}
+
+	// A profile rule for a tool the game does not have: refused at start.
+	doc = strings.Replace(doc, "deny dock_ship", "deny dok_ship", 1)
+	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if code := run([]string{"run", "--profile", "p/x", "--data", filepath.Join(dir, "other.db"), "--steps", "1"}, &out, &errOut); code == 0 ||
+		!strings.Contains(errOut.String(), `no tool "dok_ship"; did you mean dock_ship`) || !strings.Contains(errOut.String(), "profile p/x") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+}

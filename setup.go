@@ -346,6 +346,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		ApproveAll:    o.approve == "all",
 		HistorySteps:  o.historySteps(),
 		SaveState:     saveState,
+		Rules:         o.fixedRules(),
 		// Nothing the game or a model says may carry a key or token on: not to the
 		// model, the journal or the screen.
 		Secrets: append(secrets(), opened.Secrets...),

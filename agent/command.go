@@ -19,6 +19,8 @@ var commandFields = map[CommandType]struct{ allowed, required []string }{
 	CmdStop:   {},
 	CmdAllow:  {[]string{"tool", "allow"}, []string{"tool", "allow"}},
 	CmdRevise: {[]string{"call_id", "args"}, []string{"call_id", "args"}},
+	CmdRule:   {[]string{"rule"}, []string{"rule"}},
+	CmdUnrule: {[]string{"rule"}, []string{"rule"}},
 }
 
 // ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the
@@ -117,6 +119,10 @@ func checkShape(c Command) error {
 	case CmdAllow:
 		if c.Tool == "" {
 			return errors.New("command allow: tool is empty")
+		}
+	case CmdRule, CmdUnrule:
+		if strings.TrimSpace(c.Rule) == "" {
+			return fmt.Errorf("command %s: rule is empty", c.Cmd)
 		}
 	case CmdPause, CmdResume, CmdStop:
 	default:

@@ -14,11 +14,13 @@ func TestParseCommand(t *testing.T) {
 		`{"cmd":"advise","text":"sell the ore"}`:                          {Cmd: agent.CmdAdvise, Text: "sell the ore"},
 		` {"cmd":"stop"} `:                                                {Cmd: agent.CmdStop},
 		`{"cmd":"allow","tool":"dig","allow":false}`:                      {Cmd: agent.CmdAllow, Tool: "dig"},
+		`{"cmd":"rule","rule":"allow dig"}`:                               {Cmd: agent.CmdRule, Rule: "allow dig"},
+		`{"cmd":"unrule","rule":"deny dig: no"}`:                          {Cmd: agent.CmdUnrule, Rule: "deny dig: no"},
 	}
 	for line, want := range good {
 		got, err := agent.ParseCommand([]byte(line))
 		if err != nil || got.Cmd != want.Cmd || got.CallID != want.CallID || got.Decision != want.Decision ||
-			got.Reason != want.Reason || got.Text != want.Text || got.Tool != want.Tool || got.Allow != want.Allow {
+			got.Reason != want.Reason || got.Text != want.Text || got.Tool != want.Tool || got.Allow != want.Allow || got.Rule != want.Rule {
 			t.Errorf("ParseCommand(%s) = %+v, %v; want %+v", line, got, err, want)
 		}
 	}
@@ -51,6 +53,9 @@ func TestParseCommand(t *testing.T) {
 		`{"cmd":"decide","call_id":"","decision":"approve"}`:                 "call_id is empty",
 		`{"cmd":"decide","call_id":"c1","decision":"approve","allow":true}`:  `"allow" is not used`,
 		`{"cmd":"revise","call_id":"c1"}`:                                    `"args" is required`,
+		`{"cmd":"rule"}`:                                                     `"rule" is required`,
+		`{"cmd":"rule","rule":" "}`:                                          "rule is empty",
+		`{"cmd":"unrule","rule":"allow dig","tool":"dig"}`:                   `"tool" is not used`,
 		`{"cmd":"revise","args":{}}`:                                         `"call_id" is required`,
 		`{"cmd":"revise","call_id":"c1","args":"x"}`:                         "args must be a JSON object",
 		`{"cmd":"revise","call_id":"","args":{}}`:                            "call_id is empty",

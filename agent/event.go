@@ -30,7 +30,7 @@ const (
 	EventTurnLimit      EventType = "turn_limit"      // the turn hit its iteration cap; Text says so
 	EventState          EventType = "state"           // State is running, paused, waiting_for_decision, waiting, idle or stopped; Text says why
 	EventOutcomeUnknown EventType = "outcome_unknown" // Call was running when coplay stopped last time; it is not run again
-	EventRules          EventType = "rules_changed"   // Rules is the set of always-allowed tools after an allow command
+	EventRules          EventType = "rules_changed"   // Rules is the session's approval rules (canonical lines) at start and after a rule, unrule or allow command
 	EventToolUpdated    EventType = "tool_updated"    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
 )
 
@@ -51,7 +51,7 @@ type Event struct {
 	Wait        *game.Wait        `json:"wait,omitempty"`
 	Usage       *Usage            `json:"usage,omitempty"`
 	State       State             `json:"state,omitempty"`
-	Rules       map[string]bool   `json:"rules,omitempty"` // EventRules: the tools always allowed
+	Rules       []string          `json:"rules,omitempty"` // EventRules: the session's rules, canonical (config and profile rules are not listed)
 }
 
 // Call is a tool call as the person sees it.
@@ -63,6 +63,10 @@ type Call struct {
 	Problems   []game.Problem   `json:"problems,omitempty"`   // validation failures: the call will not run
 	Simulation *game.Simulation `json:"simulation,omitempty"` // dry run, when the game can predict
 	NeedsOK    bool             `json:"needs_ok"`             // the runner waits for a decision on this call
+	// Deferred: a rule with a condition may decide this call, on a dry run of the world
+	// as it is when its turn comes (earlier calls of the step have not run yet). When it
+	// comes, a decision follows, or tool_updated with needs_ok true if the person decides.
+	Deferred bool `json:"deferred,omitempty"`
 }
 
 // Verdict is a decision about a call.
@@ -82,7 +86,8 @@ type Decision struct {
 	Decision Verdict         `json:"decision"`
 	Reason   string          `json:"reason,omitempty"` // veto reason
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
-	By       string          `json:"by,omitempty"`     // "person", "rule" (always allow), "policy" (--approve all, read tools)
+	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
+	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
 }
 
 // NotesView is the notebook as the screen shows it.
@@ -124,7 +129,12 @@ const (
 	CmdPause  CommandType = "pause"
 	CmdResume CommandType = "resume"
 	CmdStop   CommandType = "stop"
-	CmdAllow  CommandType = "allow" // Tool, Allow: always allow this tool (or revoke)
+	CmdAllow  CommandType = "allow" // Tool, Allow: the rule "allow TOOL" added (or removed)
+	// CmdRule adds an approval rule (Rule, one line: allow|ask|deny TOOL[(FIELD=GLOB, ...)]
+	// [if EFFECT OP NUMBER [and ...]] [: REASON]) to the session.
+	CmdRule CommandType = "rule"
+	// CmdUnrule removes a session rule (Rule), matched on its canonical form.
+	CmdUnrule CommandType = "unrule"
 	// CmdRevise replaces a waiting call's arguments (CallID, Args) without deciding it: the
 	// runner validates them, runs a new dry run and sends tool_updated; the call waits for
 	// a decision again, and approving it then runs it as an edit.
@@ -141,4 +151,5 @@ type Command struct {
 	Text     string          `json:"text,omitempty"`
 	Tool     string          `json:"tool,omitempty"`
 	Allow    bool            `json:"allow,omitempty"`
+	Rule     string          `json:"rule,omitempty"`
 }

@@ -34,6 +34,8 @@ func (o outcome) text() string {
 	switch {
 	case o.invalid != nil:
 		return "not executed: " + o.invalid.Error() + "\nFix the call and send it again."
+	case o.decision != nil && o.decision.Decision == Veto && o.decision.By == "rule":
+		return "not executed: a rule says: " + o.decision.Reason + ". The person set this rule: do not repeat this call unchanged."
 	case o.decision != nil && o.decision.Decision == Veto:
 		return vetoText(o.decision.Reason)
 	case o.crashed:

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strings"
 	"time"
 
@@ -45,15 +46,15 @@ const obsCheckpoint = 20
 
 // recData is a record's Data: an event without its envelope.
 type recData struct {
-	Text        string          `json:"text,omitempty"`
-	Call        *recCall        `json:"call,omitempty"`
-	Result      *game.Result    `json:"result,omitempty"`
-	Observation *recObs         `json:"observation,omitempty"`
-	Notes       *recNotes       `json:"notes,omitempty"`
-	Wait        *game.Wait      `json:"wait,omitempty"`
-	Usage       *Usage          `json:"usage,omitempty"`
-	State       State           `json:"state,omitempty"`
-	Rules       map[string]bool `json:"rules,omitempty"`
+	Text        string       `json:"text,omitempty"`
+	Call        *recCall     `json:"call,omitempty"`
+	Result      *game.Result `json:"result,omitempty"`
+	Observation *recObs      `json:"observation,omitempty"`
+	Notes       *recNotes    `json:"notes,omitempty"`
+	Wait        *game.Wait   `json:"wait,omitempty"`
+	Usage       *Usage       `json:"usage,omitempty"`
+	State       State        `json:"state,omitempty"`
+	Rules       []string     `json:"rules,omitempty"`
 }
 
 // recCall is a call without its id (the record's). Its kind is written for readers of
@@ -407,7 +408,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 	if len(rec.Data) > 0 && json.Unmarshal(rec.Data, &full) != nil {
 		return ev, false
 	}
-	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, full.Rules
+	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
 	if full.Notes != nil {
 		ev.Notes = &NotesView{Text: full.Notes.Text, Version: full.Notes.Version, Plan: full.Notes.Plan}
 	}
@@ -448,15 +449,40 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 // legacyEvent reads both formats' Data: format 1 stored the whole event (its call with
 // id and kind, its observation whole); format 2 stores recData. Fields either may have.
 type legacyEvent struct {
-	Text        string          `json:"text"`
-	Call        *recCall        `json:"call"`
-	Result      *game.Result    `json:"result"`
-	Observation *recObs         `json:"observation"`
-	Notes       *legacyNotes    `json:"notes"`
-	Wait        *game.Wait      `json:"wait"`
-	Usage       *Usage          `json:"usage"`
-	State       State           `json:"state"`
-	Rules       map[string]bool `json:"rules"`
+	Text        string       `json:"text"`
+	Call        *recCall     `json:"call"`
+	Result      *game.Result `json:"result"`
+	Observation *recObs      `json:"observation"`
+	Notes       *legacyNotes `json:"notes"`
+	Wait        *game.Wait   `json:"wait"`
+	Usage       *Usage       `json:"usage"`
+	State       State        `json:"state"`
+	// Rules is a list of rule lines; a notebook written before approval rules holds a
+	// map of always-allowed tools there (see ruleLines).
+	Rules json.RawMessage `json:"rules"`
+}
+
+// ruleLines reads a rules_changed record's rules: rule lines, or the older map of
+// always-allowed tools, each read as "allow TOOL".
+func ruleLines(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var lines []string
+	if json.Unmarshal(raw, &lines) == nil {
+		return lines
+	}
+	var old map[string]bool
+	if json.Unmarshal(raw, &old) != nil {
+		return nil
+	}
+	for tool, on := range old {
+		if on {
+			lines = append(lines, "allow "+tool)
+		}
+	}
+	sort.Strings(lines)
+	return lines
 }
 
 // legacyNotes reads a notes change of either format.

@@ -58,8 +58,10 @@ func (r *Runner) recover() error {
 		for _, p := range rec.Pending {
 			call := callOf(p)
 			r.usedIDs[call.ID] = true
-			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
-			pc.call.Simulation = call.Simulation // the prediction shown then; replaced below if the world moved
+			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args}, b.earlierToRun(len(b.calls)) == 0)
+			if !pc.simulated {
+				pc.call.Simulation = call.Simulation // the prediction shown then; replaced below if the world moved
+			}
 			b.calls = append(b.calls, pc)
 			switch {
 			case pc.invalid != nil:

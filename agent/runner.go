@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -41,6 +43,10 @@ type Config struct {
 	// PromptBudget is the most characters a prompt may have (0 = DefaultPromptBudget,
 	// sized for a 32k-token model): older steps are dropped, then long messages cut.
 	PromptBudget int
+	// Rules are approval rules from config.toml and the profile. They apply with the
+	// session's own rules but are not written into the session. New refuses a rule that
+	// does not parse or names a tool the catalogue does not have.
+	Rules []FixedRule
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -73,7 +79,7 @@ type Runner struct {
 	step     int
 	runSteps int
 	iter     int
-	rules    map[string]bool
+	rules    ruleBook
 	advice   []string
 	// freshAdvice is set when advice arrives and cleared when advice goes to the model:
 	// advice handed back after a model failure does not skip the wait that follows.
@@ -105,6 +111,7 @@ type command struct {
 	Command
 	refused string
 	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
+	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -127,10 +134,6 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	rules, err := cfg.Session.Rules()
-	if err != nil {
-		return nil, fmt.Errorf("agent.New: reading approval rules: %w", err)
-	}
 	info, err := cfg.Session.Info()
 	if err != nil {
 		return nil, fmt.Errorf("agent.New: reading session: %w", err)
@@ -142,7 +145,6 @@ func New(cfg Config) (*Runner, error) {
 		cmds:     make(chan command, 256),
 		done:     make(chan struct{}),
 		awaiting: map[string]game.Tool{},
-		rules:    rules,
 		step:     info.Steps,
 		lastSeq:  info.Records,
 		fails:    map[string]int{},
@@ -151,6 +153,9 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.hist.keep = cfg.HistorySteps
 	r.addNotebook()
+	if err := r.loadRules(); err != nil {
+		return nil, fmt.Errorf("agent.New: %w", err)
+	}
 	return r, nil
 }
 
@@ -170,7 +175,7 @@ func (r *Runner) Send(c Command) error { return r.send(c, "") }
 
 // send is Send with a prefix for error messages (the headless line number).
 func (r *Runner) send(c Command, where string) error {
-	v, err := r.check(c)
+	cmd, err := r.check(c)
 	if err != nil {
 		if where != "" {
 			err = fmt.Errorf("%s: %w", where, err)
@@ -178,7 +183,7 @@ func (r *Runner) send(c Command, where string) error {
 		r.enqueue(command{refused: err.Error()})
 		return err
 	}
-	return r.enqueue(command{Command: c, valid: v})
+	return r.enqueue(cmd)
 }
 
 func (r *Runner) enqueue(c command) error {
@@ -199,28 +204,54 @@ func (r *Runner) enqueue(c command) error {
 	}
 }
 
-// check validates a command against its shape and the calls now waiting, and returns
-// an edit's or revise's validated arguments.
-func (r *Runner) check(c Command) (game.ValidCall, error) {
+// check validates a command against its shape, the catalogue and the calls now
+// waiting, and returns it with an edit's or revise's validated arguments or a rule
+// command's parsed rule. A rule that does not parse is refused with the parser's column
+// and what it expected; one naming a tool the game does not have, with the closest
+// names.
+func (r *Runner) check(c Command) (command, error) {
+	out := command{Command: c}
 	if err := checkShape(c); err != nil {
-		return game.ValidCall{}, err
+		return out, err
 	}
-	if c.Cmd == CmdAllow {
+	switch c.Cmd {
+	case CmdAllow:
 		if _, err := r.reg.Lookup(c.Tool); err != nil {
-			return game.ValidCall{}, fmt.Errorf("allow: %w", err)
+			return out, fmt.Errorf("allow: %w", err)
 		}
-	}
-	if c.Cmd != CmdDecide && c.Cmd != CmdRevise {
-		return game.ValidCall{}, nil
+		rule, err := rules.Parse("allow " + c.Tool)
+		if err != nil {
+			return out, fmt.Errorf("allow %q: %w", c.Tool, err)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdRule:
+		rule, err := rules.ParseChecked(c.Rule, r.reg.Tools())
+		if err != nil {
+			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdUnrule:
+		// Not checked against the catalogue: a rule for a tool that is gone can go too.
+		rule, err := rules.Parse(c.Rule)
+		if err != nil {
+			return out, fmt.Errorf("unrule %q refused: %w", c.Rule, err)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdDecide, CmdRevise:
+	default:
+		return out, nil
 	}
 	r.mu.Lock()
 	tool, ok := r.awaiting[c.CallID]
 	r.mu.Unlock()
 	if !ok {
-		return game.ValidCall{}, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
+		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
 	}
 	if c.Cmd == CmdDecide && c.Decision != Edit {
-		return game.ValidCall{}, nil
+		return out, nil
 	}
 	v, err := r.validate(tool.Name, c.Args)
 	if err != nil {
@@ -228,9 +259,10 @@ func (r *Runner) check(c Command) (game.ValidCall, error) {
 		if c.Cmd == CmdRevise {
 			what = "revise"
 		}
-		return game.ValidCall{}, fmt.Errorf("%s of call %q refused, nothing changed: %w", what, c.CallID, err)
+		return out, fmt.Errorf("%s of call %q refused, nothing changed: %w", what, c.CallID, err)
 	}
-	return v, nil
+	out.valid = v
+	return out, nil
 }
 
 // Run plays until a stop command, ctx is done, or MaxSteps steps have run. It returns
@@ -257,6 +289,13 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}()
 	r.emit(Event{Type: EventStarted, Text: fmt.Sprintf("%s playing %s (session %s)",
 		r.cfg.Brain.Name(), r.cfg.Game.Info().Title, r.cfg.Session.Name())})
+	for _, w := range r.rules.warnings {
+		r.emitError("%s", w)
+	}
+	if len(r.rules.session) > 0 {
+		// A resumed screen or consumer learns the session's rules from this event.
+		r.emit(Event{Type: EventRules, Text: "the session's rules: " + strings.Join(r.rules.lines(), "; "), Rules: r.rules.lines()})
+	}
 	if err := r.recover(); err != nil {
 		return err
 	}
@@ -430,22 +469,15 @@ func (r *Runner) handle(c command) {
 	case CmdStop:
 		r.stopping = true
 	case CmdAllow:
-		if err := r.cfg.Session.SetRule(c.Tool, c.Allow); err != nil {
-			r.emit(Event{Type: EventError, Text: fmt.Sprintf("allow %s: saving the rule: %v", c.Tool, err)})
-			return
+		if c.Allow {
+			r.addRule(c.rule)
+		} else {
+			r.removeRule(c.rule)
 		}
-		r.rules[c.Tool] = c.Allow
-		rules := make(map[string]bool, len(r.rules))
-		for k, v := range r.rules {
-			if v {
-				rules[k] = v
-			}
-		}
-		text := "always allow " + c.Tool
-		if !c.Allow {
-			text = "ask again before " + c.Tool
-		}
-		r.emit(Event{Type: EventRules, Text: text, Rules: rules})
+	case CmdRule:
+		r.addRule(c.rule)
+	case CmdUnrule:
+		r.removeRule(c.rule)
 	case CmdDecide:
 		r.decide(c)
 	case CmdRevise:

@@ -124,7 +124,7 @@ func TestAlwaysAllowIsKeptAndRevocable(t *testing.T) {
 	first := h.proposed("dig")
 	h.send(agent.Command{Cmd: agent.CmdAllow, Tool: "dig", Allow: true})
 	ev := h.next("rules", is(agent.EventRules))
-	if !ev.Rules["dig"] {
+	if len(ev.Rules) != 1 || ev.Rules[0] != "allow dig" {
 		t.Fatalf("rules event = %+v", ev.Rules)
 	}
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: first.ID, Decision: agent.Approve})
@@ -133,7 +133,7 @@ func TestAlwaysAllowIsKeptAndRevocable(t *testing.T) {
 		t.Fatal("an always-allowed tool still asks")
 	}
 	d := h.next("rule decision", is(agent.EventDecision))
-	if d.Decision.By != "rule" || d.Decision.CallID != second.ID {
+	if d.Decision.By != "rule" || d.Decision.Rule != "allow dig" || d.Decision.CallID != second.ID {
 		t.Fatalf("decision = %+v, want by rule", d.Decision)
 	}
 	rules, _ := h.sess.Rules()

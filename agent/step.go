@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -35,10 +36,14 @@ type pendingCall struct {
 	valid   game.ValidCall // the validated arguments: what runs (an edit or revise replaces it)
 	invalid error          // validation failure: never runs, never asks
 	revised bool           // a revise command replaced the arguments: approving it is an edit
-	decided *Decision      // nil while waiting
-	ran     bool
-	res     game.Result
-	text    string // what the model reads about the outcome
+	// deferred: a rule with a condition may decide it on the world as it is when its
+	// turn comes; it is gated then (decideAtTurn), and is not put to the person before.
+	deferred  bool
+	simulated bool      // its dry run ran when it was gated: propose need not repeat it
+	decided   *Decision // nil while waiting
+	ran       bool
+	res       game.Result
+	text      string // what the model reads about the outcome
 }
 
 // batch is the calls of one step (or the calls recovered from before a restart).
@@ -144,10 +149,12 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 		if tc.ID == "" {
 			tc.ID = id
 		}
-		b.calls = append(b.calls, r.admit(id, tc))
+		b.calls = append(b.calls, r.admit(id, tc, b.earlierToRun(len(b.calls)) == 0))
 	}
 	for i := range b.calls {
-		r.dryRun(b, i)
+		if !b.calls[i].simulated {
+			r.dryRun(b, i)
+		}
 	}
 	for _, pc := range b.calls {
 		call := pc.call
@@ -161,8 +168,11 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 
 // admit validates a call once and gates it. An invalid call is marked so and never
 // asks; a valid one gets its automatic decision or waits for a person (Send may then
-// decide it).
-func (r *Runner) admit(id string, tc ToolCall) *pendingCall {
+// decide it). A call that a rule with a condition may cover is gated on its dry run:
+// now when it is next to run (now), otherwise when its turn comes (deferred), so that
+// the prediction is made on the world the earlier calls leave. Only a deny without a
+// condition, which nothing overrides, decides a deferred call at once.
+func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}}
 	if t, err := r.reg.Lookup(tc.Tool); err == nil {
 		pc.tool = t
@@ -176,15 +186,51 @@ func (r *Runner) admit(id string, tc ToolCall) *pendingCall {
 	}
 	pc.valid = v
 	pc.call.Args = v.Args()
+	if pc.tool.DryRun && r.rules.conditional(pc.call.Tool) {
+		if !now {
+			if d := r.gate(pc); d != nil && d.Decision == Veto {
+				pc.decided = d
+				return pc
+			}
+			pc.deferred = true
+			pc.call.Deferred = true
+			return pc
+		}
+		pc.call.Simulation = r.simulate(pc)
+		pc.simulated = true
+	}
 	if d := r.gate(pc); d != nil {
 		pc.decided = d
 		return pc
 	}
+	r.await(pc)
+	return pc
+}
+
+// await puts pc to the person.
+func (r *Runner) await(pc *pendingCall) {
 	pc.call.NeedsOK = true
 	r.mu.Lock()
-	r.awaiting[id] = pc.tool
+	r.awaiting[pc.call.ID] = pc.tool
 	r.mu.Unlock()
-	return pc
+}
+
+// decideAtTurn gates a deferred call now that every call before it has run or been
+// answered: on a fresh dry run, a rule decides it (decision event), or it is put to the
+// person (tool_updated with needs_ok).
+func (r *Runner) decideAtTurn(pc *pendingCall) {
+	pc.deferred = false
+	pc.call.Deferred = false
+	pc.call.Simulation = r.simulate(pc)
+	pc.simulated = true
+	if d := r.gate(pc); d != nil {
+		pc.decided = d
+		r.emit(Event{Type: EventDecision, Decision: d})
+		return
+	}
+	r.await(pc)
+	call := pc.call
+	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
 
 // validate is the one validation of a call's arguments: the size limit, then the
@@ -200,18 +246,23 @@ func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, er
 }
 
 // gate returns the automatic decision for a valid call, or nil when a person decides.
+// The rules decide first (deny beats ask beats allow; a rule with a condition applies
+// only on pc's dry run when it predicts success); an Act call no rule covers runs under
+// --approve all and otherwise asks; an ask rule asks even under --approve all. Read and
+// Note calls run unless a deny rule covers them.
 func (r *Runner) gate(pc *pendingCall) *Decision {
-	d := &Decision{CallID: pc.call.ID, Decision: Auto, By: "policy"}
+	rule, ok := r.rules.set().Decide(rules.Call{Tool: pc.call.Tool, Args: pc.valid.Args(), Sim: pc.call.Simulation})
 	if pc.tool.Kind != game.Act {
-		return d
+		if ok && rule.Action == rules.Deny {
+			return ruleDecision(pc.call.ID, rule)
+		}
+		return &Decision{CallID: pc.call.ID, Decision: Auto, By: "policy"}
 	}
-	d.Decision = Approve
-	switch {
-	case r.rules[pc.tool.Name]:
-		d.By = "rule"
-		return d
-	case r.cfg.ApproveAll:
-		return d
+	if ok {
+		return ruleDecision(pc.call.ID, rule) // nil for ask
+	}
+	if r.cfg.ApproveAll {
+		return &Decision{CallID: pc.call.ID, Decision: Approve, By: "policy"}
 	}
 	return nil
 }
@@ -229,15 +280,7 @@ func (r *Runner) dryRun(b *batch, i int) bool {
 	if !pc.waiting() || !pc.tool.DryRun || pc.invalid != nil {
 		return false
 	}
-	var sim *game.Simulation
-	s, ok, err := r.reg.SimulateValidated(r.ctx, pc.valid)
-	switch {
-	case err != nil:
-		sim = &game.Simulation{Summary: r.scrub.text("dry run failed: " + err.Error())}
-	case ok:
-		s.Summary, s.Warning = r.scrub.text(s.Summary), r.scrub.text(s.Warning)
-		sim = &s
-	}
+	sim := r.simulate(pc)
 	if sim != nil && sim.Fails {
 		if n := b.earlierToRun(i); n > 0 {
 			sim.Fails = false
@@ -249,6 +292,25 @@ func (r *Runner) dryRun(b *batch, i int) bool {
 	}
 	pc.call.Simulation = sim
 	return true
+}
+
+// simulate is pc's dry run on the world as it is now, scrubbed: nil when the tool has
+// none or the game cannot say; a dry run that could not be made says so in its summary
+// (and predicts neither success nor failure).
+func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
+	if !pc.tool.DryRun || pc.invalid != nil {
+		return nil
+	}
+	s, ok, err := r.reg.SimulateValidated(r.ctx, pc.valid)
+	switch {
+	case err != nil:
+		return &game.Simulation{Summary: r.scrub.text("dry run failed: " + err.Error())}
+	case ok:
+		s.Summary, s.Warning = r.scrub.text(s.Summary), r.scrub.text(s.Warning)
+		s.Effects = maps.Clone(s.Effects)
+		return &s
+	}
+	return nil
 }
 
 // earlierToRun counts the Act calls before i that may still run.
@@ -287,6 +349,9 @@ func (r *Runner) runBatch(b *batch) bool {
 	}()
 	for _, pc := range b.calls {
 		r.drain() // decisions already sent (the screen's approve-all) count before the next call
+		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.stopping {
+			r.decideAtTurn(pc)
+		}
 		if pc.waiting() {
 			r.setState(Deciding, fmt.Sprintf("%d call(s) wait for a decision", b.open()))
 			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })

@@ -46,6 +46,8 @@ type Defaults struct {
 	NoRateLimit *bool
 	// Profile is the profile used when --profile is not given ("" = none).
 	Profile string
+	// Rules are approval rule lines applied to every session, with the profile's.
+	Rules []string
 }
 
 // Price is what a model costs, in dollars per million tokens.

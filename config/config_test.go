@@ -41,7 +41,7 @@ func TestExampleParses(t *testing.T) {
 	if p.Name != "looker/fast" || p.Model != "gpt-4o-mini" || p.Temperature == nil || *p.Temperature != 0.2 || p.MaxIterations != 20 {
 		t.Errorf("looker resolved to %+v", p)
 	}
-	if len(p.Rules) != 1 || !strings.HasPrefix(p.Rules[0], "deny jettison_cargo") {
+	if len(p.Rules) != 3 || !strings.HasPrefix(p.Rules[0], "deny jettison_cargo") {
 		t.Errorf("rules = %q", p.Rules)
 	}
 	if pr, ok := f.PriceOf("gpt-4o-mini"); !ok || pr.Prompt != 0.15 || pr.Completion != 0.60 {
@@ -49,6 +49,23 @@ func TestExampleParses(t *testing.T) {
 	}
 	if f.Defaults.Approve != "ask" {
 		t.Errorf("defaults.approve = %q", f.Defaults.Approve)
+	}
+}
+
+func TestRulesAreReadAndChecked(t *testing.T) {
+	doc := `[defaults]
+rules = ["allow orbit_ship", "alow dock_ship"]
+
+[profiles."p/x"]
+rules = ["deny jettison_cargo: never", "allow navigate_ship if fuel =< 3"]
+`
+	got := parseErrs(t, doc)
+	want := []string{
+		`config.toml:2: key defaults.rules: rule 2 ("alow dock_ship"): rule: column 1: expected allow, ask or deny, got "alow" (did you mean allow?)`,
+		`config.toml:5: key profiles."p/x".rules: rule 2 ("allow navigate_ship if fuel =< 3"): rule: column 29: expected one of < <= > >= = !=, got "=<" (write <= or >=)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -17,6 +17,7 @@ approve = "ask"              # ask, or all (calls that change the game run unask
 # speed = 10                 # offline universe speed factor
 # no_rate_limit = false      # turn off the offline universe's rate limit
 # profile = "looker/fast"    # the profile used when --profile is not given
+# rules = ["allow orbit_ship", "deny jettison_cargo: keep the cargo"]  # approval rules for every session
 
 # Prices in dollars per million tokens, for the cost in reports. A model without a
 # price is reported as "cost unknown", never $0.
@@ -41,8 +42,9 @@ max_iterations = 20        # model calls per turn before it stops and asks
 prompt = "Prefer contracts over speculative trading."
 # tools = ["observe_game", "navigate_ship"]   # the only tools it may use, or:
 # hide_tools = ["jettison_cargo"]               # tools it may not use
-# Approval rules, carried with the profile (not applied yet: the rule engine is to come).
-rules = ["deny jettison_cargo: never throw cargo away"]
+# Approval rules for this profile's sessions (with [defaults] rules): deny beats ask
+# beats allow; "if" conditions apply to the call's dry run.
+rules = ["deny jettison_cargo: never throw cargo away", "allow orbit_ship", "allow navigate_ship if fuel <= 100"]
 
 [profiles."looker/careful"]
 brain = "model"

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/agent/rules"
 	"math"
 	"regexp"
 	"sort"
@@ -117,7 +118,7 @@ func child(parent toml.Key, k string) toml.Key {
 // The keys of each table, for unknown-key messages.
 var (
 	topKeys      = []string{"defaults", "prices", "profiles"}
-	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile"}
+	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile", "rules"}
 	priceKeys    = []string{"prompt", "completion"}
 	profileKeys  = []string{"default", "brain", "model", "preset", "base_url", "api_key_env", "temperature",
 		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules"}
@@ -230,6 +231,8 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				}
 				d.Profile = s
 			}
+		case "rules":
+			d.Rules = c.ruleLines(fk, v)
 		default:
 			c.unknown(fk, defaultsKeys)
 		}
@@ -345,12 +348,7 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 		case "hide_tools":
 			p.HideTools = c.strs(fk, v)
 		case "rules":
-			p.Rules = c.strs(fk, v)
-			for i, r := range p.Rules {
-				if strings.TrimSpace(r) == "" {
-					c.errf(fk, "rule %d is empty", i+1)
-				}
-			}
+			p.Rules = c.ruleLines(fk, v)
 		default:
 			c.unknown(fk, profileKeys)
 		}
@@ -534,4 +532,20 @@ func LooksLikeSecret(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "eyJ") && strings.Count(s, ".") == 2 && len(s) > 40
+}
+
+// ruleLines reads a list of approval rules and checks that each one reads (its tools
+// are checked when the game is known, at start).
+func (c *checker) ruleLines(key toml.Key, v any) []string {
+	lines := c.strs(key, v)
+	for i, r := range lines {
+		if strings.TrimSpace(r) == "" {
+			c.errf(key, "rule %d is empty", i+1)
+			continue
+		}
+		if _, err := rules.Parse(r); err != nil {
+			c.errf(key, "rule %d (%q): %v", i+1, r, err)
+		}
+	}
+	return lines
 }

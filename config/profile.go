@@ -27,8 +27,8 @@ type Profile struct {
 	Prompt        string   `json:"prompt,omitempty"`     // added to the system prompt
 	Tools         []string `json:"tools,omitempty"`      // the only tools the brain may use
 	HideTools     []string `json:"hide_tools,omitempty"` // tools the brain may not use
-	// Rules are approval rule lines, carried through as written: the rule engine that
-	// applies them is not built yet.
+	// Rules are approval rule lines (agent/rules) applied to the profile's sessions
+	// with the file's [defaults] rules; they are not written into the session.
 	Rules []string `json:"rules,omitempty"`
 }
 

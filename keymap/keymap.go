@@ -40,9 +40,11 @@ type KeyMap struct {
 	Follow         key.Binding // follow: jump to the end of the log and follow it
 	ToggleNotebook key.Binding // toggle_notebook: hide or show the notebook's bookkeeping in the log
 
-	// Always-allow rules.
-	Rules  key.Binding // rules: list the always-allowed tools
-	Revoke key.Binding // revoke: ask again for the selected always-allowed tool
+	// Approval rules.
+	Rules    key.Binding // rules: open the rules dialog
+	AddRule  key.Binding // add_rule: type a new rule (in the rules dialog)
+	EditRule key.Binding // edit_rule: edit the selected session rule (in the rules dialog)
+	Revoke   key.Binding // revoke: remove the selected session rule (in the rules dialog)
 
 	// Screen.
 	NextTab    key.Binding // next_tab: focus the next pane (the next tab on narrow terminals)
@@ -65,7 +67,7 @@ func Default() *KeyMap {
 		Approve:        b("approve", "a"),
 		Veto:           b("veto", "v"),
 		Edit:           b("edit", "e"),
-		AlwaysAllow:    b("always allow tool", "A"),
+		AlwaysAllow:    b("add rule: allow this tool", "A"),
 		ApproveAll:     b("approve all", "ctrl+a"),
 		Up:             b("previous call / scroll", "up", "k"),
 		Down:           b("next call / scroll", "down", "j"),
@@ -79,8 +81,10 @@ func Default() *KeyMap {
 		ScrollDown:     b("pane page down", "pgdown", "ctrl+d"),
 		Follow:         b("follow log", "end", "G"),
 		ToggleNotebook: b("hide/show notebook in log", "b"),
-		Rules:          b("always-allowed tools", "R"),
-		Revoke:         b("revoke (in rules)", "x", "delete"),
+		Rules:          b("approval rules", "R"),
+		AddRule:        b("add rule (in rules)", "a", "+"),
+		EditRule:       b("edit rule (in rules)", "e"),
+		Revoke:         b("remove rule (in rules)", "x", "delete"),
 		NextTab:        b("next pane", "]", "right", "l"),
 		PrevTab:        b("previous pane", "[", "left", "h"),
 		FocusWorld:     b("world pane", "1"),
@@ -139,6 +143,8 @@ func (k *KeyMap) Actions() []Action {
 		{"follow", &k.Follow},
 		{"toggle_notebook", &k.ToggleNotebook},
 		{"rules", &k.Rules},
+		{"add_rule", &k.AddRule},
+		{"edit_rule", &k.EditRule},
 		{"revoke", &k.Revoke},
 		{"next_tab", &k.NextTab},
 		{"prev_tab", &k.PrevTab},
@@ -161,7 +167,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 // and inputs, panes and screen.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.Revoke},
+		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
 		{k.Pause, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
 		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Help, k.Quit},
 	}

@@ -154,6 +154,7 @@ func TestLoadRefusesAKeyBoundTwice(t *testing.T) {
 		"onto a default":  {`{"approve": ["v"]}`, []string{`key "v"`, `"approve"`, `"veto"`}},
 		"two overrides":   {`{"pause": ["P"], "rules": ["P"]}`, []string{`key "P"`, `"pause"`, `"rules"`}},
 		"dialog and main": {`{"revoke": ["x"], "up": ["x"]}`, []string{`key "x"`, `"up"`, `"revoke"`}},
+		"in the rules":    {`{"add_rule": ["e"]}`, []string{`key "e"`, `"add_rule"`, `"edit_rule"`}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -178,6 +179,10 @@ func TestLoadRefusesAKeyBoundTwice(t *testing.T) {
 	}
 	if !key.Matches(tea.KeyPressMsg{Code: 'a', Text: "a"}, km.Approve) || !key.Matches(tea.KeyPressMsg{Code: 'v', Text: "v"}, km.Veto) {
 		t.Error("a refused override changed the keymap")
+	}
+	// a adds a rule in the rules dialog and approves on the main screen: never together.
+	if err := Default().Override(map[string][]string{"add_rule": {"a"}}); err != nil {
+		t.Errorf("add_rule=a refused: %v", err)
 	}
 	// y answers the quit question and may approve: they are never live together.
 	if err := km.Override(map[string][]string{"approve": {"a", "y"}}); err != nil {

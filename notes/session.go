@@ -332,12 +332,18 @@ func (s *Session) AddUsage(promptTokens, completionTokens int64, cost float64) e
 	})
 }
 
-// Rules returns the approval rules: tool name -> always allow.
+// Rules returns the tools always allowed without condition: tool name -> true, from
+// the older always-allow entries and the rule lines "allow TOOL" (RuleLines has every
+// rule).
 func (s *Session) Rules() (map[string]bool, error) {
 	rules := map[string]bool{}
 	err := s.view(func(sb *bolt.Bucket) error {
-		return sb.Bucket(bucketRules).ForEach(func(k, _ []byte) error {
-			rules[string(k)] = true
+		return sb.Bucket(bucketRules).ForEach(func(k, v []byte) error {
+			if !bytes.Equal(v, ruleLineValue) {
+				rules[string(k)] = true
+			} else if tool, ok := strings.CutPrefix(string(k), "allow "); ok && !strings.ContainsAny(tool, " \t(:*?[") {
+				rules[tool] = true
+			}
 			return nil
 		})
 	})
@@ -356,6 +362,66 @@ func (s *Session) SetRule(tool string, allow bool) error {
 		}
 		return rb.Delete([]byte(tool))
 	})
+}
+
+// ruleLineValue marks an entry of the rules bucket whose key is a whole rule line
+// ("allow navigate_ship if fuel <= 100"); the older entries, value "1", are a bare tool
+// name that is always allowed.
+var ruleLineValue = []byte("rule")
+
+// RuleLines returns the session's approval rules as rule lines, in key order. An older
+// always-allow entry for TOOL reads as "allow TOOL". The lines are stored as the
+// runner gave them (canonical); this package does not parse them.
+func (s *Session) RuleLines() ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	err := s.view(func(sb *bolt.Bucket) error {
+		return sb.Bucket(bucketRules).ForEach(func(k, v []byte) error {
+			line := string(k)
+			if !bytes.Equal(v, ruleLineValue) {
+				line = "allow " + line
+			}
+			if !seen[line] {
+				seen[line] = true
+				out = append(out, line)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// AddRuleLine stores a rule line in the session (a line already there is kept once).
+func (s *Session) AddRuleLine(line string) error {
+	if strings.TrimSpace(line) == "" {
+		return errors.New("notes: AddRuleLine: empty rule")
+	}
+	return s.update(func(sb *bolt.Bucket) error {
+		return sb.Bucket(bucketRules).Put(s.book.scrub([]byte(line)), ruleLineValue)
+	})
+}
+
+// RemoveRuleLine removes a rule line from the session, and for "allow TOOL" also the
+// older always-allow entry for TOOL. It reports whether anything was removed.
+func (s *Session) RemoveRuleLine(line string) (bool, error) {
+	removed := false
+	err := s.update(func(sb *bolt.Bucket) error {
+		rb := sb.Bucket(bucketRules)
+		if v := rb.Get([]byte(line)); v != nil && bytes.Equal(v, ruleLineValue) {
+			removed = true
+			if err := rb.Delete([]byte(line)); err != nil {
+				return err
+			}
+		}
+		if tool, ok := strings.CutPrefix(line, "allow "); ok {
+			if v := rb.Get([]byte(tool)); v != nil && !bytes.Equal(v, ruleLineValue) {
+				removed = true
+				return rb.Delete([]byte(tool))
+			}
+		}
+		return nil
+	})
+	return removed, err
 }
 
 // SaveState stores the game's saved state, replacing the previous one. An unchanged

@@ -131,6 +131,17 @@ func TestResumeRestoresEverything(t *testing.T) {
 	if err := s.SetRule("sell", false); err != nil {
 		t.Fatal(err)
 	}
+	for _, l := range []string{"deny jettison: keep it", "allow navigate if fuel <= 100", "allow refuel", "allow refuel"} {
+		if err := s.AddRuleLine(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if removed, err := s.RemoveRuleLine("allow refuel"); err != nil || !removed {
+		t.Fatalf("RemoveRuleLine = %v, %v", removed, err)
+	}
+	if removed, err := s.RemoveRuleLine("allow nothing"); err != nil || removed {
+		t.Fatalf("RemoveRuleLine of a rule not there = %v, %v", removed, err)
+	}
 	state := []byte(`{"seed":42,"clock":"2026-11-22T15:03:00Z"}`)
 	if err := s.SaveState(state); err != nil {
 		t.Fatal(err)
@@ -181,6 +192,17 @@ func TestResumeRestoresEverything(t *testing.T) {
 	rules, err := s.Rules()
 	if err != nil || !reflect.DeepEqual(rules, map[string]bool{"dock": true}) {
 		t.Errorf("Rules() = %v, %v", rules, err)
+	}
+	// The older always-allow entry reads as a rule line, with the lines stored since.
+	lines, err := s.RuleLines()
+	if want := []string{"allow navigate if fuel <= 100", "deny jettison: keep it", "allow dock"}; err != nil || !reflect.DeepEqual(lines, want) {
+		t.Errorf("RuleLines() = %q, %v; want %q", lines, err, want)
+	}
+	if removed, err := s.RemoveRuleLine("allow dock"); err != nil || !removed {
+		t.Errorf("removing the older entry as \"allow dock\" = %v, %v", removed, err)
+	}
+	if rules, _ := s.Rules(); len(rules) != 0 {
+		t.Errorf("after removing allow dock: Rules() = %v", rules)
 	}
 	gotState, err := s.State()
 	if err != nil || string(gotState) != string(state) {

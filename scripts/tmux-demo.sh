@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Drives the companion as a person would, in tmux, and captures the screen after each
 # move into $OUT (default: a temp dir). On a fresh notebook with the autopilot it:
-# approves a call; edits one (edit → review → approve); always-allows a tool, opens the
-# rules dialog and revokes it; types advice and then approves with "a"; vetoes one with
+# approves a call; edits one (edit → review → approve); allows a tool (A), opens the
+# rules dialog, adds a rule there (a typo first) and removes the allow rule; types advice and then approves with "a"; vetoes one with
 # a reason; focuses and scrolls the world, the notes and the log ([ ] 1 2 3, pgdown);
 # hides and shows the notebook's bookkeeping in the log (b); opens the help; quits; and
 # resumes the session, whose log opens with the journal's last entries.
@@ -61,14 +61,29 @@ shot 05-edit-review
 key a                                   # approve the reviewed call
 shot 06-edited-approved
 
-# Always allow orbit_ship, see it in the rules dialog, revoke it.
+# Allow orbit_ship (A), see the rule in the rules dialog, add a rule there (a typo is
+# explained with its column as it is typed), then remove the allow rule.
 waitfor "orbit_ship  (act"
 key A
 key R
-waitfor "Always allowed"
+waitfor "Approval rules"
 shot 07-rules-dialog
+key a
+type_ "dny jettison_cargo"
+waitfor "column 1: expected allow, ask or deny"
+shot 07a-rule-typo
+tmux send-keys -t "$sess" Home Right; sleep 0.2
+type_ "e"
+tmux send-keys -t "$sess" End; sleep 0.2
+type_ ": never throw cargo away"
+shot 07b-rule-valid
+key Enter
+waitfor "rule added: deny jettison_cargo"
+shot 07c-rule-added
+key k                                   # back to allow orbit_ship
 key x
-shot 08-rules-revoked
+waitfor "rule removed: allow orbit_ship"
+shot 08-rules-removed
 key Escape
 
 # Advice, then "a" approves: the input gives the focus back once advice is sent.

@@ -165,7 +165,7 @@ func TestAlwaysAllow(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("A"))
 	wantCommands(t, f,
-		agent.Command{Cmd: agent.CmdAllow, Tool: "navigate_ship", Allow: true},
+		agent.Command{Cmd: agent.CmdRule, Rule: "allow navigate_ship"},
 		agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }
 

@@ -15,7 +15,8 @@
 // with the keys and the wheel, so nothing is cut off for good. Wide terminals get
 // columns, narrow ones (down to 80×24) get tabs. Dialogs: veto reason, the JSON editor
 // (its arguments go back to the runner for review before they are approved), the
-// always-allowed tools with revoke, help, quit. A resumed session's log opens with the
+// approval rules (add, edit and remove the session's; config and profile rules marked),
+// help, quit. A resumed session's log opens with the
 // journal's last entries (Info.History). Every key comes from package keymap.
 //
 // Rendering cost does not depend on the length of the log: only the visible window of

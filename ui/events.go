@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent"
@@ -122,18 +121,15 @@ func (m *Model) handleEvent(ev agent.Event) {
 			m.log.add(kindError, fmt.Sprintf("%s was running when coplay stopped; its outcome is unknown and it was not run again", ev.Call.Tool))
 		}
 	case agent.EventRules:
-		m.rules = m.rules[:0]
-		for t, on := range ev.Rules {
-			if on {
-				m.rules = append(m.rules, t)
-			}
-		}
-		sort.Strings(m.rules)
-		m.rulesSel = min(m.rulesSel, max(len(m.rules)-1, 0))
-		if len(m.rules) == 0 {
-			m.log.add(kindInfo, "no tool is always allowed")
-		} else {
-			m.log.add(kindInfo, "always allowed: "+strings.Join(m.rules, ", "))
+		m.rules = append([]string(nil), ev.Rules...)
+		m.rulesSel = min(m.rulesSel, max(len(m.ruleRows())-1, 0))
+		switch {
+		case ev.Text != "":
+			m.log.add(kindInfo, ev.Text)
+		case len(m.rules) == 0:
+			m.log.add(kindInfo, "the session has no rules")
+		default:
+			m.log.add(kindInfo, "rules: "+strings.Join(m.rules, "; "))
 		}
 	}
 }
@@ -181,11 +177,20 @@ func (m *Model) proposed(c agent.Call) {
 		}
 		text += "\ninvalid, not run: " + strings.Join(ps, "; ")
 	}
+	if c.Deferred {
+		text += "\ndecided when its turn comes: a rule with a condition needs the world the earlier calls leave"
+	}
 	m.callTools[c.ID] = c.Tool
 	if isNoteCall(c) {
 		m.noteCalls[c.ID] = true
 	}
 	m.logCall(c.ID, kindCall, text)
+	m.addPending(c)
+}
+
+// addPending adds a call waiting for a decision to the pending list (once) and starts
+// the grace period.
+func (m *Model) addPending(c agent.Call) {
 	if !c.NeedsOK || m.replaying {
 		return
 	}
@@ -220,6 +225,8 @@ func (m *Model) updated(c agent.Call) {
 		p.revising = false
 		return
 	}
+	// A deferred call that no rule decided when its turn came now waits for the person.
+	m.addPending(c)
 }
 
 // fails says whether a dry run predicts the call fails.
@@ -268,6 +275,18 @@ func describeDecision(d *agent.Decision, tool string) string {
 	by := ""
 	if d.By != "" && d.By != "person" {
 		by = " (" + d.By + ")"
+	}
+	if d.By == "rule" && d.Rule != "" {
+		rule := d.Rule
+		if !strings.Contains(rule, tool) {
+			rule += " (" + tool + ")" // a glob over tool names
+		}
+		switch d.Decision {
+		case agent.Veto:
+			return "denied by rule: " + rule
+		case agent.Approve:
+			return "by rule: " + rule
+		}
 	}
 	switch d.Decision {
 	case agent.Veto:

@@ -42,9 +42,16 @@ var screens = map[string]func() []tea.Msg{
 	"scrolled_world": func() []tea.Msg {
 		return append(events(opening(), []agent.Event{{Type: agent.EventObservation, Observation: longObservation()}}), keys("1", "pgdown")...)
 	},
-	// The rules dialog (R) after two tools were always allowed, the second selected.
+	// The rules dialog (R) with a rule from config.toml and one from the profile (see
+	// infoFor), two session rules, the first session rule selected.
 	"rules": func() []tea.Msg {
-		return append(events(opening(), []agent.Event{{Type: agent.EventRules, Rules: map[string]bool{"navigate_ship": true, "dock_ship": true, "jettison": false}}}), keys("R", "j")...)
+		return append(events(opening(), []agent.Event{{Type: agent.EventRules, Rules: []string{
+			"allow set_flight_mode(flightMode=CRUISE)", "allow navigate_ship if fuel <= 100"}}}), keys("R", "j", "j")...)
+	},
+	// Adding a rule in the dialog: a typo is shown with its column as it is typed.
+	"rule_input": func() []tea.Msg {
+		msgs := append(events(opening()), keys("R", "a")...)
+		return append(msgs, typeText("alow dock_ship")...)
 	},
 	// Edit, then review: the call waits with the edited arguments and the runner's new
 	// dry run, a predicted failure.
@@ -92,6 +99,10 @@ var screens = map[string]func() []tea.Msg{
 
 // infoFor changes the Info of a golden screen's model.
 var infoFor = map[string]func(*Info){
+	"rules": func(i *Info) {
+		i.Rules = []agent.FixedRule{{Line: "deny dock_ship: stay in orbit", From: "config.toml"},
+			{Line: "allow navigate_ship(shipSymbol=COPLAY-*)  if fuel<=50", From: "profile looker/fast"}}
+	},
 	"resumed_log": func(i *Info) { i.History = journalTail() },
 }
 

@@ -35,6 +35,9 @@ type Info struct {
 	// (agent.RecentEvents): the log opens with them, so a resumed screen shows what
 	// happened before. Nil for a new session.
 	History []agent.Event
+	// Rules are the approval rules from config.toml and the profile: the rules dialog
+	// lists them, marked with where they come from, and cannot change them.
+	Rules []agent.FixedRule
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.
@@ -95,8 +98,12 @@ type Model struct {
 	sentAdvice  map[string]int    // advice sent and not yet echoed by the agent
 	reason      string            // the model's text of this step, the why of its calls
 
-	rules    []string // the tools always allowed, sorted
-	rulesSel int
+	rules       []string // the session's approval rules, canonical, in the runner's order
+	rulesSel    int      // over ruleRows: the fixed rules, then the session's
+	ruleInput   textinput.Model
+	ruleEditing bool   // the rule input is open
+	ruleOrig    string // the session rule being edited ("" when adding)
+	ruleErr     string // what is wrong with the typed rule
 
 	replaying  bool   // putting a resumed session's journal into the log
 	historySeq uint64 // the last seq from the journal: later copies are not logged twice
@@ -159,6 +166,10 @@ func New(a Agent, info Info) *Model {
 	m.vetoInput = textinput.New()
 	m.vetoInput.Prompt = "reason› "
 	m.vetoInput.Placeholder = "optional: why not (enter to veto)"
+	m.ruleInput = textinput.New()
+	m.ruleInput.Prompt = "rule› "
+	m.ruleInput.Placeholder = "allow navigate_ship if fuel <= 100"
+	m.ruleInput.CharLimit = 1000
 	m.editor = textarea.New()
 	m.editor.ShowLineNumbers = false
 	m.editor.Prompt = ""
@@ -177,6 +188,7 @@ func New(a Agent, info Info) *Model {
 func (m *Model) applyStyles() {
 	m.advice.SetStyles(textinput.DefaultStyles(m.st.dark))
 	m.vetoInput.SetStyles(textinput.DefaultStyles(m.st.dark))
+	m.ruleInput.SetStyles(textinput.DefaultStyles(m.st.dark))
 	m.editor.SetStyles(textarea.DefaultStyles(m.st.dark))
 	m.log.gen++
 }

@@ -88,7 +88,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	if s := c.Simulation; s != nil {
 		checks = append(checks, dryRunLines(st, s, w)...)
 	}
-	keys := []key.Binding{km.Approve, km.Veto, km.Edit, withDesc(km.AlwaysAllow, "always allow")}
+	keys := []key.Binding{km.Approve, km.Veto, km.Edit, withDesc(km.AlwaysAllow, "allow tool")}
 	var others []string
 	if len(calls) > 1 {
 		keys = append(keys, km.ApproveAll, withDesc(km.Down, "next call"))

@@ -86,28 +86,114 @@ func TestAdviceThenApprove(t *testing.T) {
 	}
 }
 
-func TestRulesDialogRevokes(t *testing.T) {
+func TestRulesDialogRemoves(t *testing.T) {
 	m, f := setup(t)
-	drive(t, m, events([]agent.Event{{Type: agent.EventRules, Rules: map[string]bool{"dock_ship": true, "navigate_ship": true, "jettison_cargo": false}}}))
+	drive(t, m, events([]agent.Event{{Type: agent.EventRules, Rules: []string{"allow dock_ship", "allow navigate_ship"}}}))
 	drive(t, m, keys("R"))
 	screen := stripANSI(m.render())
-	if !strings.Contains(screen, "Always allowed") || !strings.Contains(screen, "dock_ship") || strings.Contains(screen, "jettison_cargo") {
+	if !strings.Contains(screen, "Approval rules") || !strings.Contains(screen, "allow dock_ship") {
 		t.Fatalf("rules dialog:\n%s", screen)
 	}
-	drive(t, m, keys("a")) // not a decision while the dialog is open
 	drive(t, m, keys("j", "x"))
-	wantCommands(t, f, agent.Command{Cmd: agent.CmdAllow, Tool: "navigate_ship", Allow: false})
-	if len(m.rules) != 1 || m.rules[0] != "dock_ship" || len(m.pending) != 1 {
-		t.Errorf("after revoking: rules %v, %d pending", m.rules, len(m.pending))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdUnrule, Rule: "allow navigate_ship"})
+	if len(m.rules) != 1 || m.rules[0] != "allow dock_ship" || len(m.pending) != 1 {
+		t.Errorf("after removing: rules %v, %d pending", m.rules, len(m.pending))
 	}
 	drive(t, m, keys("esc"))
 	if m.dialog != noDialog {
 		t.Error("esc did not close the rules dialog")
 	}
-	// Always allowing a tool lists it at once.
+	// Allowing a tool from a pending call lists its rule at once.
 	drive(t, m, keys("A"))
-	if len(m.rules) != 2 || m.rules[1] != "navigate_ship" {
+	if len(m.rules) != 2 || m.rules[1] != "allow navigate_ship" {
 		t.Errorf("after A: rules %v", m.rules)
+	}
+}
+
+func TestRulesDialogAddsAndEdits(t *testing.T) {
+	f := newFake()
+	m := newTestModelInfo(f, func(i *Info) {
+		i.Rules = []agent.FixedRule{{Line: "deny dock_ship: stay in orbit", From: "config.toml"}}
+	})
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}})
+	drive(t, m, keys("R", "a"))
+	drive(t, m, typeText("alow dock_ship"))
+	screen := stripANSI(m.render())
+	if !strings.Contains(screen, "column 1: expected allow, ask or deny") || !strings.Contains(screen, "did you mean allow?") {
+		t.Fatalf("a typo is not explained as typed:\n%s", screen)
+	}
+	drive(t, m, keys("enter")) // refused: nothing is sent
+	wantCommands(t, f)
+	// Fix it: "alow" → "allow", with a tool the game does not have first.
+	drive(t, m, keys("home", "right", "right"), typeText("l"), keys("end"), typeText("x"))
+	if screen := stripANSI(m.render()); !strings.Contains(screen, `no tool "dock_shipx"; did you mean dock_ship?`) {
+		t.Fatalf("an unknown tool is not refused with the closest names:\n%s", screen)
+	}
+	drive(t, m, keys("backspace"), typeText("(shipSymbol = COPLAY-1 )"), keys("enter"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"})
+	if m.ruleEditing || len(m.rules) != 1 {
+		t.Fatalf("after adding: editing %v, rules %v", m.ruleEditing, m.rules)
+	}
+	// The config file's rule is listed but cannot be edited or removed here.
+	drive(t, m, keys("k", "x", "e"))
+	if m.ruleEditing || !strings.Contains(m.hint, "comes from config.toml") {
+		t.Fatalf("a config rule was opened for editing (hint %q)", m.hint)
+	}
+	// Edit the session rule: the new one replaces it.
+	drive(t, m, keys("j", "e"))
+	if m.ruleInput.Value() != "allow dock_ship(shipSymbol=COPLAY-1)" {
+		t.Fatalf("edit input = %q, want the rule prefilled", m.ruleInput.Value())
+	}
+	drive(t, m, keys("end", "backspace", "backspace"), typeText("*)"), keys("enter"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
+		agent.Command{Cmd: agent.CmdUnrule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
+		agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-*)"})
+	if len(m.rules) != 1 || m.rules[0] != "allow dock_ship(shipSymbol=COPLAY-*)" {
+		t.Fatalf("after editing: rules %v", m.rules)
+	}
+	// q is typed into the input, not a quit.
+	drive(t, m, keys("a"), typeText("q"))
+	if m.dialog != rulesDialog || m.ruleInput.Value() != "q" {
+		t.Fatalf("q in the rule input: dialog %v, input %q", m.dialog, m.ruleInput.Value())
+	}
+}
+
+func TestRuleDecisionsInTheLog(t *testing.T) {
+	m, _ := setup(t)
+	drive(t, m, events([]agent.Event{
+		{Type: agent.EventProposed, Call: call("c7", "dock_ship", `{"shipSymbol":"COPLAY-1"}`)},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c7", Decision: agent.Veto, By: "rule", Rule: "deny dock_ship: stay in orbit", Reason: "stay in orbit"}},
+		{Type: agent.EventProposed, Call: call("c8", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-B2"}`)},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c8", Decision: agent.Approve, By: "rule", Rule: "allow navigate_ship if fuel <= 100"}},
+	}))
+	var text []string
+	for _, e := range m.log.entries {
+		text = append(text, e.text)
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{"denied by rule: deny dock_ship: stay in orbit", "by rule: allow navigate_ship if fuel <= 100"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the log lacks %q:\n%s", want, all)
+		}
+	}
+	for _, p := range m.pending {
+		if p.call.ID == "c7" || p.call.ID == "c8" {
+			t.Errorf("call %s decided by a rule is still pending", p.call.ID)
+		}
+	}
+}
+
+func TestDeferredCallPendsWhenNoRuleDecides(t *testing.T) {
+	m, _ := setup(t)
+	c := call("c9", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-B2"}`)
+	c.NeedsOK, c.Deferred = false, true
+	drive(t, m, events([]agent.Event{{Type: agent.EventProposed, Call: c}}))
+	n := len(m.pending)
+	c2 := *c
+	c2.NeedsOK, c2.Deferred = true, false
+	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: &c2}}))
+	if len(m.pending) != n+1 || m.pending[len(m.pending)-1].call.ID != "c9" {
+		t.Fatalf("a deferred call put to the person is not pending: %d pending", len(m.pending))
 	}
 }
 

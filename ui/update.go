@@ -57,6 +57,8 @@ func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
 	switch {
 	case m.dialog == vetoDialog:
 		m.vetoInput, cmd = m.vetoInput.Update(msg)
+	case m.dialog == rulesDialog && m.ruleEditing:
+		m.ruleInput, cmd = m.ruleInput.Update(msg)
 	case m.dialog == editDialog:
 		m.editor, cmd = m.editor.Update(msg)
 		m.validateEdit()
@@ -222,12 +224,14 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Edit):
 		return m.openEditor(c)
 	case key.Matches(msg, km.AlwaysAllow):
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdAllow, Tool: c.Tool, Allow: true}); err != nil {
-			m.log.add(kindError, "always allow "+c.Tool+": "+err.Error())
+		line := "allow " + c.Tool
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
+			m.log.add(kindError, "rule "+line+": "+err.Error())
 			return nil
 		}
-		m.log.add(kindInfo, "always allowing "+c.Tool+" from now on ("+firstKey(km.Rules)+" lists and revokes)")
-		m.addRule(c.Tool)
+		// The runner's rules_changed puts "rule added" in the log.
+		m.hint = "rule added: " + line + " (" + firstKey(km.Rules) + " lists, edits and removes rules)"
+		m.addRule(line)
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
 		for _, p := range append([]pendingCall(nil), m.pending...) {
