@@ -448,7 +448,7 @@ func TestHeadlessRulesOnTheOfflineUniverse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer off.Close()
-	h, b := rulesHeadless(t, off.Game, forShip("COPLAY-1", scenarioCalls("X1-MA52-F1"))...)
+	h, b := rulesHeadless(t, off.Game, forShip("COPLAY-1", scenarioCalls("X1-MA52-B1"))...)
 	ids, turn := headlessRulesScenario(t, h)
 	var sim map[string]any
 	if turn["type"] == "tool_updated" {
