@@ -59,6 +59,9 @@ func headlessRunEnv(t *testing.T, args, env []string, on func(ev agent.Event, se
 			t.Fatalf("stdout line is not an event: %v: %s", err, sc.Bytes())
 		}
 		evs = append(evs, ev)
+		if os.Getenv("COPLAY_TEST_TRACE") != "" {
+			t.Logf("event: %.300s", sc.Bytes())
+		}
 		on(ev, send)
 	}
 	io.Copy(io.Discard, stdout)

@@ -76,7 +76,7 @@ func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", model.URL())
 	asked := map[string]int{}
 	evs := headlessRunEnv(t, []string{"--data", filepath.Join(dir, "coplay.db"), "--game", "openapi", "--spec", spec,
-		"--base-url", srv.URL + "/v2", "--token-env", "COPLAY_TEST_GAME_TOKEN", "--model", "scripted", "--steps", itoa(len(steps))},
+		"--base-url", srv.URL + "/v2", "--token-env", "COPLAY_TEST_GAME_TOKEN", "--model", "scripted", "--steps", itoa(len(steps)), "--max-iterations", "50"},
 		[]string{"COPLAY_TEST_GAME_TOKEN=" + token, "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=sk-test-key-for-the-scripted-model"},
 		func(ev agent.Event, send func(agent.Command)) {
 			if ev.Type == agent.EventProposed && ev.Call.NeedsOK {
