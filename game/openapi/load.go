@@ -70,17 +70,38 @@ func onlyCircular(err error) bool {
 // describeErrors lists the library's errors one per line, with the file and line where
 // the library gives them, so a person can find the mistake.
 func describeErrors(spec string, err error) string {
+	const most = 5 // a spec whose models folder is missing fails on every $ref
 	var b strings.Builder
 	seen := map[string]bool{}
+	missing := map[string]bool{} // referenced files that are not there
+	n := 0
 	for _, e := range utils.UnwrapErrors(err) {
 		line := "\n- " + describeError(spec, e)
-		if !seen[line] {
-			seen[line] = true
+		if seen[line] {
+			continue
+		}
+		seen[line] = true
+		if n++; n <= most {
 			b.WriteString(line)
+		}
+		var ie *index.IndexingError
+		if errors.As(e, &ie) && ie.Node != nil {
+			if file, _, _ := strings.Cut(refValue(ie.Node), "#"); file != "" {
+				if _, serr := os.Stat(filepath.Join(filepath.Dir(spec), file)); serr != nil {
+					missing[filepath.Dir(file)] = true
+				}
+			}
 		}
 	}
 	if b.Len() == 0 {
 		return " " + err.Error()
+	}
+	if n > most {
+		fmt.Fprintf(&b, "\n- … and %d more", n-most)
+	}
+	for dir := range missing {
+		fmt.Fprintf(&b, "\n(the spec refers to files in %s beside it, which are not there: keep the spec in the folder it came with)", filepath.Join(filepath.Dir(spec), dir))
+		break
 	}
 	return b.String()
 }
