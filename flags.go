@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/coplayhq/coplay/game"
 	"io"
 	"regexp"
 	"strings"
@@ -117,12 +118,13 @@ func valueKind(f *flag.Flag) string {
 }
 
 // nearestFlag returns the defined flags closest to name (a typo, a transposition, a
-// prefix) as "--a" or "--a or --b", or "" when none is close enough to suggest.
+// prefix) as "a", "a or --b" or "a, --b or --c" (the caller writes the first "--"), or ""
+// when none is close enough to suggest.
 func nearestFlag(fs *flag.FlagSet, name string) string {
 	var best []string
 	bestD := 0
 	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(name, f.Name)
+		d := game.EditDistance(name, f.Name)
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
 			d = min(d, 1)
 		}
@@ -133,17 +135,20 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 			best = append(best, f.Name)
 		}
 	})
-	if best == nil || bestD > max(1, len(name)/3) || len(best) > 2 {
+	if best == nil || bestD > max(1, len(name)/3) || len(best) > 3 {
 		return ""
 	}
-	return strings.Join(best, " or --")
+	if len(best) == 1 {
+		return best[0]
+	}
+	return strings.Join(best[:len(best)-1], ", --") + " or --" + best[len(best)-1]
 }
 
 // suggest returns the choice closest to s, or "" when none is close enough.
 func suggest(s string, choices ...string) string {
 	best, bestD := "", 0
 	for _, c := range choices {
-		d := editDistance(strings.ToLower(s), c)
+		d := game.EditDistance(strings.ToLower(s), c)
 		if best == "" || d < bestD {
 			best, bestD = c, d
 		}
@@ -160,32 +165,4 @@ func didYouMean(s string, choices ...string) string {
 		return " (did you mean " + near + "?)"
 	}
 	return ""
-}
-
-// editDistance is the optimal string alignment distance: insertions, deletions,
-// substitutions and swaps of neighbours each cost one, so "apporve" is one from
-// "approve".
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }

@@ -156,7 +156,7 @@ func TestStartupFlagMistakes(t *testing.T) {
 		{"speed NaN", []string{"--speed", "NaN"}, []string{"--speed"}},
 		{"max iterations", []string{"--max-iterations", "-5"}, []string{"--max-iterations", "-5"}},
 		{"base url", []string{"--game", "spacetraders", "--base-url", "api.spacetraders.io"}, []string{"--base-url", "http"}},
-		{"flag of another game", []string{"--base-url", "https://x.example/v2"}, []string{"--base-url is for --game spacetraders", "not --game universe"}},
+		{"flag of another game", []string{"--base-url", "https://x.example/v2"}, []string{"--base-url is for --game", "spacetraders", "not --game universe"}},
 		{"mcp without a server", []string{"--game", "mcp", "--brain", "script:testdata/cassettes/demo.cassette.json"}, []string{"--game mcp needs --mcp"}},
 		{"autopilot on mcp", []string{"--game", "mcp", "--mcp", "node server.js"}, []string{"the autopilot plays only SpaceTraders", "--model"}},
 		{"missing value", []string{"--approve"}, []string{"--approve needs a policy"}},

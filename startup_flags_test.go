@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"github.com/coplayhq/coplay/game"
 	"io"
 	"strings"
 	"testing"
@@ -21,8 +22,8 @@ func TestEditDistance(t *testing.T) {
 		{"", "seed", 4},
 		{"colour", "approve", 6},
 	} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		if got := game.EditDistance(c.a, c.b); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
 	}
 }
@@ -43,7 +44,7 @@ func TestParseFlagsMistakes(t *testing.T) {
 	}{
 		{[]string{"--apporve", "all"}, "unknown flag --apporve: did you mean --approve? (`coplay run -h` lists the flags)"},
 		{[]string{"-apporve=all"}, "unknown flag --apporve: did you mean --approve? (`coplay run -h` lists the flags)"},
-		{[]string{"--sped", "3"}, "unknown flag --sped: did you mean --seed or --speed? (`coplay run -h` lists the flags)"},
+		{[]string{"--sped", "3"}, "unknown flag --sped: did you mean --seed, --spec or --speed? (`coplay run -h` lists the flags)"},
 		{[]string{"--resu"}, "unknown flag --resu: did you mean --resume? (`coplay run -h` lists the flags)"},
 		{[]string{"--colour", "red"}, "unknown flag --colour (`coplay run -h` lists the flags)"},
 		{[]string{"--seed", "abc"}, `--seed: "abc" is not a whole number`},

@@ -85,6 +85,6 @@ type Usage struct {
 	Cost             float64 `json:"cost,omitempty"` // in dollars, when known
 	// CostKnown says Cost is the real price of the call (the model has a price); when it
 	// is false and tokens were used, the cost is unknown, not zero.
-	CostKnown bool `json:"cost_known,omitempty"`
-	PromptChars      int     `json:"prompt_chars"`   // size of the prompt sent, measured by the runner
+	CostKnown   bool `json:"cost_known,omitempty"`
+	PromptChars int  `json:"prompt_chars"` // size of the prompt sent, measured by the runner
 }

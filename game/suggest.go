@@ -24,7 +24,7 @@ func Closest(s string, candidates []string, max int) []string {
 		case len(ls) >= 3 && (strings.Contains(lc, ls) || strings.Contains(ls, lc)):
 			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/4})
 		default:
-			d := levenshtein(ls, lc)
+			d := EditDistance(ls, lc)
 			limit := max2(2, len(ls)/3)
 			if d <= limit {
 				found = append(found, scored{c, 1 + d})
@@ -45,25 +45,32 @@ func Closest(s string, candidates []string, max int) []string {
 	return out
 }
 
-// levenshtein is the edit distance between a and b, by bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// EditDistance is the optimal string alignment distance between a and b, by runes:
+// an insertion, a deletion, a substitution or a swap of neighbours each cost one, so
+// "apporve" is one edit from "approve". It is coplay's one measure of "did you mean".
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
 			cost := 1
-			if a[i-1] == b[j-1] {
+			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(ra)][len(rb)]
 }
 
 func abs(x int) int {
