@@ -435,3 +435,30 @@ func TestCommitsPerStep(t *testing.T) {
 		t.Fatalf("%d calls, %.2f commits per step; want 50 calls and at most 3 commits a step", n, per)
 	}
 }
+
+// TestVetoingAnEarlierCallRepredictsTheLaterOnes: a call that waited behind an Act call
+// shows a predicted failure as a warning ("an earlier call may change that"); once that
+// call is vetoed, nothing can, and the failure is shown as a failure at once.
+func TestVetoingAnEarlierCallRepredictsTheLaterOnes(t *testing.T) {
+	g := &gridGame{}
+	b := &scriptBrain{replies: []scripted{say("East, then west twice.",
+		"move", `{"direction":"E"}`, "move", `{"direction":"W"}`, "move", `{"direction":"W"}`)}}
+	h := start(t, g, b, nil, nil)
+	e, w1, w2 := h.proposed("move"), h.proposed("move"), h.proposed("move")
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: e.ID, Decision: agent.Veto, Reason: "stay"})
+	up := h.next("the second move predicted again", func(ev agent.Event) bool {
+		return ev.Type == agent.EventToolUpdated && ev.Call.ID == w1.ID
+	})
+	if up.Call.Simulation == nil || !up.Call.Simulation.Fails || up.Call.Simulation.Warning != "" {
+		t.Fatalf("after the veto, the second move's dry run = %+v; want a plain predicted failure", up.Call.Simulation)
+	}
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: w1.ID, Decision: agent.Veto})
+	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: w2.ID, Decision: agent.Veto})
+	h.next("idle", isState(agent.Idle))
+	if got := g.callLog(); len(got) != 0 {
+		t.Fatalf("vetoed calls reached the game: %v", got)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}

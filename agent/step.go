@@ -365,8 +365,13 @@ func (r *Runner) runBatch(b *batch) bool {
 		if r.fatal != nil || r.ctx.Err() != nil {
 			return false
 		}
-		if pc.ran && pc.tool.Kind == game.Act {
+		switch {
+		case pc.ran && pc.tool.Kind == game.Act:
 			r.afterAct(b)
+		case pc.tool.Kind == game.Act && pc.decided != nil && pc.decided.Decision == Veto:
+			// Nothing changed in the world, but the calls after it no longer wait for it:
+			// a failure it might have removed is now a plain predicted failure.
+			r.repredict(b)
 		}
 	}
 	return true
@@ -395,6 +400,12 @@ func (r *Runner) afterAct(b *batch) {
 	}
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 	r.drain() // a call decided meanwhile needs no new dry run
+	r.repredict(b)
+}
+
+// repredict dry-runs again the calls of b still waiting and sends tool_updated for each
+// whose prediction changed.
+func (r *Runner) repredict(b *batch) {
 	for i, pc := range b.calls {
 		if r.dryRun(b, i) {
 			call := pc.call

@@ -130,7 +130,10 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	}
 	notes := b.book.update(w, b.mem, dec)
 	reply := agent.Reply{Text: b.explain(dec, notes)}
-	for _, a := range append(dec.calls, notes...) {
+	// The notebook calls go first: they run at once (a batch runs in order as it is
+	// decided), so the notes and plan on the screen say what the actions waiting for the
+	// person are for.
+	for _, a := range append(append([]action(nil), notes...), dec.calls...) {
 		if tools != nil && !tools[a.tool] {
 			continue
 		}
