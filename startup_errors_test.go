@@ -316,30 +316,23 @@ func TestStartupLockedNotebook(t *testing.T) {
 	}
 }
 
-// A zero-byte file is not damaged: it holds nothing, and the notebook makes it a new
-// notebook (notes.TestOpenEmptyFileBecomesNotebook). Headless plays in it; the screen,
-// with no terminal, says so and leaves no session behind.
+// A zero-byte file is damaged (coplay never leaves one: it was truncated), never an
+// empty notebook: headless and the screen alike say so in one line, exit 1 and leave the
+// file as it was.
 func TestStartupEmptyNotebookFile(t *testing.T) {
 	t.Parallel()
-	headless := filepath.Join(t.TempDir(), "coplay.db")
-	if err := os.WriteFile(headless, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := runStartup(t, nil, "run", "--headless", "--data", headless, "--steps", "1", "--approve", "all", "--no-rate-limit")
-	if r.code != 0 || strings.Contains(r.stderr, "panic") {
-		t.Fatalf("headless on an empty file: exit %d, stderr:\n%s", r.code, r.stderr)
-	}
-	if got := sessionNames(t, headless); len(got) != 1 {
-		t.Errorf("headless on an empty file: sessions %q, want one", got)
-	}
-
-	screen := filepath.Join(t.TempDir(), "coplay.db")
-	if err := os.WriteFile(screen, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	checkOneLine(t, runStartup(t, nil, "--data", screen), 1, "needs a terminal", "coplay run --headless")
-	if got := sessionNames(t, screen); len(got) != 0 {
-		t.Errorf("the screen without a terminal left sessions %q", got)
+	for _, args := range [][]string{
+		{"run", "--headless", "--steps", "1", "--approve", "all", "--no-rate-limit"},
+		{}, // the screen
+	} {
+		path := filepath.Join(t.TempDir(), "coplay.db")
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		checkOneLine(t, runStartup(t, nil, append(args, "--data", path)...), 1, path, "is damaged", "empty (0 bytes)")
+		if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
+			t.Errorf("%v: the empty file was changed: %v, %v", args, fi, err)
+		}
 	}
 }
 

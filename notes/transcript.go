@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,10 +25,17 @@ type stepView struct {
 	first, end uint64 // seq range
 	texts      []string
 	obs        []string // observation lines, already rendered
-	calls      []*callView
-	byID       map[string]*callView
-	other      []Record // rendered one by one, in journal order
-	book       bookkeeping
+	// The world at the step's first observation: the step shows what changed from it
+	// to the last one, once, however many observations the step has (one after each
+	// call).
+	obsSeen       bool
+	obsStart      string
+	obsStartKnown bool
+	metricsStart  map[string]float64
+	calls         []*callView
+	byID          map[string]*callView
+	other         []Record // rendered one by one, in journal order
+	book          bookkeeping
 }
 
 // callView is one call: its proposal, decision, start and end, as far as the step has
@@ -101,11 +109,12 @@ func (t *transcript) add(r Record) {
 			st.texts = append(st.texts, s)
 		}
 	case "observation":
-		if lines := t.observation(fields["observation"]); len(lines) > 0 {
-			st.obs = append(st.obs, lines...)
-		} else {
-			st.book.unchangedObs++
+		if !st.obsSeen {
+			st.obsSeen, st.obsStart, st.obsStartKnown = true, t.summary, t.known
+			st.metricsStart = maps.Clone(t.metrics)
 		}
+		// Rendered once for the whole step (stepObservation); this keeps the state.
+		t.observation(fields["observation"])
 	case "notes_changed":
 		st.book.notes = append(st.book.notes, notesLine(fields["notes"]))
 	case TypeProposed, TypeDecision, TypeStarted, TypeResult, TypeOutcomeUnknown:
@@ -169,6 +178,17 @@ func (t *transcript) flush() {
 		}
 		w.WriteString("\n")
 	}
+	// A line of the world that only repeats what a result of this step or the last one
+	// says is not shown again.
+	var said []string
+	for _, c := range st.calls {
+		if out, ok := c.result["output"]; ok {
+			said = append(said, jsonString(out))
+		}
+	}
+	t.said = append(t.said, said...)
+	st.obs = t.stepObservation(st)
+	t.said = said
 	if len(st.obs) > 0 {
 		w.WriteString("- Observation:")
 		for _, l := range st.obs {
@@ -176,17 +196,41 @@ func (t *transcript) flush() {
 		}
 		w.WriteString("\n")
 	}
-	t.said = t.said[:0]
 	for _, c := range st.calls {
 		writeCall(w, c, &st.book, t.sections)
-		if out, ok := c.result["output"]; ok {
-			t.said = append(t.said, jsonString(out))
-		}
 	}
 	for _, r := range st.other {
 		writeRecord(w, r)
 	}
 	writeBookkeeping(w, st.book)
+}
+
+// stepObservation returns the lines that show what the step's observations changed,
+// taken together: the numbers that moved and the summary lines that are new at its end.
+func (t *transcript) stepObservation(st *stepView) []string {
+	if !st.obsSeen {
+		return nil
+	}
+	var head []string
+	for _, name := range slices.Sorted(maps.Keys(t.metrics)) {
+		if v, ok := st.metricsStart[name]; !ok || v != t.metrics[name] {
+			head = append(head, fmt.Sprintf("%s %s", name, trimFloat(t.metrics[name])))
+		}
+	}
+	var lines []string
+	if len(head) > 0 {
+		lines = append(lines, " "+strings.Join(head, " · "))
+	}
+	var added []string
+	if st.obsStartKnown && t.known {
+		added = notCounters(st.obsStart, newLines(st.obsStart, t.summary))
+	} else if t.known {
+		added = strings.Split(strings.TrimRight(t.summary, "\n"), "\n")
+	}
+	if l := t.quoteAdded(added); l != "" {
+		lines = append(lines, l)
+	}
+	return lines
 }
 
 // observation returns the lines that show what an observation changed, and remembers
@@ -254,6 +298,15 @@ func (t *transcript) observation(v json.RawMessage) []string {
 			t.known = false
 		}
 	}
+	if l := t.quoteAdded(added); l != "" {
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// quoteAdded renders new summary lines as a quote inside the list item, leaving out the
+// long lines that only repeat what a result of the previous step already said.
+func (t *transcript) quoteAdded(added []string) string {
 	added = slices.DeleteFunc(added, func(l string) bool {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
 		if len(l) < 20 {
@@ -266,15 +319,15 @@ func (t *transcript) observation(v json.RawMessage) []string {
 		}
 		return false
 	})
-	if len(added) > 0 {
-		// Quoted lines inside the list item: the summary's own markdown stays as it is.
-		var b strings.Builder
-		for _, l := range added {
-			fmt.Fprintf(&b, "\n  > %s", l)
-		}
-		lines = append(lines, b.String())
+	if len(added) == 0 {
+		return ""
 	}
-	return lines
+	// Quoted lines inside the list item: the summary's own markdown stays as it is.
+	var b strings.Builder
+	for _, l := range added {
+		fmt.Fprintf(&b, "\n  > %s", l)
+	}
+	return b.String()
 }
 
 // notCounters drops from added the lines that differ from a line of old only in their
