@@ -35,14 +35,14 @@ type updateStepArgs struct {
 }
 
 // addNotebook puts the notebook tools in the catalogue.
-func (r *Runner) addNotebook() {
-	r.reg.Add(game.Tool{
+func (r *Runner) addNotebook(reg *game.Registry) {
+	reg.Add(game.Tool{
 		Name: ToolUpdateNotes, Kind: game.Note,
 		Description: "Rewrite one section of your notes (or all of them when section is empty). " +
 			"Your notes are your memory across steps: keep what you know, your strategy, what you wait on and lessons.",
 		Schema: game.SchemaFor[updateNotesArgs](),
 	}, r.updateNotes)
-	r.reg.Add(game.Tool{
+	reg.Add(game.Tool{
 		Name: ToolSetPlan, Kind: game.Note,
 		Description: "Replace your plan with a new ordered list of steps, all todo.",
 		Schema:      game.SchemaFor[setPlanArgs](),
@@ -51,7 +51,7 @@ func (r *Runner) addNotebook() {
 	for _, s := range notes.Statuses {
 		statuses = append(statuses, planStatus(s))
 	}
-	r.reg.Add(game.Tool{
+	reg.Add(game.Tool{
 		Name: ToolUpdateStep, Kind: game.Note,
 		Description: "Mark a plan step todo, doing, done or dropped, and optionally reword it.",
 		Schema:      game.Min(game.SchemaFor[updateStepArgs](game.WithEnum("plan step status", statuses...)), "id", 1),

@@ -266,7 +266,7 @@ func (r *Runner) systemPrompt() string {
 # How to play
 
 - Each step you get your notes and plan, the last few steps, the current observation, and any advice from the person. Answer with tool calls; when you send several, they run in the order you give them, once each is decided.
-- Read tools only look and run at once. Note tools (update_notes, set_plan, update_step) change your notebook and run at once. Act tools change the game: the person approves, vetoes or edits each one, unless they chose to always allow that tool.
+- Read tools only look and run at once. Note tools (update_notes, set_plan, update_step) change your notebook and run at once. Act tools change the game: the person approves, vetoes or edits each one, unless one of the person's approval rules decides it (a call a rule denies is not executed, and you are told why).
 - A vetoed call did not run: read the reason, and do not send the same call again unchanged. An edited call ran with the person's arguments; you are told exactly what changed.
 - Arguments are checked against each tool's schema before anything runs; a refused call lists every problem. Fix them; the same failing call three times in a row ends your turn.
 - Only the last few steps are shown in full; older ones are summarised. Your notes and plan are your memory: keep them current (what you know, what you are doing, what you are waiting on, lessons learned).

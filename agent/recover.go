@@ -107,7 +107,7 @@ func (r *Runner) proposedCall(dec notes.Record) Call {
 	if json.Unmarshal(dec.Data, &d) == nil && d.Decision == Edit && len(d.Args) > 0 {
 		call.Args = d.Args
 	}
-	if t, err := r.reg.Lookup(call.Tool); err == nil {
+	if t, err := r.registry().Lookup(call.Tool); err == nil {
 		call.Kind = t.Kind
 	}
 	return call

@@ -75,7 +75,7 @@ func (b *ruleBook) fixedFrom(line string) string {
 // with its error) and the session's stored rule lines (one that no longer reads, say
 // because its tool is gone, is left out with a warning; it stays in the notebook).
 func (r *Runner) loadRules() error {
-	tools := r.reg.Tools()
+	tools := r.registry().Tools()
 	for _, f := range r.cfg.Rules {
 		rule, err := rules.ParseChecked(f.Line, tools)
 		if err != nil {

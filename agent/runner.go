@@ -152,7 +152,7 @@ func New(cfg Config) (*Runner, error) {
 		scrub:    newScrubber(cfg.Secrets),
 	}
 	r.hist.keep = cfg.HistorySteps
-	r.addNotebook()
+	r.addNotebook(r.reg)
 	if err := r.loadRules(); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
@@ -164,7 +164,31 @@ func New(cfg Config) (*Runner, error) {
 func (r *Runner) Events() <-chan Event { return r.events }
 
 // Tools returns the full catalogue (the game's tools and the notebook's).
-func (r *Runner) Tools() []game.Tool { return r.reg.Tools() }
+func (r *Runner) Tools() []game.Tool { return r.registry().Tools() }
+
+// registry returns the catalogue the runner calls through. It is replaced, on the Run
+// goroutine, when the game's tools change (game.Refresher); Send reads it from others.
+func (r *Runner) registry() *game.Registry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reg
+}
+
+// refreshTools rebuilds the catalogue when the game says its tools changed (an MCP
+// server's notifications/tools/list_changed). The game tells the model what appeared and
+// disappeared in its next observation; calls already waiting keep the tools they were
+// validated against.
+func (r *Runner) refreshTools() {
+	rf, ok := r.cfg.Game.(game.Refresher)
+	if !ok || !rf.ToolsChanged() {
+		return
+	}
+	reg := game.NewRegistry(r.cfg.Game)
+	r.addNotebook(reg)
+	r.mu.Lock()
+	r.reg = reg
+	r.mu.Unlock()
+}
 
 // Send gives the runner a command. It checks what can be checked at once: the command
 // is well formed, a decision or revise names a call that is waiting for one, an edit's
@@ -216,7 +240,7 @@ func (r *Runner) check(c Command) (command, error) {
 	}
 	switch c.Cmd {
 	case CmdAllow:
-		if _, err := r.reg.Lookup(c.Tool); err != nil {
+		if _, err := r.registry().Lookup(c.Tool); err != nil {
 			return out, fmt.Errorf("allow: %w", err)
 		}
 		rule, err := rules.Parse("allow " + c.Tool)
@@ -226,7 +250,7 @@ func (r *Runner) check(c Command) (command, error) {
 		out.rule = rule
 		return out, nil
 	case CmdRule:
-		rule, err := rules.ParseChecked(c.Rule, r.reg.Tools())
+		rule, err := rules.ParseChecked(c.Rule, r.registry().Tools())
 		if err != nil {
 			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
 		}

@@ -63,6 +63,7 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	r.refreshTools() // observing is when a game reads its catalogue again
 	r.step++
 	r.runSteps++
 	r.out.Step = r.step
@@ -77,7 +78,7 @@ func (r *Runner) doStep() stepOutcome {
 		r.flush() // the step and the world are on screen while the model thinks
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.reg.Tools(), Observation: obs, OnDelta: r.delta,
+		Messages: msgs, Tools: r.registry().Tools(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
 		// The advice never reached the model: keep it for the next step.
@@ -174,7 +175,7 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}}
-	if t, err := r.reg.Lookup(tc.Tool); err == nil {
+	if t, err := r.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t
 		pc.call.Kind = t.Kind
 	}
@@ -242,7 +243,7 @@ func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, er
 			Got: fmt.Sprintf("%d bytes", len(args)), Hint: "send shorter values; no tool needs more",
 		}}}
 	}
-	return r.reg.Check(tool, args)
+	return r.registry().Check(tool, args)
 }
 
 // gate returns the automatic decision for a valid call, or nil when a person decides.
@@ -301,7 +302,7 @@ func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
 	if !pc.tool.DryRun || pc.invalid != nil {
 		return nil
 	}
-	s, ok, err := r.reg.SimulateValidated(r.ctx, pc.valid)
+	s, ok, err := r.registry().SimulateValidated(r.ctx, pc.valid)
 	switch {
 	case err != nil:
 		return &game.Simulation{Summary: r.scrub.text("dry run failed: " + err.Error())}
@@ -517,7 +518,7 @@ func (r *Runner) execute(pc *pendingCall) {
 				return
 			}
 		}
-		res, err := r.reg.CallValidated(r.ctx, pc.valid)
+		res, err := r.registry().CallValidated(r.ctx, pc.valid)
 		if r.ctx.Err() != nil {
 			// Left open in the journal on purpose: a resumed session reports it as unknown.
 			pc.res = game.Result{Unknown: true}

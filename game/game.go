@@ -20,7 +20,8 @@ import (
 type Game interface {
 	// Info names the game and summarizes its rules for the system prompt.
 	Info() Info
-	// Tools returns the game's typed catalogue. It does not change while the game runs.
+	// Tools returns the game's typed catalogue. It does not change while the game runs,
+	// unless the game is a Refresher and says so.
 	Tools() []Tool
 	// Observe returns the current state of the world.
 	Observe(ctx context.Context) (Observation, error)
@@ -28,6 +29,14 @@ type Game interface {
 	// A refusal by the game (not enough fuel, say) is a Result with Err set, not an
 	// error; error is for when the game could not be asked at all.
 	Call(ctx context.Context, name string, args json.RawMessage) (Result, error)
+}
+
+// Refresher is implemented by games whose catalogue can change while they run (an MCP
+// server's notifications/tools/list_changed). ToolsChanged reports, once per change,
+// that Tools returns something new; the runner then rebuilds its catalogue before the
+// next step, and the game tells the model what changed in its next observation.
+type Refresher interface {
+	ToolsChanged() bool
 }
 
 // Simulator is implemented by games that can predict the outcome of some calls without

@@ -30,14 +30,14 @@ func (s *Session) Export(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rules, err := s.Rules()
+	rules, err := s.RuleLines()
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
 	writeHeader(bw, info)
 	if len(rules) > 0 {
-		fmt.Fprintf(bw, "| Always allowed | %s |\n", cell(strings.Join(sortedKeys(rules), ", ")))
+		fmt.Fprintf(bw, "| Approval rules | %s |\n", cell(strings.Join(rules, "; ")))
 	}
 
 	fmt.Fprintf(bw, "\n## Notes\n\n")
@@ -177,7 +177,7 @@ func init() {
 		{"observation", renderObservation},
 		{"usage", renderLine("Usage")},
 		{"state", renderLabel("State")},
-		{"rules", renderLine("Always allowed")},
+		{"rules", renderLine("Approval rules")},
 	}
 }
 

@@ -86,7 +86,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 	}
 	out := buf.String()
 	want := []string{
-		"# Session demo", "| Model | gpt-x |", "| Always allowed | dock |", "1234 prompt, 56 completion",
+		"# Session demo", "| Model | gpt-x |", "| Approval rules | allow dock |", "1234 prompt, 56 completion",
 		"#### Situation", "Docked at **X1-DF55-A2**.", // the notes' headings nest under "## Notes"
 		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
 		"### Before the first step · #1", "### Step 1 · #2–#6", "### Step 2", "### Step 3",
