@@ -33,6 +33,13 @@ waitfor() { # waitfor TEXT...: until the screen shows one of the TEXTs (20 s at 
   done
   echo "timed out waiting for: $*" >&2; shot timeout; exit 1
 }
+waitgone() { # waitgone TEXT: until the screen no longer shows TEXT (20 s at most)
+  for _ in $(seq 100); do
+    screen | grep -q -- "$1" || return 0
+    sleep 0.2
+  done
+  echo "timed out waiting for $1 to go" >&2; shot timeout; exit 1
+}
 key() { tmux send-keys -t "$sess" "$@"; sleep 0.6; } # past the grace period
 type_() { tmux send-keys -t "$sess" -l "$1"; sleep 0.3; }
 
@@ -78,11 +85,11 @@ tmux send-keys -t "$sess" End; sleep 0.2
 type_ ": never throw cargo away"
 shot 07b-rule-valid
 key Enter
-waitfor "rule added: deny jettison_cargo"
+waitfor "rule added: deny jettison_cargo" "▸ deny jettison_cargo"
 shot 07c-rule-added
 key k                                   # back to allow orbit_ship
 key x
-waitfor "rule removed: allow orbit_ship"
+waitgone "  allow orbit_ship"
 shot 08-rules-removed
 key Escape
 
