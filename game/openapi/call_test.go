@@ -477,25 +477,25 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 		}
 		return obs.Summary
 	}
-	if s := observe(); !strings.Contains(s, "## get_board") || !strings.Contains(s, `"read":1`) {
+	if s := observe(); !strings.Contains(s, "## get_board") || !strings.Contains(s, `- read: 1`) {
 		t.Fatalf("first observation = %q", s)
 	}
-	if s := observe(); !strings.Contains(s, `"read":1`) {
+	if s := observe(); !strings.Contains(s, `- read: 1`) {
 		t.Errorf("second observation read again: %q", s)
 	}
 	call(t, g, "get-player", `{"name":"ann"}`) // a read does not make it stale
-	if s := observe(); !strings.Contains(s, `"read":1`) {
+	if s := observe(); !strings.Contains(s, `- read: 1`) {
 		t.Errorf("a read made the observation stale: %q", s)
 	}
 	if obs, _ := g.Observe(context.Background()); len(obs.Metrics) != 1 || obs.Metrics[0] != (game.Metric{Name: "read", Value: 1}) {
 		t.Errorf("metrics = %v, want read 1", obs.Metrics)
 	}
 	call(t, g, "send-message", `{"to":"bob","text":"hi"}`)
-	if s := observe(); !strings.Contains(s, `"read":2`) {
+	if s := observe(); !strings.Contains(s, `- read: 2`) {
 		t.Errorf("after an action the observation was not read again: %q", s)
 	}
 	now = now.Add(2 * time.Minute)
-	if s := observe(); !strings.Contains(s, `"read":3`) {
+	if s := observe(); !strings.Contains(s, `- read: 3`) {
 		t.Errorf("after the TTL the observation was not read again: %q", s)
 	}
 	mu.Lock()
@@ -537,5 +537,28 @@ func TestRedirectsToAnotherHostAreNotFollowed(t *testing.T) {
 	a.handle("GET /board", jsonReply(200, `{"data":{"size":8}}`))
 	if res := call(t, g, "board-history", `{"since":"2026-01-01T00:00:00Z"}`); !res.OK() || !strings.Contains(res.Output, `"size":8`) {
 		t.Errorf("a redirect on the same host = %+v, want it followed", res)
+	}
+}
+
+// TestObservedTextIsOneFieldALine: an observed object reads as one field a line, long
+// values cut, so the world pane wraps it cleanly; a body that is not an object is
+// summarised like any output.
+func TestObservedTextIsOneFieldALine(t *testing.T) {
+	long := strings.Repeat("x", 400)
+	r := &response{Status: 200, Body: []byte(`{"data":{"symbol":"COPLAY","credits":175000,"ships":[1,2],"hq":{"x":1},"note":"` + long + `","gone":null}}`)}
+	got := observedText(r, "get-my-agent", 4000)
+	for _, want := range []string{"- credits: 175000", "- symbol: COPLAY", "- ships: 2 item(s) [1,2]", `- hq: {"x":1}`, "- gone: null", "- note: " + long[:160] + "…"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("observed text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, long) {
+		t.Error("a long value was not cut")
+	}
+	if got := observedText(&response{Status: 200, Body: []byte(`[1,2,3]`)}, "list", 4000); !strings.Contains(got, "1") {
+		t.Errorf("a list body = %q", got)
+	}
+	if got := observedText(r, "get-my-agent", 60); !strings.Contains(got, "more field(s)") {
+		t.Errorf("a body over the limit = %q, want the rest counted", got)
 	}
 }

@@ -64,9 +64,58 @@ func (g *Game) read(ctx context.Context, op *operation, limit int) cached {
 		e := errorFrom(resp)
 		return cached{text: fmt.Sprintf("(could not read: error %d: %s)", e.Code, e.Message)}
 	}
-	c = cached{at: now, gen: gen, text: successText(resp, op.Name, limit), metrics: metrics(resp.Body)}
+	c = cached{at: now, gen: gen, text: observedText(resp, op.Name, limit), metrics: metrics(resp.Body)}
 	g.cache[op.Name] = c
 	return c
+}
+
+// observedText renders an observed response for the world pane and the model: the
+// fields of its top object (or of its "data" object) one a line, as "- name: value",
+// long values cut; any other body as a call's output is summarised.
+func observedText(r *response, tool string, limit int) string {
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
+	dec.UseNumber()
+	var root map[string]any
+	if dec.Decode(&root) != nil {
+		return successText(r, tool, limit)
+	}
+	if data, ok := root["data"].(map[string]any); ok {
+		root = data
+	}
+	names := make([]string, 0, len(root))
+	for k := range root {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	const valueMax = 160
+	var b strings.Builder
+	for _, k := range names {
+		var v string
+		switch x := root[k].(type) {
+		case string:
+			v = x
+		case json.Number:
+			v = x.String()
+		case nil:
+			v = "null"
+		case []any:
+			raw, _ := json.Marshal(x)
+			v = fmt.Sprintf("%d item(s) %s", len(x), raw)
+		default:
+			raw, _ := json.Marshal(x)
+			v = string(raw)
+		}
+		if len(v) > valueMax {
+			v = v[:valueMax] + "…"
+		}
+		line := fmt.Sprintf("- %s: %s\n", k, v)
+		if b.Len()+len(line) > limit {
+			fmt.Fprintf(&b, "- … %d more field(s) (last_response {\"tool\": %q} shows them)\n", len(names)-strings.Count(b.String(), "\n"), tool)
+			break
+		}
+		b.WriteString(line)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // metrics returns the numbers at the top of a JSON object, or of its "data" object,
