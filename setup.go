@@ -153,14 +153,12 @@ func (o *options) check() error {
 	if err := o.checkGame(true, nil); err != nil {
 		return err
 	}
-	if kind == "autopilot" && !autopilotPlays(o.game) {
+	if kind == "autopilot" && !autopilot.Plays(o.game) {
 		return usagef("the autopilot plays only SpaceTraders (--game universe or spacetraders); --game %s needs a model: --model NAME with OPENAI_API_KEY, --preset, or --brain script:FILE", o.game)
 	}
 	return nil
 }
 
-// autopilotPlays reports whether the autopilot can play the named game.
-func autopilotPlays(name string) bool { return name == "universe" || name == "spacetraders" }
 
 // presetNames lists the model presets, sorted.
 func presetNames() []string {
@@ -245,7 +243,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		if _, err := game.LookupDriver(o.game); err != nil {
 			return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
 		}
-		if brainName == "autopilot" && !autopilotPlays(o.game) {
+		if brainName == "autopilot" && !autopilot.Plays(o.game) {
 			return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
 		}
 		state, err := p.session.State()

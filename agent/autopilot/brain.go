@@ -82,6 +82,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Name returns "autopilot".
 func (b *Brain) Name() string { return "autopilot" }
 
+// Plays reports whether the autopilot can play the game of the named driver: it knows
+// SpaceTraders only, offline ("universe") or on the real server ("spacetraders").
+func Plays(driver string) bool { return driver == "universe" || driver == "spacetraders" }
+
 // Instant reports that the autopilot answers at once (agent.InstantBrain): there is no
 // model to wait for, so the runner need not commit the step before asking it.
 func (b *Brain) Instant() bool { return true }
