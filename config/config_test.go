@@ -1,7 +1,11 @@
 package config
 
 import (
+	// The game drivers, so that defaults.game is checked against them as in coplay.
 	"errors"
+	_ "github.com/coplayhq/coplay/game/mcp"
+	_ "github.com/coplayhq/coplay/game/openapi"
+	_ "github.com/coplayhq/coplay/game/spacetraders"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +103,7 @@ complete = 0.6
 func TestCheckBadValues(t *testing.T) {
 	cases := []struct{ doc, want string }{
 		{"[defaults]\napprove = \"yes\"\n", `config.toml:2: key defaults.approve: want ask or all, not "yes"`},
-		{"[defaults]\ngame = \"chess\"\n", `config.toml:2: key defaults.game: want universe or spacetraders`},
+		{"[defaults]\ngame = \"chess\"\n", `config.toml:2: key defaults.game: want one of mcp, openapi, spacetraders, universe, not "chess"`},
 		{"[defaults]\nspeed = -1\n", `config.toml:2: key defaults.speed: want a speed factor above 0`},
 		{"[defaults]\nno_rate_limit = \"true\"\n", `config.toml:2: key defaults.no_rate_limit: want true or false, got the string "true"`},
 		{"[profiles.\"a/b\"]\nbrain = \"autopliot\"\n", `config.toml:2: key profiles."a/b".brain: want autopilot, model or script:FILE, not "autopliot" (did you mean autopilot?)`},

@@ -7,7 +7,7 @@ const Example = `# coplay configuration (coplay config check validates this file
 # Secrets never go here: a profile names the environment variable holding its key.
 
 [defaults]
-# game = "universe"          # universe (offline, built in) or spacetraders
+# game = "universe"          # universe (offline, built in), spacetraders, mcp or openapi
 # brain = "autopilot"        # autopilot, model, or script:FILE (a cassette)
 # model = "gpt-4o-mini"
 # preset = "openai"          # openai, openrouter, ollama, lmstudio, vllm, llamacpp

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/coplayhq/coplay/agent/rules"
 	"math"
 	"regexp"
 	"sort"
@@ -13,6 +12,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/rules"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Error is one problem in a configuration file, at a line and key when known:
@@ -185,8 +186,12 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 		switch k {
 		case "game":
 			if s, ok := c.str(fk, v); ok {
-				if s != "universe" && s != "spacetraders" {
-					c.errf(fk, "want universe or spacetraders, not %q", s)
+				if _, err := game.LookupDriver(s); err != nil {
+					var names []string
+					for _, d := range game.Drivers() {
+						names = append(names, d.Name)
+					}
+					c.errf(fk, "want one of %s, not %q", strings.Join(names, ", "), s)
 				}
 				d.Game = s
 			}
