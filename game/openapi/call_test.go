@@ -546,7 +546,7 @@ func TestRedirectsToAnotherHostAreNotFollowed(t *testing.T) {
 func TestObservedTextIsOneFieldALine(t *testing.T) {
 	long := strings.Repeat("x", 400)
 	r := &response{Status: 200, Body: []byte(`{"data":{"symbol":"COPLAY","credits":175000,"ships":[1,2],"hq":{"x":1},"note":"` + long + `","gone":null}}`)}
-	got := observedText(r, "get-my-agent", 4000)
+	got, _ := observed(r, "get-my-agent", 4000)
 	for _, want := range []string{"- credits: 175000", "- symbol: COPLAY", "- ships: 2 item(s) [1,2]", `- hq: {"x":1}`, "- gone: null", "- note: " + long[:160] + "…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("observed text lacks %q:\n%s", want, got)
@@ -555,10 +555,10 @@ func TestObservedTextIsOneFieldALine(t *testing.T) {
 	if strings.Contains(got, long) {
 		t.Error("a long value was not cut")
 	}
-	if got := observedText(&response{Status: 200, Body: []byte(`[1,2,3]`)}, "list", 4000); !strings.Contains(got, "1") {
+	if got, _ := observed(&response{Status: 200, Body: []byte(`[1,2,3]`)}, "list", 4000); !strings.Contains(got, "1") {
 		t.Errorf("a list body = %q", got)
 	}
-	if got := observedText(r, "get-my-agent", 60); !strings.Contains(got, "more field(s)") {
+	if got, _ := observed(r, "get-my-agent", 60); !strings.Contains(got, "more field(s)") {
 		t.Errorf("a body over the limit = %q, want the rest counted", got)
 	}
 }

@@ -64,24 +64,39 @@ func (g *Game) read(ctx context.Context, op *operation, limit int) cached {
 		e := errorFrom(resp)
 		return cached{text: fmt.Sprintf("(could not read: error %d: %s)", e.Code, e.Message)}
 	}
-	c = cached{at: now, gen: gen, text: observedText(resp, op.Name, limit), metrics: metrics(resp.Body)}
+	text, ms := observed(resp, op.Name, limit)
+	c = cached{at: now, gen: gen, text: text, metrics: ms}
 	g.cache[op.Name] = c
 	return c
 }
 
-// observedText renders an observed response for the world pane and the model: the
-// fields of its top object (or of its "data" object) one a line, as "- name: value",
-// long values cut; any other body as a call's output is summarised.
-func observedText(r *response, tool string, limit int) string {
-	dec := json.NewDecoder(bytes.NewReader(r.Body))
+// observed reads an observed response once: its text and its metrics.
+func observed(r *response, tool string, limit int) (string, []game.Metric) {
+	root, ok := topObject(r.Body)
+	if !ok {
+		return successText(r, tool, limit), nil
+	}
+	return observedText(root, tool, limit), metrics(root)
+}
+
+// topObject decodes a JSON object body, descending into its "data" object when it has
+// one (the usual envelope), with numbers kept exact.
+func topObject(body []byte) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var root map[string]any
 	if dec.Decode(&root) != nil {
-		return successText(r, tool, limit)
+		return nil, false
 	}
 	if data, ok := root["data"].(map[string]any); ok {
 		root = data
 	}
+	return root, true
+}
+
+// observedText renders an observed object for the world pane and the model: its fields
+// one a line, as "- name: value", long values cut.
+func observedText(root map[string]any, tool string, limit int) string {
 	names := make([]string, 0, len(root))
 	for k := range root {
 		names = append(names, k)
@@ -118,18 +133,8 @@ func observedText(r *response, tool string, limit int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// metrics returns the numbers at the top of a JSON object, or of its "data" object,
-// by name.
-func metrics(body []byte) []game.Metric {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var root map[string]any
-	if dec.Decode(&root) != nil {
-		return nil
-	}
-	if data, ok := root["data"].(map[string]any); ok {
-		root = data
-	}
+// metrics returns the numbers among an object's fields, by name.
+func metrics(root map[string]any) []game.Metric {
 	var out []game.Metric
 	for name, v := range root {
 		if n, ok := v.(json.Number); ok {
