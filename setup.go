@@ -72,17 +72,16 @@ func driverNames() []string {
 }
 
 // checkGame checks that --game names a driver and that no flag of another game was
-// given, then (probe) lets the driver check its own flags and environment without
-// starting anything. A resumed session's driver checks when it opens, with the
-// session's saved settings.
-func (o *options) checkGame(probe bool, state []byte) error {
+// given, then lets the driver check its own flags and environment, with the session's
+// saved settings when resuming (state), without starting anything.
+func (o *options) checkGame(state []byte) error {
 	if _, err := game.LookupDriver(o.game); err != nil {
 		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), o.game, didYouMean(o.game, driverNames()...))
 	}
 	if err := o.drivers.CheckSet(o.game); err != nil {
 		return usagef("%v", err)
 	}
-	if open := o.openers[o.game]; open != nil && probe {
+	if open := o.openers[o.game]; open != nil {
 		if _, err := open(context.Background(), game.Env{CheckOnly: true, State: state, Resuming: o.resume, Getenv: os.Getenv}); err != nil {
 			return err
 		}
@@ -150,7 +149,7 @@ func (o *options) check() error {
 	if o.resume {
 		return nil // the session says which game; start checks it once it is read
 	}
-	if err := o.checkGame(true, nil); err != nil {
+	if err := o.checkGame(nil); err != nil {
 		return err
 	}
 	if kind == "autopilot" && !autopilot.Plays(o.game) {
@@ -250,7 +249,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		if err != nil {
 			return err
 		}
-		if err := o.checkGame(true, state); err != nil {
+		if err := o.checkGame(state); err != nil {
 			return fmt.Errorf("session %s: %w", p.session.Name(), err)
 		}
 	}

@@ -148,9 +148,6 @@ func (fs *FlagSet) AddDrivers() map[string]Opener {
 	return out
 }
 
-// Owners returns the drivers that use the named flag; nil for a flag no driver added.
-func (fs *FlagSet) Owners(name string) []string { return fs.owner[name] }
-
 // CheckSet returns an error naming the first flag that was set on the command line but
 // belongs only to drivers other than game.
 func (fs *FlagSet) CheckSet(game string) error {
