@@ -158,7 +158,6 @@ func (o *options) check() error {
 	return nil
 }
 
-
 // presetNames lists the model presets, sorted.
 func presetNames() []string {
 	var names []string
