@@ -183,16 +183,22 @@ func Open(path string, opts *Options) (*Book, error) {
 	})
 	if err != nil {
 		db.Close()
-		var fe *fileError
-		if errors.As(err, &fe) {
-			return nil, err
-		}
-		return nil, &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+		return nil, damaged(path, err)
 	}
 	return b, nil
 }
 
 func now() time.Time { return time.Now().Round(0) }
+
+// damaged is err from checking a freshly opened notebook: a fileError as it is, anything
+// else as the file being damaged.
+func damaged(path string, err error) error {
+	var fe *fileError
+	if errors.As(err, &fe) {
+		return err
+	}
+	return &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+}
 
 // allocSize is how much the notebook's file grows at a time once it is past its first
 // few pages.
@@ -240,11 +246,7 @@ func OpenReadOnly(path string, opts *Options) (*Book, error) {
 	})
 	if err != nil {
 		db.Close()
-		var fe *fileError
-		if errors.As(err, &fe) {
-			return nil, err
-		}
-		return nil, &fileError{path: path, msg: "is damaged", kind: ErrCorrupt, err: err}
+		return nil, damaged(path, err)
 	}
 	return b, nil
 }
