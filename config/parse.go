@@ -195,20 +195,8 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				}
 				d.Game = s
 			}
-		case "brain":
-			d.Brain, _ = c.str(fk, v)
-			c.brain(fk, d.Brain)
-		case "model":
-			d.Model, _ = c.str(fk, v)
-		case "preset":
-			d.Preset, _ = c.str(fk, v)
-			c.preset(fk, d.Preset)
-		case "base_url":
-			d.BaseURL, _ = c.str(fk, v)
-			c.url(fk, d.BaseURL)
-		case "api_key_env":
-			d.APIKeyEnv, _ = c.str(fk, v)
-			c.envName(fk, d.APIKeyEnv)
+		case "brain", "model", "preset", "base_url", "api_key_env":
+			c.player(k, fk, v, player{&d.Brain, &d.Model, &d.Preset, &d.BaseURL, &d.APIKeyEnv})
 		case "approve":
 			if s, ok := c.str(fk, v); ok {
 				if s != "ask" && s != "all" {
@@ -244,6 +232,30 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 	}
 	if d.Preset != "" && d.BaseURL != "" {
 		c.errf(child(key, "base_url"), "set preset or base_url, not both")
+	}
+}
+
+// player points at the fields [defaults] and profiles share: what plays, and where.
+type player struct{ brain, model, preset, baseURL, keyEnv *string }
+
+// player reads one of the keys of a player (brain, model, preset, base_url,
+// api_key_env) into p and checks it.
+func (c *checker) player(k string, fk toml.Key, v any, p player) {
+	switch k {
+	case "brain":
+		*p.brain, _ = c.str(fk, v)
+		c.brain(fk, *p.brain)
+	case "model":
+		*p.model, _ = c.str(fk, v)
+	case "preset":
+		*p.preset, _ = c.str(fk, v)
+		c.preset(fk, *p.preset)
+	case "base_url":
+		*p.baseURL, _ = c.str(fk, v)
+		c.url(fk, *p.baseURL)
+	case "api_key_env":
+		*p.keyEnv, _ = c.str(fk, v)
+		c.envName(fk, *p.keyEnv)
 	}
 }
 
@@ -319,20 +331,8 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 			} else {
 				c.wrongType(fk, "true or false", v)
 			}
-		case "brain":
-			p.Brain, _ = c.str(fk, v)
-			c.brain(fk, p.Brain)
-		case "model":
-			p.Model, _ = c.str(fk, v)
-		case "preset":
-			p.Preset, _ = c.str(fk, v)
-			c.preset(fk, p.Preset)
-		case "base_url":
-			p.BaseURL, _ = c.str(fk, v)
-			c.url(fk, p.BaseURL)
-		case "api_key_env":
-			p.APIKeyEnv, _ = c.str(fk, v)
-			c.envName(fk, p.APIKeyEnv)
+		case "brain", "model", "preset", "base_url", "api_key_env":
+			c.player(k, fk, v, player{&p.Brain, &p.Model, &p.Preset, &p.BaseURL, &p.APIKeyEnv})
 		case "temperature":
 			if n, ok := c.num(fk, v); ok {
 				if n < 0 || n > 2 {
