@@ -229,22 +229,25 @@ type evalJob struct {
 
 // episode is what one profile did on one seed.
 type episode struct {
-	Profile            string   `json:"profile"`
-	Version            string   `json:"version"`
-	Seed               int64    `json:"seed"`
-	Steps              int      `json:"steps"`
-	CreditsStart       int64    `json:"credits_start"`
-	CreditsEnd         int64    `json:"credits_end"`
-	CreditsPer1000     float64  `json:"credits_per_1000_steps"`
-	ContractsFulfilled int      `json:"contracts_fulfilled"`
-	InvalidCalls       int      `json:"invalid_calls"`
-	FailedCalls        int      `json:"failed_calls"`
-	GameRequests       int64    `json:"game_requests"`
-	PromptTokens       int64    `json:"prompt_tokens"`
-	CompletionTokens   int64    `json:"completion_tokens"`
-	Cost               *float64 `json:"cost"` // null: the model has no price in the config file
-	WallSeconds        float64  `json:"wall_seconds"`
-	Error              string   `json:"error,omitempty"` // why the episode ended early, if it did
+	Profile            string  `json:"profile"`
+	Version            string  `json:"version"`
+	Seed               int64   `json:"seed"`
+	Steps              int     `json:"steps"`
+	CreditsStart       int64   `json:"credits_start"`
+	CreditsEnd         int64   `json:"credits_end"`
+	CreditsPer1000     float64 `json:"credits_per_1000_steps"`
+	ContractsFulfilled int     `json:"contracts_fulfilled"`
+	InvalidCalls       int     `json:"invalid_calls"`
+	FailedCalls        int     `json:"failed_calls"`
+	// ModelFailures counts the steps whose model call failed (a cut stream, a timeout
+	// after the brain's retries): they used no tokens the server reported.
+	ModelFailures    int      `json:"model_failures"`
+	GameRequests     int64    `json:"game_requests"`
+	PromptTokens     int64    `json:"prompt_tokens"`
+	CompletionTokens int64    `json:"completion_tokens"`
+	Cost             *float64 `json:"cost"` // null: the model has no price in the config file
+	WallSeconds      float64  `json:"wall_seconds"`
+	Error            string   `json:"error,omitempty"` // why the episode ended early, if it did
 
 	credits []creditPoint // credits over steps, for the chart
 }
@@ -368,6 +371,10 @@ func playEpisode(ctx context.Context, j evalJob, file *config.File, onStep func(
 				ep.FailedCalls++
 			case ev.Call != nil && ev.Call.Tool == "fulfill_contract":
 				ep.ContractsFulfilled++
+			}
+		case agent.EventError:
+			if strings.HasPrefix(ev.Text, "the model (") { // the runner's "the model (NAME) failed: ..."
+				ep.ModelFailures++
 			}
 		case agent.EventUsage:
 			if ev.Usage != nil {

@@ -162,12 +162,17 @@ func TestEvalThroughTheBinary(t *testing.T) {
 				t.Errorf("the autopilot cost %v with %v prompt tokens", ep["cost"], ep["prompt_tokens"])
 			}
 		case "looker/fast":
-			// 150 steps, 1000 + 50 tokens each, at 0.15 and 0.60 dollars per million.
-			if ep["prompt_tokens"] != float64(150_000) || ep["completion_tokens"] != float64(7_500) {
-				t.Errorf("looker tokens %v + %v, want 150000 + 7500", ep["prompt_tokens"], ep["completion_tokens"])
+			// 1000 + 50 tokens for each of the 150 steps whose model answered, at 0.15 and
+			// 0.60 dollars per million. A model call can fail here (two episodes stream
+			// through one proxy on a loaded machine, and a cut stream is a failed call):
+			// it is counted, and it used no tokens.
+			failures, _ := ep["model_failures"].(float64)
+			answered := 150 - failures
+			if failures > 3 || ep["prompt_tokens"] != 1000*answered || ep["completion_tokens"] != 50*answered {
+				t.Errorf("looker tokens %v + %v with %v model failure(s), want %v + %v", ep["prompt_tokens"], ep["completion_tokens"], failures, 1000*answered, 50*answered)
 			}
-			if c, ok := ep["cost"].(float64); !ok || c < 0.02699 || c > 0.02701 {
-				t.Errorf("looker cost %v, want 0.027", ep["cost"])
+			if c, ok := ep["cost"].(float64); !ok || c < answered*0.00018-0.00001 || c > answered*0.00018+0.00001 {
+				t.Errorf("looker cost %v, want %v", ep["cost"], answered*0.00018)
 			}
 			if ep["invalid_calls"].(float64) < 20 || ep["failed_calls"].(float64) < 20 {
 				t.Errorf("looker invalid %v, failed %v: the cassette makes one of each every 6 steps", ep["invalid_calls"], ep["failed_calls"])
