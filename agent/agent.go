@@ -80,11 +80,18 @@ type Reply struct {
 
 // Usage is what one model call cost.
 type Usage struct {
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Cost             float64 `json:"cost,omitempty"` // in dollars, when known
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	// CachedTokens is how many of PromptTokens the provider served from its prompt
+	// cache (OpenAI's prompt_tokens_details.cached_tokens, DeepSeek's
+	// prompt_cache_hit_tokens); they are billed at the cached price.
+	CachedTokens int     `json:"cached_tokens,omitempty"`
+	Cost         float64 `json:"cost,omitempty"` // in dollars, when known
 	// CostKnown says Cost is the real price of the call (the model has a price); when it
 	// is false and tokens were used, the cost is unknown, not zero.
-	CostKnown   bool `json:"cost_known,omitempty"`
+	CostKnown bool `json:"cost_known,omitempty"`
+	// CostUpper says Cost counts cached tokens at the full prompt price (the model has no
+	// cached price): the real bill is at most Cost.
+	CostUpper   bool `json:"cost_upper,omitempty"`
 	PromptChars int  `json:"prompt_chars"` // size of the prompt sent, measured by the runner
 }

@@ -103,6 +103,9 @@ type Tool struct {
 	Kind        Kind               // Read, Act or Note
 	Schema      *jsonschema.Schema // the arguments: a JSON object schema
 	DryRun      bool               // the game's Simulator can predict some calls of this tool
+	// Group, if set, is where the tool belongs in a catalogue too long to send whole
+	// (an OpenAPI tag, an MCP server): the model's index of deferred tools is grouped by it.
+	Group string `json:"group,omitempty"`
 	// Check, if set, adds the game's own checks (a trade good against the game's list,
 	// a symbol that becomes a URL path segment) to schema validation. It runs only on
 	// arguments that passed the schema, in the same single validation, and returns

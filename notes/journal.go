@@ -615,9 +615,10 @@ type Batch struct {
 	Records []Record
 	// Step, when > 0, is the session's current step number.
 	Step int
-	// PromptTokens, CompletionTokens and Cost are added to the usage totals.
-	PromptTokens, CompletionTokens int64
-	Cost                           float64
+	// PromptTokens, CompletionTokens, CachedTokens (of the prompt tokens, those the
+	// provider served from its cache) and Cost are added to the usage totals.
+	PromptTokens, CompletionTokens, CachedTokens int64
+	Cost                                         float64
 	// State, when non-nil, replaces the game's saved state. It is written only when it
 	// differs from the saved one (compared by hash), compressed.
 	State []byte
@@ -673,6 +674,7 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 		}
 		info.PromptTokens += b.PromptTokens
 		info.CompletionTokens += b.CompletionTokens
+		info.CachedTokens += b.CachedTokens
 		info.Cost += b.Cost
 		return s.writeInfo(sb, info)
 	})

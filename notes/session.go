@@ -42,10 +42,12 @@ type SessionInfo struct {
 	// Steps is the current step number (the highest seen).
 	Steps int `json:"steps"`
 	// Calls counts tool calls that finished (one per tool_result record).
-	Calls            int     `json:"calls"`
-	PromptTokens     int64   `json:"prompt_tokens"`
-	CompletionTokens int64   `json:"completion_tokens"`
-	Cost             float64 `json:"cost"`
+	Calls            int   `json:"calls"`
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	// CachedTokens counts the prompt tokens the provider served from its cache.
+	CachedTokens int64   `json:"cached_tokens,omitempty"`
+	Cost         float64 `json:"cost"`
 	// Records is the journal's length (the last Seq).
 	Records uint64 `json:"records"`
 	// Profile is the profile the session was started with, as NAME/EXPERIMENT@VERSION
