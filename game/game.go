@@ -203,3 +203,17 @@ type Simulation struct {
 	// seconds. Absent when the dry run predicts failure or cannot say.
 	Effects map[string]float64 `json:"effects,omitempty"`
 }
+
+// Skipped is something a game offers that could not be made a tool (an OpenAPI
+// operation whose request body has no JSON shape), and why, so that nothing is
+// dropped in silence.
+type Skipped struct {
+	Name   string `json:"name"`   // the operation's id, or its method and path
+	Reason string `json:"reason"` // why it is not a tool, for a person
+}
+
+// Skipper is implemented by games whose catalogue leaves some of what they offer out.
+// `coplay tools` lists what is skipped, and the start of a session says how much.
+type Skipper interface {
+	Skipped() []Skipped
+}
