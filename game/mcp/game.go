@@ -131,7 +131,7 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 // adopt makes sess the current session: reads the catalogue and the instructions, and
 // watches for the session's end.
 func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) error {
-	cat, err := listTools(ctx, sess)
+	cat, err := listTools(ctx, sess, g.group(sess))
 	if err != nil {
 		return fmt.Errorf("list tools: %w", err)
 	}
@@ -235,9 +235,20 @@ func (g *Game) session(ctx context.Context) (*sdk.ClientSession, error) {
 	return nil, fmt.Errorf("mcp server %s dropped (%v) and could not be reached again after %d attempts: %v", g.name, lost, len(g.backoff), last)
 }
 
+// group is the Group of the server's tools: the name the server gives itself in
+// initialize's serverInfo, else the name coplay knows it by (its command or URL).
+func (g *Game) group(sess *sdk.ClientSession) string {
+	if res := sess.InitializeResult(); res != nil && res.ServerInfo != nil {
+		if name := strings.TrimSpace(res.ServerInfo.Name); name != "" {
+			return name
+		}
+	}
+	return g.name
+}
+
 // refresh reads the catalogue again after a list_changed notification.
 func (g *Game) refresh(ctx context.Context, sess *sdk.ClientSession) error {
-	cat, err := listTools(ctx, sess)
+	cat, err := listTools(ctx, sess, g.group(sess))
 	if err != nil {
 		g.dropped(sess, err)
 		return fmt.Errorf("mcp server %s: reading its changed tool list: %w", g.name, err)

@@ -337,7 +337,12 @@ func TestBuildCatalogue(t *testing.T) {
 		{Name: "broken", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/nowhere"}}}},
 		{Name: "a/b", InputSchema: obj, Annotations: &sdk.ToolAnnotations{Title: "A B", ReadOnlyHint: false, IdempotentHint: true}},
 		nil,
-	})
+	}, "files-server")
+	for _, tool := range c.tools {
+		if tool.Group != "files-server" {
+			t.Errorf("%s: group %q, want the server's name files-server", tool.Name, tool.Group)
+		}
+	}
 	if got := strings.Join(c.names(), " "); got != "a_b files_read files_read_2 get-sum" {
 		t.Errorf("names %q", got)
 	}
@@ -354,5 +359,45 @@ func TestBuildCatalogue(t *testing.T) {
 	}
 	if d := diffCatalogues(catalogue{}, c); !strings.Contains(d, "left out: broken") {
 		t.Errorf("diff %q does not say what was left out", d)
+	}
+}
+
+// TestToolsGroupIsTheServersName: every tool's Group is the name the server reports in
+// initialize (not the name coplay knows it by), and the known name when it reports none.
+func TestToolsGroupIsTheServersName(t *testing.T) {
+	h := &hunt{Hunt: testgame.New()}
+	g, err := openWith(context.Background(), Config{}, "npx server-treasure", h.dial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if len(g.Tools()) == 0 {
+		t.Fatal("no tools")
+	}
+	for _, tool := range g.Tools() {
+		if tool.Group != "treasure-hunt" {
+			t.Errorf("%s: group %q, want the server's own name treasure-hunt", tool.Name, tool.Group)
+		}
+	}
+
+	anon := sdk.NewServer(&sdk.Implementation{Name: "", Version: "1"}, nil)
+	anon.AddTool(&sdk.Tool{Name: "ping", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	dial := func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := anon.Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ct, nil
+	}
+	g2, err := openWith(context.Background(), Config{}, "127.0.0.1:3001/mcp", dial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g2.Close()
+	if tools := g2.Tools(); len(tools) != 1 || tools[0].Group != "127.0.0.1:3001/mcp" {
+		t.Errorf("tools of a server without a name = %+v, want group 127.0.0.1:3001/mcp (the configured server)", tools)
 	}
 }

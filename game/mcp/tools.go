@@ -56,8 +56,8 @@ func (c catalogue) readNames() []string {
 	return out
 }
 
-// listTools reads every page of the server's tools.
-func listTools(ctx context.Context, sess *sdk.ClientSession) (catalogue, error) {
+// listTools reads every page of the server's tools; each tool's Group is group.
+func listTools(ctx context.Context, sess *sdk.ClientSession, group string) (catalogue, error) {
 	var tools []*sdk.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
@@ -65,7 +65,7 @@ func listTools(ctx context.Context, sess *sdk.ClientSession) (catalogue, error) 
 		}
 		tools = append(tools, t)
 	}
-	return buildCatalogue(tools), nil
+	return buildCatalogue(tools, group), nil
 }
 
 // modelName is what a model's function-calling API takes as a tool name.
@@ -75,8 +75,9 @@ var modelName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Names are kept as the server gives them (get-sum stays get-sum) when a model's API
 // can take them; a name it cannot take (a dot, a slash, over 64 characters) is mapped
 // to one it can, and the map is kept to call the server by its own name. A tool whose
-// schema cannot be read or checked is left out, with why.
-func buildCatalogue(tools []*sdk.Tool) catalogue {
+// schema cannot be read or checked is left out, with why. Every tool's Group is group
+// (the server's name).
+func buildCatalogue(tools []*sdk.Tool, group string) catalogue {
 	c := catalogue{byGame: map[string]game.Tool{}, server: map[string]string{}}
 	// Names a model can take are kept first, so a mapped name never takes one of them.
 	taken := map[string]string{}
@@ -109,7 +110,7 @@ func buildCatalogue(tools []*sdk.Tool) catalogue {
 		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
 			kind = game.Read
 		}
-		gt := game.Tool{Name: name, Description: describeTool(t), Kind: kind, Schema: schema}
+		gt := game.Tool{Name: name, Description: describeTool(t), Kind: kind, Schema: schema, Group: group}
 		c.tools = append(c.tools, gt)
 		c.byGame[name] = gt
 		c.server[name] = t.Name
