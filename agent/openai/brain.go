@@ -167,7 +167,7 @@ func (b *Brain) once(ctx context.Context, wreq goopenai.ChatCompletionRequest, i
 	if e != nil {
 		return agent.Reply{}, e, 0
 	}
-	reply.Usage = agent.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
+	reply.Usage = toUsage(&resp.Usage, slot)
 	return reply, nil, 0
 }
 
@@ -222,9 +222,25 @@ func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequ
 		return agent.Reply{}, e, 0
 	}
 	if u := asm.usage; u != nil {
-		reply.Usage = agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+		reply.Usage = toUsage(u, slot)
 	}
 	return reply, nil, 0
+}
+
+// toUsage reads the token counts of an answer: go-openai's Usage, and the cached
+// prompt tokens from OpenAI's prompt_tokens_details.cached_tokens or, failing that,
+// DeepSeek's prompt_cache_hit_tokens, which the transport noted in slot.
+func toUsage(u *goopenai.Usage, slot *retrySlot) agent.Usage {
+	out := agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
+		out.CachedTokens = d.CachedTokens
+	} else if n, ok := slot.cacheHits(); ok {
+		out.CachedTokens = n
+	}
+	// Cached tokens are some of the prompt's: a server that says more is wrong, and
+	// the uncached count must not go negative.
+	out.CachedTokens = max(min(out.CachedTokens, out.PromptTokens), 0)
+	return out
 }
 
 // fillUsage estimates token counts the server did not give, and prices them.
@@ -232,9 +248,10 @@ func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
 	if r.Usage.PromptTokens == 0 && r.Usage.CompletionTokens == 0 {
 		r.Usage.PromptTokens = estimateTokens(promptChars(wreq))
 		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
+		r.Usage.CachedTokens = 0
 	}
-	r.Usage.Cost = (float64(r.Usage.PromptTokens)*b.cfg.PriceIn + float64(r.Usage.CompletionTokens)*b.cfg.PriceOut) / 1e6
-	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0
+	r.Usage.Cost, r.Usage.CostUpper = b.cfg.cost(r.Usage.PromptTokens, r.Usage.CachedTokens, r.Usage.CompletionTokens)
+	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0 || b.cfg.PriceCached > 0
 }
 
 // backoff is the wait before attempt+1: what the server asked for, else exponential

@@ -40,6 +40,23 @@ type Config struct {
 	// PriceIn and PriceOut are dollars per million prompt and completion tokens, used
 	// to fill Usage.Cost. Zero means the cost is unknown (left 0).
 	PriceIn, PriceOut float64
+	// PriceCached is dollars per million cached prompt tokens (the provider's price for
+	// the part of a prompt it served from its cache). Zero means unknown: cached tokens
+	// are then priced at PriceIn and Usage.CostUpper says the cost is an upper bound.
+	PriceCached float64
+}
+
+// cost prices one call: the uncached prompt tokens at PriceIn, the cached ones at
+// PriceCached, the completion at PriceOut, in dollars. upper is set when cached tokens
+// were priced at PriceIn because PriceCached is unknown: the real bill is at most cost.
+func (cfg Config) cost(prompt, cached, completion int) (cost float64, upper bool) {
+	cached = max(min(cached, prompt), 0)
+	priceCached := cfg.PriceCached
+	if cached > 0 && priceCached == 0 && cfg.PriceIn > 0 {
+		priceCached, upper = cfg.PriceIn, true
+	}
+	cost = (float64(prompt-cached)*cfg.PriceIn + float64(cached)*priceCached + float64(completion)*cfg.PriceOut) / 1e6
+	return cost, upper
 }
 
 // Defaults for the zero values of Config.

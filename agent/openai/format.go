@@ -15,8 +15,8 @@ func (cfg Config) Format(f fmt.State, verb rune) {
 	if cfg.Temperature != nil {
 		temp = fmt.Sprint(*cfg.Temperature)
 	}
-	fmt.Fprintf(f, "openai.Config{BaseURL: %q, APIKey: %s, Model: %q, Preset: %q, MaxRetries: %d, Timeout: %s, Stream: %t, Temperature: %s, PriceIn: %g, PriceOut: %g}",
-		cfg.BaseURL, key, cfg.Model, cfg.Preset, cfg.MaxRetries, cfg.Timeout, cfg.Stream, temp, cfg.PriceIn, cfg.PriceOut)
+	fmt.Fprintf(f, "openai.Config{BaseURL: %q, APIKey: %s, Model: %q, Preset: %q, MaxRetries: %d, Timeout: %s, Stream: %t, Temperature: %s, PriceIn: %g, PriceOut: %g, PriceCached: %g}",
+		cfg.BaseURL, key, cfg.Model, cfg.Preset, cfg.MaxRetries, cfg.Timeout, cfg.Stream, temp, cfg.PriceIn, cfg.PriceOut, cfg.PriceCached)
 }
 
 // Format prints the Brain as its Config, without the key.
