@@ -16,9 +16,29 @@ type Cassette struct {
 	Model string `json:"model"` // the model name the server reports; "scripted" if empty
 	// Repeat starts again from the first step that is not a fault when the steps run
 	// out. Without it, every later request gets the text "(end of script)".
-	Repeat bool   `json:"repeat"`
-	Steps  []Step `json:"steps"`
+	Repeat bool `json:"repeat"`
+	// Cache is how the server reports the prompt tokens its simulated prompt cache
+	// served (see Server): "openai" (the default when empty), "deepseek" or "none".
+	Cache Cache  `json:"cache,omitempty"`
+	Steps []Step `json:"steps"`
 }
+
+// Cache is the wire format in which a Server reports cached prompt tokens.
+type Cache string
+
+// The ways a cassette can report cached prompt tokens.
+const (
+	// CacheOpenAI sends usage.prompt_tokens_details.cached_tokens, as OpenAI and
+	// OpenRouter do. It is the default.
+	CacheOpenAI Cache = "openai"
+	// CacheDeepSeek sends usage.prompt_cache_hit_tokens and prompt_cache_miss_tokens
+	// (together the prompt tokens), as DeepSeek does.
+	CacheDeepSeek Cache = "deepseek"
+	// CacheNone reports no cached tokens at all, as a server without a prompt cache.
+	CacheNone Cache = "none"
+)
+
+var caches = []Cache{CacheOpenAI, CacheDeepSeek, CacheNone}
 
 // Step is one answer: text and tool calls, or a fault.
 type Step struct {
@@ -59,6 +79,9 @@ func (c Call) Arguments() string {
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	// CachedTokens is how many of PromptTokens are reported as served from the prompt
+	// cache (in the cassette's Cache format); 0 when not scripted.
+	CachedTokens int `json:"cached_tokens,omitempty"`
 }
 
 // Fault is a scripted failure.
@@ -118,7 +141,7 @@ func parse(data []byte) (*Cassette, error) {
 		}
 		return nil, fmt.Errorf("not JSON: %v", err)
 	}
-	top, err := object(doc, "cassette", "name", "model", "repeat", "steps")
+	top, err := object(doc, "cassette", "name", "model", "repeat", "cache", "steps")
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +155,17 @@ func parse(data []byte) (*Cassette, error) {
 	if err := field(top, "cassette", "repeat", &c.Repeat, "true or false"); err != nil {
 		return nil, err
 	}
+	c.Cache = CacheOpenAI
+	if _, ok := top["cache"]; ok {
+		var cache string
+		if err := field(top, "cassette", "cache", &cache, "a string"); err != nil {
+			return nil, err
+		}
+		c.Cache = Cache(cache)
+		if !slices.Contains(caches, c.Cache) {
+			return nil, fmt.Errorf("cassette.cache: unknown cache %q (want %s)", cache, cacheList())
+		}
+	}
 	var steps []json.RawMessage
 	if err := field(top, "cassette", "steps", &steps, "a list of steps"); err != nil {
 		return nil, err
@@ -140,7 +174,7 @@ func parse(data []byte) (*Cassette, error) {
 		return nil, errors.New("steps: the cassette has no steps")
 	}
 	for i, raw := range steps {
-		st, err := parseStep(raw, fmt.Sprintf("steps[%d]", i))
+		st, err := parseStep(raw, fmt.Sprintf("steps[%d]", i), c.Cache)
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +189,7 @@ func parse(data []byte) (*Cassette, error) {
 	return c, nil
 }
 
-func parseStep(raw json.RawMessage, path string) (Step, error) {
+func parseStep(raw json.RawMessage, path string, cache Cache) (Step, error) {
 	m, err := object(raw, path, "text", "calls", "fault", "usage")
 	if err != nil {
 		return Step{}, err
@@ -173,7 +207,7 @@ func parseStep(raw json.RawMessage, path string) (Step, error) {
 		return st, fmt.Errorf("%s.fault: unknown fault %q (want %s)", path, fault, faultList())
 	}
 	if u, ok := m["usage"]; ok {
-		um, err := object(u, path+".usage", "prompt_tokens", "completion_tokens")
+		um, err := object(u, path+".usage", "prompt_tokens", "completion_tokens", "cached_tokens")
 		if err != nil {
 			return st, err
 		}
@@ -184,8 +218,18 @@ func parseStep(raw json.RawMessage, path string) (Step, error) {
 		if err := field(um, path+".usage", "completion_tokens", &st.Usage.CompletionTokens, "a whole number"); err != nil {
 			return st, err
 		}
-		if st.Usage.PromptTokens < 0 || st.Usage.CompletionTokens < 0 {
+		if err := field(um, path+".usage", "cached_tokens", &st.Usage.CachedTokens, "a whole number"); err != nil {
+			return st, err
+		}
+		if st.Usage.PromptTokens < 0 || st.Usage.CompletionTokens < 0 || st.Usage.CachedTokens < 0 {
 			return st, fmt.Errorf("%s.usage: token counts cannot be negative", path)
+		}
+		if _, ok := um["cached_tokens"]; ok && cache == CacheNone {
+			return st, fmt.Errorf("%s.usage.cached_tokens: the cassette's cache is %q, which reports no cached tokens", path, CacheNone)
+		}
+		if st.Usage.CachedTokens > st.Usage.PromptTokens {
+			return st, fmt.Errorf("%s.usage.cached_tokens: %d is more than prompt_tokens %d (cached tokens are some of the prompt's)",
+				path, st.Usage.CachedTokens, st.Usage.PromptTokens)
 		}
 	}
 	var calls []json.RawMessage
@@ -294,6 +338,14 @@ func kindOf(raw json.RawMessage) string {
 		return s
 	}
 	return "the number " + s
+}
+
+func cacheList() string {
+	s := make([]string, len(caches))
+	for i, c := range caches {
+		s[i] = string(c)
+	}
+	return strings.Join(s, ", ")
 }
 
 func faultList() string {

@@ -24,6 +24,14 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"{\n  \"steps\": [\n    {\"text\": \"a\",}\n  ]\n}", `line 3, column 18: not JSON`},
 		{`[]`, `cassette: want a JSON object, got a list`},
 		{`{"repeat": "yes", "steps": [{"text": "a"}]}`, `cassette.repeat: want true or false`},
+		{`{"cache": "anthropic", "steps": [{"text": "a"}]}`, `cassette.cache: unknown cache "anthropic" (want openai, deepseek, none)`},
+		{`{"cache": "", "steps": [{"text": "a"}]}`, `cassette.cache: unknown cache ""`},
+		{`{"cache": true, "steps": [{"text": "a"}]}`, `cassette.cache: want a string, got true`},
+		{`{"steps": [{"text": "a", "usage": {"cached": 3}}]}`, `steps[0].usage: unknown field "cached" (want prompt_tokens, completion_tokens, cached_tokens)`},
+		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": 11}}]}`, `steps[0].usage.cached_tokens: 11 is more than prompt_tokens 10`},
+		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": -1}}]}`, `steps[0].usage: token counts cannot be negative`},
+		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": "2"}}]}`, `steps[0].usage.cached_tokens: want a whole number, got a string "2"`},
+		{`{"cache": "none", "steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": 2}}]}`, `steps[0].usage.cached_tokens: the cassette's cache is "none", which reports no cached tokens`},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in))
@@ -41,7 +49,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "scripted" || c.Name != "n" || len(c.Steps) != 3 {
+	if c.Model != "scripted" || c.Name != "n" || len(c.Steps) != 3 || c.Cache != CacheOpenAI {
 		t.Fatalf("cassette = %+v", c)
 	}
 	calls := c.Steps[0].Calls
@@ -54,8 +62,15 @@ func TestParse(t *testing.T) {
 	if c.Steps[1].Fault != FaultCut || c.Steps[1].Text != "partial" {
 		t.Errorf("cut step = %+v", c.Steps[1])
 	}
-	if u := c.Steps[2].Usage; u == nil || u.PromptTokens != 5 || u.CompletionTokens != 6 {
+	if u := c.Steps[2].Usage; u == nil || u.PromptTokens != 5 || u.CompletionTokens != 6 || u.CachedTokens != 0 {
 		t.Errorf("usage = %+v", u)
+	}
+	d, err := Parse([]byte(`{"cache": "deepseek", "steps": [{"text": "u", "usage": {"prompt_tokens": 5, "completion_tokens": 6, "cached_tokens": 4}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Cache != CacheDeepSeek || d.Steps[0].Usage.CachedTokens != 4 {
+		t.Errorf("cassette = %+v, usage %+v: want cache deepseek and 4 cached tokens", d, d.Steps[0].Usage)
 	}
 }
 

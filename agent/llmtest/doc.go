@@ -5,6 +5,14 @@
 // streaming (SSE chunks with text and tool-call arguments in pieces) and not, and
 // records every request so tests can check what the model was told.
 //
+// Usage is reported as a provider with automatic prefix caching reports it: prompt
+// tokens from the size of the request's tools and messages, and cached tokens from
+// the longest prefix shared with a recent request, in 128-token blocks from 1,024
+// tokens on (see Server). A cassette's "cache" says in which wire format ("openai",
+// the default; "deepseek"; or "none"), and a step may script its own usage, cached
+// tokens included. PromptTexts and SharedPrefix let a test measure how much of each
+// prompt repeated the one before.
+//
 // NewBrain wires a cassette to an agent/openai Brain, so scripted play goes through
 // the same client code as a real model.
 package llmtest

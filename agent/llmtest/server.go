@@ -21,6 +21,14 @@ const maxHold = 30 * time.Second
 // Server is a scripted OpenAI-compatible server on 127.0.0.1. It answers
 // POST /v1/chat/completions from its cassette and GET /v1/models with the cassette's
 // model. It is safe for concurrent use.
+//
+// It reports cached prompt tokens the way automatic prefix caching does. A request's
+// prompt text is the raw JSON of its tools array followed by the raw JSON of its
+// messages array, as received (PromptText); its prompt tokens are the text's length
+// divided by 4, rounded up. Its cached tokens are the longest byte prefix it shares
+// with the prompt text of one of the last CacheKept requests the model processed,
+// divided by 4 and rounded down to a whole number of 128-token blocks, and 0 under
+// 1,024 tokens. A step's scripted usage replaces both counts.
 type Server struct {
 	c    *Cassette
 	ln   net.Listener
@@ -28,13 +36,16 @@ type Server struct {
 	done chan struct{} // closed by Close, to release held requests
 	wg   sync.WaitGroup
 
-	mu    sync.Mutex
-	next  int // the step the next request gets
-	pass  int // how many times a repeating cassette started over
-	n     int // chat requests answered so far
-	reqs  []openai.ChatCompletionRequest
-	raw   [][]byte
-	close sync.Once
+	mu   sync.Mutex
+	next int // the step the next request gets
+	pass int // how many times a repeating cassette started over
+	n    int // chat requests answered so far
+	reqs []openai.ChatCompletionRequest
+	raw  [][]byte
+	// prompts are the prompt texts of the last CacheKept requests the model processed
+	// (answered, cut or held), oldest first: the simulated prompt cache.
+	prompts [][]byte
+	close   sync.Once
 }
 
 // NewServer starts a server for c on a free loopback port. It panics if it cannot
@@ -64,14 +75,18 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v1" 
 // prompt, so memory must not grow with the session.
 const Kept = 1000
 
-// keepLast drops the oldest entries past Kept, reusing the slice's storage.
-func keepLast[T any](xs []T) []T {
-	if len(xs) <= Kept {
+// CacheKept is how many earlier prompts the simulated prompt cache compares a request
+// with: the most recent ones, so its memory and its work per request stay bounded.
+const CacheKept = 64
+
+// keepLast drops the oldest entries past n, reusing the slice's storage.
+func keepLast[T any](xs []T, n int) []T {
+	if len(xs) <= n {
 		return xs
 	}
-	n := copy(xs, xs[len(xs)-Kept:])
-	clear(xs[n:])
-	return xs[:n]
+	k := copy(xs, xs[len(xs)-n:])
+	clear(xs[k:])
+	return xs[:k]
 }
 
 // Requests returns the chat-completions requests received so far (the most recent
@@ -88,6 +103,82 @@ func (s *Server) RawRequests() [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([][]byte(nil), s.raw...)
+}
+
+// PromptTexts returns the prompt text (see PromptText) of each request body that
+// RawRequests returns, in the same order; nil for a body that is not a JSON object.
+// Tests measure with it how much of each prompt repeats the one before (SharedPrefix).
+func (s *Server) PromptTexts() [][]byte {
+	raw := s.RawRequests()
+	out := make([][]byte, len(raw))
+	for i, body := range raw {
+		out[i], _ = PromptText(body)
+	}
+	return out
+}
+
+// PromptText returns a chat-completions request body's prompt text: the raw JSON of
+// its tools array followed by the raw JSON of its messages array, byte for byte as
+// sent (either is left out when absent). It is what a provider's prefix cache sees,
+// in the order providers put it.
+func PromptText(body []byte) ([]byte, error) {
+	var p struct {
+		Tools    json.RawMessage `json:"tools"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, fmt.Errorf("llmtest: a request body that is not a JSON object: %w", err)
+	}
+	return append(append(make([]byte, 0, len(p.Tools)+len(p.Messages)), p.Tools...), p.Messages...), nil
+}
+
+// SharedPrefix returns how many bytes a and b have in common from their start.
+func SharedPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 64
+	i := 0
+	for i+block <= n && string(a[i:i+block]) == string(b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// Cache arithmetic, as OpenAI documents its automatic prompt caching.
+const (
+	charsPerToken   = 4    // the server's estimate of a token
+	cacheMinTokens  = 1024 // prompts shorter than this are never cached
+	cacheBlockToken = 128  // the cache hits in blocks of this many tokens
+)
+
+// promptTokens estimates the tokens of a prompt text: its length over 4, rounded up.
+func promptTokens(text []byte) int { return (len(text) + charsPerToken - 1) / charsPerToken }
+
+// cachedTokens turns a shared prefix in bytes into cached tokens: whole blocks of 128
+// tokens, none under 1,024.
+func cachedTokens(prefix int) int {
+	t := prefix / charsPerToken
+	if t < cacheMinTokens {
+		return 0
+	}
+	return t / cacheBlockToken * cacheBlockToken
+}
+
+// lookup returns the cached tokens of prompt against the recent prompts and, when
+// processed (the model read it), remembers prompt for the requests after it.
+func (s *Server) lookup(prompt []byte, processed bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	best := 0
+	for _, p := range s.prompts {
+		best = max(best, SharedPrefix(p, prompt))
+	}
+	if processed {
+		s.prompts = keepLast(append(s.prompts, prompt), CacheKept)
+	}
+	return cachedTokens(best)
 }
 
 // Close stops the server, releases held requests and waits for handlers to return.
@@ -126,9 +217,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	var req openai.ChatCompletionRequest
 	decodeErr := json.Unmarshal(body, &req)
 	s.mu.Lock()
-	s.raw = keepLast(append(s.raw, body))
+	s.raw = keepLast(append(s.raw, body), Kept)
 	if decodeErr == nil {
-		s.reqs = keepLast(append(s.reqs, req))
+		s.reqs = keepLast(append(s.reqs, req), Kept)
 	}
 	s.mu.Unlock()
 	if decodeErr != nil {
@@ -146,15 +237,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if req.Model != "" {
 		model = req.Model
 	}
+	// The model reads the prompt of a request it answers, even one cut short or held;
+	// a refused one (429, 500, no tools) or one a proxy answered never reached it.
+	prompt, _ := PromptText(body) // the body decoded above, so it is an object
+	cached := s.lookup(prompt, st.Fault == "" || st.Fault == FaultCut || st.Fault == FaultTimeout)
 	switch st.Fault {
 	case "":
-		s.answer(w, req, s.build(st, id, model, req), false)
+		s.answer(w, req, s.build(st, id, model, prompt, cached), false)
 	case FaultCut:
 		if st.Text == "" && len(st.Calls) == 0 {
 			st.Text = "Let me look around first, and then I will"
 			st.Calls = []Call{{Tool: "observe_game", Args: json.RawMessage(`{"reason": "this call never finishes"}`)}}
 		}
-		s.answer(w, req, s.build(st, id, model, req), true)
+		s.answer(w, req, s.build(st, id, model, prompt, cached), true)
 	case FaultRateLimit:
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("X-Ratelimit-Limit-Requests", "3")
@@ -207,8 +302,9 @@ func (s *Server) take() (st Step, id string) {
 	return s.c.Steps[i], id
 }
 
-// build turns a step into an answer for req.
-func (s *Server) build(st Step, id, model string, req openai.ChatCompletionRequest) answer {
+// build turns a step into an answer to a request with the given prompt text, of
+// which the prompt cache holds cached tokens.
+func (s *Server) build(st Step, id, model string, prompt []byte, cached int) answer {
 	a := answer{id: "chatcmpl-llmtest-" + id, model: model, text: st.Text, finish: "stop"}
 	completion := len(st.Text)
 	for i, c := range st.Calls {
@@ -225,10 +321,20 @@ func (s *Server) build(st Step, id, model string, req openai.ChatCompletionReque
 	}
 	if st.Usage != nil {
 		a.usage = wireUsage{PromptTokens: st.Usage.PromptTokens, CompletionTokens: st.Usage.CompletionTokens}
+		cached = st.Usage.CachedTokens
 	} else {
-		a.usage = wireUsage{PromptTokens: promptChars(req) / 4, CompletionTokens: completion / 4}
+		a.usage = wireUsage{PromptTokens: promptTokens(prompt), CompletionTokens: completion / charsPerToken}
 	}
 	a.usage.TotalTokens = a.usage.PromptTokens + a.usage.CompletionTokens
+	cached = min(cached, a.usage.PromptTokens)
+	switch s.c.Cache {
+	case CacheNone:
+	case CacheDeepSeek:
+		miss := a.usage.PromptTokens - cached
+		a.usage.PromptCacheHitTokens, a.usage.PromptCacheMissTokens = &cached, &miss
+	default:
+		a.usage.PromptTokensDetails = &wirePromptDetails{CachedTokens: cached}
+	}
 	return a
 }
 
@@ -314,18 +420,6 @@ func unanswered(open map[string]bool) string {
 		ids = append(ids, id)
 	}
 	return "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: " + strings.Join(slices.Sorted(slices.Values(ids)), ", ")
-}
-
-// promptChars counts what the model is shown, for the usage estimate.
-func promptChars(req openai.ChatCompletionRequest) int {
-	n := 0
-	for _, m := range req.Messages {
-		n += len(m.Content)
-		for _, c := range m.ToolCalls {
-			n += len(c.Function.Name) + len(c.Function.Arguments)
-		}
-	}
-	return n
 }
 
 func writeError(w http.ResponseWriter, status int, message, typ string, code any) {

@@ -39,6 +39,16 @@ type wireUsage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// OpenAI's (and OpenRouter's) cached prompt tokens.
+	PromptTokensDetails *wirePromptDetails `json:"prompt_tokens_details,omitempty"`
+	// DeepSeek's: hits and misses add up to the prompt tokens.
+	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens,omitempty"`
+	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens,omitempty"`
+}
+
+type wirePromptDetails struct {
+	CachedTokens int `json:"cached_tokens"`
+	AudioTokens  int `json:"audio_tokens"`
 }
 
 type wireChoice struct {
