@@ -1,0 +1,163 @@
+package catalog
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// summaryMax is the most characters of summary an index line carries: enough for one
+// sentence of what a tool does, little enough that 190 tools stay a short index.
+const summaryMax = 90
+
+// otherGroup is where tools without a Group are listed, last.
+const otherGroup = "other"
+
+// entry is one deferred tool as the index shows it.
+type entry struct {
+	name, kind, group, summary string
+}
+
+// Index is the compact index of the tools deferred when the Set was made, for the
+// system prompt: grouped by Group (groups in the order they first appear in the
+// catalogue, ungrouped tools last under "other"), one line a tool:
+//
+//	fleet:
+//	- get-my-ships (read): Return a paginated list of all of ships under your agent's…
+//
+// It is computed once and never changes with later loads or updates, because it lives
+// in the cached part of the prompt. It is "" when nothing is deferred.
+func (s *Set) Index() string { return s.index }
+
+// indexEntries lists the deferred tools in catalogue order.
+func (s *Set) indexEntries() []entry {
+	var out []entry
+	for _, n := range s.names() {
+		if s.loaded[n] {
+			continue
+		}
+		t := s.tools[s.pos[n]]
+		out = append(out, entry{name: t.Name, kind: t.Kind.String(), group: groupOf(t), summary: Summary(t)})
+	}
+	return out
+}
+
+// groupOf is t's group in the index: its Group, or "other".
+func groupOf(t game.Tool) string {
+	g := strings.Join(strings.Fields(t.Group), " ")
+	if g == "" {
+		return otherGroup
+	}
+	return g
+}
+
+// renderIndex writes entries grouped, groups in order of first appearance and "other"
+// last.
+func renderIndex(entries []entry) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	var order []string
+	byGroup := map[string][]entry{}
+	for _, e := range entries {
+		if _, ok := byGroup[e.group]; !ok && e.group != otherGroup {
+			order = append(order, e.group)
+		}
+		byGroup[e.group] = append(byGroup[e.group], e)
+	}
+	if len(byGroup[otherGroup]) > 0 {
+		order = append(order, otherGroup)
+	}
+	var b strings.Builder
+	for i, g := range order {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(g)
+		b.WriteString(":\n")
+		for _, e := range byGroup[g] {
+			b.WriteString("- ")
+			b.WriteString(e.name)
+			b.WriteString(" (")
+			b.WriteString(e.kind)
+			b.WriteByte(')')
+			if e.summary != "" {
+				b.WriteString(": ")
+				b.WriteString(e.summary)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Summary is the one line an index shows of t: the first sentence of its description,
+// whitespace folded, cut at a word to about 90 characters. A first sentence that only
+// repeats the tool's name ("Get Ship Nav." for get-ship-nav, as OpenAPI summaries
+// often do) is skipped for the next, which says what the name does not.
+func Summary(t game.Tool) string {
+	text := strings.Join(strings.Fields(t.Description), " ")
+	first, rest := splitSentence(text)
+	if rest != "" && repeatsName(first, t.Name) {
+		first, _ = splitSentence(rest)
+	}
+	return cut(first, summaryMax)
+}
+
+// splitSentence splits text after its first sentence: a '.', '!' or '?' followed by a
+// space and then something that does not start in lower case (so "e.g. the" goes on).
+func splitSentence(text string) (first, rest string) {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '.', '!', '?':
+		default:
+			continue
+		}
+		if i+2 >= len(text) || text[i+1] != ' ' {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(text[i+2:])
+		if unicode.IsLower(r) {
+			continue
+		}
+		return text[:i+1], text[i+2:]
+	}
+	return text, ""
+}
+
+// repeatsName reports whether every word of sentence is a word of name.
+func repeatsName(sentence, name string) bool {
+	nameWords := map[string]bool{}
+	for _, w := range splitWords(name) {
+		nameWords[w] = true
+	}
+	words := splitWords(sentence)
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !nameWords[w] && !nameWords[strings.TrimSuffix(w, "s")] {
+			return false
+		}
+	}
+	return true
+}
+
+// cut shortens s to at most max runes, at a word boundary where there is one, marking
+// the cut with "…".
+func cut(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)[:max-1]
+	cutAt := len(r)
+	for i := len(r) - 1; i > max/2; i-- {
+		if r[i] == ' ' {
+			cutAt = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cutAt]), " ,;:") + "…"
+}
