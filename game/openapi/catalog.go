@@ -32,6 +32,7 @@ func opTool(op *operation) game.Tool {
 		Description: opDescription(op),
 		Kind:        op.Kind,
 		Schema:      op.Schema,
+		Group:       op.Tag,
 		Check: func(args json.RawMessage) []game.Problem {
 			m, err := decodeArgs(args)
 			if err != nil {
@@ -51,15 +52,34 @@ func opDescription(op *operation) string {
 	if d == "" {
 		d = op.Method + " " + op.Path
 	}
-	return trimText(d, descLimit)
+	return trimText(d, descLimit) + notes(op)
+}
+
+// notes is what of op cannot be sent, for the end of a description ("" if nothing).
+func notes(op *operation) string {
+	if len(op.Notes) == 0 {
+		return ""
+	}
+	return " (Not supported: " + strings.Join(op.Notes, "; ") + ".)"
 }
 
 // group is the operations of one tag and kind, called through one tool.
 type group struct {
 	Name string
 	Kind game.Kind
-	Tag  string
+	Tag  string // the operations' first tag, "other" for untagged ones
 	Ops  []*operation
+}
+
+// catalogueGroup is the tool's game.Tool.Group: its tag, "" when its operations
+// have none.
+func (gr *group) catalogueGroup() string {
+	for _, op := range gr.Ops {
+		if op.Tag != "" {
+			return gr.Tag
+		}
+	}
+	return ""
 }
 
 func (gr *group) op(name string) *operation {
@@ -134,6 +154,7 @@ func (gr *group) tool(tagDesc string) game.Tool {
 		Description: gr.description(tagDesc),
 		Kind:        gr.Kind,
 		Schema:      s,
+		Group:       gr.catalogueGroup(),
 		Check:       gr.check,
 	}
 }
@@ -161,6 +182,7 @@ func (gr *group) description(tagDesc string) string {
 		if sum := trimText(firstNonEmpty(op.Summary, op.Description), summaryLimit); sum != "" {
 			b.WriteString(" " + sum)
 		}
+		b.WriteString(notes(op))
 	}
 	return b.String()
 }

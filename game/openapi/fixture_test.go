@@ -21,7 +21,7 @@ func TestFixtureMultiFile31LoadsAndConverts(t *testing.T) {
 		t.Errorf("rules do not count the skipped operation:\n%s", g.Info().Rules)
 	}
 	skipped := g.Skipped()
-	if len(skipped) != 1 || !strings.Contains(skipped[0], "upload-avatar") || !strings.Contains(skipped[0], "image/png") {
+	if len(skipped) != 1 || skipped[0].Name != "upload-avatar" || !strings.Contains(skipped[0].Reason, "request body is image/png") {
 		t.Errorf("Skipped() = %q, want upload-avatar for its image/png body", skipped)
 	}
 	var names []string

@@ -63,7 +63,7 @@ type Game struct {
 	byTool  map[string]game.Tool
 	opTools map[string]*operation // ops catalogue: tool name → operation
 	groups  map[string]*group     // grouped catalogue: tool name → group
-	skipped []string
+	skipped []game.Skipped
 	observe []*operation
 
 	mu    sync.Mutex
@@ -129,7 +129,7 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	}
 	g.ops, g.skipped = buildOperations(doc, newSecurity(doc))
 	if len(g.ops) == 0 {
-		return nil, fmt.Errorf("openapi: spec %s has no operation that can be a tool%s", cfg.Spec, bulletList(g.skipped))
+		return nil, fmt.Errorf("openapi: spec %s has no operation that can be a tool%s", cfg.Spec, skippedList(g.skipped))
 	}
 	if catalog == CatalogOps {
 		for _, op := range g.ops {
@@ -185,8 +185,8 @@ func (g *Game) observed(names []string) ([]*operation, error) {
 		i := slices.IndexFunc(g.ops, func(op *operation) bool { return op.OperationID == name || op.Name == name })
 		if i < 0 {
 			for _, s := range g.skipped {
-				if strings.Contains(s, "("+name+")") {
-					return nil, fmt.Errorf("openapi: cannot observe %s: it is not available as a tool: %s", name, s)
+				if s.Name == name {
+					return nil, fmt.Errorf("openapi: cannot observe %s: it is not available as a tool: %s", name, s.Reason)
 				}
 			}
 			var all []string
@@ -265,9 +265,10 @@ func (g *Game) Info() game.Info {
 // Tools returns the catalogue.
 func (g *Game) Tools() []game.Tool { return slices.Clone(g.tools) }
 
-// Skipped lists the operations that could not be turned into tools, each as
-// "METHOD PATH (operationId): why".
-func (g *Game) Skipped() []string { return slices.Clone(g.skipped) }
+// Skipped lists the operations that could not be turned into tools (game.Skipper):
+// each named by its operationId, or "METHOD /path" when it has none, with why. Every
+// other operation of the spec is a tool, or an operation of a grouped tool.
+func (g *Game) Skipped() []game.Skipped { return slices.Clone(g.skipped) }
 
 // Call validates the arguments (schema and the tool's own checks; nothing invalid is
 // sent) and makes the request. A response outside 2xx is a Result with Err; a lost
@@ -354,9 +355,15 @@ func (e *callError) Is(target error) bool {
 	return (target == context.Canceled || target == context.DeadlineExceeded) && errors.Is(e.cause, target)
 }
 
-func bulletList(xs []string) string {
+// skippedList lists skipped operations one a line, each with its reason.
+func skippedList(xs []game.Skipped) string {
 	if len(xs) == 0 {
 		return ""
 	}
-	return ":\n- " + strings.Join(xs, "\n- ")
+	var b strings.Builder
+	b.WriteString(":")
+	for _, s := range xs {
+		fmt.Fprintf(&b, "\n- %s: %s", s.Name, s.Reason)
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -27,13 +28,26 @@ const (
 // (an array, a string, a map): the model gives it whole.
 const wholeBody = "body"
 
+// Request body kinds: how the body is encoded.
+const (
+	bodyJSON      = "json"      // application/json and +json
+	bodyForm      = "form"      // application/x-www-form-urlencoded
+	bodyMultipart = "multipart" // multipart/form-data, one part per field
+	bodyText      = "text"      // text/*: the body argument's string, as it is
+)
+
 // field is one argument of the flattened object and where it goes.
 type field struct {
-	Name     string             // the argument's name in the flattened object
-	Orig     string             // the spec's name (the parameter or the body property)
-	In       string             // inPath, inQuery, inHeader, inCookie or inBody
-	Whole    bool               // the argument is the whole request body
-	Explode  bool               // arrays in a query: repeat the name (form style)
+	Name    string // the argument's name in the flattened object
+	Orig    string // the spec's name (the parameter or the body property)
+	In      string // inPath, inQuery, inHeader, inCookie or inBody
+	Whole   bool   // the argument is the whole request body
+	Explode bool   // arrays in a query or a form: repeat the name (form style)
+	// JSON: the value is written as JSON text (a parameter given as
+	// application/json content).
+	JSON bool
+	// PartType is a multipart part's Content-Type, when the spec's encoding gives one.
+	PartType string
 	Schema   *jsonschema.Schema // its schema, as the validator checks it
 	Required bool
 }
@@ -49,8 +63,11 @@ type operation struct {
 	Tag         string
 	Kind        game.Kind
 	Fields      []field
-	BodyType    string // "json" or "form", "" when there is no body
-	ContentType string // the media type sent
+	BodyType    string // bodyJSON, bodyForm, bodyMultipart or bodyText; "" when there is no body
+	ContentType string // the media type sent (for multipart, without its boundary)
+	// Notes say what of the operation cannot be sent (an optional file field, an
+	// optional body of a type that cannot be sent); they end the tool's description.
+	Notes []string
 	// BodyRequired: the body must be sent. When false and the body has required
 	// fields, they are required only once any body field is given (checked by check).
 	BodyRequired bool
@@ -95,7 +112,7 @@ func pathOperation(item *v3.PathItem, method string) *v3.Operation {
 
 // buildOperations turns every operation of doc into an operation, and lists those it
 // cannot turn into a tool with the reason.
-func buildOperations(doc *v3.Document, sec *security) (ops []*operation, skipped []string) {
+func buildOperations(doc *v3.Document, sec *security) (ops []*operation, skipped []game.Skipped) {
 	if doc.Paths == nil || doc.Paths.PathItems == nil {
 		return nil, nil
 	}
@@ -107,7 +124,7 @@ func buildOperations(doc *v3.Document, sec *security) (ops []*operation, skipped
 			}
 			op, err := buildOperation(path, m, item, o, sec)
 			if err != nil {
-				skipped = append(skipped, fmt.Sprintf("%s %s (%s): %v", m, path, refOr(o.OperationId, "no operationId"), err))
+				skipped = append(skipped, game.Skipped{Name: refOr(o.OperationId, m+" "+path), Reason: err.Error()})
 				continue
 			}
 			ops = append(ops, op)
@@ -182,10 +199,26 @@ func (b *flattener) param(p *v3.Parameter) error {
 			return nil // the OpenAPI spec says these are ignored: the client sets them
 		}
 	}
-	if p.Schema == nil {
-		return fmt.Errorf("parameter %q (in %s) has no schema (content-typed parameters are not supported)", p.Name, p.In)
+	required := p.In == inPath || (p.Required != nil && *p.Required)
+	sp, asJSON := p.Schema, false
+	if sp == nil && p.Content != nil {
+		// A parameter given as content (OpenAPI's alternative to a schema): its one
+		// media type's schema, written as JSON text when the type is JSON.
+		for ct, mt := range p.Content.FromOldest() {
+			if mt != nil && mt.Schema != nil {
+				sp, asJSON = mt.Schema, isJSONType(ct)
+			}
+			break
+		}
 	}
-	s, err := b.conv.convert(p.Schema, 0)
+	if sp == nil {
+		if !required {
+			b.op.Notes = append(b.op.Notes, fmt.Sprintf("%s parameter %s is not supported (it has no schema) and is never sent", p.In, p.Name))
+			return nil
+		}
+		return fmt.Errorf("required %s parameter %q has no schema to type it", p.In, p.Name)
+	}
+	s, err := b.conv.convert(sp, 0)
 	if err != nil {
 		return fmt.Errorf("parameter %q: %w", p.Name, err)
 	}
@@ -195,12 +228,13 @@ func (b *flattener) param(p *v3.Parameter) error {
 	if p.Style != "" && p.Style != "form" {
 		explode = p.Explode != nil && *p.Explode
 	}
-	required := p.In == inPath || (p.Required != nil && *p.Required)
-	b.add(field{Orig: p.Name, In: p.In, Schema: s, Required: required, Explode: explode})
+	b.add(field{Orig: p.Name, In: p.In, Schema: s, Required: required, Explode: explode, JSON: asJSON})
 	return nil
 }
 
-// body adds a request body: an object's properties one by one, anything else whole.
+// body adds a request body: the fields of a JSON or form object one by one, a text
+// body as one string, anything else whole. A form's file fields cannot be sent: an
+// optional one is left out with a note, a required one makes the operation no tool.
 func (b *flattener) body(rb *v3.RequestBody) error {
 	ct, kind := pickContent(rb)
 	// Specs often leave out requestBody.required (default false) while the body's
@@ -210,22 +244,34 @@ func (b *flattener) body(rb *v3.RequestBody) error {
 	required := rb.Required != nil && *rb.Required
 	unspecified := rb.Required == nil
 	if kind == "" {
-		if !required {
-			return nil // an optional body we cannot send is simply not sent
-		}
-		var types []string
-		if rb.Content != nil {
-			for t := range rb.Content.KeysFromOldest() {
-				types = append(types, t)
+		types := contentTypes(rb)
+		if len(types) == 0 {
+			if required {
+				return errors.New("its required request body has no media type")
 			}
+			return nil
 		}
-		return fmt.Errorf("request body is %s; only JSON and form bodies can be sent", orNone(strings.Join(types, ", ")))
+		what := "request body is " + strings.Join(types, ", ")
+		if !required {
+			// An optional body that cannot be sent is simply not sent, and said so.
+			b.op.Notes = append(b.op.Notes, "its optional "+what+": not supported, never sent")
+			return nil
+		}
+		return fmt.Errorf("%s; only JSON, form (url-encoded or multipart) and text bodies can be sent, not files", what)
 	}
 	mt := rb.Content.GetOrZero(ct)
 	b.op.BodyType, b.op.ContentType, b.op.BodyRequired = kind, ct, required
+	if kind == bodyText {
+		return b.textBody(rb, mt, ct, required)
+	}
+	form := kind == bodyForm || kind == bodyMultipart
 	if mt == nil || mt.Schema == nil {
-		b.add(field{Orig: wholeBody, In: inBody, Whole: true, Required: required,
-			Schema: &jsonschema.Schema{Description: trimText(rb.Description, propDescLimit)}})
+		s := &jsonschema.Schema{Description: trimText(rb.Description, propDescLimit)}
+		if form {
+			s.Type = "object"
+			s.Description = strings.TrimSpace(s.Description + " (the form's fields by name: strings, numbers, booleans or arrays of them)")
+		}
+		b.add(field{Orig: wholeBody, In: inBody, Whole: true, Required: required, Schema: s})
 		return nil
 	}
 	s, err := b.conv.convert(mt.Schema, 0)
@@ -233,6 +279,21 @@ func (b *flattener) body(rb *v3.RequestBody) error {
 		return fmt.Errorf("request body: %w", err)
 	}
 	isObject := s.Type == "object" || (s.Type == "" && len(s.Types) == 0 && len(s.Properties) > 0)
+	if form && !isObject && !isEmpty(s) {
+		return fmt.Errorf("%s request body is %s, not an object of fields", ct, orAnything(strings.Join(schemaTypes(s), " or ")))
+	}
+	hadFields := len(s.Properties) > 0
+	if form {
+		if err := b.dropFiles(s, mt); err != nil {
+			return err
+		}
+		if hadFields && len(s.Properties) == 0 {
+			return nil // only optional files: the form is sent empty when it must be sent
+		}
+		if s.Type == "" && len(s.Types) == 0 {
+			s.Type = "object"
+		}
+	}
 	open := s.AdditionalProperties != nil && !(s.AdditionalProperties.Not != nil && isEmpty(s.AdditionalProperties.Not))
 	if !isObject || open || len(s.Properties) == 0 {
 		if s.Description == "" {
@@ -247,12 +308,106 @@ func (b *flattener) body(rb *v3.RequestBody) error {
 	}
 	for _, name := range propertyNames(s) {
 		need := slices.Contains(s.Required, name)
-		f := b.add(field{Orig: name, In: inBody, Schema: s.Properties[name], Required: required && need})
+		f := field{Orig: name, In: inBody, Schema: s.Properties[name], Required: required && need, Explode: true}
+		if enc := encodingOf(mt, name); enc != nil {
+			if enc.Explode != nil {
+				f.Explode = *enc.Explode
+			}
+			f.PartType = enc.ContentType
+		}
+		f = b.add(f)
 		if need {
 			b.op.BodyNeeds = append(b.op.BodyNeeds, f.Name)
 		}
 	}
 	return nil
+}
+
+// textBody adds a text/* body: one string argument, sent as it is.
+func (b *flattener) textBody(rb *v3.RequestBody, mt *v3.MediaType, ct string, required bool) error {
+	s := &jsonschema.Schema{}
+	if mt != nil && mt.Schema != nil {
+		cs, err := b.conv.convert(mt.Schema, 0)
+		if err != nil {
+			return fmt.Errorf("request body (%s): %w", ct, err)
+		}
+		if t := schemaTypes(cs); len(t) == 0 || slices.Contains(t, "string") {
+			s = cs // its length, pattern and enum still apply
+		} else {
+			s.Description = cs.Description
+		}
+	}
+	setTypes(s, []string{"string"})
+	desc := trimText(firstNonEmpty(s.Description, rb.Description), propDescLimit-40)
+	s.Description = strings.TrimSpace(desc + " (the whole request body, sent as " + mediaType(ct) + ")")
+	b.add(field{Orig: wholeBody, In: inBody, Whole: true, Required: required, Schema: s})
+	return nil
+}
+
+// dropFiles removes a form's file fields from its schema s: an optional one with a
+// note, a required one with an error (the operation cannot be called without it).
+func (b *flattener) dropFiles(s *jsonschema.Schema, mt *v3.MediaType) error {
+	for _, name := range propertyNames(s) {
+		partType := ""
+		if enc := encodingOf(mt, name); enc != nil {
+			partType = enc.ContentType
+		}
+		if !isFile(s.Properties[name], partType) {
+			continue
+		}
+		if slices.Contains(s.Required, name) {
+			return fmt.Errorf("file field %s is required, and file uploads are not supported", name)
+		}
+		delete(s.Properties, name)
+		s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == name })
+		b.op.Notes = append(b.op.Notes, fmt.Sprintf("file field %s is not supported (left out)", name))
+	}
+	return nil
+}
+
+// isFile reports whether a form field holds a file: binary data (format binary, a
+// contentEncoding, a contentMediaType or part type that is not text or JSON), or an
+// array of such.
+func isFile(s *jsonschema.Schema, partType string) bool {
+	if s == nil {
+		return false
+	}
+	if partType != "" && !textual(partType) {
+		return true
+	}
+	switch {
+	case s.Format == "binary":
+		return true
+	case s.ContentMediaType != "" && !textual(s.ContentMediaType):
+		return true
+	case s.ContentEncoding != "" && s.ContentMediaType == "":
+		return true
+	}
+	return s.Items != nil && isFile(s.Items, "")
+}
+
+// textual reports whether a media type is text a model can write: text/* or JSON.
+func textual(ct string) bool {
+	return strings.HasPrefix(mediaType(ct), "text/") || isJSONType(ct)
+}
+
+// encodingOf returns the spec's encoding of one form field, if it gives one.
+func encodingOf(mt *v3.MediaType, name string) *v3.Encoding {
+	if mt == nil || mt.Encoding == nil {
+		return nil
+	}
+	return mt.Encoding.GetOrZero(name)
+}
+
+// contentTypes lists a body's media types in the spec's order.
+func contentTypes(rb *v3.RequestBody) []string {
+	var types []string
+	if rb.Content != nil {
+		for t := range rb.Content.KeysFromOldest() {
+			types = append(types, t)
+		}
+	}
+	return types
 }
 
 // add names the field (prefixing it with where it goes when the name is taken) and
@@ -306,19 +461,25 @@ func (b *flattener) schema() *jsonschema.Schema {
 	return s
 }
 
-// pickContent chooses the media type to send: JSON first, then a form.
+// pickContent chooses the media type to send: JSON first, then a url-encoded form, a
+// multipart form, and text.
 func pickContent(rb *v3.RequestBody) (contentType, kind string) {
 	if rb.Content == nil {
 		return "", ""
 	}
-	for ct := range rb.Content.KeysFromOldest() {
-		if isJSONType(ct) {
-			return ct, "json"
-		}
-	}
-	for ct := range rb.Content.KeysFromOldest() {
-		if mediaType(ct) == "application/x-www-form-urlencoded" {
-			return ct, "form"
+	for _, try := range []struct {
+		kind string
+		is   func(string) bool
+	}{
+		{bodyJSON, isJSONType},
+		{bodyForm, func(ct string) bool { return mediaType(ct) == "application/x-www-form-urlencoded" }},
+		{bodyMultipart, func(ct string) bool { return mediaType(ct) == "multipart/form-data" }},
+		{bodyText, func(ct string) bool { return strings.HasPrefix(mediaType(ct), "text/") }},
+	} {
+		for ct := range rb.Content.KeysFromOldest() {
+			if try.is(ct) {
+				return ct, try.kind
+			}
 		}
 	}
 	return "", ""
@@ -336,6 +497,13 @@ func isJSONType(ct string) bool {
 
 func isEmpty(s *jsonschema.Schema) bool {
 	return s.Type == "" && len(s.Types) == 0 && len(s.Properties) == 0 && s.Not == nil && len(s.Enum) == 0 && s.Items == nil
+}
+
+func orAnything(s string) string {
+	if s == "" {
+		return "untyped"
+	}
+	return s
 }
 
 func orNone(s string) string {

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
@@ -85,13 +88,18 @@ func (op *operation) newRequest(ctx context.Context, baseURL string, args map[st
 	query := url.Values{}
 	header := http.Header{}
 	var cookies []*http.Cookie
-	body := map[string]any{}
-	var whole any
-	hasBody := false
+	hasBody := op.BodyRequired
 	for _, f := range op.Fields {
 		v, ok := args[f.Name]
 		if !ok {
 			continue
+		}
+		if f.JSON && f.In != inBody {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s parameter %s: %w", f.In, f.Name, err)
+			}
+			v = string(b)
 		}
 		switch f.In {
 		case inPath:
@@ -121,28 +129,16 @@ func (op *operation) newRequest(ctx context.Context, baseURL string, args map[st
 			cookies = append(cookies, &http.Cookie{Name: f.Orig, Value: s})
 		case inBody:
 			hasBody = true
-			if f.Whole {
-				whole = v
-			} else {
-				body[f.Orig] = v
-			}
 		}
-	}
-	if op.BodyRequired {
-		hasBody = true
 	}
 	var rd io.Reader
 	if hasBody && op.BodyType != "" {
-		var payload any = body
-		if whole != nil {
-			payload = whole
-		}
-		data, err := encodeBody(op.BodyType, payload)
+		data, contentType, err := op.encodeBody(args)
 		if err != nil {
 			return nil, err
 		}
 		rd = bytes.NewReader(data)
-		header.Set("Content-Type", op.ContentType)
+		header.Set("Content-Type", contentType)
 	}
 	u := strings.TrimRight(baseURL, "/") + path
 	if len(query) > 0 {
@@ -239,48 +235,148 @@ func scalarString(v any, sep string) (string, error) {
 	return "", fmt.Errorf("an object cannot be written in a URL or header")
 }
 
-// encodeBody encodes a request body as JSON or as a form.
-func encodeBody(kind string, v any) ([]byte, error) {
-	if kind == "json" {
+// encodeBody encodes the request body from the body arguments given, as the
+// operation's media type says, and returns it with the Content-Type to send: JSON; a
+// url-encoded form (fields in the spec's order, arrays repeating the field's name
+// unless the spec's encoding says explode: false); a multipart form (one part per
+// value, objects as JSON parts, the boundary in the Content-Type); or text, sent as
+// it is.
+func (op *operation) encodeBody(args map[string]any) (data []byte, contentType string, err error) {
+	var whole any
+	hasWhole := false
+	fields := map[string]any{}
+	var values []formValue // body fields given, in the spec's order
+	for _, f := range op.Fields {
+		v, ok := args[f.Name]
+		if !ok || f.In != inBody {
+			continue
+		}
+		if f.Whole {
+			whole, hasWhole = v, true
+			continue
+		}
+		fields[f.Orig] = v
+		values = append(values, formValue{f, v})
+	}
+	switch op.BodyType {
+	case bodyJSON:
+		var payload any = fields
+		if hasWhole {
+			payload = whole
+		}
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			return nil, fmt.Errorf("encode body: %w", err)
+		if err := enc.Encode(payload); err != nil {
+			return nil, "", fmt.Errorf("encode body: %w", err)
 		}
-		return bytes.TrimRight(b.Bytes(), "\n"), nil
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("a form body must be an object of fields")
-	}
-	form := url.Values{}
-	for k, val := range obj {
-		switch x := val.(type) {
-		case []any:
-			for _, item := range x {
-				s, err := formValue(item)
-				if err != nil {
-					return nil, fmt.Errorf("form field %s: %w", k, err)
-				}
-				form.Add(k, s)
+		return bytes.TrimRight(b.Bytes(), "\n"), op.ContentType, nil
+	case bodyText:
+		if !hasWhole {
+			return nil, op.ContentType, nil // a required body not given: sent empty
+		}
+		text, ok := whole.(string)
+		if !ok {
+			return nil, "", fmt.Errorf("the %s body must be a string, not %T", op.ContentType, whole)
+		}
+		return []byte(text), op.ContentType, nil
+	case bodyForm, bodyMultipart:
+		if hasWhole {
+			// A form given whole: an object of fields, written in the order of their names.
+			obj, ok := whole.(map[string]any)
+			if !ok {
+				return nil, "", fmt.Errorf("a form body must be an object of fields, not %T", whole)
 			}
-		default:
-			s, err := formValue(x)
+			values = nil
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
+				values = append(values, formValue{field{Orig: k, Explode: true}, obj[k]})
+			}
+		}
+		pairs, err := formPairs(values, op.BodyType == bodyMultipart)
+		if err != nil {
+			return nil, "", err
+		}
+		if op.BodyType == bodyForm {
+			parts := make([]string, len(pairs))
+			for i, p := range pairs {
+				parts[i] = url.QueryEscape(p.name) + "=" + url.QueryEscape(p.value)
+			}
+			return []byte(strings.Join(parts, "&")), op.ContentType, nil
+		}
+		var b bytes.Buffer
+		w := multipart.NewWriter(&b)
+		for _, p := range pairs {
+			h := textproto.MIMEHeader{}
+			h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"`, quoteEscaper.Replace(p.name)))
+			if p.partType != "" {
+				h.Set("Content-Type", p.partType)
+			}
+			pw, err := w.CreatePart(h)
 			if err != nil {
-				return nil, fmt.Errorf("form field %s: %w", k, err)
+				return nil, "", fmt.Errorf("form field %s: %w", p.name, err)
 			}
-			form.Add(k, s)
+			if _, err := io.WriteString(pw, p.value); err != nil {
+				return nil, "", fmt.Errorf("form field %s: %w", p.name, err)
+			}
 		}
+		if err := w.Close(); err != nil {
+			return nil, "", fmt.Errorf("encode multipart body: %w", err)
+		}
+		return b.Bytes(), w.FormDataContentType(), nil
 	}
-	return []byte(form.Encode()), nil
+	return nil, "", fmt.Errorf("cannot encode a %q body", op.BodyType)
 }
 
-// formValue writes a scalar as a form value, and anything else as JSON text.
-func formValue(v any) (string, error) {
-	if s, err := scalarString(v, ","); err == nil {
-		return s, nil
+// quoteEscaper escapes a multipart field name as mime/multipart does.
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"")
+
+// formPair is one name and value of a form, with a multipart part's Content-Type.
+type formPair struct {
+	name, value, partType string
+}
+
+// formValue is one field of a form and its value.
+type formValue struct {
+	f field
+	v any
+}
+
+// formPairs lists a form's values in order. Arrays give one value per item (joined
+// with commas when the field does not explode); objects are written as JSON text (a
+// JSON part in a multipart form); a scalar as text.
+func formPairs(values []formValue, multi bool) ([]formPair, error) {
+	var pairs []formPair
+	for _, fv := range values {
+		f := fv.f
+		items, isArray := fv.v.([]any)
+		if !isArray || (!f.Explode && !multi) {
+			items = []any{fv.v}
+		}
+		for _, item := range items {
+			p := formPair{name: f.Orig, partType: f.PartType}
+			switch item.(type) {
+			case map[string]any, []any:
+				if s, err := scalarString(item, ","); err == nil {
+					p.value = s // an array of scalars, joined
+					break
+				}
+				b, err := json.Marshal(item)
+				if err != nil {
+					return nil, fmt.Errorf("form field %s: %w", f.Orig, err)
+				}
+				p.value = string(b)
+				if multi && p.partType == "" {
+					p.partType = "application/json"
+				}
+			default:
+				s, err := scalarString(item, ",")
+				if err != nil {
+					return nil, fmt.Errorf("form field %s: %w", f.Orig, err)
+				}
+				p.value = s
+			}
+			pairs = append(pairs, p)
+		}
 	}
-	b, err := json.Marshal(v)
-	return string(b), err
+	return pairs, nil
 }

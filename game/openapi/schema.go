@@ -66,6 +66,9 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 		MaxLength:   intPtr(s.MaxLength),
 		MinItems:    intPtr(s.MinItems),
 		MaxItems:    intPtr(s.MaxItems),
+		// Kept so a form's file fields can be told apart (see isFile).
+		ContentEncoding:  s.ContentEncoding,
+		ContentMediaType: s.ContentMediaType,
 	}
 	types := slices.Clone(s.Type)
 	nullable := s.Nullable != nil && *s.Nullable
