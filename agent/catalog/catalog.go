@@ -78,6 +78,8 @@ type Set struct {
 //
 // A pinned name that is not in the catalogue is an error, with "did you mean".
 func New(tools []game.Tool, o Options) (*Set, error) {
+	// The Set keeps the lists for Update; copies, so that the caller's slices are theirs.
+	o.Always, o.OnlyWhenDeferred, o.Pinned = slices.Clone(o.Always), slices.Clone(o.OnlyWhenDeferred), slices.Clone(o.Pinned)
 	s := &Set{opts: o, budget: o.Budget}
 	if s.budget == 0 {
 		s.budget = DefaultBudget
