@@ -207,15 +207,6 @@ func (s *Set) fits(name string) bool {
 	return s.budget < 0 || grow(s.sentSize, len(s.sent), s.sizes[name]) <= s.budget
 }
 
-// sizeOf is the Size of the named tools, from the measured sizes.
-func (s *Set) sizeOf(names []string) int {
-	size := 0
-	for i, n := range names {
-		size = grow(size, i, s.sizes[n])
-	}
-	return size
-}
-
 // names lists the catalogue the model may see, in catalogue order.
 func (s *Set) names() []string {
 	out := make([]string, 0, len(s.tools))
