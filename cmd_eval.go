@@ -241,13 +241,19 @@ type episode struct {
 	FailedCalls        int     `json:"failed_calls"`
 	// ModelFailures counts the steps whose model call failed (a cut stream, a timeout
 	// after the brain's retries): they used no tokens the server reported.
-	ModelFailures    int      `json:"model_failures"`
-	GameRequests     int64    `json:"game_requests"`
-	PromptTokens     int64    `json:"prompt_tokens"`
+	ModelFailures int   `json:"model_failures"`
+	GameRequests  int64 `json:"game_requests"`
+	PromptTokens  int64 `json:"prompt_tokens"`
+	// CachedTokens are the prompt tokens the provider served from its prompt cache
+	// (some of PromptTokens), billed at the model's cached_prompt price.
+	CachedTokens     int64    `json:"cached_tokens"`
 	CompletionTokens int64    `json:"completion_tokens"`
 	Cost             *float64 `json:"cost"` // null: the model has no price in the config file
-	WallSeconds      float64  `json:"wall_seconds"`
-	Error            string   `json:"error,omitempty"` // why the episode ended early, if it did
+	// CostUpper says Cost counts cached tokens at the prompt price (the model has no
+	// cached_prompt price): the real bill is at most Cost.
+	CostUpper   bool    `json:"cost_upper"`
+	WallSeconds float64 `json:"wall_seconds"`
+	Error       string  `json:"error,omitempty"` // why the episode ended early, if it did
 
 	credits []creditPoint // credits over steps, for the chart
 }
@@ -379,6 +385,7 @@ func playEpisode(ctx context.Context, j evalJob, file *config.File, onStep func(
 		case agent.EventUsage:
 			if ev.Usage != nil {
 				ep.PromptTokens += int64(ev.Usage.PromptTokens)
+				ep.CachedTokens += int64(ev.Usage.CachedTokens)
 				ep.CompletionTokens += int64(ev.Usage.CompletionTokens)
 			}
 		case agent.EventState:
@@ -420,8 +427,8 @@ func playEpisode(ctx context.Context, j evalJob, file *config.File, onStep func(
 		zero := 0.0 // no model call: nothing was spent
 		ep.Cost = &zero
 	case priced:
-		c := price.Cost(ep.PromptTokens, ep.CompletionTokens)
-		ep.Cost = &c
+		c, upper := price.Cost(ep.PromptTokens, ep.CachedTokens, ep.CompletionTokens)
+		ep.Cost, ep.CostUpper = &c, upper
 	}
 	return ep
 }
@@ -483,10 +490,14 @@ type profileResult struct {
 	FailedCalls        float64  `json:"failed_calls"`
 	GameRequests       float64  `json:"game_requests"`
 	PromptTokens       float64  `json:"prompt_tokens"`
+	CachedTokens       float64  `json:"cached_tokens"`
 	CompletionTokens   float64  `json:"completion_tokens"`
 	Cost               *float64 `json:"cost"` // null when any episode's cost is unknown
-	WallSeconds        float64  `json:"wall_seconds"`
-	Errors             int      `json:"errors"` // episodes that ended early
+	// CostUpper says some episode's cost is an upper bound (cached tokens at the prompt
+	// price), and so is the mean.
+	CostUpper   bool    `json:"cost_upper"`
+	WallSeconds float64 `json:"wall_seconds"`
+	Errors      int     `json:"errors"` // episodes that ended early
 }
 
 // summarize aggregates the episodes per plan, in the order the profiles were given.
@@ -510,12 +521,14 @@ func summarize(plans []evalPlan, eps []episode) []profileResult {
 			r.FailedCalls += float64(e.FailedCalls)
 			r.GameRequests += float64(e.GameRequests)
 			r.PromptTokens += float64(e.PromptTokens)
+			r.CachedTokens += float64(e.CachedTokens)
 			r.CompletionTokens += float64(e.CompletionTokens)
 			r.WallSeconds += e.WallSeconds
 			if e.Cost == nil {
 				costKnown = false
 			} else {
 				cost += *e.Cost
+				r.CostUpper = r.CostUpper || e.CostUpper
 			}
 			if e.Error != "" {
 				r.Errors++
@@ -523,7 +536,7 @@ func summarize(plans []evalPlan, eps []episode) []profileResult {
 		}
 		n := float64(r.Episodes)
 		for _, f := range []*float64{&r.Steps, &r.CreditsStart, &r.CreditsEnd, &r.CreditsPer1000, &r.ContractsFulfilled,
-			&r.InvalidCalls, &r.FailedCalls, &r.GameRequests, &r.PromptTokens, &r.CompletionTokens, &r.WallSeconds} {
+			&r.InvalidCalls, &r.FailedCalls, &r.GameRequests, &r.PromptTokens, &r.CachedTokens, &r.CompletionTokens, &r.WallSeconds} {
 			*f /= n
 		}
 		if costKnown {
@@ -535,23 +548,36 @@ func summarize(plans []evalPlan, eps []episode) []profileResult {
 	return out
 }
 
-// costText is a cost for a table: never $0 for an unknown one.
-func costText(c *float64) string {
-	if c == nil {
+// costText is a cost for a table: never $0 for an unknown one, and "≤ $x" for an upper
+// bound (cached tokens counted at the prompt price).
+func costText(c *float64, upper bool) string {
+	switch {
+	case c == nil:
 		return "cost unknown"
+	case upper:
+		return fmt.Sprintf("≤ $%.4f", *c)
 	}
 	return fmt.Sprintf("$%.4f", *c)
+}
+
+// cachedText is cached tokens with their share of the prompt tokens: "41200 (88%)".
+func cachedText(cached, prompt float64) string {
+	if prompt <= 0 {
+		return fmt.Sprintf("%.0f", cached)
+	}
+	return fmt.Sprintf("%.0f (%.0f%%)", cached, 100*cached/prompt)
 }
 
 // writeEvalTables prints the episode and profile tables.
 func writeEvalTables(w io.Writer, rep evalReport) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "Episodes")
-	fmt.Fprintln(tw, "profile\tseed\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\tseed\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.Seed, e.Steps,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.Seed, e.Steps,
 			e.CreditsStart, e.CreditsEnd, e.CreditsPer1000, e.ContractsFulfilled, e.InvalidCalls, e.FailedCalls,
-			e.GameRequests, e.PromptTokens, e.CompletionTokens, costText(e.Cost), e.WallSeconds)
+			e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)), e.CompletionTokens,
+			costText(e.Cost, e.CostUpper), e.WallSeconds)
 	}
 	tw.Flush()
 	for _, e := range rep.Episodes {
@@ -560,13 +586,16 @@ func writeEvalTables(w io.Writer, rep evalReport) {
 		}
 	}
 	fmt.Fprintln(w, "\nProfiles (means over episodes)")
-	fmt.Fprintln(tw, "profile\tepisodes\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\tepisodes\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, p := range rep.Profiles {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%s\t%.1f\t\n", p.Profile+"@"+p.Version, p.Episodes, p.Steps,
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%s\t%.0f\t%s\t%.1f\t\n", p.Profile+"@"+p.Version, p.Episodes, p.Steps,
 			p.CreditsStart, p.CreditsEnd, p.CreditsPer1000, p.ContractsFulfilled, p.InvalidCalls, p.FailedCalls,
-			p.GameRequests, p.PromptTokens, p.CompletionTokens, costText(p.Cost), p.WallSeconds)
+			p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens, costText(p.Cost, p.CostUpper), p.WallSeconds)
 	}
 	tw.Flush()
+	if hasUpperCost(rep) {
+		fmt.Fprintln(w, "\n≤ $x: the model has no cached_prompt price in [prices], so cached tokens count at the prompt price; the real bill is at most this.")
+	}
 }
 
 // progress draws a bar of steps done on a terminal's stderr; elsewhere it is silent.
@@ -643,28 +672,40 @@ func writeEvalOut(dir string, rep evalReport, steps int, args []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# coplay eval\n\n`coplay eval %s`\n\n", strings.Join(args, " "))
 	b.WriteString("## Profiles (means over episodes)\n\n")
-	b.WriteString("| profile | episodes | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | completion tokens | cost | wall s |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| profile | episodes | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, p := range rep.Profiles {
-		fmt.Fprintf(&b, "| %s@%s | %d | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %s | %.1f |\n",
+		fmt.Fprintf(&b, "| %s@%s | %d | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %s | %.0f | %s | %.1f |\n",
 			p.Profile, p.Version, p.Episodes, p.Steps, p.CreditsStart, p.CreditsEnd, p.CreditsPer1000, p.ContractsFulfilled,
-			p.InvalidCalls, p.FailedCalls, p.GameRequests, p.PromptTokens, p.CompletionTokens, costText(p.Cost), p.WallSeconds)
+			p.InvalidCalls, p.FailedCalls, p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens,
+			costText(p.Cost, p.CostUpper), p.WallSeconds)
 	}
 	b.WriteString("\n![credits over steps](credits.png)\n\n## Episodes\n\n")
-	b.WriteString("| profile | seed | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | completion tokens | cost | wall s |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| profile | seed | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(&b, "| %s@%s | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %d | %s | %.1f |\n",
+		fmt.Fprintf(&b, "| %s@%s | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
 			e.Profile, e.Version, e.Seed, e.Steps, e.CreditsStart, e.CreditsEnd, e.CreditsPer1000, e.ContractsFulfilled,
-			e.InvalidCalls, e.FailedCalls, e.GameRequests, e.PromptTokens, e.CompletionTokens, costText(e.Cost), e.WallSeconds)
+			e.InvalidCalls, e.FailedCalls, e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)),
+			e.CompletionTokens, costText(e.Cost, e.CostUpper), e.WallSeconds)
 	}
 	for _, e := range rep.Episodes {
 		if e.Error != "" {
 			fmt.Fprintf(&b, "\n- %s seed %d ended early: %s\n", e.Profile, e.Seed, e.Error)
 		}
 	}
-	b.WriteString("\nCounts: contracts are successful fulfill_contract calls; invalid calls failed schema validation and never ran; failed calls ran and the game refused them (or their outcome was lost); requests are HTTP requests that reached the game server. Costs use the config file's [prices]; a model without a price is \"cost unknown\".\n")
+	b.WriteString("\nCounts: contracts are successful fulfill_contract calls; invalid calls failed schema validation and never ran; failed calls ran and the game refused them (or their outcome was lost); requests are HTTP requests that reached the game server; cached tokens are the prompt tokens the provider served from its prompt cache (with their share of the prompt tokens). Costs use the config file's [prices]; a model without a price is \"cost unknown\", and a cost marked ≤ counts cached tokens at the prompt price (the model has no cached_prompt price): the real bill is at most that.\n")
 	return os.WriteFile(filepath.Join(dir, "report.md"), scrub([]byte(b.String()), sec), 0o644)
+}
+
+// hasUpperCost reports whether some cost in rep is an upper bound.
+func hasUpperCost(rep evalReport) bool {
+	for _, e := range rep.Episodes {
+		if e.Cost != nil && e.CostUpper {
+			return true
+		}
+	}
+	return false
 }
 
 // scrub replaces every secret (8 bytes or longer) in data.

@@ -235,7 +235,7 @@ func (o *options) modelConfig() (openai.Config, error) {
 		cfg.Temperature = &f
 	}
 	if price, ok := o.pr.file.PriceOf(cfg.Model); ok {
-		cfg.PriceIn, cfg.PriceOut = price.Prompt, price.Completion
+		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
 	}
 	if o.pr.maxTokens > 0 {
 		cfg.HTTPClient = &http.Client{Transport: maxTokensTransport{base: http.DefaultTransport, n: o.pr.maxTokens}}

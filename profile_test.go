@@ -145,7 +145,7 @@ func TestConfigFlagAndErrors(t *testing.T) {
 
 func TestModelConfigFromProfile(t *testing.T) {
 	t.Setenv("COPLAY_TEST_KEY", "")
-	o, err := parseWithConfig(t, precedenceDoc+"\n[prices.profile-model]\nprompt = 1\ncompletion = 2\n", "--profile", "looker")
+	o, err := parseWithConfig(t, precedenceDoc+"\n[prices.profile-model]\nprompt = 1\ncompletion = 2\ncached_prompt = 0.25\n", "--profile", "looker")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestModelConfigFromProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.APIKey != secret || cfg.BaseURL != "http://127.0.0.1:1/v1" || cfg.Model != "profile-model" ||
-		cfg.Temperature == nil || *cfg.Temperature != 0.5 || cfg.PriceIn != 1 || cfg.PriceOut != 2 {
+		cfg.Temperature == nil || *cfg.Temperature != 0.5 || cfg.PriceIn != 1 || cfg.PriceOut != 2 || cfg.PriceCached != 0.25 {
 		t.Errorf("config = %v", cfg)
 	}
 	found := false

@@ -48,17 +48,46 @@ type Defaults struct {
 	Profile string
 	// Rules are approval rule lines applied to every session, with the profile's.
 	Rules []string
+	// Spending is max_run_tokens, max_run_cost, tool_budget and pin.
+	Spending
+}
+
+// Spending are the keys [defaults] and profiles share about what a run may spend and
+// what it sends the model each request. Zero values are unset.
+type Spending struct {
+	// MaxRunTokens is the run's spend cap in tokens (prompt plus completion, over the
+	// whole run; --max-tokens). Not a profile's max_tokens, the longest answer per call.
+	MaxRunTokens int `json:"max_run_tokens,omitempty"`
+	// MaxRunCost is the run's spend cap in dollars (--max-cost).
+	MaxRunCost float64 `json:"max_run_cost,omitempty"`
+	// ToolBudget is the characters of tool definitions (their JSON) sent with each
+	// model request (--tool-budget); tools over it are offered by name to load.
+	ToolBudget int `json:"tool_budget,omitempty"`
+	// Pin names tools always sent whole, whatever the budget (--pin).
+	Pin []string `json:"pin,omitempty"`
 }
 
 // Price is what a model costs, in dollars per million tokens.
 type Price struct {
 	Prompt     float64 `json:"prompt"`
 	Completion float64 `json:"completion"`
+	// CachedPrompt is the price of a prompt token the provider served from its prompt
+	// cache; 0 when the file does not say (cached_prompt).
+	CachedPrompt float64 `json:"cached_prompt,omitempty"`
 }
 
-// Cost returns the dollars that the given token counts cost at p.
-func (p Price) Cost(promptTokens, completionTokens int64) float64 {
-	return (float64(promptTokens)*p.Prompt + float64(completionTokens)*p.Completion) / 1e6
+// Cost returns the dollars that the given token counts cost at p: cachedTokens are
+// the part of promptTokens the provider served from its cache, priced at
+// CachedPrompt. Without a CachedPrompt they are priced at Prompt, and upper says the
+// result is an upper bound of the real bill (it is exact when nothing was cached).
+func (p Price) Cost(promptTokens, cachedTokens, completionTokens int64) (cost float64, upper bool) {
+	cachedTokens = max(min(cachedTokens, promptTokens), 0)
+	cached := p.CachedPrompt
+	if cached == 0 && cachedTokens > 0 {
+		cached, upper = p.Prompt, p.Prompt > 0
+	}
+	cost = (float64(promptTokens-cachedTokens)*p.Prompt + float64(cachedTokens)*cached + float64(completionTokens)*p.Completion) / 1e6
+	return cost, upper
 }
 
 // Dir returns coplay's configuration directory: $XDG_CONFIG_HOME/coplay, or

@@ -48,7 +48,7 @@ func TestExampleParses(t *testing.T) {
 	if len(p.Rules) != 3 || !strings.HasPrefix(p.Rules[0], "deny jettison_cargo") {
 		t.Errorf("rules = %q", p.Rules)
 	}
-	if pr, ok := f.PriceOf("gpt-4o-mini"); !ok || pr.Prompt != 0.15 || pr.Completion != 0.60 {
+	if pr, ok := f.PriceOf("gpt-4o-mini"); !ok || pr.Prompt != 0.15 || pr.Completion != 0.60 || pr.CachedPrompt != 0.075 {
 		t.Errorf("price = %+v, %v", pr, ok)
 	}
 	if f.Defaults.Approve != "ask" {
@@ -299,8 +299,134 @@ func TestDefaultPath(t *testing.T) {
 
 func TestPriceCost(t *testing.T) {
 	p := Price{Prompt: 0.15, Completion: 0.60}
-	if got := p.Cost(1_000_000, 500_000); got < 0.449999 || got > 0.450001 {
-		t.Errorf("Cost = %g, want 0.45", got)
+	cached := Price{Prompt: 0.15, Completion: 0.60, CachedPrompt: 0.075}
+	for _, tc := range []struct {
+		name                       string
+		p                          Price
+		prompt, cached, completion int64
+		want                       float64
+		upper                      bool
+	}{
+		{"nothing cached", p, 1_000_000, 0, 500_000, 0.45, false},
+		{"cached at the cached price", cached, 1_000_000, 800_000, 500_000, 0.2*0.15 + 0.8*0.075 + 0.30, false},
+		{"no cached price: an upper bound at the prompt price", p, 1_000_000, 800_000, 500_000, 0.45, true},
+		{"more cached than prompt counts as all of it", cached, 1_000_000, 2_000_000, 0, 0.075, false},
+		{"a free prompt is exact", Price{Completion: 1}, 1_000_000, 800_000, 1_000_000, 1, false},
+	} {
+		got, upper := tc.p.Cost(tc.prompt, tc.cached, tc.completion)
+		if got < tc.want-1e-9 || got > tc.want+1e-9 || upper != tc.upper {
+			t.Errorf("%s: Cost = %g, upper %v; want %g, upper %v", tc.name, got, upper, tc.want, tc.upper)
+		}
+	}
+}
+
+func TestCachedPromptPrice(t *testing.T) {
+	f := mustParse(t, "[prices.m]\nprompt = 1\ncompletion = 2\ncached_prompt = 0.1\n[prices.n]\nprompt = 1\ncompletion = 2\n")
+	if p, _ := f.PriceOf("m"); p.CachedPrompt != 0.1 {
+		t.Errorf("price m = %+v, want cached_prompt 0.1", p)
+	}
+	if p, _ := f.PriceOf("n"); p.CachedPrompt != 0 {
+		t.Errorf("price n = %+v, want no cached price", p)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{"[prices.m]\nprompt = 1\ncompletion = 2\ncached_prompt = -0.1\n", `config.toml:4: key prices.m.cached_prompt: want dollars per million tokens, 0 or more, not -0.1`},
+		{"[prices.m]\nprompt = 1\ncompletion = 2\ncached_prompt = 0\n", `config.toml:4: key prices.m.cached_prompt: want dollars per million cached prompt tokens above 0 (leave cached_prompt out when the provider does not say)`},
+		{"[prices.m]\nprompt = 1\ncompletion = 2\ncached_prompt = \"0.1\"\n", `config.toml:4: key prices.m.cached_prompt: want a number, got the string "0.1" (write 0.1 without quotes)`},
+		{"[prices.m]\nprompt = 1\ncompletion = 2\ncached = 0.1\n", `config.toml:4: key prices.m.cached: unknown key (did you mean cached_prompt?)`},
+		{"[prices.m]\nprompt = 1\ncached_prompt = 0.1\n", `config.toml:1: key prices.m: missing completion`},
+	} {
+		got := strings.Join(parseErrs(t, c.doc), "\n")
+		if !strings.Contains(got, c.want) {
+			t.Errorf("doc:\n%s\ngot:  %s\nwant: %s", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestSpendingKeys(t *testing.T) {
+	f := mustParse(t, `[defaults]
+max_run_tokens = 20000
+max_run_cost = 1.5
+tool_budget = 12000
+pin = ["navigate_ship", "observe_game"]
+
+[profiles."p/x"]
+max_run_tokens = 500
+max_run_cost = 2
+tool_budget = 9000
+pin = ["dock_ship"]
+tools = ["dock_ship", "orbit_ship"]
+max_tokens = 256
+`)
+	d := f.Defaults
+	if d.MaxRunTokens != 20000 || d.MaxRunCost != 1.5 || d.ToolBudget != 12000 || strings.Join(d.Pin, ",") != "navigate_ship,observe_game" {
+		t.Errorf("defaults = %+v", d.Spending)
+	}
+	p, err := f.Resolve("p/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MaxRunTokens != 500 || p.MaxRunCost != 2 || p.ToolBudget != 9000 || strings.Join(p.Pin, ",") != "dock_ship" || p.MaxTokens != 256 {
+		t.Errorf("profile = %+v: want its own spending and max_tokens kept apart", p)
+	}
+}
+
+func TestSpendingKeysChecked(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"[defaults]\nmax_run_tokens = 0\n", `config.toml:2: key defaults.max_run_tokens: want a whole number from 1 to 1000000000, not 0`},
+		{"[defaults]\nmax_run_tokens = \"20000\"\n", `config.toml:2: key defaults.max_run_tokens: want a whole number, got the string "20000" (write 20000 without quotes)`},
+		{"[profiles.\"a/b\"]\nmax_run_tokens = 1.5\n", `config.toml:2: key profiles."a/b".max_run_tokens: want a whole number, got the number 1.5`},
+		{"[defaults]\nmax_run_cost = 0\n", `config.toml:2: key defaults.max_run_cost: want dollars above 0 (the run stops when it has spent this much), not 0`},
+		{"[profiles.\"a/b\"]\nmax_run_cost = -1\n", `config.toml:2: key profiles."a/b".max_run_cost: want dollars above 0`},
+		{"[defaults]\nmax_run_cost = \"2\"\n", `config.toml:2: key defaults.max_run_cost: want a number, got the string "2" (write 2 without quotes)`},
+		{"[defaults]\nmax_run_cost = inf\n", `config.toml:2: key defaults.max_run_cost: want a finite number`},
+		{"[defaults]\ntool_budget = -5\n", `config.toml:2: key defaults.tool_budget: want a whole number from 1 to 1000000000, not -5`},
+		{"[profiles.\"a/b\"]\ntool_budget = true\n", `config.toml:2: key profiles."a/b".tool_budget: want a whole number, got true`},
+		{"[defaults]\npin = \"navigate_ship\"\n", `config.toml:2: key defaults.pin: want a list of strings, got the string "navigate_ship"`},
+		{"[defaults]\npin = [\"a\", \" \"]\n", `config.toml:2: key defaults.pin: item 2: empty tool name`},
+		{"[profiles.\"a/b\"]\npin = [\"a\", \"b\", \"a\"]\n", `config.toml:2: key profiles."a/b".pin: item 3: a is already item 1`},
+		{"[profiles.\"a/b\"]\npin = [\"a\", 3]\n", `config.toml:2: key profiles."a/b".pin: item 2: want a string, got the integer 3`},
+		{"[profiles.\"a/b\"]\nhide_tools = [\"jettison_cargo\"]\npin = [\"jettison_cargo\"]\n", `config.toml:3: key profiles."a/b".pin: jettison_cargo is pinned and also in hide_tools: a hidden tool is never sent`},
+		{"[profiles.\"a/b\"]\ntools = [\"dock_ship\"]\npin = [\"orbit_ship\"]\n", `config.toml:3: key profiles."a/b".pin: orbit_ship is pinned but not in tools, the only tools the profile may use`},
+		{"[defaults]\nmax_tokens = 20000\n", `config.toml:2: key defaults.max_tokens: unknown key (did you mean max_run_tokens? the run's token cap, --max-tokens; max_tokens is a profile's longest answer per model call)`},
+		{"[defaults]\nmax-cost = 2\n", `config.toml:2: key defaults.max-cost: unknown key (did you mean max_run_cost?)`},
+		{"[profiles.\"a/b\"]\nmax_cost = 2\n", `config.toml:2: key profiles."a/b".max_cost: unknown key (did you mean max_run_cost?)`},
+		{"[profiles.\"a/b\"]\ntool_budgte = 2\n", `config.toml:2: key profiles."a/b".tool_budgte: unknown key (did you mean tool_budget?)`},
+		{"[defaults]\npins = [\"a\"]\n", `config.toml:2: key defaults.pins: unknown key (did you mean pin?)`},
+	} {
+		got := strings.Join(parseErrs(t, c.doc), "\n") + "\n"
+		if !strings.Contains(got, c.want) {
+			t.Errorf("doc:\n%s\ngot:  %s\nwant: %s", c.doc, got, c.want)
+		}
+	}
+}
+
+// The spending keys change a profile's version only when set: a profile that does not
+// use them keeps the version it had before they existed.
+func TestSpendingKeysAndVersion(t *testing.T) {
+	version := func(doc string) string {
+		t.Helper()
+		p, err := mustParse(t, "[profiles.\"p/x\"]\nmodel = \"m\"\n"+doc).Resolve("p/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Version()
+	}
+	// The first 8 hex digits of the sha256 of {"model":"m"}, the profile's canonical
+	// encoding before these keys existed.
+	base := version("")
+	if base != "548f58d1" {
+		t.Errorf("version of a profile without the new keys = %s, want 548f58d1 (unchanged)", base)
+	}
+	seen := map[string]string{base: "no key"}
+	for _, doc := range []string{"max_run_tokens = 1000\n", "max_run_tokens = 2000\n", "max_run_cost = 1\n", "tool_budget = 12000\n", "pin = [\"a\"]\n", "pin = [\"a\", \"b\"]\n"} {
+		v := version(doc)
+		if other, dup := seen[v]; dup {
+			t.Errorf("%q has version %s, the same as %s", doc, v, other)
+		}
+		seen[v] = doc
+	}
+	if version("pin = [\"b\", \"a\"]\n") != version("pin = [\"a\", \"b\"]\n") {
+		t.Error("the order of pinned tools changed the version")
 	}
 }
 

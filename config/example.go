@@ -18,12 +18,19 @@ approve = "ask"              # ask, or all (calls that change the game run unask
 # no_rate_limit = false      # turn off the offline universe's rate limit
 # profile = "looker/fast"    # the profile used when --profile is not given
 # rules = ["allow orbit_ship", "deny jettison_cargo: keep the cargo"]  # approval rules for every session
+# max_run_tokens = 2000000   # --max-tokens: the run stops once it has used this many tokens
+# max_run_cost = 1.50        # --max-cost: the run stops once it has spent this many dollars
+# tool_budget = 12000        # --tool-budget: characters of tool definitions sent per model request
+# pin = ["navigate_ship"]    # --pin: tools always sent whole, whatever the budget
 
 # Prices in dollars per million tokens, for the cost in reports. A model without a
-# price is reported as "cost unknown", never $0.
+# price is reported as "cost unknown", never $0. cached_prompt is the price of prompt
+# tokens the provider serves from its prompt cache; without it they count at the
+# prompt price and the cost is shown as an upper bound ("≤ $0.0123").
 [prices."gpt-4o-mini"]
 prompt = 0.15
 completion = 0.60
+cached_prompt = 0.075
 
 # Profiles are ways of playing, named NAME/EXPERIMENT. --profile NAME picks the one
 # marked default = true (or the only one, or NAME/default); --profile NAME/EXPERIMENT
@@ -36,12 +43,13 @@ model = "gpt-4o-mini"
 preset = "openai"
 api_key_env = "OPENAI_API_KEY"
 temperature = 0.2
-# max_tokens = 1024         # longest answer per model call
+# max_tokens = 1024         # longest answer per model call (max_run_tokens caps the whole run)
 max_iterations = 20        # model calls per turn before it stops and asks
 # history_steps = 8         # steps kept verbatim in the prompt
 prompt = "Prefer contracts over speculative trading."
 # tools = ["observe_game", "navigate_ship"]   # the only tools it may use, or:
 # hide_tools = ["jettison_cargo"]               # tools it may not use
+# max_run_cost = 0.50       # as in [defaults]: max_run_tokens, max_run_cost, tool_budget, pin
 # Approval rules for this profile's sessions (with [defaults] rules): deny beats ask
 # beats allow; "if" conditions apply to the call's dry run.
 rules = ["deny jettison_cargo: never throw cargo away", "allow orbit_ship", "allow navigate_ship if fuel <= 100"]

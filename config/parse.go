@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,10 +120,21 @@ func child(parent toml.Key, k string) toml.Key {
 // The keys of each table, for unknown-key messages.
 var (
 	topKeys      = []string{"defaults", "prices", "profiles"}
-	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile", "rules"}
-	priceKeys    = []string{"prompt", "completion"}
-	profileKeys  = []string{"default", "brain", "model", "preset", "base_url", "api_key_env", "temperature",
-		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules"}
+	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile", "rules",
+		"max_run_tokens", "max_run_cost", "tool_budget", "pin"}
+	priceKeys = []string{"prompt", "completion", "cached_prompt"}
+	// requiredPriceKeys are the price keys every [prices."MODEL"] must have.
+	requiredPriceKeys = []string{"prompt", "completion"}
+	profileKeys       = []string{"default", "brain", "model", "preset", "base_url", "api_key_env", "temperature",
+		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules",
+		"max_run_tokens", "max_run_cost", "tool_budget", "pin"}
+	// flagAliases are keys named after a flag rather than the key, too far from it to
+	// be found as a typo.
+	flagAliases = map[string]struct{ key, why string }{
+		"max_tokens": {"max_run_tokens", " the run's token cap, --max-tokens; max_tokens is a profile's longest answer per model call"},
+		"max_cost":   {"max_run_cost", ""},
+		"max_spend":  {"max_run_cost", ""},
+	}
 	// secretKeys are keys people reach for to put a secret in the file.
 	secretKeys = []string{"api_key", "key", "token", "secret", "password", "openai_api_key", "apikey"}
 )
@@ -134,7 +146,9 @@ func (c *checker) unknown(key toml.Key, known []string) {
 		return
 	}
 	msg := "unknown key"
-	if s := suggest(last, known); s != "" {
+	if a, ok := flagAliases[strings.ReplaceAll(last, "-", "_")]; ok && slices.Contains(known, a.key) {
+		msg += " (did you mean " + a.key + "?" + a.why + ")"
+	} else if s := suggest(last, known); s != "" {
 		msg += " (did you mean " + s + "?)"
 	} else {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
@@ -226,6 +240,8 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 			}
 		case "rules":
 			d.Rules = c.ruleLines(fk, v)
+		case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
+			c.spending(k, fk, v, &d.Spending)
 		default:
 			c.unknown(fk, defaultsKeys)
 		}
@@ -269,18 +285,24 @@ func (c *checker) price(key toml.Key, t map[string]any) Price {
 			dst = &p.Prompt
 		case "completion":
 			dst = &p.Completion
+		case "cached_prompt":
+			dst = &p.CachedPrompt
 		default:
 			c.unknown(fk, priceKeys)
 			continue
 		}
 		if n, ok := c.num(fk, t[k]); ok {
-			if n < 0 {
+			switch {
+			case n < 0:
 				c.errf(fk, "want dollars per million tokens, 0 or more, not %g", n)
+			case n == 0 && k == "cached_prompt":
+				// 0 would read as "not known" everywhere the price is used.
+				c.errf(fk, "want dollars per million cached prompt tokens above 0 (leave cached_prompt out when the provider does not say)")
 			}
 			*dst = n
 		}
 	}
-	for _, k := range priceKeys {
+	for _, k := range requiredPriceKeys {
 		if _, present := t[k]; !present {
 			c.errf(key, "missing %s (dollars per million %s tokens)", k, k)
 		}
@@ -354,6 +376,8 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 			p.HideTools = c.strs(fk, v)
 		case "rules":
 			p.Rules = c.ruleLines(fk, v)
+		case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
+			c.spending(k, fk, v, &p.Spending)
 		default:
 			c.unknown(fk, profileKeys)
 		}
@@ -367,7 +391,54 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 	if p.Brain == "autopilot" && (p.Model != "" || p.Preset != "" || p.BaseURL != "") {
 		c.errf(child(key, "brain"), "brain autopilot uses no model: drop model, preset and base_url, or set brain = \"model\"")
 	}
+	for _, name := range p.Pin {
+		switch {
+		case slices.Contains(p.HideTools, name):
+			c.errf(child(key, "pin"), "%s is pinned and also in hide_tools: a hidden tool is never sent", name)
+		case len(p.Tools) > 0 && !slices.Contains(p.Tools, name):
+			c.errf(child(key, "pin"), "%s is pinned but not in tools, the only tools the profile may use", name)
+		}
+	}
 	return p
+}
+
+// spending reads one of the keys [defaults] and profiles share about spending
+// (max_run_tokens, max_run_cost, tool_budget, pin) into sp and checks it.
+func (c *checker) spending(k string, fk toml.Key, v any, sp *Spending) {
+	switch k {
+	case "max_run_tokens":
+		sp.MaxRunTokens = c.positive(fk, v)
+	case "max_run_cost":
+		if n, ok := c.num(fk, v); ok {
+			if n <= 0 {
+				c.errf(fk, "want dollars above 0 (the run stops when it has spent this much), not %g", n)
+				return
+			}
+			sp.MaxRunCost = n
+		}
+	case "tool_budget":
+		sp.ToolBudget = c.positive(fk, v)
+	case "pin":
+		sp.Pin = c.toolNames(fk, v)
+	}
+}
+
+// toolNames reads a list of tool names: none empty, none twice. Whether the game has
+// them is checked at start, when the game is known.
+func (c *checker) toolNames(key toml.Key, v any) []string {
+	names := c.strs(key, v)
+	seen := map[string]int{}
+	for i, n := range names {
+		switch {
+		case strings.TrimSpace(n) == "":
+			c.errf(key, "item %d: empty tool name", i+1)
+		case seen[n] > 0:
+			c.errf(key, "item %d: %s is already item %d", i+1, n, seen[n])
+		default:
+			seen[n] = i + 1
+		}
+	}
+	return names
 }
 
 // table checks that v is a table.

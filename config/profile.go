@@ -30,6 +30,9 @@ type Profile struct {
 	// Rules are approval rule lines (agent/rules) applied to the profile's sessions
 	// with the file's [defaults] rules; they are not written into the session.
 	Rules []string `json:"rules,omitempty"`
+	// Spending is max_run_tokens, max_run_cost, tool_budget and pin; each changes the
+	// profile's version only when set.
+	Spending
 }
 
 // Base returns NAME of NAME/EXPERIMENT.
@@ -59,6 +62,7 @@ func (p Profile) Version() string {
 	// Sets of names: order does not change how the profile plays.
 	q.Tools = sortedCopy(p.Tools)
 	q.HideTools = sortedCopy(p.HideTools)
+	q.Pin = sortedCopy(p.Pin)
 	// json.Marshal of a struct is canonical: fields in declaration order, map-free.
 	data, err := json.Marshal(q)
 	if err != nil {
