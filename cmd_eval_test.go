@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"net"
 	"net/http"
@@ -26,7 +27,7 @@ const lookerKey = "sk-looker-" + "5e3f9a7c1b2d4e6f8a0b"
 // one the game refuses, and an end of turn.
 func lookerCassette() *llmtest.Cassette {
 	ship := json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)
-	u := &llmtest.Usage{PromptTokens: 1000, CompletionTokens: 50}
+	u := &llmtest.Usage{PromptTokens: 1000, CompletionTokens: 50, CachedTokens: 800}
 	return &llmtest.Cassette{Name: "looker", Model: "looker-model", Repeat: true, Steps: []llmtest.Step{
 		{Text: "Looking around.", Calls: []llmtest.Call{{Tool: "observe_game", Args: json.RawMessage(`{}`)}}, Usage: u},
 		{Text: "Off we go.", Calls: []llmtest.Call{{Tool: "navigate_ship", Args: ship}}, Usage: u}, // invalid: no waypoint
@@ -73,16 +74,16 @@ func newKeyProxy(t *testing.T, target string) *keyProxy {
 // evalConfig writes a config file with the looker profiles pointed at base.
 func evalConfig(t *testing.T, base string) string {
 	t.Helper()
-	dir := t.TempDir()
-	doc := `[prices.looker-model]
+	return xdgConfig(t, `[prices.looker-model]
 prompt = 0.15
 completion = 0.60
+cached_prompt = 0.075
 
 [profiles."looker/fast"]
 default = true
 brain = "model"
 model = "looker-model"
-base_url = "` + base + `"
+base_url = "`+base+`"
 api_key_env = "LOOKER_KEY"
 temperature = 0.3
 max_tokens = 256
@@ -91,9 +92,15 @@ prompt = "Prefer contracts."
 
 [profiles."looker/noprice"]
 model = "unpriced-model"
-base_url = "` + base + `"
+base_url = "`+base+`"
 api_key_env = "LOOKER_KEY"
-`
+`)
+}
+
+// xdgConfig writes doc as the config file of a fresh XDG_CONFIG_HOME and returns it.
+func xdgConfig(t *testing.T, doc string) string {
+	t.Helper()
+	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +113,7 @@ api_key_env = "LOOKER_KEY"
 // episodeFields are the fields every episode of `coplay eval --json` has.
 var episodeFields = []string{"profile", "version", "seed", "steps", "credits_start", "credits_end",
 	"contracts_fulfilled", "invalid_calls", "failed_calls", "game_requests", "prompt_tokens",
-	"completion_tokens", "cost", "wall_seconds"}
+	"cached_tokens", "completion_tokens", "cost", "cost_upper", "wall_seconds"}
 
 // TestEvalThroughTheBinary is the issue's acceptance check: the autopilot and a profile
 // on a scripted OpenAI-compatible server (base_url, api_key_env), two seeds, 150 steps,
@@ -162,17 +169,19 @@ func TestEvalThroughTheBinary(t *testing.T) {
 				t.Errorf("the autopilot cost %v with %v prompt tokens", ep["cost"], ep["prompt_tokens"])
 			}
 		case "looker/fast":
-			// 1000 + 50 tokens for each of the 150 steps whose model answered, at 0.15 and
-			// 0.60 dollars per million. A model call can fail here (two episodes stream
-			// through one proxy on a loaded machine, and a cut stream is a failed call):
-			// it is counted, and it used no tokens.
+			// 1000 (800 of them cached) + 50 tokens for each of the 150 steps whose model
+			// answered, at 0.15, 0.075 (cached) and 0.60 dollars per million: 0.00012 a
+			// step. A model call can fail here (two episodes stream through one proxy on
+			// a loaded machine, and a cut stream is a failed call): it is counted, and it
+			// used no tokens.
 			failures, _ := ep["model_failures"].(float64)
 			answered := 150 - failures
-			if failures > 3 || ep["prompt_tokens"] != 1000*answered || ep["completion_tokens"] != 50*answered {
-				t.Errorf("looker tokens %v + %v with %v model failure(s), want %v + %v", ep["prompt_tokens"], ep["completion_tokens"], failures, 1000*answered, 50*answered)
+			if failures > 3 || ep["prompt_tokens"] != 1000*answered || ep["completion_tokens"] != 50*answered || ep["cached_tokens"] != 800*answered {
+				t.Errorf("looker tokens %v (%v cached) + %v with %v model failure(s), want %v (%v) + %v", ep["prompt_tokens"], ep["cached_tokens"],
+					ep["completion_tokens"], failures, 1000*answered, 800*answered, 50*answered)
 			}
-			if c, ok := ep["cost"].(float64); !ok || c < answered*0.00018-0.00001 || c > answered*0.00018+0.00001 {
-				t.Errorf("looker cost %v, want %v", ep["cost"], answered*0.00018)
+			if c, ok := ep["cost"].(float64); !ok || c < answered*0.00012-0.00001 || c > answered*0.00012+0.00001 || ep["cost_upper"] != false {
+				t.Errorf("looker cost %v (upper bound %v), want exactly %v", ep["cost"], ep["cost_upper"], answered*0.00012)
 			}
 			if ep["invalid_calls"].(float64) < 20 || ep["failed_calls"].(float64) < 20 {
 				t.Errorf("looker invalid %v, failed %v: the cassette makes one of each every 6 steps", ep["invalid_calls"], ep["failed_calls"])
@@ -248,6 +257,90 @@ func TestEvalCostUnknownAndOut(t *testing.T) {
 	for _, b := range [][]byte{data, md, stdout.Bytes(), stderr.Bytes()} {
 		if bytes.Contains(b, []byte(lookerKey)) {
 			t.Error("the key appears in the output")
+		}
+	}
+}
+
+// TestEvalCachedTokens plays a profile against the scripted server's prompt cache:
+// every episode and profile mean carries the cached tokens the server reported, and a
+// model without a cached_prompt price has its cost marked as an upper bound in the
+// JSON, the table and the report.
+func TestEvalCachedTokens(t *testing.T) {
+	srv := llmtest.NewServer(&llmtest.Cassette{Model: "cache-model", Repeat: true, Steps: []llmtest.Step{
+		{Text: "Looking.", Calls: []llmtest.Call{{Tool: "observe_game", Args: json.RawMessage(`{}`)}}},
+	}})
+	defer srv.Close()
+	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, `[prices.cache-model]
+prompt = 1
+completion = 2
+
+[profiles."cacher/x"]
+model = "cache-model"
+base_url = "`+srv.URL()+`"
+api_key_env = "LOOKER_KEY"
+max_iterations = 50
+`))
+	t.Setenv("LOOKER_KEY", lookerKey)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"eval", "--profile", "cacher", "--seeds", "4", "--steps", "6", "--json", "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep evalReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Episodes) != 1 || len(rep.Profiles) != 1 {
+		t.Fatalf("eval --json: %v\n%s", err, stdout.String())
+	}
+	ep, pr := rep.Episodes[0], rep.Profiles[0]
+	if ep.Error != "" || ep.ModelFailures != 0 {
+		t.Fatalf("episode ended early (%q) or a model call failed (%d)", ep.Error, ep.ModelFailures)
+	}
+
+	// What the server saw: each request's prompt tokens, and the tokens of its longest
+	// prefix shared with an earlier one, in whole blocks of 128 from 1,024 on.
+	texts := srv.PromptTexts()
+	var prompt, cached int64
+	for i, text := range texts {
+		prompt += int64(len(text)+3) / 4
+		shared := 0
+		for _, earlier := range texts[max(0, i-llmtest.CacheKept):i] {
+			shared = max(shared, llmtest.SharedPrefix(earlier, text))
+		}
+		if tok := shared / 4; tok >= 1024 {
+			cached += int64(tok / 128 * 128)
+		}
+	}
+	if len(texts) < 6 || cached == 0 {
+		t.Fatalf("%d requests with %d cached tokens: want one a step, the tools and system prompt shared", len(texts), cached)
+	}
+	if ep.PromptTokens != prompt || ep.CachedTokens != cached {
+		t.Errorf("episode: %d prompt tokens (%d cached), want %d (%d) as the server reported", ep.PromptTokens, ep.CachedTokens, prompt, cached)
+	}
+	want := (float64(prompt) + 2*float64(ep.CompletionTokens)) / 1e6
+	if ep.Cost == nil || *ep.Cost < want-1e-9 || *ep.Cost > want+1e-9 || !ep.CostUpper {
+		t.Errorf("episode cost %v (upper %v), want %g as an upper bound: cached tokens at the prompt price", ep.Cost, ep.CostUpper, want)
+	}
+	if pr.CachedTokens != float64(cached) || pr.PromptTokens != float64(prompt) || !pr.CostUpper || pr.Cost == nil || *pr.Cost != *ep.Cost {
+		t.Errorf("profile mean: %+v", pr)
+	}
+	if !bytes.Contains(stdout.Bytes(), []byte(`"cost_upper": true`)) || !bytes.Contains(stdout.Bytes(), []byte(`"cached_tokens": `)) {
+		t.Errorf("the JSON does not carry cached_tokens and cost_upper:\n%s", stdout.String())
+	}
+
+	share := fmt.Sprintf("%d (%.0f%%)", cached, 100*float64(cached)/float64(prompt))
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| cached tokens |", share, fmt.Sprintf("≤ $%.4f", *ep.Cost), "at most that"} {
+		if !bytes.Contains(md, []byte(w)) {
+			t.Errorf("report.md has no %q:\n%s", w, md)
+		}
+	}
+	var table bytes.Buffer
+	writeEvalTables(&table, rep)
+	for _, w := range []string{"cached", share, fmt.Sprintf("≤ $%.4f", *ep.Cost), "the real bill is at most this"} {
+		if !strings.Contains(table.String(), w) {
+			t.Errorf("the table has no %q:\n%s", w, table.String())
 		}
 	}
 }
