@@ -60,7 +60,7 @@ func notes(op *operation) string {
 	if len(op.Notes) == 0 {
 		return ""
 	}
-	return " (Not supported: " + strings.Join(op.Notes, "; ") + ".)"
+	return " Note: " + strings.Join(op.Notes, "; ") + "."
 }
 
 // group is the operations of one tag and kind, called through one tool.

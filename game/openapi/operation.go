@@ -213,7 +213,7 @@ func (b *flattener) param(p *v3.Parameter) error {
 	}
 	if sp == nil {
 		if !required {
-			b.op.Notes = append(b.op.Notes, fmt.Sprintf("%s parameter %s is not supported (it has no schema) and is never sent", p.In, p.Name))
+			b.op.Notes = append(b.op.Notes, fmt.Sprintf("%s parameter %s has no schema, so it is never sent", p.In, p.Name))
 			return nil
 		}
 		return fmt.Errorf("required %s parameter %q has no schema to type it", p.In, p.Name)
@@ -251,13 +251,13 @@ func (b *flattener) body(rb *v3.RequestBody) error {
 			}
 			return nil
 		}
-		what := "request body is " + strings.Join(types, ", ")
+		what := strings.Join(types, ", ")
 		if !required {
 			// An optional body that cannot be sent is simply not sent, and said so.
-			b.op.Notes = append(b.op.Notes, "its optional "+what+": not supported, never sent")
+			b.op.Notes = append(b.op.Notes, "its optional request body ("+what+") cannot be sent, so it is left out")
 			return nil
 		}
-		return fmt.Errorf("%s; only JSON, form (url-encoded or multipart) and text bodies can be sent, not files", what)
+		return fmt.Errorf("request body is %s; only JSON, form (url-encoded or multipart) and text bodies can be sent, not files", what)
 	}
 	mt := rb.Content.GetOrZero(ct)
 	b.op.BodyType, b.op.ContentType, b.op.BodyRequired = kind, ct, required
@@ -360,7 +360,7 @@ func (b *flattener) dropFiles(s *jsonschema.Schema, mt *v3.MediaType) error {
 		}
 		delete(s.Properties, name)
 		s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == name })
-		b.op.Notes = append(b.op.Notes, fmt.Sprintf("file field %s is not supported (left out)", name))
+		b.op.Notes = append(b.op.Notes, fmt.Sprintf("file field %s is not supported, so it is left out", name))
 	}
 	return nil
 }

@@ -67,6 +67,11 @@ func TestSpaceTradersOpsCatalogue(t *testing.T) {
 		t.Errorf("one tool per operation:\n got %v\nwant %v", names, want)
 	}
 
+	for name, group := range map[string]string{"get-my-agent": "Agents", "navigate-ship": "Fleet", "get-status": "Global"} {
+		if got := toolNamed(t, g, name).Group; got != group {
+			t.Errorf("%s: group %q, want its first tag %q", name, got, group)
+		}
+	}
 	for name, kind := range map[string]game.Kind{"get-my-agent": game.Read, "get-system-waypoints": game.Read, "orbit-ship": game.Act, "patch-ship-nav": game.Act, "purchase-cargo": game.Act} {
 		if got := toolNamed(t, g, name).Kind; got != kind {
 			t.Errorf("%s is %v, want %v", name, got, kind)
