@@ -93,9 +93,19 @@ func writeHeader(w *bufio.Writer, info SessionInfo) {
 	fmt.Fprintf(w, "| Last active | %s |\n", info.LastActive.Format(time.RFC3339))
 	fmt.Fprintf(w, "| Steps | %d |\n", info.Steps)
 	fmt.Fprintf(w, "| Calls | %d |\n", info.Calls)
-	fmt.Fprintf(w, "| Tokens | %d prompt, %d completion |\n", info.PromptTokens, info.CompletionTokens)
+	fmt.Fprintf(w, "| Tokens | %s |\n", tokensCell(info))
 	fmt.Fprintf(w, "| Cost | $%.4f |\n", info.Cost)
 	fmt.Fprintf(w, "| Journal records | %d |\n", info.Records)
+}
+
+// tokensCell is the header's token counts: "1234 prompt (1024 cached, 83%), 56
+// completion", the cached part left out when the provider cached nothing.
+func tokensCell(info SessionInfo) string {
+	prompt := fmt.Sprintf("%d prompt", info.PromptTokens)
+	if info.CachedTokens > 0 && info.PromptTokens > 0 {
+		prompt += fmt.Sprintf(" (%d cached, %.0f%%)", info.CachedTokens, 100*float64(info.CachedTokens)/float64(info.PromptTokens))
+	}
+	return fmt.Sprintf("%s, %d completion", prompt, info.CompletionTokens)
 }
 
 func cell(s string) string {

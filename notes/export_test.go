@@ -28,7 +28,9 @@ func exampleSession(t *testing.T) *Session {
 	s.SetPlan([]PlanStep{{Text: "accept the contract", Status: StatusDone}, {Text: "mine iron", Status: StatusDoing}, {Text: "gamble"}}, 1)
 	s.UpdateStep(3, StatusDropped, "", 2)
 	s.SetRule("dock", true)
-	s.AddUsage(1234, 56, 0.0123)
+	if _, err := s.Commit(Batch{PromptTokens: 1234, CachedTokens: 1024, CompletionTokens: 56, Cost: 0.0123}); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range []Record{
 		{Type: "session_started", Data: json.RawMessage(`{"game":"spacetraders"}`)},
 		{Type: "step", Step: 1},
@@ -86,7 +88,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 	}
 	out := buf.String()
 	want := []string{
-		"# Session demo", "| Model | gpt-x |", "| Approval rules | allow dock |", "1234 prompt, 56 completion",
+		"# Session demo", "| Model | gpt-x |", "| Approval rules | allow dock |", "1234 prompt (1024 cached, 83%), 56 completion",
 		"#### Situation", "Docked at **X1-DF55-A2**.", // the notes' headings nest under "## Notes"
 		"1. [x] accept the contract _(done)_", "2. [ ] mine iron _(doing)_", "3. [-] gamble _(dropped)_",
 		"### Before the first step · #1", "### Step 1 · #2–#6", "### Step 2", "### Step 3",
