@@ -12,15 +12,16 @@ import (
 // commandFields lists, for each command, the fields it may carry and which of them it
 // must carry.
 var commandFields = map[CommandType]struct{ allowed, required []string }{
-	CmdDecide: {[]string{"call_id", "decision", "reason", "args"}, []string{"call_id", "decision"}},
-	CmdAdvise: {[]string{"text"}, []string{"text"}},
-	CmdPause:  {},
-	CmdResume: {},
-	CmdStop:   {},
-	CmdAllow:  {[]string{"tool", "allow"}, []string{"tool", "allow"}},
-	CmdRevise: {[]string{"call_id", "args"}, []string{"call_id", "args"}},
-	CmdRule:   {[]string{"rule"}, []string{"rule"}},
-	CmdUnrule: {[]string{"rule"}, []string{"rule"}},
+	CmdDecide:      {[]string{"call_id", "decision", "reason", "args"}, []string{"call_id", "decision"}},
+	CmdAdvise:      {[]string{"text"}, []string{"text"}},
+	CmdPause:       {},
+	CmdResume:      {},
+	CmdStop:        {},
+	CmdAllow:       {[]string{"tool", "allow"}, []string{"tool", "allow"}},
+	CmdRevise:      {[]string{"call_id", "args"}, []string{"call_id", "args"}},
+	CmdRule:        {[]string{"rule"}, []string{"rule"}},
+	CmdUnrule:      {[]string{"rule"}, []string{"rule"}},
+	CmdKeepPlaying: {[]string{"on"}, []string{"on"}},
 }
 
 // ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the

@@ -45,7 +45,7 @@ func (r *Runner) emit(ev Event) {
 // decisions. The error is sent to Events, and Run returns it.
 func (r *Runner) flush() {
 	if r.fatal != nil || (len(r.pend) == 0 && r.out.Step == 0 && r.out.State == nil &&
-		r.out.PromptTokens == 0 && r.out.CompletionTokens == 0 && r.out.Cost == 0) {
+		r.out.PromptTokens == 0 && r.out.CompletionTokens == 0 && r.out.Cost == 0 && r.out.LoadedTools == nil) {
 		return
 	}
 	b := r.out

@@ -32,6 +32,8 @@ const (
 	EventOutcomeUnknown EventType = "outcome_unknown" // Call was running when coplay stopped last time; it is not run again
 	EventRules          EventType = "rules_changed"   // Rules is the session's approval rules (canonical lines) at start and after a rule, unrule or allow command
 	EventToolUpdated    EventType = "tool_updated"    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
+	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
+	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -51,7 +53,9 @@ type Event struct {
 	Wait        *game.Wait        `json:"wait,omitempty"`
 	Usage       *Usage            `json:"usage,omitempty"`
 	State       State             `json:"state,omitempty"`
-	Rules       []string          `json:"rules,omitempty"` // EventRules: the session's rules, canonical (config and profile rules are not listed)
+	Rules       []string          `json:"rules,omitempty"`        // EventRules: the session's rules, canonical (config and profile rules are not listed)
+	Catalog     *CatalogView      `json:"catalog,omitempty"`      // EventCatalog, and at start when the catalogue is too long to send whole
+	KeepPlaying *bool             `json:"keep_playing,omitempty"` // EventKeepPlaying: play handed over (true) or not
 }
 
 // Call is a tool call as the person sees it.
@@ -88,6 +92,13 @@ type Decision struct {
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
 	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
+}
+
+// CatalogView says how much of the catalogue the model is sent whole.
+type CatalogView struct {
+	Loaded int      `json:"loaded"`          // tools sent whole with each request
+	Total  int      `json:"total"`           // tools in the catalogue
+	Added  []string `json:"added,omitempty"` // EventCatalog: the tools just loaded
 }
 
 // NotesView is the notebook as the screen shows it.
@@ -139,6 +150,8 @@ const (
 	// runner validates them, runs a new dry run and sends tool_updated; the call waits for
 	// a decision again, and approving it then runs it as an edit.
 	CmdRevise CommandType = "revise"
+	// CmdKeepPlaying hands play over (On true) or takes it back: see Config.KeepPlaying.
+	CmdKeepPlaying CommandType = "keep_playing"
 )
 
 // Command is an instruction from the person to the runner.
@@ -152,4 +165,5 @@ type Command struct {
 	Tool     string          `json:"tool,omitempty"`
 	Allow    bool            `json:"allow,omitempty"`
 	Rule     string          `json:"rule,omitempty"`
+	On       bool            `json:"on,omitempty"` // keep_playing
 }

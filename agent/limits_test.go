@@ -111,9 +111,14 @@ func TestPromptBudgetIsHonoured(t *testing.T) {
 			t.Errorf("request %d has %d characters, over the budget of 12000", i, n)
 		}
 	}
+	// The window may have folded to fit, but the world is still there whole, at the
+	// step that opens the window, and the last message is this step's.
 	last := reqs[len(reqs)-1].Messages
-	if !strings.Contains(last[len(last)-1].Content, "Observation") {
-		t.Errorf("the observation was dropped to fit the budget: %q", last[len(last)-1].Content)
+	if !strings.Contains(allText(reqs[len(reqs)-1]), "## World\n\nAt (0,0) with 0 gold.") {
+		t.Errorf("the world was dropped to fit the budget:\n%s", allText(reqs[len(reqs)-1]))
+	}
+	if !strings.HasPrefix(last[len(last)-1].Content, "# Step 13") {
+		t.Errorf("the last message is not this step's input: %q", last[len(last)-1].Content)
 	}
 }
 

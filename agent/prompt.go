@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
-
-	"github.com/coplayhq/coplay/game"
 )
 
 // Bounds that keep the prompt flat over a long session. The notes and the observation
@@ -20,17 +17,27 @@ const (
 	maxTextChars   = 2000 // the model's text of one step, in the verbatim history
 	maxResultChars = 2000 // one tool result, in the verbatim history
 	maxAdviceChars = 2000
-	summaryLines   = 24
-	summaryLineLen = 240
+	summaryLines   = 16
+	summaryLineLen = 200
 )
 
-// stepRecord is one step as the history keeps it.
+// stepRecord is one step as the history keeps it: what the model was shown at the
+// step (input, or full when the step opens the verbatim window), what it answered and
+// what came of its calls. Rendering a record is a pure function of it, so a step's
+// messages are byte-identical in every request that carries them: that is what lets a
+// provider's prompt cache serve them.
 type stepRecord struct {
-	n       int
-	advice  []string
-	text    string
-	calls   []ToolCall // as the brain sent them
-	results []toolResult
+	n int
+	// input is the step's user message: its header, the world (or what changed in it
+	// since the step before), the notes when they changed, advice, and the runner's
+	// notices. full is the same with the whole world and the notes, sent instead when
+	// the step is the first of the window (there is no step before it to compare with).
+	// Both are empty for steps rebuilt from the journal on resume.
+	input, full string
+	advice      []string
+	text        string
+	calls       []ToolCall // as the brain sent them
+	results     []toolResult
 }
 
 // toolResult is what the model was told about one call.
@@ -42,7 +49,10 @@ type toolResult struct {
 	vetoed bool
 }
 
-// history keeps the last keep steps verbatim and folds older ones into a summary.
+// history keeps up to keep steps verbatim and folds older ones into a summary in
+// blocks: when the window is full, all but its newest quarter fold at once. The
+// conversation before the fold point then stays byte-identical for the next three
+// quarters of a window, instead of changing at every step.
 type history struct {
 	keep   int
 	recent []stepRecord
@@ -51,8 +61,16 @@ type history struct {
 
 func (h *history) add(s stepRecord) {
 	h.recent = append(h.recent, s)
-	for len(h.recent) > h.keep {
+	if len(h.recent) > h.keep {
+		h.fold(max(1, h.keep/4))
+	}
+}
+
+// fold folds the oldest steps into the summary, keeping the newest n verbatim.
+func (h *history) fold(n int) {
+	for len(h.recent) > n {
 		h.sum.fold(h.recent[0])
+		h.recent[0] = stepRecord{}
 		h.recent = h.recent[1:]
 	}
 }
@@ -149,32 +167,37 @@ func stepLine(st stepRecord) string {
 	return clip(strings.TrimSuffix(b.String(), ";"), summaryLineLen)
 }
 
-// prompt builds the messages for one step: system prompt; the summary of older steps;
-// notes and plan; the recent steps verbatim; the observation; queued advice. It never
-// exceeds the prompt budget (Config.PromptBudget): the oldest verbatim steps go first,
-// then the longest messages are cut.
-func (r *Runner) prompt(obs game.Observation, advice []string) []Message {
+// prompt builds the messages for one step, append-only: the system prompt (game,
+// rules, how to play, the index of deferred tools), the summary of folded steps, then
+// the steps of the window one after another as the conversation had them, and last cur,
+// this step's input. What changes from one step to the next is only ever added at the
+// end, except when the window folds. Over the prompt budget (Config.PromptBudget) the
+// window folds early; if that is not enough, the oldest verbatim steps go, then the
+// longest messages are cut.
+func (r *Runner) prompt(cur stepRecord) []Message {
+	msgs := r.render(cur)
+	if budget := r.promptBudget(); promptChars(msgs) > budget && len(r.hist.recent) > 1 {
+		r.hist.fold(max(1, len(r.hist.recent)/4))
+		msgs = r.render(cur)
+	}
+	first := 1
+	if r.hist.sum.String() != "" {
+		first = 2
+	}
+	msgs, _ = fitBudget(msgs, r.promptBudget(), first, len(msgs)-1)
+	return msgs
+}
+
+// render lays out the messages of a step (see prompt).
+func (r *Runner) render(cur stepRecord) []Message {
 	msgs := []Message{{Role: RoleSystem, Content: r.systemPrompt()}}
 	if s := r.hist.sum.String(); s != "" {
 		msgs = append(msgs, Message{Role: RoleUser, Content: s})
 	}
-	msgs = append(msgs, Message{Role: RoleUser, Content: r.notesText()})
-	first := len(msgs)
-	for _, st := range r.hist.recent {
-		msgs = append(msgs, stepMessages(st)...)
+	for i, st := range r.hist.recent {
+		msgs = append(msgs, stepMessages(st, i == 0)...)
 	}
-	last := len(msgs)
-	when := ""
-	if !obs.Time.IsZero() {
-		when = ", " + obs.Time.UTC().Format(time.RFC3339)
-	}
-	msgs = append(msgs, Message{Role: RoleUser, Content: fmt.Sprintf("# Observation (step %d%s)\n\n%s",
-		r.step, when, clip(obs.Summary, maxObsChars))})
-	if len(advice) > 0 {
-		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(advice)})
-	}
-	msgs, _ = fitBudget(msgs, r.promptBudget(), first, last)
-	return msgs
+	return append(msgs, stepMessages(cur, len(r.hist.recent) == 0)...)
 }
 
 // promptBudget is the configured budget, or the default.
@@ -191,7 +214,7 @@ func (r *Runner) promptBudget() int {
 
 func adviceText(advice []string) string {
 	var b strings.Builder
-	b.WriteString("# Advice from the person\n\n")
+	b.WriteString("## Advice from the person\n\n")
 	for _, a := range advice {
 		b.WriteString("> ")
 		b.WriteString(strings.ReplaceAll(clip(a, maxAdviceChars), "\n", "\n> "))
@@ -201,10 +224,17 @@ func adviceText(advice []string) string {
 	return b.String()
 }
 
-// stepMessages renders a recent step as the conversation had it.
-func stepMessages(st stepRecord) []Message {
+// stepMessages renders a step as the conversation had it: its input (the whole of it
+// when the step opens the window), then the model's answer and what came of its calls.
+func stepMessages(st stepRecord, opens bool) []Message {
 	var msgs []Message
-	if len(st.advice) > 0 {
+	input := st.input
+	if opens && st.full != "" {
+		input = st.full
+	}
+	if input != "" {
+		msgs = append(msgs, Message{Role: RoleUser, Content: input})
+	} else if len(st.advice) > 0 {
 		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(st.advice)})
 	}
 	if st.text == "" && len(st.calls) == 0 {
@@ -232,15 +262,15 @@ func (r *Runner) notesText() string {
 	var b strings.Builder
 	n, err := r.cfg.Session.Notes()
 	if err != nil {
-		fmt.Fprintf(&b, "# Your notes\n\n(could not be read: %v)\n", err)
+		fmt.Fprintf(&b, "## Your notes\n\n(could not be read: %v)\n", err)
 	} else {
 		text := n.Text
 		if utf8.RuneCountInString(text) > maxNotesChars {
 			text = cutText(text, maxNotesChars, "your notes") + "\n(keep your notes shorter with update_notes)"
 		}
-		fmt.Fprintf(&b, "# Your notes (version %d)\n\n%s\n", n.Version, strings.TrimSpace(text))
+		fmt.Fprintf(&b, "## Your notes (version %d)\n\n%s\n", n.Version, strings.TrimSpace(text))
 	}
-	b.WriteString("\n# Your plan\n\n")
+	b.WriteString("\n## Your plan\n\n")
 	plan, err := r.cfg.Session.Plan()
 	switch {
 	case err != nil:
@@ -251,7 +281,7 @@ func (r *Runner) notesText() string {
 	for _, s := range plan {
 		fmt.Fprintf(&b, "%d. [%s] %s\n", s.ID, s.Status, clip(oneLine(s.Text), 200))
 	}
-	return b.String()
+	return strings.TrimSpace(b.String())
 }
 
 // systemPrompt explains the game, the tools and the approval rules.
@@ -265,14 +295,15 @@ func (r *Runner) systemPrompt() string {
 
 # How to play
 
-- Each step you get your notes and plan, the last few steps, the current observation, and any advice from the person. Answer with tool calls; when you send several, they run in the order you give them, once each is decided.
-- Read tools only look and run at once. Note tools (update_notes, set_plan, update_step) change your notebook and run at once. Act tools change the game: the person approves, vetoes or edits each one, unless one of the person's approval rules decides it (a call a rule denies is not executed, and you are told why).
+- The conversation is the game so far, one step after another. Each step starts with a message from the runner: the step's number and time, the world (whole when the conversation starts, afterwards only the lines that changed since the step before), your notes and plan (when they changed), and advice from the person. Answer with tool calls; when you send several, they run in the order you give them, once each is decided.
+- Read tools only look and run at once. Note tools (update_notes, set_plan, update_step, wait) change only your notebook or your pace and run at once. Act tools change the game: the person approves, vetoes or edits each one, unless one of the person's approval rules decides it (a call a rule denies is not executed, and you are told why).
 - A vetoed call did not run: read the reason, and do not send the same call again unchanged. An edited call ran with the person's arguments; you are told exactly what changed.
 - Arguments are checked against each tool's schema before anything runs; a refused call lists every problem. Fix them; the same failing call three times in a row ends your turn.
-- Only the last few steps are shown in full; older ones are summarised. Your notes and plan are your memory: keep them current (what you know, what you are doing, what you are waiting on, lessons learned).
+- Older steps are folded into a summary now and then. Your notes and plan are your memory: keep them current (what you know, what you are doing, what you are waiting on, lessons learned).
 - Advice from the person comes first: fold it into your notes with update_notes, then act on it.
-- When nothing useful can be done now (everything is travelling or cooling down), answer without tool calls; the runner waits until something can act again.
+- When nothing is worth doing now (everything is travelling or cooling down), call wait with the seconds until something can act; play goes on by itself afterwards. An answer without tool calls hands the turn back to the person, or, when they have handed play over, costs a pause.
 `)
+	b.WriteString(r.systemIndex())
 	return b.String()
 }
 

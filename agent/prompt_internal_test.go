@@ -31,8 +31,9 @@ func (nobody) Name() string                                 { return "nobody" }
 func (nobody) Next(context.Context, Request) (Reply, error) { return Reply{}, nil }
 
 // TestPromptBoundedOver500Steps feeds 500 steps through the history the runner keeps
-// and checks the prompt at step 500 against step 50, and that folded steps are still
-// summarised.
+// and checks that the prompt stops growing once the window first folds (the largest
+// prompt of steps 100-500 against the largest of steps 1-100), and that folded steps
+// are still summarised.
 func TestPromptBoundedOver500Steps(t *testing.T) {
 	book, err := notes.Open(filepath.Join(t.TempDir(), "n.db"), nil)
 	if err != nil {
@@ -51,17 +52,29 @@ func TestPromptBoundedOver500Steps(t *testing.T) {
 	size := map[int]int{}
 	for n := 1; n <= 500; n++ {
 		r.step = n
-		size[n] = promptChars(r.prompt(obs, nil))
+		cur := stepRecord{n: n}
+		cur.input, cur.full = r.stepInput(obs, nil, nil)
+		size[n] = promptChars(r.prompt(cur))
 		args := json.RawMessage(fmt.Sprintf(`{"target":"rock-%d"}`, n))
-		r.hist.add(stepRecord{n: n, text: fmt.Sprintf("Poking rock %d, as planned.", n),
-			calls:   []ToolCall{{ID: fmt.Sprint("c", n), Tool: "poke", Args: args}},
-			results: []toolResult{{tool: "poke", args: args, text: strings.Repeat("poked. ", 20), ok: n%7 != 0}}})
+		cur.text = fmt.Sprintf("Poking rock %d, as planned.", n)
+		cur.calls = []ToolCall{{ID: fmt.Sprint("c", n), Tool: "poke", Args: args}}
+		cur.results = []toolResult{{tool: "poke", args: args, text: strings.Repeat("poked. ", 20), ok: n%7 != 0}}
+		r.hist.add(cur)
 	}
-	if float64(size[500]) > 1.1*float64(size[50]) {
-		t.Fatalf("prompt grew from %d chars at step 50 to %d at step 500", size[50], size[500])
+	early, late := 0, 0
+	for n, c := range size {
+		if n <= 100 {
+			early = max(early, c)
+		} else {
+			late = max(late, c)
+		}
 	}
+	if float64(late) > 1.05*float64(early) {
+		t.Fatalf("the prompt grew from at most %d chars over steps 1-100 to %d over steps 101-500", early, late)
+	}
+	folded := 500 - len(r.hist.recent)
 	sum := r.hist.sum.String()
-	if !strings.Contains(sum, "poke ×492") || !strings.Contains(sum, "step 492:") {
-		t.Fatalf("the summary lost the folded steps:\n%s", sum)
+	if !strings.Contains(sum, fmt.Sprintf("poke ×%d", folded)) || !strings.Contains(sum, fmt.Sprintf("step %d:", folded)) {
+		t.Fatalf("the summary lost the folded steps (%d of them):\n%s", folded, sum)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/catalog"
 	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
@@ -17,7 +18,7 @@ import (
 // Defaults for Config fields left zero.
 const (
 	DefaultMaxIterations = 10
-	DefaultHistorySteps  = 8
+	DefaultHistorySteps  = 24
 	// FailureLimit is how many times in a row the same call (tool and arguments) may
 	// fail before the runner ends the turn and tells the person.
 	FailureLimit = 3
@@ -31,7 +32,7 @@ type Config struct {
 	MaxIterations int  // steps per turn; 0 = DefaultMaxIterations
 	MaxSteps      int  // stop after this many steps of this run (steps that observed the world); 0 = no limit (headless --steps)
 	ApproveAll    bool // --approve all: Act calls run without asking
-	HistorySteps  int  // steps kept verbatim in the prompt; 0 = DefaultHistorySteps
+	HistorySteps  int  // the most steps kept verbatim in the prompt (when full, all but the newest quarter fold into the summary at once); 0 = DefaultHistorySteps
 	Now           func() time.Time
 	// SaveState, if set, returns the game's state; it is saved to the session after each
 	// executed Act call and when the run stops.
@@ -47,6 +48,25 @@ type Config struct {
 	// session's own rules but are not written into the session. New refuses a rule that
 	// does not parse or names a tool the catalogue does not have.
 	Rules []FixedRule
+	// KeepPlaying starts the run with play handed over (see unattended.go): an answer
+	// without calls costs a pause rather than ending the turn, and the per-turn cap
+	// does not apply. The command line sets it with --approve all; the person toggles
+	// it with CmdKeepPlaying.
+	KeepPlaying bool
+	// QuietPause is the first pause after a step that did nothing while play is
+	// handed over (0 = DefaultQuietPause); it doubles with each such step in a row.
+	QuietPause time.Duration
+	// MaxRunTokens and MaxRunCost are this run's spend caps (0 = none): once the
+	// tokens (prompt and completion) or the cost in dollars reach them, the run stops
+	// before the next model call, saying which cap and what was spent. A resumed
+	// session starts with a fresh budget.
+	MaxRunTokens int64
+	MaxRunCost   float64
+	// ToolBudget is the most characters of tool definitions sent with a request (0 =
+	// catalog.DefaultBudget): a catalogue over it is sent in part, with an index of the
+	// rest that the model loads from (load_tools). Pinned tools are always sent whole.
+	ToolBudget int
+	Pinned     []string
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -103,6 +123,21 @@ type Runner struct {
 	gameWait  bool
 	waitState State
 	rec       recorder // what the journal encoder remembers (record.go)
+
+	// The model's view (input.go): the world and notes as the step before showed them.
+	prevWorld     string
+	prevWorldStep int // 0: the next step shows the world whole
+	prevNotes     string
+	notices       []string // the runner's word to the model at the next step
+
+	// Play handed over (unattended.go).
+	keepPlaying bool
+	quietRun    int    // steps in a row that did nothing while play is handed over
+	run         Usage  // spent by this run
+	costUnknown bool   // a model call of this run had no price
+	capStop     string // the spend cap that stopped the run
+
+	cat *catalog.Set // which tools the model is sent whole (tools.go); Run goroutine
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a
@@ -152,7 +187,11 @@ func New(cfg Config) (*Runner, error) {
 		scrub:    newScrubber(cfg.Secrets),
 	}
 	r.hist.keep = cfg.HistorySteps
-	r.addNotebook(r.reg)
+	r.keepPlaying = cfg.KeepPlaying
+	r.addRunnerTools(r.reg)
+	if r.cat, err = newCatalog(r.reg.Tools(), cfg, info.LoadedTools); err != nil {
+		return nil, fmt.Errorf("agent.New: %w", err)
+	}
 	if err := r.loadRules(); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
@@ -184,7 +223,8 @@ func (r *Runner) refreshTools() {
 		return
 	}
 	reg := game.NewRegistry(r.cfg.Game)
-	r.addNotebook(reg)
+	r.addRunnerTools(reg)
+	r.cat.Update(reg.Tools())
 	r.mu.Lock()
 	r.reg = reg
 	r.mu.Unlock()
@@ -316,6 +356,15 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	for _, w := range r.rules.warnings {
 		r.emitError("%s", w)
 	}
+	if r.cat.Deferred() {
+		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
+			"the catalogue is too long to send whole: %d of %d tools are sent, the model loads the others from an index (load_tools)",
+			len(r.cat.Sent()), r.cat.Total())})
+	}
+	if r.keepPlaying {
+		on := true
+		r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &on, Text: keepPlayingText(true)})
+	}
 	if len(r.rules.session) > 0 {
 		// A resumed screen or consumer learns the session's rules from this event.
 		r.emit(Event{Type: EventRules, Text: "the session's rules: " + strings.Join(r.rules.lines(), "; "), Rules: r.rules.lines()})
@@ -330,6 +379,8 @@ func (r *Runner) stopText(err error) string {
 	switch {
 	case err != nil:
 		return "stopped: " + err.Error()
+	case r.capStop != "":
+		return "stopped: " + r.capStop
 	case r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps:
 		return fmt.Sprintf("stopped after the step limit of %d steps", r.cfg.MaxSteps)
 	}
@@ -352,6 +403,10 @@ func (r *Runner) loop() error {
 		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
 			return nil
 		}
+		if r.capStop = r.capReached(); r.capStop != "" {
+			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.capStop)
+			return nil
+		}
 		if newTurn {
 			r.iter = 0
 			clear(r.fails)
@@ -367,9 +422,15 @@ func (r *Runner) loop() error {
 		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
 		}
+		if !out.prose && out.endTurn == "" {
+			r.quietRun = 0
+		}
 		switch {
 		case out.wait != nil:
 			r.sleep(*out.wait)
+		case out.endTurn != "" && r.keepPlaying:
+			newTurn = true
+			r.playOn(out)
 		case out.endTurn != "":
 			newTurn = true
 			if !out.idleUntil.IsZero() && out.idleUntil.After(r.cfg.Now()) {
@@ -377,7 +438,7 @@ func (r *Runner) loop() error {
 			} else {
 				r.idle(out.endTurn)
 			}
-		case r.iter >= r.cfg.MaxIterations:
+		case r.iter >= r.cfg.MaxIterations && !r.keepPlaying:
 			newTurn = true
 			r.emit(Event{Type: EventTurnLimit, Text: fmt.Sprintf(
 				"the turn reached its cap of %d steps and stopped; advise or resume to go on", r.cfg.MaxIterations)})
@@ -492,6 +553,10 @@ func (r *Runner) handle(c command) {
 		r.wake = true
 	case CmdStop:
 		r.stopping = true
+	case CmdKeepPlaying:
+		if c.On != r.keepPlaying {
+			r.setKeepPlaying(c.On)
+		}
 	case CmdAllow:
 		if c.Allow {
 			r.addRule(c.rule)

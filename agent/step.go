@@ -25,6 +25,7 @@ type stepOutcome struct {
 	idleUntil  time.Time  // when the turn is over: the game has nothing to do until then
 	idleReason string
 	noCount    bool // the step did not get as far as the world (observation failed)
+	prose      bool // the model answered without calls
 }
 
 // pendingCall is one call of a batch on its way through the pipeline:
@@ -72,37 +73,40 @@ func (r *Runner) doStep() stepOutcome {
 
 	advice := r.advice
 	r.advice, r.freshAdvice = nil, false
-	msgs := r.prompt(obs, advice)
+	cur := stepRecord{n: r.step, advice: advice}
+	cur.input, cur.full = r.stepInput(obs, advice, r.takeNotices())
+	msgs := r.prompt(cur)
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
 		r.flush() // the step and the world are on screen while the model thinks
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.registry().Tools(), Observation: obs, OnDelta: r.delta,
+		Messages: msgs, Tools: r.sentTools(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
 		// The advice never reached the model: keep it for the next step.
 		r.advice = append(advice, r.advice...)
+		// The world and notes it was shown never reached it either: the next step
+		// shows them whole.
+		r.prevWorldStep, r.prevNotes = 0, ""
 		if r.ctx.Err() == nil {
 			r.emitError("the model (%s) failed: %v", r.cfg.Brain.Name(), err)
 		}
-		return stepOutcome{endTurn: "the model failed"}
+		return stepOutcome{endTurn: "the model failed", idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
 	}
 	u := reply.Usage
 	u.PromptChars = chars
 	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.out.PromptTokens += int64(u.PromptTokens)
-	r.out.CompletionTokens += int64(u.CompletionTokens)
-	r.out.Cost += u.Cost
+	r.spend(u)
 	if reply.Text != "" {
 		r.emit(Event{Type: EventText, Text: reply.Text})
 	}
-	rec := stepRecord{n: r.step, advice: advice, text: reply.Text}
+	rec := cur
+	rec.text = reply.Text
 	if len(reply.Calls) == 0 {
 		r.hist.add(rec)
-		return stepOutcome{endTurn: "the model ended its turn", idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
+		return stepOutcome{endTurn: "the model ended its turn", prose: true, idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
 	}
-
 	b := r.propose(reply.Calls)
 	if !r.runBatch(b) {
 		return stepOutcome{}
@@ -180,6 +184,9 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		pc.call.Kind = t.Kind
 	}
 	v, err := r.validate(tc.Tool, tc.Args)
+	if note := r.deferredNote(tc.Tool, err != nil); note != "" && err != nil {
+		err = fmt.Errorf("%w\n%s", err, note)
+	}
 	if err != nil {
 		pc.invalid = err
 		pc.call.Problems = problemsOf(err)

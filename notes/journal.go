@@ -619,6 +619,9 @@ type Batch struct {
 	// provider served from its cache) and Cost are added to the usage totals.
 	PromptTokens, CompletionTokens, CachedTokens int64
 	Cost                                         float64
+	// LoadedTools, when non-nil, replaces the names of the tools whose definitions the
+	// model has been sent (see SessionInfo.LoadedTools).
+	LoadedTools []string
 	// State, when non-nil, replaces the game's saved state. It is written only when it
 	// differs from the saved one (compared by hash), compressed.
 	State []byte
@@ -675,6 +678,9 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 		info.PromptTokens += b.PromptTokens
 		info.CompletionTokens += b.CompletionTokens
 		info.CachedTokens += b.CachedTokens
+		if b.LoadedTools != nil {
+			info.LoadedTools = append([]string{}, b.LoadedTools...)
+		}
 		info.Cost += b.Cost
 		return s.writeInfo(sb, info)
 	})

@@ -53,6 +53,10 @@ type SessionInfo struct {
 	// Profile is the profile the session was started with, as NAME/EXPERIMENT@VERSION
 	// ("" = none), so a result can be traced to the exact definition that played.
 	Profile string `json:"profile,omitempty"`
+	// LoadedTools names, in the order first sent, the tools whose definitions the model
+	// has been sent when the catalogue is too long to send whole (load_tools), so that a
+	// resumed session sends the same tools.
+	LoadedTools []string `json:"loaded_tools,omitempty"`
 }
 
 // Session is one saved game session inside a [Book]. Its methods are safe

@@ -1,0 +1,155 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// dockingCassette is the scripted model of the cache measurements: the command ship
+// orbits and docks in turn, with a look at it every fifth step. proseEvery > 0 makes
+// every proseEvery-th answer prose without a call, as real models often answer.
+func dockingCassette(proseEvery int) *llmtest.Cassette {
+	c := &llmtest.Cassette{Name: "docking", Model: "scripted", Repeat: true}
+	act := func(tool, args, text string) llmtest.Step {
+		return llmtest.Step{Text: text, Calls: []llmtest.Call{{Tool: tool, Args: json.RawMessage(args)}}}
+	}
+	ship := `{"shipSymbol":"COPLAY-1"}`
+	pattern := []llmtest.Step{
+		act("orbit_ship", ship, "Into orbit."),
+		act("dock_ship", ship, "Docking again."),
+		act("orbit_ship", ship, ""),
+		act("dock_ship", ship, ""),
+		act("observe_detail", `{"view":"ship","shipSymbol":"COPLAY-1"}`, "A look at the ship."),
+	}
+	for i := 0; len(c.Steps) < 30; i++ {
+		if proseEvery > 0 && (len(c.Steps)+1)%proseEvery == 0 {
+			c.Steps = append(c.Steps, llmtest.Step{Text: "Let me think about the best route before the next move."})
+			continue
+		}
+		c.Steps = append(c.Steps, pattern[i%len(pattern)])
+	}
+	return c
+}
+
+// promptText is what a provider's prefix cache compares: the request's tools, then its
+// messages, as sent.
+func promptText(t testing.TB, body []byte) []byte {
+	var req struct {
+		Tools    json.RawMessage `json:"tools"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("a request body is not JSON: %v", err)
+	}
+	return append(append([]byte{}, req.Tools...), req.Messages...)
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// cacheFigures plays steps steps of the docking script against the offline universe
+// through the real OpenAI wire format, every call approved, and measures on the wire
+// the mean prefix reuse over requests 10..steps (the share of each request that
+// repeats the one before byte for byte) and the size of request steps over request 20.
+func cacheFigures(t testing.TB, steps int, set func(*agent.Config)) (reuse, growth float64, srv *llmtest.Server, events []agent.Event) {
+	t.Helper()
+	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	srv = llmtest.NewServer(dockingCassette(0))
+	defer srv.Close()
+	brain, err := openai.New(llmtest.BrainConfig(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	sess, err := book.Create("cache", "universe", "scripted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps}
+	if set != nil {
+		set(&cfg)
+	}
+	r, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	for ev := range r.Events() {
+		events = append(events, ev)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	raw := srv.RawRequests()
+	if len(raw) < steps {
+		t.Fatalf("the model was asked %d times, want %d", len(raw), steps)
+	}
+	var sum float64
+	n := 0
+	prev := promptText(t, raw[8])
+	for i := 9; i < steps; i++ { // requests 10..steps, 1-based
+		cur := promptText(t, raw[i])
+		sum += float64(commonPrefix(prev, cur)) / float64(len(cur))
+		n++
+		prev = cur
+	}
+	last := promptText(t, raw[steps-1])
+	twentieth := promptText(t, raw[19])
+	return sum / float64(n), float64(len(last)) / float64(len(twentieth)), srv, events
+}
+
+// TestPromptIsCacheStable: over 200 steps, each request repeats at least 95% of the one
+// before as a byte prefix on average (what a provider's prompt cache can serve), and the
+// prompt stays bounded (request 200 at most 1.2 times request 20).
+func TestPromptIsCacheStable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 200 steps")
+	}
+	reuse, growth, _, _ := cacheFigures(t, 200, nil)
+	t.Logf("mean prefix reuse over requests 10-200: %.3f; request 200 / request 20: %.2f", reuse, growth)
+	if reuse < 0.95 {
+		t.Errorf("mean prefix reuse %.3f, want at least 0.95", reuse)
+	}
+	if growth > 1.2 {
+		t.Errorf("request 200 is %.2f times request 20, want at most 1.2", growth)
+	}
+}
+
+// BenchmarkPromptCache prints the cache figures of a 200-step run: go test -run '^$'
+// -bench PromptCache ./agent/
+func BenchmarkPromptCache(b *testing.B) {
+	for b.Loop() {
+		reuse, growth, _, _ := cacheFigures(b, 200, nil)
+		b.ReportMetric(reuse, "prefix_reuse")
+		b.ReportMetric(growth, "req200/req20")
+	}
+}
+
+var _ = fmt.Sprint

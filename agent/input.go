@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// worldDiffShare is the largest share of the whole world that a list of changes may
+// take: past it the whole world is sent, which reads better for the same bytes.
+const worldDiffShare = 0.6
+
+// stepInput builds this step's user message (see stepRecord). input says what changed
+// in the world since the step before, and carries the notes only when they changed;
+// full carries both whole, for when the step opens the window. Notices (the runner's
+// word to the model: a nudge after an answer without calls, say) and advice go last.
+func (r *Runner) stepInput(obs game.Observation, advice, notices []string) (input, full string) {
+	header := fmt.Sprintf("# Step %d", r.step)
+	if !obs.Time.IsZero() {
+		header += " · " + obs.Time.UTC().Format(time.RFC3339)
+	}
+	world := clip(strings.TrimSpace(obs.Summary), maxObsChars)
+	wholeWorld := "## World\n\n" + world
+	worldPart := wholeWorld
+	if r.prevWorldStep > 0 {
+		worldPart = worldChanges(r.prevWorld, world, r.prevWorldStep)
+	}
+	notes := r.notesText()
+	var tail strings.Builder
+	for _, n := range notices {
+		tail.WriteString("\n\n")
+		tail.WriteString(n)
+	}
+	if len(advice) > 0 {
+		tail.WriteString("\n\n")
+		tail.WriteString(adviceText(advice))
+	}
+	full = header + "\n\n" + wholeWorld + "\n\n" + notes + tail.String()
+	input = header + "\n\n" + worldPart
+	if notes != r.prevNotes {
+		input += "\n\n" + notes
+	}
+	input += tail.String()
+	r.prevWorld, r.prevWorldStep, r.prevNotes = world, r.step, notes
+	return input, full
+}
+
+// worldChanges says what changed between two renderings of the world, as the changed
+// lines as they are now (a game's summary names what each line is about: a ship, a
+// contract) and the lines that went; the whole world when the changes are most of it.
+func worldChanges(prev, cur string, since int) string {
+	edits := diffLines(prev, cur)
+	if len(edits) == 0 {
+		return fmt.Sprintf("## World\n\nNo change since step %d.", since)
+	}
+	old := strings.Split(prev, "\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, "## World: what changed since step %d (lines as they are now)\n", since)
+	for _, e := range edits {
+		for _, l := range e.Ins {
+			if strings.TrimSpace(l) != "" {
+				b.WriteString("\n")
+				b.WriteString(l)
+			}
+		}
+		for k := len(e.Ins); k < e.Del; k++ {
+			if l := old[e.At+k]; strings.TrimSpace(l) != "" {
+				b.WriteString("\n(gone) ")
+				b.WriteString(strings.TrimSpace(l))
+			}
+		}
+	}
+	if float64(b.Len()) > worldDiffShare*float64(len(cur)) {
+		return "## World\n\n" + cur
+	}
+	return b.String()
+}
