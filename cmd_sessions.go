@@ -93,28 +93,62 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		if list == nil {
-			list = []notes.SessionInfo{}
+		out := make([]sessionJSON, len(list))
+		for i, s := range list {
+			out[i] = sessionJSON{SessionInfo: s, CachedTokens: s.CachedTokens}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return enc.Encode(out)
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(stdout, "no sessions yet in %s\n", path)
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tPROFILE\tLAST ACTIVE\tRECORDS")
+	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tTOKENS\tPROFILE\tLAST ACTIVE\tRECORDS")
 	for _, s := range list {
 		profile := s.Profile
 		if profile == "" {
 			profile = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps, profile,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps, tokensText(s), profile,
 			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
 	}
 	return tw.Flush()
+}
+
+// sessionJSON is a session as `coplay sessions --json` prints it: its SessionInfo,
+// with cached_tokens always present (0 when the provider cached nothing or did not
+// say), so a reader can count on the field.
+type sessionJSON struct {
+	notes.SessionInfo
+	CachedTokens int64 `json:"cached_tokens"`
+}
+
+// tokensText is a session's tokens for the table: "41.2k tok (88% cached)", the share
+// being of the prompt tokens; "-" before any model call.
+func tokensText(s notes.SessionInfo) string {
+	total := s.PromptTokens + s.CompletionTokens
+	if total == 0 {
+		return "-"
+	}
+	out := shortTokens(total) + " tok"
+	if s.CachedTokens > 0 && s.PromptTokens > 0 {
+		out += fmt.Sprintf(" (%.0f%% cached)", 100*float64(s.CachedTokens)/float64(s.PromptTokens))
+	}
+	return out
+}
+
+// shortTokens writes a count as 812, 41.2k or 1.3M.
+func shortTokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }
 
 // exportSession writes the transcript of one session to stdout or to file.

@@ -29,6 +29,11 @@ func sessionsFixture(t *testing.T) string {
 		}
 		s.Append(notes.Record{Type: "text", Step: 1, Data: json.RawMessage(`{"text":"hello from ` + name + `"}`)})
 		s.SetStep(4)
+		if name == "new" {
+			if _, err := s.Commit(notes.Batch{PromptTokens: 40_000, CachedTokens: 35_200, CompletionTokens: 1200, Cost: 0.01}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	return path
 }
@@ -53,6 +58,12 @@ func TestSessionsList(t *testing.T) {
 	if f := strings.Fields(lines[1]); f[1] != "spacetraders" || f[2] != "gpt-x" || f[3] != "4" || f[len(f)-1] != "1" {
 		t.Errorf("row %q", lines[1])
 	}
+	if !strings.Contains(lines[0], "TOKENS") || !strings.Contains(lines[1], " 41.2k tok (88% cached) ") {
+		t.Errorf("the table does not show the tokens with their cached share:\n%s", out)
+	}
+	if f := strings.Fields(lines[2]); f[4] != "-" {
+		t.Errorf("a session without model calls shows tokens %q, want -", f[4])
+	}
 
 	out, err = sessions(t, "--json", "--data", path)
 	if err != nil {
@@ -61,6 +72,22 @@ func TestSessionsList(t *testing.T) {
 	var list []notes.SessionInfo
 	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 2 || list[0].Name != "new" || list[0].Records != 1 {
 		t.Errorf("--json gave %s (%v)", out, err)
+	}
+	if list[0].CachedTokens != 35_200 || list[0].PromptTokens != 40_000 || list[0].CompletionTokens != 1200 {
+		t.Errorf("--json tokens = %d prompt (%d cached) + %d, want 40000 (35200) + 1200", list[0].PromptTokens, list[0].CachedTokens, list[0].CompletionTokens)
+	}
+	// Every session carries cached_tokens, 0 included, once.
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || raw[1]["cached_tokens"] != float64(0) || strings.Count(out, `"cached_tokens"`) != 2 {
+		t.Errorf("--json does not carry cached_tokens for every session:\n%s", out)
+	}
+}
+
+func TestShortTokens(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 812: "812", 1000: "1.0k", 41_200: "41.2k", 1_250_000: "1.2M"} {
+		if got := shortTokens(n); got != want {
+			t.Errorf("shortTokens(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
 

@@ -437,3 +437,26 @@ func FuzzParse(f *testing.F) {
 		_, _ = Parse("fuzz.toml", []byte(doc)) // must not panic
 	})
 }
+
+// The configuration example in README.md is a file that parses, with every key it shows.
+func TestReadmeExampleParses(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```toml\n")
+	doc, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no ```toml block")
+	}
+	f, err := Parse("README.md", []byte(doc))
+	if err != nil {
+		t.Fatalf("README's example: %v", err)
+	}
+	if d := f.Defaults; d.MaxRunTokens == 0 || d.MaxRunCost == 0 || d.ToolBudget == 0 || len(d.Pin) == 0 {
+		t.Errorf("README's [defaults] does not show every spending key: %+v", d.Spending)
+	}
+	if p, ok := f.PriceOf("gpt-4o-mini"); !ok || p.CachedPrompt == 0 {
+		t.Errorf("README's price does not show cached_prompt: %+v", p)
+	}
+}
