@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -67,14 +66,19 @@ func commonPrefix(a, b []byte) int {
 // through the real OpenAI wire format, every call approved, and measures on the wire
 // the mean prefix reuse over requests 10..steps (the share of each request that
 // repeats the one before byte for byte) and the size of request steps over request 20.
-func cacheFigures(t testing.TB, steps int, set func(*agent.Config)) (reuse, growth float64, srv *llmtest.Server, events []agent.Event) {
+func cacheFigures(t testing.TB, steps int) (reuse, growth float64, srv *llmtest.Server, events []agent.Event) {
+	return cacheFiguresProse(t, steps, 0)
+}
+
+// cacheFiguresProse is cacheFigures with an answer in prose every proseEvery requests.
+func cacheFiguresProse(t testing.TB, steps, proseEvery int) (reuse, growth float64, srv *llmtest.Server, events []agent.Event) {
 	t.Helper()
 	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer off.Close()
-	srv = llmtest.NewServer(dockingCassette(0))
+	srv = llmtest.NewServer(dockingCassette(proseEvery))
 	defer srv.Close()
 	brain, err := openai.New(llmtest.BrainConfig(srv))
 	if err != nil {
@@ -89,10 +93,8 @@ func cacheFigures(t testing.TB, steps int, set func(*agent.Config)) (reuse, grow
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps}
-	if set != nil {
-		set(&cfg)
-	}
+	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps,
+		QuietPause: 10 * time.Millisecond}
 	r, err := agent.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +112,9 @@ func cacheFigures(t testing.TB, steps int, set func(*agent.Config)) (reuse, grow
 	raw := srv.RawRequests()
 	if len(raw) < steps {
 		t.Fatalf("the model was asked %d times, want %d", len(raw), steps)
+	}
+	if steps < 20 {
+		return 0, 0, srv, events
 	}
 	var sum float64
 	n := 0
@@ -132,7 +137,7 @@ func TestPromptIsCacheStable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 200 steps")
 	}
-	reuse, growth, _, _ := cacheFigures(t, 200, nil)
+	reuse, growth, _, _ := cacheFigures(t, 200)
 	t.Logf("mean prefix reuse over requests 10-200: %.3f; request 200 / request 20: %.2f", reuse, growth)
 	if reuse < 0.95 {
 		t.Errorf("mean prefix reuse %.3f, want at least 0.95", reuse)
@@ -146,10 +151,8 @@ func TestPromptIsCacheStable(t *testing.T) {
 // -bench PromptCache ./agent/
 func BenchmarkPromptCache(b *testing.B) {
 	for b.Loop() {
-		reuse, growth, _, _ := cacheFigures(b, 200, nil)
+		reuse, growth, _, _ := cacheFigures(b, 200)
 		b.ReportMetric(reuse, "prefix_reuse")
 		b.ReportMetric(growth, "req200/req20")
 	}
 }
-
-var _ = fmt.Sprint

@@ -125,7 +125,7 @@ func checkShape(c Command) error {
 		if strings.TrimSpace(c.Rule) == "" {
 			return fmt.Errorf("command %s: rule is empty", c.Cmd)
 		}
-	case CmdPause, CmdResume, CmdStop:
+	case CmdPause, CmdResume, CmdStop, CmdKeepPlaying:
 	default:
 		return fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())
 	}

@@ -206,6 +206,14 @@ func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set f
 	if g.now == nil {
 		g.now = time.Now
 	}
+	h := startGame(t, g, b, sess, set)
+	h.g = g
+	return h
+}
+
+// startGame runs a runner over any game and b; set adjusts the config.
+func startGame(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) *harness {
+	t.Helper()
 	if sess == nil {
 		sess = newSession(t)
 	}
@@ -218,7 +226,7 @@ func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set f
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, r: r, g: g, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
+	h := &harness{t: t, r: r, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
 	go func() { h.done <- r.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
