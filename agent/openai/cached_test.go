@@ -46,7 +46,7 @@ const deepseekStream = `data: {"id":"930c60df","object":"chat.completion.chunk",
 
 data: {"id":"930c60df","object":"chat.completion.chunk","created":1767225600,"model":"deepseek-chat","system_fingerprint":"fp_3a5770e1b4_prod0225","choices":[{"index":0,"delta":{"content":"I saw \"prompt_cache_hit_tokens\": 7 in the docs."},"logprobs":null,"finish_reason":null}]}
 
-data: {"id":"930c60df","object":"chat.completion.chunk","created":1767225600,"model":"deepseek-chat","system_fingerprint":"fp_3a5770e1b4_prod0225","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_tokens_details":{"cached_tokens":1920},"prompt_cache_hit_tokens":1920,"prompt_cache_miss_tokens":86}}
+data: {"id":"930c60df","object":"chat.completion.chunk","created":1767225600,"model":"deepseek-chat","system_fingerprint":"fp_3a5770e1b4_prod0225","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_cache_hit_tokens":1920,"prompt_cache_miss_tokens":86}}
 
 data: [DONE]
 
