@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -152,12 +153,33 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if !set["max-iterations"] && p.MaxIterations > 0 {
 		o.maxIter = p.MaxIterations
 	}
+	o.applySpending(p.Spending, d.Spending, set)
 	o.pr.temperature, o.pr.maxTokens, o.pr.history = p.Temperature, p.MaxTokens, p.HistorySteps
 	o.pr.prompt, o.pr.tools, o.pr.hide = p.Prompt, p.Tools, p.HideTools
 	if o.pr.keyEnv != "" {
 		configSecretEnvs = append(configSecretEnvs, o.pr.keyEnv)
 	}
 	return nil
+}
+
+// applySpending fills the spend caps, the tool budget and the pins whose flags were not
+// given: from the profile, then from [defaults].
+func (o *options) applySpending(prof, def config.Spending, set map[string]bool) {
+	if !set["max-tokens"] {
+		o.maxTokens = int64(cmp.Or(prof.MaxRunTokens, def.MaxRunTokens))
+	}
+	if !set["max-cost"] {
+		o.maxCost = cmp.Or(prof.MaxRunCost, def.MaxRunCost)
+	}
+	if !set["tool-budget"] {
+		o.toolBudget = cmp.Or(prof.ToolBudget, def.ToolBudget)
+	}
+	if !set["pin"] {
+		o.pins = prof.Pin
+		if len(o.pins) == 0 {
+			o.pins = def.Pin
+		}
+	}
 }
 
 // fixedRules are the approval rules from the config file's [defaults] and the chosen

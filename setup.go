@@ -32,6 +32,12 @@ type options struct {
 	approve string
 	maxIter int
 
+	// Spending: this run's caps, and what each model request carries.
+	maxTokens  int64
+	maxCost    float64
+	toolBudget int
+	pins       stringList
+
 	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
 	// driver opens its game once they are parsed.
 	drivers *game.FlagSet
@@ -47,7 +53,11 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
 	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
-	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot)")
+	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot; not used once play is handed over)")
+	fs.Int64Var(&o.maxTokens, "max-tokens", 0, "stop the run once it has spent `n` model tokens, prompt and completion (0 = no cap; the session resumes with a fresh budget)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's [prices] in config.toml)")
+	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
+	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
 	o.drivers = game.NewFlagSet(fs)
 	o.openers = o.drivers.AddDrivers()
 	o.registerProfile(fs)
@@ -131,6 +141,14 @@ func (o *options) check() error {
 	if o.maxIter < 0 {
 		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
 	}
+	switch {
+	case o.maxTokens < 0:
+		return usagef("--max-tokens must be a positive number of tokens, or 0 for no cap, not %d", o.maxTokens)
+	case o.maxCost < 0:
+		return usagef("--max-cost must be a positive number of dollars, or 0 for no cap, not %g", o.maxCost)
+	case o.toolBudget < 0:
+		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", o.toolBudget)
+	}
 	kind, err := o.brainKind()
 	if err != nil {
 		return err
@@ -144,6 +162,9 @@ func (o *options) check() error {
 	case "model":
 		if _, err := openai.ConfigFromEnv(o.model, o.preset); err != nil {
 			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
+		}
+		if cfg, err := o.modelConfig(); err == nil && o.maxCost > 0 && cfg.PriceIn == 0 && cfg.PriceOut == 0 {
+			return usagef("--max-cost needs the price of model %s to count what it spends: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", cfg.Model, cfg.Model)
 		}
 	}
 	if o.resume {
@@ -340,6 +361,11 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		MaxIterations: o.maxIter,
 		MaxSteps:      steps,
 		ApproveAll:    o.approve == "all",
+		KeepPlaying:   o.approve == "all", // handed over: a reply in prose does not stop play
+		MaxRunTokens:  o.maxTokens,
+		MaxRunCost:    o.maxCost,
+		ToolBudget:    o.toolBudget,
+		Pinned:        o.pins,
 		HistorySteps:  o.historySteps(),
 		SaveState:     saveState,
 		Rules:         o.fixedRules(),

@@ -115,7 +115,7 @@ var actionScopes = map[string][]string{
 	"approve": {scopeScreen}, "veto": {scopeScreen}, "edit": {scopeScreen},
 	"always_allow": {scopeScreen}, "approve_all": {scopeScreen},
 	"up": {scopeScreen, scopeRules}, "down": {scopeScreen, scopeRules},
-	"unfold": {scopeScreen}, "pause": {scopeScreen}, "advise": {scopeScreen},
+	"unfold": {scopeScreen}, "pause": {scopeScreen}, "keep_playing": {scopeScreen}, "advise": {scopeScreen},
 	"send": {scopeInput}, "submit": {scopeInput},
 	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp},
 	"scroll_up": {scopeScreen}, "scroll_down": {scopeScreen}, "follow": {scopeScreen},

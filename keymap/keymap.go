@@ -26,7 +26,8 @@ type KeyMap struct {
 	Unfold      key.Binding // unfold: show or fold the selected call's long arguments
 
 	// The agent.
-	Pause key.Binding // pause: pause or resume the agent
+	Pause       key.Binding // pause: pause or resume the agent
+	KeepPlaying key.Binding // keep_playing: hand play over (an answer without calls does not stop it) or take it back
 
 	// Advice input and dialogs.
 	Advise key.Binding // advise: focus the advice input
@@ -73,6 +74,7 @@ func Default() *KeyMap {
 		Down:           b("next call / scroll", "down", "j"),
 		Unfold:         b("unfold/fold arguments", "z"),
 		Pause:          b("pause/resume", "p"),
+		KeepPlaying:    b("keep playing on/off (hand play over)", "K"),
 		Advise:         b("type advice", "/", "tab"),
 		Send:           b("send", "enter"),
 		Submit:         b("submit edit for review", "ctrl+s"),
@@ -134,6 +136,7 @@ func (k *KeyMap) Actions() []Action {
 		{"down", &k.Down},
 		{"unfold", &k.Unfold},
 		{"pause", &k.Pause},
+		{"keep_playing", &k.KeepPlaying},
 		{"advise", &k.Advise},
 		{"send", &k.Send},
 		{"submit", &k.Submit},
@@ -168,7 +171,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
-		{k.Pause, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
+		{k.Pause, k.KeepPlaying, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
 		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Help, k.Quit},
 	}
 }

@@ -93,13 +93,9 @@ func (m *Model) handleEvent(ev agent.Event) {
 		m.wait = &w
 		m.log.add(kindWait, fmt.Sprintf("waiting until %s (%s): %s", w.Until.Format("15:04:05"), countdown(w.Until.Sub(m.now())), w.Reason))
 	case agent.EventUsage:
-		if u := ev.Usage; u != nil {
-			m.tokens += u.PromptTokens + u.CompletionTokens
-			m.cost += u.Cost
-			if u.PromptTokens+u.CompletionTokens > 0 && !u.CostKnown {
-				m.costUnknown = true // a model without a price: never show $0 for it
-			}
-		}
+		m.addUsage(ev.Usage)
+	case agent.EventKeepPlaying, agent.EventCatalog:
+		m.handlePlayEvent(ev)
 	case agent.EventError:
 		m.log.add(kindError, ev.Text)
 		if !m.replaying {

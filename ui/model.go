@@ -128,7 +128,10 @@ type Model struct {
 	state       agent.State
 	tokens      int
 	cost        float64
-	costUnknown bool // a model without a known price was used: the status bar says so, not $0
+	costUnknown bool  // a model without a known price was used: the status bar says so, not $0
+	spend       spend // prompt and cached tokens, and whether the cost is an upper bound
+	keepPlaying bool  // play is handed over (keep_playing)
+	catalog     *agent.CatalogView
 	wait        *game.Wait
 	closed      bool
 }

@@ -135,6 +135,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Pause):
 		m.togglePause()
 		return nil
+	case key.Matches(msg, km.KeepPlaying):
+		m.toggleKeepPlaying()
+		return nil
 	case key.Matches(msg, km.NextTab):
 		m.tab = (m.tab + 1) % numTabs
 		return nil
@@ -308,6 +311,14 @@ func (m *Model) togglePause() {
 		return
 	}
 	m.state = next
+}
+
+// toggleKeepPlaying hands play over to the agent or takes it back; the runner's
+// keep_playing event confirms it in the status bar and the log.
+func (m *Model) toggleKeepPlaying() {
+	if err := m.agent.Send(agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.keepPlaying}); err != nil {
+		m.log.add(kindError, "keep playing: "+err.Error())
+	}
 }
 
 // quit asks first while a call runs or waits for a decision.

@@ -199,11 +199,13 @@ func (m *Model) renderStatus(w int) string {
 	if m.state != "" {
 		parts = append(parts, part{strings.ReplaceAll(string(m.state), "_", " "), 0, false})
 	}
-	cost := fmt.Sprintf("$%.4f", m.cost)
-	if m.costUnknown {
-		cost = "cost unknown"
+	if m.keepPlaying {
+		parts = append(parts, part{"keep playing", 0, true})
 	}
-	parts = append(parts, part{fmt.Sprintf("%s tok %s", shortCount(m.tokens), cost), 1, false})
+	parts = append(parts, part{m.spendText(), 1, false})
+	if c := m.catalog; c != nil && c.Loaded < c.Total {
+		parts = append(parts, part{fmt.Sprintf("tools %d/%d", c.Loaded, c.Total), 2, false})
+	}
 	if m.wait != nil {
 		parts = append(parts, part{"wait " + countdown(m.wait.Until.Sub(m.now())), 0, true})
 	}

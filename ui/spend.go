@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// spend is what the status bar knows of the model's bill beyond the token total.
+type spend struct {
+	prompt, cached int
+	upper          bool // some cost counts cached tokens at the full price: it is at most that
+}
+
+// addUsage counts a model call's usage for the status bar.
+func (m *Model) addUsage(u *agent.Usage) {
+	if u == nil {
+		return
+	}
+	m.tokens += u.PromptTokens + u.CompletionTokens
+	m.cost += u.Cost
+	m.spend.prompt += u.PromptTokens
+	m.spend.cached += u.CachedTokens
+	m.spend.upper = m.spend.upper || u.CostUpper
+	if u.PromptTokens+u.CompletionTokens > 0 && !u.CostKnown {
+		m.costUnknown = true // a model without a price: never show $0 for it
+	}
+}
+
+// handlePlayEvent takes the events about how play goes on: handed over or not, and
+// how much of the catalogue the model is sent.
+func (m *Model) handlePlayEvent(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventKeepPlaying:
+		if ev.KeepPlaying != nil {
+			m.keepPlaying = *ev.KeepPlaying
+		}
+		m.log.add(kindInfo, ev.Text)
+	case agent.EventCatalog:
+		if ev.Catalog != nil {
+			c := *ev.Catalog
+			m.catalog = &c
+		}
+		m.log.add(kindInfo, ev.Text)
+	}
+}
+
+// spendText is the status bar's bill: "41.2k tok · 88% cached · $0.0123", with "≤" when
+// cached tokens were priced at the full rate and "cost unknown" for a model without a
+// price.
+func (m *Model) spendText() string {
+	cost := fmt.Sprintf("$%.4f", m.cost)
+	switch {
+	case m.costUnknown:
+		cost = "cost unknown"
+	case m.spend.upper:
+		cost = "≤" + cost
+	}
+	s := shortCount(m.tokens) + " tok"
+	if m.spend.prompt > 0 && m.spend.cached > 0 {
+		s += fmt.Sprintf(" · %d%% cached", m.spend.cached*100/m.spend.prompt)
+	}
+	return s + " · " + cost
+}
