@@ -23,7 +23,23 @@ type catalogEntry struct {
 	Kind        game.Kind          `json:"kind"`
 	Description string             `json:"description"`
 	DryRun      bool               `json:"dryRun,omitempty"`
+	Group       string             `json:"group,omitempty"`
 	Schema      *jsonschema.Schema `json:"schema"`
+}
+
+// toolsOutput is what `coplay tools --json` prints: the catalogue, and what the game
+// could not make a tool of with why (always present, [] when nothing).
+type toolsOutput struct {
+	Tools   []catalogEntry `json:"tools"`
+	Skipped []game.Skipped `json:"skipped"`
+}
+
+// skippedOf returns what g leaves out of its catalogue (game.Skipper), or nil.
+func skippedOf(g game.Game) []game.Skipped {
+	if s, ok := g.(game.Skipper); ok {
+		return s.Skipped()
+	}
+	return nil
 }
 
 // runTools prints the catalogue of the game --game names, opened with its flags only to
@@ -33,7 +49,7 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("coplay tools", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("game", "universe", "`game` whose tools to list: "+strings.Join(driverNames(), ", "))
-	asJSON := fs.Bool("json", false, "print a JSON array of {name, kind, description, dryRun, schema}")
+	asJSON := fs.Bool("json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
 	drivers := game.NewFlagSet(fs)
 	openers := drivers.AddDrivers()
 	pos, err := parseFlags(fs, args, stdout)
@@ -66,14 +82,16 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 		defer opened.Close()
 	}
 	tools := opened.Game.Tools()
+	skipped := skippedOf(opened.Game)
 	if *asJSON {
-		entries := make([]catalogEntry, len(tools))
+		out := toolsOutput{Tools: make([]catalogEntry, len(tools)), Skipped: []game.Skipped{}}
 		for i, t := range tools {
-			entries[i] = catalogEntry{t.Name, t.Kind, t.Description, t.DryRun, t.Schema}
+			out.Tools[i] = catalogEntry{t.Name, t.Kind, t.Description, t.DryRun, t.Group, t.Schema}
 		}
+		out.Skipped = append(out.Skipped, skipped...)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(entries)
+		return enc.Encode(out)
 	}
 	for _, t := range tools {
 		schema, err := json.Marshal(t.Schema)
@@ -84,7 +102,17 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 		if t.DryRun {
 			dry = ", dry run"
 		}
-		fmt.Fprintf(stdout, "%s (%s%s)\n  %s\n  args: %s\n\n", t.Name, t.Kind, dry, t.Description, schema)
+		group := ""
+		if t.Group != "" {
+			group = ", " + t.Group
+		}
+		fmt.Fprintf(stdout, "%s (%s%s%s)\n  %s\n  args: %s\n\n", t.Name, t.Kind, dry, group, t.Description, schema)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stdout, "%s skipped:\n", plural(len(skipped), "operation"))
+		for _, s := range skipped {
+			fmt.Fprintf(stdout, "  %s: %s\n", s.Name, s.Reason)
+		}
 	}
 	return nil
 }

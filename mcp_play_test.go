@@ -174,16 +174,29 @@ func TestToolsListsMCPServerOverStdioAndHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: coplay tools: %v", name, err)
 		}
-		var tools []struct {
-			Name   string         `json:"name"`
-			Kind   string         `json:"kind"`
-			Schema map[string]any `json:"schema"`
+		var catalogue struct {
+			Tools []struct {
+				Name   string         `json:"name"`
+				Kind   string         `json:"kind"`
+				Group  string         `json:"group"`
+				Schema map[string]any `json:"schema"`
+			} `json:"tools"`
+			Skipped []struct {
+				Name   string `json:"name"`
+				Reason string `json:"reason"`
+			} `json:"skipped"`
 		}
-		if err := json.Unmarshal(out, &tools); err != nil {
+		if err := json.Unmarshal(out, &catalogue); err != nil {
 			t.Fatalf("%s: %v: %s", name, err, out)
 		}
+		if catalogue.Skipped == nil {
+			t.Errorf("%s: coplay tools --json has no skipped list: %s", name, out)
+		}
 		kinds := map[string]string{}
-		for _, tl := range tools {
+		for _, tl := range catalogue.Tools {
+			if tl.Group == "" {
+				t.Errorf("%s: %s has no group (the server's name)", name, tl.Name)
+			}
 			kinds[tl.Name] = tl.Kind
 			if tl.Name == "get-sum" {
 				props, _ := tl.Schema["properties"].(map[string]any)
