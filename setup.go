@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -325,7 +326,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		p.brain = autopilot.New(st)
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
 	case "script":
-		b, closer, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
+		b, closer, err := o.scriptBrain(strings.TrimPrefix(o.brain, "script:"))
 		if err != nil {
 			return err
 		}
@@ -374,6 +375,26 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		Secrets: append(secrets(), opened.Secrets...),
 	})
 	return err
+}
+
+// scriptBrain serves a cassette over loopback and points the openai brain at it, with
+// the cassette model's price from config.toml when it has one (so a demo shows a bill).
+func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
+	c, err := llmtest.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := llmtest.NewServer(c)
+	cfg := llmtest.BrainConfig(srv)
+	if price, ok := o.pr.file.PriceOf(cfg.Model); ok {
+		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
+	}
+	b, err := openai.New(cfg)
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return b, srv, nil
 }
 
 // openGame opens the game o names with its driver; the notebook's directory is where
