@@ -389,6 +389,21 @@ paths:
           text/markdown:
             schema: {type: string}
       responses: {"204": {description: ok}}
+  /tags:
+    post:
+      operationId: setTags
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                tags: {type: array, items: {type: string}}
+                ids: {type: array, items: {type: integer}}
+            encoding:
+              tags: {explode: false}
+      responses: {"204": {description: ok}}
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -409,6 +424,10 @@ paths:
 	call(t, g, "addNote", `{"body":"# Hi\n"}`)
 	if got := srv.last(t); got.Body != "# Hi\n" || got.Header.Get("Content-Type") != "text/markdown" {
 		t.Errorf("addNote sent %q (%s)", got.Body, got.Header.Get("Content-Type"))
+	}
+	call(t, g, "setTags", `{"tags":["a b","c"],"ids":[1,2]}`)
+	if got := srv.last(t); got.Body != "tags=a+b%2Cc&ids=1&ids=2" {
+		t.Errorf("setTags (tags with explode: false) sent %q", got.Body)
 	}
 	call(t, g, "addNote", `{}`)
 	if got := srv.last(t); got.Body != "" || got.Header.Get("Content-Type") != "" {
