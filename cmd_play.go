@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -58,7 +59,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Game:    p.title,
 		Brain:   p.brain.Name(),
 		Session: p.session.Name(),
-		Banner:  p.banner,
+		Banner:  strings.TrimSpace(p.banner + "\n" + p.skipped),
 		Tools:   p.runner.Tools(),
 		Keys:    keys,
 		History: history,

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
@@ -41,6 +42,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	p, err := setup(o, first(pos), *steps, nil)
 	if err != nil {
 		return err
+	}
+	if p.skipped != "" {
+		fmt.Fprintln(stderr, p.skipped)
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()

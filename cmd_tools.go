@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/openai"
 	"io"
 	"os"
 	"strings"
@@ -50,6 +52,10 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	name := fs.String("game", "universe", "`game` whose tools to list: "+strings.Join(driverNames(), ", "))
 	asJSON := fs.Bool("json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
+	asModel := fs.Bool("as-model", false, "print exactly the tools and the index of tools not sent that a model's first request carries, with their sizes")
+	budget := fs.Int("tool-budget", 0, "with --as-model: characters of tool definitions per request (`n`; default 12000)")
+	var pins stringList
+	fs.Var(&pins, "pin", "with --as-model: a `tool` always sent whole (repeat for more)")
 	drivers := game.NewFlagSet(fs)
 	openers := drivers.AddDrivers()
 	pos, err := parseFlags(fs, args, stdout)
@@ -80,6 +86,9 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	}
 	if opened.Close != nil {
 		defer opened.Close()
+	}
+	if *asModel {
+		return printAsModel(stdout, opened.Game, agent.Config{ToolBudget: *budget, Pinned: pins}, *asJSON)
 	}
 	tools := opened.Game.Tools()
 	skipped := skippedOf(opened.Game)
@@ -114,5 +123,50 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  %s: %s\n", s.Name, s.Reason)
 		}
 	}
+	return nil
+}
+
+// printAsModel prints what a model's first request carries of the catalogue: the tools
+// array as sent (one tool a line here; the request has them on one) and the index of
+// the tools not sent, which goes in the system prompt.
+func printAsModel(w io.Writer, g game.Game, cfg agent.Config, asJSON bool) error {
+	if cfg.ToolBudget < 0 {
+		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", cfg.ToolBudget)
+	}
+	sent, index, total, err := agent.ModelCatalog(g, cfg)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	wire, err := openai.WireTools(sent)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{
+			"tools": json.RawMessage(wire), "tools_chars": len(wire), "loaded": len(sent), "total": total,
+			"index": index, "index_chars": len(index),
+		})
+	}
+	fmt.Fprintf(w, "# Tools sent with each request from the first: %d of %d, %d characters\n\n", len(sent), total, len(wire))
+	var elems []json.RawMessage
+	if err := json.Unmarshal(wire, &elems); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "[")
+	for i, e := range elems {
+		sep := ","
+		if i == len(elems)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "%s%s\n", e, sep)
+	}
+	fmt.Fprintln(w, "]")
+	if index == "" {
+		fmt.Fprintln(w, "\nEvery tool is sent: there is no index.")
+		return nil
+	}
+	fmt.Fprintf(w, "\n# Index of the tools not sent, in the system prompt: %d characters (load_tools loads them)\n\n%s\n", len(index), index)
 	return nil
 }

@@ -109,6 +109,7 @@ type play struct {
 	runner  *agent.Runner
 	title   string // "SpaceTraders (offline universe)"
 	banner  string // which brain and game, and how to change them
+	skipped string // what the game could not make a tool of, in a line ("" = nothing)
 	closers []func() error
 }
 
@@ -298,6 +299,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		return err
 	}
 	p.game, p.title = opened.Game, opened.Title
+	p.skipped = skippedLine(opened.Game)
 	// The game's secrets (an agent token) are scrubbed like the environment's.
 	p.book.Redact(opened.Secrets...)
 	var saveState func() ([]byte, error)

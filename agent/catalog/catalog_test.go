@@ -142,10 +142,11 @@ func TestPinningEverythingDefersNothing(t *testing.T) {
 	}
 }
 
-var indexLine = regexp.MustCompile(`^- (\S+) \((read|act|note)\)(: .+)?$`)
+var indexLine = regexp.MustCompile(`^- (\S+) \((read|act|note)(, sent)?\)(: .+)?$`)
 
-// The index names every deferred tool once, grouped, "other" last, and does not
-// change when tools are loaded (it lives in the cached prompt).
+// The index names every tool of the game once (those sent whole marked so, without a
+// summary; the deferred ones with theirs), grouped, "other" last, and does not change
+// when tools are loaded (it lives in the cached prompt).
 func TestIndexNamesEveryDeferredToolOnce(t *testing.T) {
 	s := mustNew(t, bigCatalogue(120), runnerOptions(6000))
 	index := s.Index()
@@ -162,15 +163,18 @@ func TestIndexNamesEveryDeferredToolOnce(t *testing.T) {
 				t.Fatalf("index line %q is not \"- name (kind): summary\"", line)
 			}
 			seen[m[1]]++
+			if sent := m[3] != ""; sent != s.IsLoaded(m[1]) || sent == (m[4] != "") {
+				t.Errorf("index line %q: sent %v, loaded %v, summary %q", line, sent, s.IsLoaded(m[1]), m[4])
+			}
 		}
 	}
 	if !slices.Equal(groups, []string{"fleet", "systems", "contracts", "other"}) {
 		t.Errorf("groups %v, want catalogue order with other last", groups)
 	}
 	for _, tl := range bigCatalogue(120) {
-		want := 0
-		if !s.IsLoaded(tl.Name) {
-			want = 1
+		want := 1
+		if tl.Kind == game.Note || tl.Name == "load_tools" || tl.Name == "find_tools" {
+			want = 0 // the runner's own tools are always sent, and are not the game's
 		}
 		if seen[tl.Name] != want {
 			t.Errorf("%s appears %d times in the index, want %d", tl.Name, seen[tl.Name], want)

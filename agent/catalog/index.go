@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,13 +16,15 @@ const summaryMax = 90
 // otherGroup is where tools without a Group are listed, last.
 const otherGroup = "other"
 
-// entry is one deferred tool as the index shows it.
+// entry is one tool as the index shows it; a tool sent whole is only named.
 type entry struct {
 	name, kind, group, summary string
+	sent                       bool
 }
 
-// Index is the compact index of the tools deferred when the Set was made, for the
-// system prompt: grouped by Group (groups in the order they first appear in the
+// Index is the compact index of the game's tools when the Set was made, for the
+// system prompt: every tool is named (so that the model knows what the game offers),
+// those sent whole only by name and kind ("sent"), the deferred ones with a summary; grouped by Group (groups in the order they first appear in the
 // catalogue, ungrouped tools last under "other"), one line a tool:
 //
 //	fleet:
@@ -31,15 +34,26 @@ type entry struct {
 // in the cached part of the prompt. It is "" when nothing is deferred.
 func (s *Set) Index() string { return s.index }
 
-// indexEntries lists the deferred tools in catalogue order.
+// indexEntries lists the game's tools in catalogue order: the deferred ones with their
+// summary, the ones sent whole by name. The runner's own (Note tools, OnlyWhenDeferred)
+// are left out: they are always sent and are not the game's.
 func (s *Set) indexEntries() []entry {
 	var out []entry
+	deferred := false
 	for _, n := range s.names() {
-		if s.loaded[n] {
+		t := s.tools[s.pos[n]]
+		if t.Kind == game.Note || slices.Contains(s.opts.OnlyWhenDeferred, n) {
 			continue
 		}
-		t := s.tools[s.pos[n]]
-		out = append(out, entry{name: t.Name, kind: t.Kind.String(), group: groupOf(t), summary: Summary(t)})
+		e := entry{name: t.Name, kind: t.Kind.String(), group: groupOf(t), sent: s.loaded[n]}
+		if !e.sent {
+			e.summary = Summary(t)
+			deferred = true
+		}
+		out = append(out, e)
+	}
+	if !deferred {
+		return nil
 	}
 	return out
 }
@@ -82,6 +96,9 @@ func renderIndex(entries []entry) string {
 			b.WriteString(e.name)
 			b.WriteString(" (")
 			b.WriteString(e.kind)
+			if e.sent {
+				b.WriteString(", sent")
+			}
 			b.WriteByte(')')
 			if e.summary != "" {
 				b.WriteString(": ")

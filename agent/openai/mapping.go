@@ -105,3 +105,13 @@ func estimateTokens(chars int) int {
 	}
 	return (chars + 3) / 4
 }
+
+// WireTools returns the JSON of the tools array a chat-completions request carries for
+// tools, byte for byte as it is sent (for `coplay tools --as-model`).
+func WireTools(tools []game.Tool) ([]byte, error) {
+	wt, err := toWireTools(tools)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(wt)
+}
