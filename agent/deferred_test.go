@@ -129,4 +129,3 @@ func lastToolMessage(req agent.Request) string {
 	}
 	return ""
 }
-

@@ -66,7 +66,9 @@ func TestWaitToolPausesAndPlayGoesOn(t *testing.T) {
 	if c.Kind != game.Note || c.NeedsOK {
 		t.Fatalf("wait proposed as %+v", c)
 	}
-	w := h.next("waiting", func(ev agent.Event) bool { return ev.Type == agent.EventWaiting && ev.Wait != nil && !ev.Wait.Until.IsZero() })
+	w := h.next("waiting", func(ev agent.Event) bool {
+		return ev.Type == agent.EventWaiting && ev.Wait != nil && !ev.Wait.Until.IsZero()
+	})
 	if left := time.Until(w.Wait.Until); left < 500*time.Millisecond || left > 1500*time.Millisecond || w.Wait.Reason != "the digger is resting" {
 		t.Fatalf("wait until %v (in %v) because %q", w.Wait.Until, left, w.Wait.Reason)
 	}
