@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/coplayhq/coplay/ui"
 	"io"
 	"os"
 	"path/filepath"
@@ -133,22 +134,11 @@ func tokensText(s notes.SessionInfo) string {
 	if total == 0 {
 		return "-"
 	}
-	out := shortTokens(total) + " tok"
+	out := ui.ShortCount(total) + " tok"
 	if s.CachedTokens > 0 && s.PromptTokens > 0 {
 		out += fmt.Sprintf(" (%.0f%% cached)", 100*float64(s.CachedTokens)/float64(s.PromptTokens))
 	}
 	return out
-}
-
-// shortTokens writes a count as 812, 41.2k or 1.3M.
-func shortTokens(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }
 
 // exportSession writes the transcript of one session to stdout or to file.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/coplayhq/coplay/ui"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,8 +86,8 @@ func TestSessionsList(t *testing.T) {
 
 func TestShortTokens(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 812: "812", 1000: "1.0k", 41_200: "41.2k", 1_250_000: "1.2M"} {
-		if got := shortTokens(n); got != want {
-			t.Errorf("shortTokens(%d) = %q, want %q", n, got, want)
+		if got := ui.ShortCount(n); got != want {
+			t.Errorf("ui.ShortCount(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -56,7 +56,7 @@ func (m *Model) spendText() string {
 	case m.spend.upper:
 		cost = "≤" + cost
 	}
-	s := shortCount(m.tokens) + " tok"
+	s := ShortCount(int64(m.tokens)) + " tok"
 	if m.spend.prompt > 0 && m.spend.cached > 0 {
 		s += fmt.Sprintf(" · %d%% cached", m.spend.cached*100/m.spend.prompt)
 	}

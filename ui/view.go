@@ -263,7 +263,9 @@ func firstKey(b key.Binding) string {
 	return ""
 }
 
-func shortCount(n int) string {
+// ShortCount writes a count as 812, 41.2k or 1.3M: how the status bar and `coplay
+// sessions` show tokens.
+func ShortCount(n int64) string {
 	switch {
 	case n >= 1_000_000:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
