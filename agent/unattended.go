@@ -41,9 +41,9 @@ func (r *Runner) setKeepPlaying(on bool) {
 	}
 }
 
-// playOn is the end of a turn while play is handed over: a pause, then the next step.
-// A step that did nothing in a row doubles the pause; the game's next event (a ship
-// arriving) ends it sooner when it comes first.
+// playOn is the end of a turn while play is handed over: a wait until the game's next
+// event (every ship travelling) when it has one, otherwise a pause that doubles with
+// each step in a row that did nothing; then the next step.
 func (r *Runner) playOn(out stepOutcome) {
 	r.quietRun++
 	if out.prose {
@@ -56,7 +56,9 @@ func (r *Runner) playOn(out stepOutcome) {
 	d := min(base<<min(r.quietRun-1, 16), maxQuietPause)
 	until := r.cfg.Now().Add(d)
 	why := "play goes on after a pause: " + out.endTurn
-	if !out.idleUntil.IsZero() && out.idleUntil.Before(until) && out.idleUntil.After(r.cfg.Now()) {
+	if out.idleUntil.After(r.cfg.Now()) {
+		// Nothing can act before the game's next event: waiting for it beats asking
+		// the model again sooner.
 		until, why = out.idleUntil, out.idleReason
 	}
 	r.sleep(game.Wait{Until: until, Reason: why})
