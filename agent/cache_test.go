@@ -137,8 +137,12 @@ func TestPromptIsCacheStable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 200 steps")
 	}
-	reuse, growth, _, _ := cacheFigures(t, 200)
-	t.Logf("mean prefix reuse over requests 10-200: %.3f; request 200 / request 20: %.2f", reuse, growth)
+	reuse, growth, srv, _ := cacheFigures(t, 200)
+	lo, hi := toolChars(t, srv)
+	t.Logf("mean prefix reuse over requests 10-200: %.3f; request 200 / request 20: %.2f; tool definitions %d-%d characters a request", reuse, growth, lo, hi)
+	if hi != lo {
+		t.Errorf("the tool definitions changed size during play (%d-%d characters): they should be byte-identical", lo, hi)
+	}
 	if reuse < 0.95 {
 		t.Errorf("mean prefix reuse %.3f, want at least 0.95", reuse)
 	}
@@ -151,8 +155,28 @@ func TestPromptIsCacheStable(t *testing.T) {
 // -bench PromptCache ./agent/
 func BenchmarkPromptCache(b *testing.B) {
 	for b.Loop() {
-		reuse, growth, _, _ := cacheFigures(b, 200)
+		reuse, growth, srv, _ := cacheFigures(b, 200)
+		_, hi := toolChars(b, srv)
+		b.ReportMetric(float64(hi), "tool_chars/req")
 		b.ReportMetric(reuse, "prefix_reuse")
 		b.ReportMetric(growth, "req200/req20")
 	}
+}
+
+// toolChars is the least and most characters of tool definitions a request carried.
+func toolChars(t testing.TB, srv *llmtest.Server) (lo, hi int) {
+	lo = -1
+	for _, body := range srv.RawRequests() {
+		var req struct {
+			Tools json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(req.Tools); lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, len(req.Tools))
+	}
+	return lo, hi
 }
