@@ -71,36 +71,17 @@ func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
 // handleKey routes a key: dialogs first, then the advice input, then the screen's
 // own bindings. A key typed into an input never reaches a decision binding.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
 	m.hint = ""
 	// Quit keys that cannot be typed (ctrl+c) work everywhere.
-	if key.Matches(msg, km.Quit) && msg.Text == "" && m.dialog != quitDialog {
+	if key.Matches(msg, m.keys.Quit) && msg.Text == "" && m.dialog != quitDialog {
 		return m.quit()
 	}
 	switch m.dialog {
 	case helpDialog:
-		switch {
-		case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
-			m.dialog = m.returnTo
-			m.returnTo = noDialog
-		case key.Matches(msg, km.Down):
-			m.helpScroll.by(1)
-		case key.Matches(msg, km.Up):
-			m.helpScroll.by(-1)
-		case key.Matches(msg, km.ScrollDown):
-			m.helpScroll.by(m.helpScroll.page())
-		case key.Matches(msg, km.ScrollUp):
-			m.helpScroll.by(-m.helpScroll.page())
-		}
+		m.helpKey(msg)
 		return nil
 	case quitDialog:
-		switch {
-		case key.Matches(msg, km.Yes):
-			return m.stopAndQuit()
-		case key.Matches(msg, km.No, km.Cancel):
-			m.dialog = noDialog
-		}
-		return nil
+		return m.quitKey(msg)
 	case vetoDialog:
 		return m.vetoKey(msg)
 	case editDialog:
@@ -109,94 +90,158 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.rulesKey(msg)
 	}
 	if m.adviceFocus {
-		switch {
-		case key.Matches(msg, km.Cancel):
-			m.adviceFocus = false
-			m.advice.Blur()
-			return nil
-		case key.Matches(msg, km.Send):
-			m.sendAdvice()
-			return nil
-		}
-		var cmd tea.Cmd
-		m.advice, cmd = m.advice.Update(msg)
+		return m.adviceKey(msg)
+	}
+	return m.screenKey(msg)
+}
+
+// helpKey closes or scrolls the help.
+func (m *Model) helpKey(msg tea.KeyPressMsg) {
+	km := m.keys
+	switch {
+	case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
+		m.dialog = m.returnTo
+		m.returnTo = noDialog
+	case key.Matches(msg, km.Down):
+		m.helpScroll.by(1)
+	case key.Matches(msg, km.Up):
+		m.helpScroll.by(-1)
+	case key.Matches(msg, km.ScrollDown):
+		m.helpScroll.by(m.helpScroll.page())
+	case key.Matches(msg, km.ScrollUp):
+		m.helpScroll.by(-m.helpScroll.page())
+	}
+}
+
+// quitKey answers the quit question.
+func (m *Model) quitKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Yes):
+		return m.stopAndQuit()
+	case key.Matches(msg, m.keys.No, m.keys.Cancel):
+		m.dialog = noDialog
+	}
+	return nil
+}
+
+// adviceKey handles the advice input: cancel leaves it, send sends it, anything else
+// is typed into it.
+func (m *Model) adviceKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Cancel):
+		m.adviceFocus = false
+		m.advice.Blur()
+		return nil
+	case key.Matches(msg, m.keys.Send):
+		m.sendAdvice()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.advice, cmd = m.advice.Update(msg)
+	return cmd
+}
+
+// screenKey handles the main screen's bindings, in this order: what the session does,
+// which pane is shown and where, the pending list, and the decisions on its call.
+func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.sessionKey(msg); ok {
 		return cmd
 	}
+	if m.paneKey(msg) || m.pendingKey(msg) {
+		return nil
+	}
+	km := m.keys
+	if key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll) {
+		return m.decisionKey(msg)
+	}
+	return nil
+}
+
+// sessionKey handles quit, help, advice, pause and handing play over; ok says whether
+// msg was one of them.
+func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	km := m.keys
 	switch {
 	case key.Matches(msg, km.Quit):
-		return m.quit()
+		return m.quit(), true
 	case key.Matches(msg, km.Help):
 		m.dialog = helpDialog
 		m.helpScroll = paneScroll{}
-		return nil
 	case key.Matches(msg, km.Advise):
 		m.adviceFocus = true
-		return m.advice.Focus()
+		return m.advice.Focus(), true
 	case key.Matches(msg, km.Pause):
 		m.togglePause()
-		return nil
 	case key.Matches(msg, km.KeepPlaying):
 		m.toggleKeepPlaying()
-		return nil
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// paneKey handles the keys that choose, scroll and filter the panes and open the rules;
+// it says whether msg was one of them.
+func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
+	km := m.keys
+	switch {
 	case key.Matches(msg, km.NextTab):
 		m.tab = (m.tab + 1) % numTabs
-		return nil
 	case key.Matches(msg, km.PrevTab):
 		m.tab = (m.tab + numTabs - 1) % numTabs
-		return nil
 	case key.Matches(msg, km.FocusWorld):
 		m.tab = tabWorld
-		return nil
 	case key.Matches(msg, km.FocusNotes):
 		m.tab = tabNotes
-		return nil
 	case key.Matches(msg, km.FocusLog):
 		m.tab = tabLog
-		return nil
 	case key.Matches(msg, km.ScrollUp):
 		m.scrollPane(m.tab, -m.pageOf(m.tab))
-		return nil
 	case key.Matches(msg, km.ScrollDown):
 		m.scrollPane(m.tab, m.pageOf(m.tab))
-		return nil
 	case key.Matches(msg, km.Follow):
 		m.log.offset = 0
 		m.tab = tabLog
-		return nil
 	case key.Matches(msg, km.ToggleNotebook):
 		m.log.toggleNotebook()
 		if m.log.hideNotebook {
 			m.hint = "notebook bookkeeping hidden from the log; " + firstKey(km.ToggleNotebook) + " shows it"
 		}
-		return nil
 	case key.Matches(msg, km.Rules):
 		m.dialog = rulesDialog
-		return nil
+	default:
+		return false
+	}
+	return true
+}
+
+// pendingKey handles unfolding and moving along the pending list (or scrolling the
+// pane when nothing waits); it says whether msg was one of them.
+func (m *Model) pendingKey(msg tea.KeyPressMsg) bool {
+	km := m.keys
+	switch {
 	case key.Matches(msg, km.Unfold):
 		if len(m.pending) == 0 {
 			m.hint = "no call is waiting for a decision"
-			return nil
+			return true
 		}
 		m.unfold = !m.unfold
-		return nil
 	case key.Matches(msg, km.Up):
 		if len(m.pending) == 0 {
 			m.scrollPane(m.tab, -1)
 		} else if m.sel > 0 {
 			m.sel--
 		}
-		return nil
 	case key.Matches(msg, km.Down):
 		if len(m.pending) == 0 {
 			m.scrollPane(m.tab, 1)
 		} else if m.sel < len(m.pending)-1 {
 			m.sel++
 		}
-		return nil
-	case key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll):
-		return m.decisionKey(msg)
+	default:
+		return false
 	}
-	return nil
+	return true
 }
 
 // decisionKey acts on the selected pending call, unless a call appeared too recently
