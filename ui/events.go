@@ -21,112 +21,205 @@ func (m *Model) handleEvent(ev agent.Event) {
 	logged := m.log.muted
 	m.log.muted = ev.Seq > 0 && ev.Seq <= m.historySeq
 	defer func() { m.log.muted = logged }()
-	switch ev.Type {
-	case agent.EventStarted:
-		if ev.Text != "" {
-			m.log.add(kindInfo, ev.Text)
+	if on, ok := eventHandlers[ev.Type]; ok {
+		on(m, ev)
+	}
+}
+
+// eventHandlers says which method folds each type of event into the screen. A type
+// not listed changes nothing but the step.
+var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
+	// the session
+	agent.EventStarted:     (*Model).onStarted,
+	agent.EventState:       (*Model).onState,
+	agent.EventRules:       (*Model).onRules,
+	agent.EventError:       (*Model).onError,
+	agent.EventTurnLimit:   (*Model).onTurnLimit,
+	agent.EventKeepPlaying: (*Model).onKeepPlaying,
+	agent.EventCatalog:     (*Model).onCatalog,
+	// the model's turn
+	agent.EventStep:      (*Model).onStep,
+	agent.EventTextDelta: (*Model).onTextDelta,
+	agent.EventText:      (*Model).onText,
+	agent.EventUsage:     (*Model).onUsage,
+	// calls
+	agent.EventProposed:       (*Model).onProposed,
+	agent.EventToolUpdated:    (*Model).onToolUpdated,
+	agent.EventDecision:       (*Model).onDecision,
+	agent.EventToolStart:      (*Model).onToolStart,
+	agent.EventResult:         (*Model).onResult,
+	agent.EventOutcomeUnknown: (*Model).onOutcomeUnknown,
+	// the world and the notebook
+	agent.EventObservation: (*Model).onObservation,
+	agent.EventWaiting:     (*Model).onWaiting,
+	agent.EventAdvice:      (*Model).onAdvice,
+	agent.EventNotes:       (*Model).onNotes,
+}
+
+// onStarted logs with which brain and game the runner started.
+func (m *Model) onStarted(ev agent.Event) {
+	if ev.Text != "" {
+		m.log.add(kindInfo, ev.Text)
+	}
+}
+
+// onState takes the runner's state and logs why it is not running.
+func (m *Model) onState(ev agent.Event) {
+	m.state = ev.State
+	if ev.State == agent.Stopped {
+		m.log.add(kindInfo, "the agent stopped")
+	}
+	if ev.Text != "" && ev.State != agent.Running {
+		m.log.add(kindInfo, stateText(ev.State, ev.Text))
+	}
+}
+
+// onRules takes the session's rules and logs them, or what changed.
+func (m *Model) onRules(ev agent.Event) {
+	m.rules = append([]string(nil), ev.Rules...)
+	m.rulesSel = min(m.rulesSel, max(len(m.ruleRows())-1, 0))
+	switch {
+	case ev.Text != "":
+		m.log.add(kindInfo, ev.Text)
+	case len(m.rules) == 0:
+		m.log.add(kindInfo, "the session has no rules")
+	default:
+		m.log.add(kindInfo, "rules: "+strings.Join(m.rules, "; "))
+	}
+}
+
+// onError logs a problem; a live one may be the refusal of an edit being checked.
+func (m *Model) onError(ev agent.Event) {
+	m.log.add(kindError, ev.Text)
+	if !m.replaying {
+		m.reviseRefused()
+	}
+}
+
+func (m *Model) onTurnLimit(ev agent.Event) {
+	m.log.add(kindError, "turn limit: "+ev.Text)
+}
+
+// onKeepPlaying takes whether play is handed over.
+func (m *Model) onKeepPlaying(ev agent.Event) {
+	if ev.KeepPlaying != nil {
+		m.keepPlaying = *ev.KeepPlaying
+	}
+	m.log.add(kindInfo, ev.Text)
+}
+
+// onCatalog takes how much of the catalogue the model is sent.
+func (m *Model) onCatalog(ev agent.Event) {
+	if ev.Catalog != nil {
+		c := *ev.Catalog
+		m.catalog = &c
+	}
+	m.log.add(kindInfo, ev.Text)
+}
+
+// onStep begins a step: the model's words of the last one no longer apply.
+func (m *Model) onStep(ev agent.Event) {
+	m.step = ev.Step
+	m.reason = ""
+	m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
+}
+
+func (m *Model) onTextDelta(ev agent.Event) { m.log.delta(ev.Text) }
+
+// onText takes the model's whole message, the why of this step's calls.
+func (m *Model) onText(ev agent.Event) {
+	m.reason = strings.TrimSpace(ev.Text)
+	m.log.finishText(ev.Text)
+}
+
+func (m *Model) onUsage(ev agent.Event) { m.addUsage(ev.Usage) }
+
+func (m *Model) onProposed(ev agent.Event) {
+	if ev.Call != nil {
+		m.proposed(*ev.Call)
+	}
+}
+
+func (m *Model) onToolUpdated(ev agent.Event) {
+	if ev.Call != nil {
+		m.updated(*ev.Call)
+	}
+}
+
+// onDecision drops a decided call from the pending list and logs the decision.
+func (m *Model) onDecision(ev agent.Event) {
+	if d := ev.Decision; d != nil {
+		tool := m.toolOf(d.CallID)
+		m.removePending(d.CallID)
+		m.logCall(d.CallID, decisionKind(d.Decision), describeDecision(d, tool))
+	}
+}
+
+// onToolStart moves a call from pending to running.
+func (m *Model) onToolStart(ev agent.Event) {
+	if ev.Call != nil {
+		m.executing[ev.Call.ID] = ev.Call.Tool
+		m.removePending(ev.Call.ID)
+	}
+}
+
+// onResult ends a running call and logs its outcome.
+func (m *Model) onResult(ev agent.Event) {
+	tool, id := "", ""
+	if ev.Call != nil {
+		tool, id = ev.Call.Tool, ev.Call.ID
+		delete(m.executing, ev.Call.ID)
+		if ev.Call.Kind == game.Note {
+			m.noteCalls[id] = true
 		}
-	case agent.EventObservation:
-		if ev.Observation != nil {
-			m.world.observe(ev.Observation)
-		}
-	case agent.EventStep:
-		m.step = ev.Step
-		m.reason = ""
-		m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
-	case agent.EventTextDelta:
-		m.log.delta(ev.Text)
-	case agent.EventText:
-		m.reason = strings.TrimSpace(ev.Text)
-		m.log.finishText(ev.Text)
-	case agent.EventProposed:
-		if ev.Call != nil {
-			m.proposed(*ev.Call)
-		}
-	case agent.EventToolUpdated:
-		if ev.Call != nil {
-			m.updated(*ev.Call)
-		}
-	case agent.EventDecision:
-		if d := ev.Decision; d != nil {
-			tool := m.toolOf(d.CallID)
-			m.removePending(d.CallID)
-			m.logCall(d.CallID, decisionKind(d.Decision), describeDecision(d, tool))
-		}
-	case agent.EventToolStart:
-		if ev.Call != nil {
-			m.executing[ev.Call.ID] = ev.Call.Tool
-			m.removePending(ev.Call.ID)
-		}
-	case agent.EventResult:
-		tool, id := "", ""
-		if ev.Call != nil {
-			tool, id = ev.Call.Tool, ev.Call.ID
-			delete(m.executing, ev.Call.ID)
-			if ev.Call.Kind == game.Note {
-				m.noteCalls[id] = true
-			}
-		}
-		if ev.Result != nil {
-			k, text := describeResult(tool, ev.Result)
-			m.logCall(id, k, text)
-		}
-	case agent.EventAdvice:
-		if n := m.sentAdvice[ev.Text]; n > 0 {
-			// Already logged when sent.
-			m.sentAdvice[ev.Text] = n - 1
-		} else {
-			m.log.add(kindAdvice, "you: "+ev.Text)
-			m.notes.queued = append(m.notes.queued, ev.Text)
-		}
-	case agent.EventNotes:
-		if ev.Notes != nil {
-			m.notes.notes = *ev.Notes
-			m.notes.queued = nil
-		}
-	case agent.EventWaiting:
-		if ev.Wait == nil || ev.Wait.Until.IsZero() {
-			m.wait = nil
-			break
-		}
-		w := *ev.Wait
-		m.wait = &w
-		m.log.add(kindWait, fmt.Sprintf("waiting until %s (%s): %s", w.Until.Format("15:04:05"), countdown(w.Until.Sub(m.now())), w.Reason))
-	case agent.EventUsage:
-		m.addUsage(ev.Usage)
-	case agent.EventKeepPlaying, agent.EventCatalog:
-		m.handlePlayEvent(ev)
-	case agent.EventError:
-		m.log.add(kindError, ev.Text)
-		if !m.replaying {
-			m.reviseRefused()
-		}
-	case agent.EventTurnLimit:
-		m.log.add(kindError, "turn limit: "+ev.Text)
-	case agent.EventState:
-		m.state = ev.State
-		if ev.State == agent.Stopped {
-			m.log.add(kindInfo, "the agent stopped")
-		}
-		if ev.Text != "" && ev.State != agent.Running {
-			m.log.add(kindInfo, stateText(ev.State, ev.Text))
-		}
-	case agent.EventOutcomeUnknown:
-		if ev.Call != nil {
-			delete(m.executing, ev.Call.ID)
-			m.log.add(kindError, fmt.Sprintf("%s was running when coplay stopped; its outcome is unknown and it was not run again", ev.Call.Tool))
-		}
-	case agent.EventRules:
-		m.rules = append([]string(nil), ev.Rules...)
-		m.rulesSel = min(m.rulesSel, max(len(m.ruleRows())-1, 0))
-		switch {
-		case ev.Text != "":
-			m.log.add(kindInfo, ev.Text)
-		case len(m.rules) == 0:
-			m.log.add(kindInfo, "the session has no rules")
-		default:
-			m.log.add(kindInfo, "rules: "+strings.Join(m.rules, "; "))
-		}
+	}
+	if ev.Result != nil {
+		k, text := describeResult(tool, ev.Result)
+		m.logCall(id, k, text)
+	}
+}
+
+// onOutcomeUnknown ends a call that was running when coplay stopped last time.
+func (m *Model) onOutcomeUnknown(ev agent.Event) {
+	if ev.Call != nil {
+		delete(m.executing, ev.Call.ID)
+		m.log.add(kindError, fmt.Sprintf("%s was running when coplay stopped; its outcome is unknown and it was not run again", ev.Call.Tool))
+	}
+}
+
+func (m *Model) onObservation(ev agent.Event) {
+	if ev.Observation != nil {
+		m.world.observe(ev.Observation)
+	}
+}
+
+// onWaiting starts a wait's countdown, or ends it when Until is zero.
+func (m *Model) onWaiting(ev agent.Event) {
+	if ev.Wait == nil || ev.Wait.Until.IsZero() {
+		m.wait = nil
+		return
+	}
+	w := *ev.Wait
+	m.wait = &w
+	m.log.add(kindWait, fmt.Sprintf("waiting until %s (%s): %s", w.Until.Format("15:04:05"), countdown(w.Until.Sub(m.now())), w.Reason))
+}
+
+// onAdvice logs advice and queues it in the notes, unless this screen sent it and
+// logged it already.
+func (m *Model) onAdvice(ev agent.Event) {
+	if n := m.sentAdvice[ev.Text]; n > 0 {
+		m.sentAdvice[ev.Text] = n - 1
+		return
+	}
+	m.log.add(kindAdvice, "you: "+ev.Text)
+	m.notes.queued = append(m.notes.queued, ev.Text)
+}
+
+// onNotes takes the notebook after a change: the queued advice is in it now.
+func (m *Model) onNotes(ev agent.Event) {
+	if ev.Notes != nil {
+		m.notes.notes = *ev.Notes
+		m.notes.queued = nil
 	}
 }
 

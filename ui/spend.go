@@ -27,24 +27,6 @@ func (m *Model) addUsage(u *agent.Usage) {
 	}
 }
 
-// handlePlayEvent takes the events about how play goes on: handed over or not, and
-// how much of the catalogue the model is sent.
-func (m *Model) handlePlayEvent(ev agent.Event) {
-	switch ev.Type {
-	case agent.EventKeepPlaying:
-		if ev.KeepPlaying != nil {
-			m.keepPlaying = *ev.KeepPlaying
-		}
-		m.log.add(kindInfo, ev.Text)
-	case agent.EventCatalog:
-		if ev.Catalog != nil {
-			c := *ev.Catalog
-			m.catalog = &c
-		}
-		m.log.add(kindInfo, ev.Text)
-	}
-}
-
 // spendText is the status bar's bill: "41.2k tok · 88% cached · $0.0123", with "≤" when
 // cached tokens were priced at the full rate and "cost unknown" for a model without a
 // price.
