@@ -55,7 +55,40 @@ func (c *converter) convert(sp *base.SchemaProxy, depth int) (*jsonschema.Schema
 	return c.schema(s, depth)
 }
 
+// schema converts one resolved schema, in phases: what a value is (description,
+// format, bounds, enum, const), what an array holds, what an object has, then allOf
+// merged in, oneOf and anyOf folded into a union, and null allowed where nullable.
 func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error) {
+	out := scalar(s)
+	if err := values(out, s); err != nil {
+		return nil, err
+	}
+	if err := c.array(out, s, depth); err != nil {
+		return nil, err
+	}
+	if err := c.object(out, s, depth); err != nil {
+		return nil, err
+	}
+	types, err := c.allOf(out, s, depth)
+	if err != nil {
+		return nil, err
+	}
+	nullable := s.Nullable != nil && *s.Nullable
+	if types, nullable, err = c.alternatives(out, s, types, nullable, depth); err != nil {
+		return nil, err
+	}
+	if nullable && len(types) > 0 && !slices.Contains(types, "null") {
+		types = append(types, "null")
+	}
+	if nullable && len(out.Enum) > 0 && !slices.Contains(out.Enum, any(nil)) {
+		out.Enum = append(out.Enum, nil)
+	}
+	setTypes(out, types)
+	return out, nil
+}
+
+// scalar is what s says of a value by itself: its description, format and bounds.
+func scalar(s *base.Schema) *jsonschema.Schema {
 	out := &jsonschema.Schema{
 		Description: trimText(firstNonEmpty(s.Description, s.Title), propDescLimit),
 		Format:      s.Format,
@@ -70,51 +103,65 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 		ContentEncoding:  s.ContentEncoding,
 		ContentMediaType: s.ContentMediaType,
 	}
-	types := slices.Clone(s.Type)
-	nullable := s.Nullable != nil && *s.Nullable
-	if s.ExclusiveMinimum != nil {
-		if s.ExclusiveMinimum.IsB() {
-			v := s.ExclusiveMinimum.B
-			out.ExclusiveMinimum = &v
-		} else if s.ExclusiveMinimum.A && out.Minimum != nil {
-			out.ExclusiveMinimum, out.Minimum = out.Minimum, nil
-		}
+	exclusiveBound(s.ExclusiveMinimum, &out.Minimum, &out.ExclusiveMinimum)
+	exclusiveBound(s.ExclusiveMaximum, &out.Maximum, &out.ExclusiveMaximum)
+	return out
+}
+
+// exclusiveBound applies an exclusive bound: OpenAPI 3.1 gives its number, 3.0 a flag
+// that makes the inclusive bound exclusive.
+func exclusiveBound(x *base.DynamicValue[bool, float64], inclusive, exclusive **float64) {
+	switch {
+	case x == nil:
+	case x.IsB():
+		v := x.B
+		*exclusive = &v
+	case x.A && *inclusive != nil:
+		*exclusive, *inclusive = *inclusive, nil
 	}
-	if s.ExclusiveMaximum != nil {
-		if s.ExclusiveMaximum.IsB() {
-			v := s.ExclusiveMaximum.B
-			out.ExclusiveMaximum = &v
-		} else if s.ExclusiveMaximum.A && out.Maximum != nil {
-			out.ExclusiveMaximum, out.Maximum = out.Maximum, nil
-		}
-	}
+}
+
+// values takes s's enum and const as the values JSON would give.
+func values(out *jsonschema.Schema, s *base.Schema) error {
 	for _, n := range s.Enum {
 		v, err := nodeValue(n)
 		if err != nil {
-			return nil, fmt.Errorf("enum value at line %d: %w", n.Line, err)
+			return fmt.Errorf("enum value at line %d: %w", n.Line, err)
 		}
 		out.Enum = append(out.Enum, v)
 	}
 	if s.Const != nil {
 		v, err := nodeValue(s.Const)
 		if err != nil {
-			return nil, fmt.Errorf("const at line %d: %w", s.Const.Line, err)
+			return fmt.Errorf("const at line %d: %w", s.Const.Line, err)
 		}
 		out.Const = &v
 	}
-	if s.Items != nil && s.Items.IsA() && s.Items.A != nil {
-		items, err := c.convert(s.Items.A, depth+1)
-		if err != nil {
-			return nil, fmt.Errorf("items: %w", err)
-		}
-		out.Items = items
+	return nil
+}
+
+// array converts what an array's items must be.
+func (c *converter) array(out *jsonschema.Schema, s *base.Schema, depth int) error {
+	if s.Items == nil || !s.Items.IsA() || s.Items.A == nil {
+		return nil
 	}
+	items, err := c.convert(s.Items.A, depth+1)
+	if err != nil {
+		return fmt.Errorf("items: %w", err)
+	}
+	out.Items = items
+	return nil
+}
+
+// object converts an object's properties (leaving the read-only ones out, required or
+// not), whether it is read-only itself, and what other properties it takes.
+func (c *converter) object(out *jsonschema.Schema, s *base.Schema, depth int) error {
 	var readOnly []string
 	if s.Properties != nil {
 		for name, p := range s.Properties.FromOldest() {
 			ps, err := c.convert(p, depth+1)
 			if err != nil {
-				return nil, fmt.Errorf("property %s: %w", name, err)
+				return fmt.Errorf("property %s: %w", name, err)
 			}
 			if ps.ReadOnly {
 				readOnly = append(readOnly, name) // the server sets it; a request never carries it
@@ -137,11 +184,18 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 		} else if ap.IsA() && ap.A != nil {
 			as, err := c.convert(ap.A, depth+1)
 			if err != nil {
-				return nil, fmt.Errorf("additionalProperties: %w", err)
+				return fmt.Errorf("additionalProperties: %w", err)
 			}
 			out.AdditionalProperties = as
 		}
 	}
+	return nil
+}
+
+// allOf merges every allOf member into out and returns the types: s's own, or else
+// the first member's that has some.
+func (c *converter) allOf(out *jsonschema.Schema, s *base.Schema, depth int) ([]string, error) {
+	types := slices.Clone(s.Type)
 	for i, sub := range s.AllOf {
 		ss, err := c.convert(sub, depth)
 		if err != nil {
@@ -155,30 +209,29 @@ func (c *converter) schema(s *base.Schema, depth int) (*jsonschema.Schema, error
 			types = schemaTypes(ss)
 		}
 	}
+	return types, nil
+}
+
+// alternatives folds oneOf and anyOf into out (see union); an alternative that is only
+// null makes the schema nullable instead.
+func (c *converter) alternatives(out *jsonschema.Schema, s *base.Schema, types []string, nullable bool, depth int) ([]string, bool, error) {
 	alts := append(slices.Clone(s.OneOf), s.AnyOf...)
-	if len(alts) > 0 {
-		var branches []*jsonschema.Schema
-		for i, sub := range alts {
-			ss, err := c.convert(sub, depth)
-			if err != nil {
-				return nil, fmt.Errorf("oneOf/anyOf[%d]: %w", i, err)
-			}
-			if t := schemaTypes(ss); len(t) == 1 && t[0] == "null" {
-				nullable = true
-				continue
-			}
-			branches = append(branches, ss)
+	if len(alts) == 0 {
+		return types, nullable, nil
+	}
+	var branches []*jsonschema.Schema
+	for i, sub := range alts {
+		ss, err := c.convert(sub, depth)
+		if err != nil {
+			return nil, false, fmt.Errorf("oneOf/anyOf[%d]: %w", i, err)
 		}
-		types = union(out, types, branches)
+		if t := schemaTypes(ss); len(t) == 1 && t[0] == "null" {
+			nullable = true
+			continue
+		}
+		branches = append(branches, ss)
 	}
-	if nullable && len(types) > 0 && !slices.Contains(types, "null") {
-		types = append(types, "null")
-	}
-	if nullable && len(out.Enum) > 0 && !slices.Contains(out.Enum, any(nil)) {
-		out.Enum = append(out.Enum, nil)
-	}
-	setTypes(out, types)
-	return out, nil
+	return union(out, types, branches), nullable, nil
 }
 
 // union folds the alternatives of a oneOf or anyOf into out, as far as the validator
