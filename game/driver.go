@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -204,33 +205,119 @@ func (fs *FlagSet) ListFlag(name, usage string) *[]string {
 	return p
 }
 
-// Int64Flag adds an int64 flag. Only string and list flags can be shared by drivers.
+// Int64Flag adds an int64 flag, or returns the one another driver already added under
+// that name (the first default and usage text stay).
 func (fs *FlagSet) Int64Flag(name string, value int64, usage string) *int64 {
 	defer fs.own(name)
-	return fs.Int64(name, value, usage)
+	if v, ok := sharedFlag[*int64Value](fs, name); ok {
+		return (*int64)(v)
+	}
+	p := new(int64)
+	*p = value
+	fs.Var((*int64Value)(p), name, usage)
+	return p
 }
 
-// Float64Flag adds a float64 flag.
+// Float64Flag adds a float64 flag, or returns the one another driver already added
+// under that name (the first default and usage text stay).
 func (fs *FlagSet) Float64Flag(name string, value float64, usage string) *float64 {
 	defer fs.own(name)
-	return fs.Float64(name, value, usage)
+	if v, ok := sharedFlag[*float64Value](fs, name); ok {
+		return (*float64)(v)
+	}
+	p := new(float64)
+	*p = value
+	fs.Var((*float64Value)(p), name, usage)
+	return p
 }
 
-// BoolFlag adds a bool flag.
+// BoolFlag adds a bool flag (--name alone sets it), or returns the one another driver
+// already added under that name (the first default and usage text stay).
 func (fs *FlagSet) BoolFlag(name string, value bool, usage string) *bool {
 	defer fs.own(name)
-	return fs.Bool(name, value, usage)
+	if v, ok := sharedFlag[*boolValue](fs, name); ok {
+		return (*bool)(v)
+	}
+	p := new(bool)
+	*p = value
+	fs.Var((*boolValue)(p), name, usage)
+	return p
+}
+
+// sharedFlag returns the flag another driver already added under name, if any. It
+// panics when that flag has another type than V, a programming error found at start-up.
+func sharedFlag[V flag.Value](fs *FlagSet, name string) (V, bool) {
+	var zero V
+	f := fs.Lookup(name)
+	if f == nil {
+		return zero, false
+	}
+	v, ok := f.Value.(V)
+	if !ok {
+		panic(fmt.Sprintf("game.FlagSet: flag --%s added twice with different types", name))
+	}
+	return v, true
 }
 
 type stringValue string
 
 func (s *stringValue) Set(v string) error { *s = stringValue(v); return nil }
 func (s *stringValue) String() string     { return string(*s) }
+func (s *stringValue) Get() any           { return string(*s) }
 
 type listValue []string
 
 func (l *listValue) Set(v string) error { *l = append(*l, v); return nil }
 func (l *listValue) String() string     { return strings.Join(*l, ",") }
+
+type int64Value int64
+
+func (i *int64Value) Set(v string) error {
+	n, err := strconv.ParseInt(v, 0, 64)
+	if err != nil {
+		return numError(err)
+	}
+	*i = int64Value(n)
+	return nil
+}
+func (i *int64Value) String() string { return strconv.FormatInt(int64(*i), 10) }
+func (i *int64Value) Get() any       { return int64(*i) }
+
+type float64Value float64
+
+func (f *float64Value) Set(v string) error {
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return numError(err)
+	}
+	*f = float64Value(n)
+	return nil
+}
+func (f *float64Value) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+func (f *float64Value) Get() any       { return float64(*f) }
+
+type boolValue bool
+
+func (b *boolValue) Set(v string) error {
+	x, err := strconv.ParseBool(v)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	*b = boolValue(x)
+	return nil
+}
+func (b *boolValue) String() string   { return strconv.FormatBool(bool(*b)) }
+func (b *boolValue) IsBoolFlag() bool { return true }
+func (b *boolValue) Get() any         { return bool(*b) }
+
+// numError words a number that does not parse as package flag does ("parse error",
+// "value out of range"), so messages about numeric flags read the same as before.
+func numError(err error) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("value out of range")
+	}
+	return errors.New("parse error")
+}
 
 // FlagError is a mistake in a driver's flags (a bad value, a missing flag): coplay
 // treats it as a mistake in the command line.
