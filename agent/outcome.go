@@ -70,7 +70,7 @@ func resultText(res game.Result) string {
 		b.WriteString(res.Err.Error())
 		if len(res.Err.Data) > 0 {
 			b.WriteString(" ")
-			b.Write(compactJSON(res.Err.Data))
+			b.Write(CompactJSON(res.Err.Data))
 		}
 	case res.Output == "":
 		b.WriteString("ok")
@@ -88,10 +88,10 @@ func resultText(res game.Result) string {
 func argsDiff(oldArgs, newArgs json.RawMessage) string {
 	var o, n map[string]json.RawMessage
 	if json.Unmarshal(oldArgs, &o) != nil {
-		return fmt.Sprintf("arguments %s → %s", showArgs(oldArgs), compactJSON(newArgs))
+		return fmt.Sprintf("arguments %s → %s", showArgs(oldArgs), CompactJSON(newArgs))
 	}
 	if json.Unmarshal(newArgs, &n) != nil {
-		return fmt.Sprintf("arguments %s → %s", compactJSON(oldArgs), showArgs(newArgs))
+		return fmt.Sprintf("arguments %s → %s", CompactJSON(oldArgs), showArgs(newArgs))
 	}
 	var changes []string
 	for _, k := range sortedUnion(o, n) {
@@ -99,10 +99,10 @@ func argsDiff(oldArgs, newArgs json.RawMessage) string {
 		nv, inN := n[k]
 		os, ns := "(absent)", "(absent)"
 		if inO {
-			os = string(compactJSON(ov))
+			os = string(CompactJSON(ov))
 		}
 		if inN {
-			ns = string(compactJSON(nv))
+			ns = string(CompactJSON(nv))
 		}
 		if os != ns {
 			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, os, ns))

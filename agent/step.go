@@ -562,7 +562,7 @@ func (r *Runner) countFailure(pc *pendingCall) string {
 		return ""
 	}
 	res := pc.res
-	key := pc.call.Tool + "\x00" + string(compactJSON(pc.model.Args))
+	key := pc.call.Tool + "\x00" + string(CompactJSON(pc.model.Args))
 	failed := pc.invalid != nil || (res.Err != nil && res.Wait == nil)
 	if !failed {
 		delete(r.fails, key)
@@ -611,13 +611,15 @@ func showArgs(args json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	if json.Valid(args) {
-		return compactJSON(args)
+		return CompactJSON(args)
 	}
 	s, _ := json.Marshal(string(args))
 	return s
 }
 
-func compactJSON(v json.RawMessage) json.RawMessage {
+// CompactJSON writes JSON on one line without insignificant space; anything that is
+// not one JSON value (an empty string included) is returned as it is.
+func CompactJSON(v json.RawMessage) json.RawMessage {
 	var buf bytes.Buffer
 	if json.Compact(&buf, v) != nil {
 		return v

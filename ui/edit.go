@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -70,11 +69,7 @@ func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.editRefused = true
 			return nil
 		}
-		var b bytes.Buffer
-		args := json.RawMessage(strings.TrimSpace(m.editor.Value()))
-		if json.Compact(&b, args) == nil {
-			args = json.RawMessage(b.String())
-		}
+		args := agent.CompactJSON(json.RawMessage(strings.TrimSpace(m.editor.Value())))
 		m.dialog = noDialog
 		m.editor.Blur()
 		m.revise(m.editCall.ID, args)

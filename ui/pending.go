@@ -37,16 +37,13 @@ func prettyJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// compactJSON writes raw JSON on one line; invalid JSON is returned as it is.
+// compactJSON writes raw JSON on one line (agent.CompactJSON), "{}" for none; invalid
+// JSON is returned as it is.
 func compactJSON(raw json.RawMessage) string {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "{}"
 	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
+	return string(agent.CompactJSON(raw))
 }
 
 // Folding of the selected call: how many lines of the model's reason and of the
