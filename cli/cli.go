@@ -1,0 +1,94 @@
+// Package cli is coplay's command line: every subcommand (one cmd_*.go file each), their
+// flags, profile resolution, and setup (opening the notebook, the game and the brain, then
+// starting the screen or the headless protocol). main calls Run; nothing else imports cli.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/coplayhq/coplay/game"
+	// Each game driver registers itself; adding a game is one import here.
+	_ "github.com/coplayhq/coplay/game/mcp"
+	_ "github.com/coplayhq/coplay/game/openapi"
+	_ "github.com/coplayhq/coplay/game/spacetraders"
+)
+
+// command is one subcommand of coplay.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+// commands holds every subcommand by name. Each lives in its own cmd_*.go file and adds
+// itself here, so the files can be read (and written) independently.
+var commands = map[string]command{}
+
+// Run runs coplay with the command-line arguments args (without the program name) and
+// returns the process exit code.
+func Run(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
+
+// run dispatches to a subcommand, or to the companion when the first argument is a flag
+// or absent, and returns the process exit code.
+//
+// Every failure is one line on stderr: "coplay CMD: what is wrong and what to do". The
+// exit status is 2 for a mistake in the command line (see usageError) and 1 for
+// everything else (environment, notebook, game, model).
+func run(args []string, stdout, stderr io.Writer) int {
+	name, prefix := "play", "coplay"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+		prefix = "coplay " + name
+	}
+	if name == "help" {
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		names := make([]string, 0, len(commands)+1)
+		for n := range commands {
+			names = append(names, n)
+		}
+		fmt.Fprintf(stderr, "coplay: unknown command %q%s (`coplay help` lists the commands)\n",
+			name, didYouMean(name, append(names, "help")...))
+		return 2
+	}
+	if err := cmd.run(args, stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		// One line: a joined or wrapped error may carry newlines of its own.
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+		var ue *usageError
+		var fe *game.FlagError
+		if errors.As(err, &ue) || errors.As(err, &fe) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: coplay [command] [flags]")
+	fmt.Fprintln(w, "\nWith no command, coplay starts the companion screen (see `coplay play -h`).")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\n`coplay COMMAND -h` lists a command's flags.")
+	fmt.Fprintln(w, "\nexit status: 0 done, 1 could not start or failed (notebook, environment, game, model),")
+	fmt.Fprintln(w, "2 a mistake in the command line (an unknown flag or command, a bad value); the reason")
+	fmt.Fprintln(w, "is one line on stderr.")
+}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/coplayhq/coplay/config"
+)
+
+func init() {
+	commands["config"] = command{summary: "write, check or list the config file (defaults, prices, profiles)", run: runConfig}
+}
+
+const configUsage = `usage:
+  coplay config init [--force] [FILE]   write a commented example (default: the config file)
+  coplay config check [FILE]            check a file: every problem, with its line and key
+  coplay config profiles [FILE]         list the profiles with their versions
+  coplay config path                    print where the config file is read from
+`
+
+// runConfig writes, checks or lists the configuration file.
+func runConfig(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, configUsage)
+		return errors.New("config needs a subcommand: init, check, profiles or path")
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("config "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, configUsage); fs.PrintDefaults() }
+	force := new(bool)
+	switch sub {
+	case "init":
+		force = fs.Bool("force", false, "overwrite an existing file")
+	case "check", "profiles", "path":
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, configUsage)
+		return nil
+	default:
+		fmt.Fprint(stderr, configUsage)
+		return fmt.Errorf("unknown subcommand %q (want init, check, profiles or path)", sub)
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 || (sub == "path" && len(pos) > 0) {
+		return fmt.Errorf("unexpected arguments %q", pos)
+	}
+	path, explicit := "", len(pos) == 1
+	if explicit {
+		path = pos[0]
+	} else if path, err = config.DefaultPath(); err != nil {
+		return err
+	}
+	switch sub {
+	case "path":
+		fmt.Fprintln(stdout, path)
+		return nil
+	case "init":
+		return configInit(path, *force, stdout)
+	}
+	f, err := config.Load(path, true)
+	var problems config.Errors
+	if errors.As(err, &problems) {
+		// One problem per line, each with its file, line and key, like a compiler.
+		for _, p := range problems {
+			fmt.Fprintln(stderr, p)
+		}
+		return fmt.Errorf("%s: %s", path, plural(len(problems), "problem"))
+	}
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("no config file at %s (`coplay config init` writes one)", path)
+		}
+		return err
+	}
+	if sub == "check" {
+		fmt.Fprintf(stdout, "%s: ok (%s, %s)\n", path, plural(len(f.Profiles), "profile"), plural(len(f.Prices), "price"))
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROFILE\tVERSION\tDEFAULT\tBRAIN\tMODEL")
+	for _, name := range f.ProfileNames() {
+		p := f.Profiles[name]
+		def := ""
+		if p.Default {
+			def = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version(), def, p.BrainKind(), p.Model)
+	}
+	return tw.Flush()
+}
+
+// configInit writes the example file at path, refusing to overwrite unless force.
+func configInit(path string, force bool, stdout io.Writer) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s already exists: not overwritten (use --force to replace it)", path)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(f, config.Example); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
+}
+
+// plural writes "1 profile", "2 profiles".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

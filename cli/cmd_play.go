@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/keymap"
+	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/ui"
+)
+
+func init() {
+	commands["play"] = command{summary: "start the companion screen (the default)", run: runPlay}
+}
+
+// runPlay starts the companion screen: a new session, or with --resume the named (or
+// newest) one.
+func runPlay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("coplay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	o.register(fs)
+	pos, err := parseFlags(fs, args, stdout)
+	if err == nil {
+		err = applyConfig(&o, fs)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkSessionArgs(pos, o.resume); err != nil {
+		return err
+	}
+	keys, err := loadKeys()
+	if err != nil {
+		return fmt.Errorf("reading your key bindings: %w", err)
+	}
+	// The terminal is checked once the notebook and the session to resume are known to
+	// be good (so their mistakes are reported with or without one) and before a new
+	// session is created (so a run without a terminal leaves nothing behind).
+	p, err := setup(o, first(pos), 0, needTerminal)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+
+	history := resumedHistory(o.resume, p.session, stderr) // read before the runner appends
+	runDone := make(chan error, 1)
+	go func() { runDone <- p.runner.Run(ctx) }()
+	uiErr := ui.Run(ctx, p.runner, ui.Info{
+		Game:    p.title,
+		Brain:   p.brain.Name(),
+		Session: p.session.Name(),
+		Banner:  strings.TrimSpace(p.banner + "\n" + p.skipped),
+		Tools:   p.runner.Tools(),
+		Keys:    keys,
+		History: history,
+		Rules:   o.fixedRules(),
+	})
+	cancel()
+	runErr := <-runDone
+	if errors.Is(runErr, context.Canceled) {
+		runErr = nil
+	}
+	return errors.Join(uiErr, runErr, p.Close())
+}
+
+// needTerminal fails when the screen has no terminal to draw on: Bubble Tea uses
+// standard input when it is one, else /dev/tty.
+func needTerminal() error {
+	if term.IsTerminal(os.Stdin.Fd()) {
+		return nil
+	}
+	if f, err := os.Open("/dev/tty"); err == nil {
+		f.Close()
+		return nil
+	}
+	return errors.New("the screen needs a terminal and none is attached: use `coplay run --headless` to play without one")
+}
+
+// checkSessionArgs allows one positional argument, the session to resume, and only
+// with --resume.
+func checkSessionArgs(pos []string, resume bool) error {
+	switch {
+	case len(pos) > 1:
+		return usagef("unexpected arguments %q: only one session name, after --resume", pos[1:])
+	case len(pos) == 1 && !resume:
+		return usagef("unexpected argument %q: a session name goes after --resume (--resume %s)", pos[0], pos[0])
+	}
+	return nil
+}
+
+// first is the first element of pos, or "".
+func first(pos []string) string {
+	if len(pos) == 0 {
+		return ""
+	}
+	return pos[0]
+}
+
+// loadKeys reads the user's key overrides, if there are any.
+func loadKeys() (*keymap.KeyMap, error) {
+	path, err := keymap.ConfigPath()
+	if err != nil {
+		return keymap.Default(), nil
+	}
+	return keymap.Load(path)
+}
+
+// resumedHistory is the last 200 journaled events of a resumed session, for the screen's
+// log; nil for a new session. The log is a convenience: if the journal cannot be read
+// the screen starts without it, and says why on stderr.
+func resumedHistory(resume bool, s *notes.Session, stderr io.Writer) []agent.Event {
+	if !resume {
+		return nil
+	}
+	evs, err := agent.RecentEvents(s, 200)
+	if err != nil {
+		fmt.Fprintf(stderr, "coplay: reading the journal of %s for the log: %v\n", s.Name(), err)
+		return nil
+	}
+	return evs
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// stdin is where the headless runner reads commands; tests replace it.
+var stdin io.Reader = os.Stdin
+
+func init() {
+	commands["run"] = command{summary: "play without a screen: JSON events out, JSON commands in (docs/PROTOCOL.md)", run: runHeadless}
+}
+
+// runHeadless plays with events as JSON lines on stdout and commands as JSON lines on
+// stdin. The screen's --headless flag is accepted for clarity; run is always headless.
+func runHeadless(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	o.register(fs)
+	fs.Bool("headless", true, "play without a screen (the only mode of run)")
+	steps := fs.Int("steps", 0, "stop after `n` steps (0 = until stopped)")
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if err := applyConfig(&o, fs); err != nil {
+		return err
+	}
+	if err := checkSessionArgs(pos, o.resume); err != nil {
+		return err
+	}
+	if *steps < 0 {
+		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
+	}
+	p, err := setup(o, first(pos), *steps, nil)
+	if err != nil {
+		return err
+	}
+	if p.skipped != "" {
+		fmt.Fprintln(stderr, p.skipped)
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	// Events carry what the model and the game said; if either echoes a key, it must
+	// not land in a log the person redirected stdout to.
+	out := newRedactor(stdout, secrets()...)
+	runErr := agent.Headless(ctx, p.runner, stdin, out)
+	if errors.Is(runErr, ctx.Err()) {
+		runErr = nil
+	}
+	return errors.Join(runErr, out.Flush(), p.Close())
+}

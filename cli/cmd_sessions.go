@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"github.com/coplayhq/coplay/ui"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/coplayhq/coplay/notes"
+)
+
+func init() {
+	commands["sessions"] = command{summary: "list, export or delete saved sessions", run: runSessions}
+}
+
+const sessionsUsage = `usage:
+  coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
+  coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript
+  coplay sessions rm NAME [--data FILE]                  delete a session
+`
+
+// runSessions lists, exports or deletes the sessions in the notebook.
+func runSessions(args []string, stdout, stderr io.Writer) error {
+	sub := "list"
+	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
+		sub, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), sessionsUsage); fs.PrintDefaults() }
+	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
+	asJSON, out := new(bool), new(string)
+	switch sub {
+	case "list":
+		asJSON = fs.Bool("json", false, "print JSON instead of a table")
+	case "export":
+		out = fs.String("o", "", "write the transcript to `file` instead of standard output")
+	}
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sub == "list" && len(pos) > 0:
+		return usagef("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
+	case sub != "list" && len(pos) != 1:
+		return usagef("%s needs exactly one session name (see `coplay sessions`)", sub)
+	}
+
+	path := *data
+	if path == "" {
+		if path, err = notes.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	// Listing must not create a notebook as a side effect.
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if sub == "list" {
+			if *asJSON {
+				fmt.Fprintln(stdout, "[]")
+				return nil
+			}
+			fmt.Fprintf(stdout, "no sessions yet (no notebook at %s)\n", path)
+			return nil
+		}
+		return fmt.Errorf("no notebook at %s", path)
+	}
+	// Listing and exporting only read: they open the notebook read-only, so they never
+	// write to it (it may be on a read-only file system, or a backup to keep as it is).
+	book, err := openNotebookWith(path, sub != "rm")
+	if err != nil {
+		return err
+	}
+	defer book.Close()
+
+	switch sub {
+	case "export":
+		return exportSession(book, pos[0], *out, stdout)
+	case "rm":
+		if err := book.Delete(pos[0]); err != nil {
+			return sessionErr(err, pos[0], path)
+		}
+		fmt.Fprintf(stdout, "removed session %s\n", pos[0])
+		return nil
+	}
+	list, err := book.List()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := make([]sessionJSON, len(list))
+		for i, s := range list {
+			out[i] = sessionJSON{SessionInfo: s, CachedTokens: s.CachedTokens}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stdout, "no sessions yet in %s\n", path)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tTOKENS\tPROFILE\tLAST ACTIVE\tRECORDS")
+	for _, s := range list {
+		profile := s.Profile
+		if profile == "" {
+			profile = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps, tokensText(s), profile,
+			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
+	}
+	return tw.Flush()
+}
+
+// sessionJSON is a session as `coplay sessions --json` prints it: its SessionInfo,
+// with cached_tokens always present (0 when the provider cached nothing or did not
+// say), so a reader can count on the field.
+type sessionJSON struct {
+	notes.SessionInfo
+	CachedTokens int64 `json:"cached_tokens"`
+}
+
+// tokensText is a session's tokens for the table: "41.2k tok (88% cached)", the share
+// being of the prompt tokens; "-" before any model call.
+func tokensText(s notes.SessionInfo) string {
+	total := s.PromptTokens + s.CompletionTokens
+	if total == 0 {
+		return "-"
+	}
+	out := ui.ShortCount(total) + " tok"
+	if s.CachedTokens > 0 && s.PromptTokens > 0 {
+		out += fmt.Sprintf(" (%.0f%% cached)", 100*float64(s.CachedTokens)/float64(s.PromptTokens))
+	}
+	return out
+}
+
+// exportSession writes the transcript of one session to stdout or to file.
+func exportSession(book *notes.Book, name, file string, stdout io.Writer) error {
+	s, err := book.Session(name)
+	if err != nil {
+		return sessionErr(err, name, book.Path())
+	}
+	if file == "" {
+		return s.Export(stdout)
+	}
+	// Written beside the target and renamed once whole: an export that stops at damage
+	// leaves no partial transcript that could pass for the whole one.
+	f, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := s.Export(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), file); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", file)
+	return nil
+}
+
+// sessionErr says a missing session plainly and where to look for names.
+func sessionErr(err error, name, path string) error {
+	if errors.Is(err, notes.ErrNotFound) {
+		return fmt.Errorf("no session %q in %s (see `coplay sessions`)", name, path)
+	}
+	return err
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments ("export NAME -o FILE"), which flag.Parse alone stops at.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}

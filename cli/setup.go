@@ -1,0 +1,466 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/autopilot"
+	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// options are the flags shared by the companion and the headless runner.
+type options struct {
+	game    string
+	model   string
+	preset  string
+	brain   string
+	data    string
+	resume  bool
+	approve string
+	maxIter int
+
+	// Spending: this run's caps, and what each model request carries.
+	maxTokens  int64
+	maxCost    float64
+	toolBudget int
+	pins       stringList
+
+	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
+	// driver opens its game once they are parsed.
+	drivers *game.FlagSet
+	openers map[string]game.Opener
+	pr      profileOptions // the config file and profile (profile.go)
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
+	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
+	fs.StringVar(&o.preset, "preset", "", "endpoint `preset`: openai, openrouter, ollama, lmstudio, vllm")
+	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
+	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
+	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")
+	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
+	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot; not used once play is handed over)")
+	fs.Int64Var(&o.maxTokens, "max-tokens", 0, "stop the run once it has spent `n` model tokens, prompt and completion (0 = no cap; the session resumes with a fresh budget)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's [prices] in config.toml)")
+	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
+	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
+	o.drivers = game.NewFlagSet(fs)
+	o.openers = o.drivers.AddDrivers()
+	o.registerProfile(fs)
+}
+
+// driverList says which games there are, for --game's help.
+func driverList() string {
+	var parts []string
+	for _, d := range game.Drivers() {
+		parts = append(parts, d.Name+" ("+d.Summary+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// driverNames lists the games by name.
+func driverNames() []string {
+	var names []string
+	for _, d := range game.Drivers() {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// checkGame checks that --game names a driver and that no flag of another game was
+// given, then lets the driver check its own flags and environment, with the session's
+// saved settings when resuming (state), without starting anything.
+func (o *options) checkGame(state []byte) error {
+	if _, err := game.LookupDriver(o.game); err != nil {
+		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), o.game, didYouMean(o.game, driverNames()...))
+	}
+	if err := o.drivers.CheckSet(o.game); err != nil {
+		return usagef("%v", err)
+	}
+	if open := o.openers[o.game]; open != nil {
+		if _, err := open(context.Background(), game.Env{CheckOnly: true, State: state, Resuming: o.resume, Getenv: os.Getenv}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// play is everything one run of the agent needs, and how to put it away.
+type play struct {
+	book    *notes.Book
+	session *notes.Session
+	game    game.Game
+	brain   agent.Brain
+	runner  *agent.Runner
+	title   string // "SpaceTraders (offline universe)"
+	banner  string // which brain and game, and how to change them
+	skipped string // what the game could not make a tool of, in a line ("" = nothing)
+	closers []func() error
+}
+
+// Close saves what should be saved and releases everything, newest first. A nil play
+// (setup failed) has nothing to release.
+func (p *play) Close() error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		errs = append(errs, p.closers[i]())
+	}
+	p.closers = nil
+	return errors.Join(errs...)
+}
+
+// check finds every mistake in the options that can be found without opening the
+// notebook or starting anything, so that a bad flag or a missing variable never leaves
+// a session behind. Mistakes in the flags are usageErrors.
+func (o *options) check() error {
+	if o.approve != "ask" && o.approve != "all" {
+		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
+	}
+	if o.preset != "" {
+		names := presetNames()
+		if _, ok := openai.Presets()[strings.ToLower(o.preset)]; !ok {
+			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
+		}
+	}
+	if o.maxIter < 0 {
+		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
+	}
+	switch {
+	case o.maxTokens < 0:
+		return usagef("--max-tokens must be a positive number of tokens, or 0 for no cap, not %d", o.maxTokens)
+	case o.maxCost < 0:
+		return usagef("--max-cost must be a positive number of dollars, or 0 for no cap, not %g", o.maxCost)
+	case o.toolBudget < 0:
+		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", o.toolBudget)
+	}
+	kind, err := o.brainKind()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case "script":
+		file := strings.TrimPrefix(o.brain, "script:")
+		if _, err := llmtest.Load(file); err != nil {
+			return fmt.Errorf("--brain %s: %s", o.brain, strings.TrimPrefix(err.Error(), "llmtest: "))
+		}
+	case "model":
+		if _, err := openai.ConfigFromEnv(o.model, o.preset); err != nil {
+			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
+		}
+		if cfg, err := o.modelConfig(); err == nil && o.maxCost > 0 && cfg.PriceIn == 0 && cfg.PriceOut == 0 {
+			return usagef("--max-cost needs the price of model %s to count what it spends: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", cfg.Model, cfg.Model)
+		}
+	}
+	if o.resume {
+		return nil // the session says which game; start checks it once it is read
+	}
+	if err := o.checkGame(nil); err != nil {
+		return err
+	}
+	if kind == "autopilot" && !autopilot.Plays(o.game) {
+		return usagef("the autopilot plays only SpaceTraders (--game universe or spacetraders); --game %s needs a model: --model NAME with OPENAI_API_KEY, --preset, or --brain script:FILE", o.game)
+	}
+	return nil
+}
+
+// presetNames lists the model presets, sorted.
+func presetNames() []string {
+	var names []string
+	for n := range openai.Presets() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// setup opens the notebook and session, starts the game and the brain, and builds the
+// runner. name is the session to resume, when o.resume is set ("" = the newest).
+// beforeCreate, if not nil, runs once the notebook is open and the session to resume
+// found, before a session is created or anything started: the screen checks there that
+// it has a terminal. Every failure is one error, with everything opened so far closed
+// and a session created by this call removed again.
+func setup(o options, name string, steps int, beforeCreate func() error) (*play, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	p := &play{}
+	var created string // the session this call created, removed again if setup fails
+	if err := p.start(o, name, steps, beforeCreate, &created); err != nil {
+		if created != "" {
+			if derr := p.book.Delete(created); derr != nil {
+				err = fmt.Errorf("%w (and removing the session %s it had created: %v)", err, created, derr)
+			}
+		}
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// start does the work of setup on p; created is set to the name of a session it creates.
+func (p *play) start(o options, name string, steps int, beforeCreate func() error, created *string) error {
+	path := o.data
+	if path == "" {
+		var err error
+		if path, err = notes.DefaultPath(); err != nil {
+			return fmt.Errorf("no place for the notebook (%v): pass --data FILE", err)
+		}
+	}
+	if o.resume {
+		// Resuming must not create a notebook as a side effect.
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("no notebook at %s, so no session to resume: start one without --resume (or pass --data with the notebook's file)", path)
+		}
+	}
+	book, err := openNotebook(path)
+	if err != nil {
+		return err
+	}
+	p.book = book
+	p.closers = append(p.closers, p.book.Close)
+	// A safety net: nothing should hand the notebook a secret, but if something does
+	// (a model echoing a key from an error message), it is scrubbed before it is written.
+	p.book.Redact(secrets()...)
+
+	brainName, err := o.brainKind()
+	if err != nil {
+		return err
+	}
+	if o.resume {
+		if p.session, err = p.book.Session(name); err != nil {
+			if errors.Is(err, notes.ErrNotFound) {
+				if name == "" {
+					return fmt.Errorf("no session to resume in %s: start one without --resume", path)
+				}
+				return fmt.Errorf("no session %q to resume in %s (`coplay sessions --data %s` lists them)", name, path, path)
+			}
+			return err
+		}
+		info, err := p.session.Info()
+		if err != nil {
+			return err
+		}
+		if info.Game != "" {
+			o.game = info.Game
+		}
+		if _, err := game.LookupDriver(o.game); err != nil {
+			return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
+		}
+		if brainName == "autopilot" && !autopilot.Plays(o.game) {
+			return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
+		}
+		state, err := p.session.State()
+		if err != nil {
+			return err
+		}
+		if err := o.checkGame(state); err != nil {
+			return fmt.Errorf("session %s: %w", p.session.Name(), err)
+		}
+	}
+	if beforeCreate != nil {
+		if err := beforeCreate(); err != nil {
+			return err
+		}
+	}
+	if !o.resume {
+		if p.session, err = p.book.Create("", o.game, brainName); err != nil {
+			return err
+		}
+		*created = p.session.Name()
+		if err := o.recordProfile(p.session); err != nil {
+			return err
+		}
+	}
+
+	state, err := p.session.State()
+	if err != nil {
+		return err
+	}
+	opened, err := p.openGame(o, path, state)
+	if err != nil {
+		return err
+	}
+	p.game, p.title = opened.Game, opened.Title
+	p.skipped = skippedLine(opened.Game)
+	// The game's secrets (an agent token) are scrubbed like the environment's.
+	p.book.Redact(opened.Secrets...)
+	var saveState func() ([]byte, error)
+	if opened.Save != nil {
+		saveState = opened.Save
+		// Save the game when the run ends too, so a quit loses nothing.
+		session := p.session
+		p.closers = append(p.closers, func() error {
+			data, err := opened.Save()
+			if err != nil {
+				return err
+			}
+			return session.SaveState(data)
+		})
+	}
+	st, isST := opened.Game.(*spacetraders.Game) // the autopilot's game, before any wrapping
+	if p.game, err = o.wrapGame(p.game); err != nil {
+		return err
+	}
+
+	switch brainName {
+	case "autopilot":
+		if !isST {
+			return fmt.Errorf("the autopilot plays only SpaceTraders, not %s: pass --model NAME or --brain script:FILE", o.game)
+		}
+		p.brain = autopilot.New(st)
+		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
+	case "script":
+		b, closer, err := o.scriptBrain(strings.TrimPrefix(o.brain, "script:"))
+		if err != nil {
+			return err
+		}
+		p.closers = append(p.closers, closer.Close)
+		p.brain = b
+		p.banner = "scripted model " + o.brain + " on " + p.title
+	default:
+		cfg, err := o.modelConfig()
+		if err != nil {
+			return err
+		}
+		b, err := openai.New(cfg)
+		if err != nil {
+			return err
+		}
+		p.brain = b
+		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
+	}
+
+	p.brain = o.wrapBrain(p.brain)
+	if o.maxIter == 0 {
+		// The cap guards against a model that loops; the autopilot's turns are long by
+		// design (it plays until every ship is busy), so it gets a far larger one.
+		o.maxIter = 10
+		if brainName == "autopilot" {
+			o.maxIter = 1000
+		}
+	}
+	p.runner, err = agent.New(agent.Config{
+		Game:          p.game,
+		Brain:         p.brain,
+		Session:       p.session,
+		MaxIterations: o.maxIter,
+		MaxSteps:      steps,
+		ApproveAll:    o.approve == "all",
+		KeepPlaying:   o.approve == "all", // handed over: a reply in prose does not stop play
+		MaxRunTokens:  o.maxTokens,
+		MaxRunCost:    o.maxCost,
+		ToolBudget:    o.toolBudget,
+		Pinned:        o.pins,
+		HistorySteps:  o.historySteps(),
+		SaveState:     saveState,
+		Rules:         o.fixedRules(),
+		// Nothing the game or a model says may carry a key or token on: not to the
+		// model, the journal or the screen.
+		Secrets: append(secrets(), opened.Secrets...),
+	})
+	return err
+}
+
+// scriptBrain serves a cassette over loopback and points the openai brain at it, with
+// the cassette model's price from config.toml when it has one (so a demo shows a bill).
+func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
+	c, err := llmtest.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := llmtest.NewServer(c)
+	cfg := llmtest.BrainConfig(srv)
+	if price, ok := o.pr.file.PriceOf(cfg.Model); ok {
+		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
+	}
+	b, err := openai.New(cfg)
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return b, srv, nil
+}
+
+// openGame opens the game o names with its driver; the notebook's directory is where
+// the driver may keep files (an MCP server's log).
+func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened, error) {
+	open := o.openers[o.game]
+	if open == nil {
+		return nil, fmt.Errorf("--game %s cannot be opened", o.game)
+	}
+	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	if opened.Close != nil {
+		p.closers = append(p.closers, opened.Close)
+	}
+	return opened, nil
+}
+
+// openNotebook opens the notebook at path; its errors say what to do about a notebook
+// that is in use or damaged.
+func openNotebook(path string) (*notes.Book, error) { return openNotebookWith(path, false) }
+
+// openNotebookWith opens the notebook at path, read-only when readOnly (it then never
+// writes to the file).
+func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
+	open := notes.Open
+	if readOnly {
+		open = notes.OpenReadOnly
+	}
+	book, err := open(path, nil)
+	switch {
+	case errors.Is(err, notes.ErrLocked):
+		return nil, fmt.Errorf("%v: close the other coplay first, or pass --data with another file", err)
+	case errors.Is(err, notes.ErrCorrupt):
+		return nil, fmt.Errorf("%v; coplay has not changed it: move it aside, or pass --data with another file", err)
+	case err != nil:
+		return nil, fmt.Errorf("opening the notebook: %v", err)
+	}
+	return book, nil
+}
+
+// brainKind says which brain the options ask for: "autopilot", "script", or "model".
+// An explicit --brain wins over --model, --preset and the environment.
+func (o *options) brainKind() (string, error) {
+	switch {
+	case o.brain == "autopilot" || o.brain == "model":
+		return o.brain, nil
+	case strings.HasPrefix(o.brain, "script:"):
+		if strings.TrimPrefix(o.brain, "script:") == "" {
+			return "", usagef("--brain script:FILE needs the cassette's file after the colon")
+		}
+		return "script", nil
+	case o.brain != "":
+		return "", usagef("--brain must be autopilot, model or script:FILE, not %q%s", o.brain, didYouMean(o.brain, "autopilot", "model"))
+	case o.model != "" || o.preset != "":
+		return "model", nil
+	case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+		return "model", nil
+	}
+	return "autopilot", nil
+}
+
+// interruptContext is canceled on SIGINT or SIGTERM.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
