@@ -70,12 +70,8 @@ type refuelRequest struct {
 const fuelPerUnit = 100
 
 func (u *Universe) refuel(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := shipRequest[refuelRequest](u, c, true)
 	if e != nil {
-		return fail(e)
-	}
-	var req refuelRequest
-	if e := decode(c, &req, true); e != nil {
 		return fail(e)
 	}
 	if e := u.inTransit(s); e != nil {
@@ -134,6 +130,30 @@ type tradeRequest struct {
 	Units  int    `json:"units"`
 }
 
+// atLeastOneUnit refuses to trade, move or deliver fewer than one unit.
+func atLeastOneUnit(units int) *apiError {
+	if units < 1 {
+		return invalid("units", "units must be at least 1, got %d", units)
+	}
+	return nil
+}
+
+// moveRequest looks up the ship and decodes what jettison and transfer take: at least
+// one unit, from a ship not in transit.
+func moveRequest[T interface{ unitCount() int }](u *Universe, c *call) (*ship, T, *apiError) {
+	s, req, e := shipRequest[T](u, c, false)
+	if e == nil {
+		e = atLeastOneUnit(req.unitCount())
+	}
+	if e == nil {
+		e = u.inTransit(s)
+	}
+	return s, req, e
+}
+
+func (r tradeRequest) unitCount() int    { return r.Units }
+func (r transferRequest) unitCount() int { return r.Units }
+
 // traded is the answer to a purchase or a sale.
 func traded(a wire.Agent, cargo wire.ShipCargo, t wire.MarketTransaction) wire.TradeResult {
 	return wire.TradeResult{Agent: a, Cargo: &cargo, Transaction: t}
@@ -141,13 +161,9 @@ func traded(a wire.Agent, cargo wire.ShipCargo, t wire.MarketTransaction) wire.T
 
 // tradeSetup checks what buying and selling share and returns the market good.
 func (u *Universe) tradeSetup(c *call, buying bool) (*ship, *market, *marketGood, tradeRequest, *apiError) {
-	var req tradeRequest
-	s, e := u.lookupShip(c)
+	s, req, e := shipRequest[tradeRequest](u, c, false)
 	if e == nil {
-		e = decode(c, &req, false)
-	}
-	if e == nil && req.Units < 1 {
-		e = invalid("units", "units must be at least 1, got %d", req.Units)
+		e = atLeastOneUnit(req.Units)
 	}
 	if e == nil {
 		e = u.mustDock(s)
@@ -214,18 +230,8 @@ func (u *Universe) sellCargo(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) jettison(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := moveRequest[tradeRequest](u, c)
 	if e != nil {
-		return fail(e)
-	}
-	var req tradeRequest
-	if e := decode(c, &req, false); e != nil {
-		return fail(e)
-	}
-	if req.Units < 1 {
-		return fail(invalid("units", "units must be at least 1, got %d", req.Units))
-	}
-	if e := u.inTransit(s); e != nil {
 		return fail(e)
 	}
 	if e := takeCargo(s, req.Symbol, req.Units); e != nil {
@@ -241,18 +247,8 @@ type transferRequest struct {
 }
 
 func (u *Universe) transfer(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := moveRequest[transferRequest](u, c)
 	if e != nil {
-		return fail(e)
-	}
-	var req transferRequest
-	if e := decode(c, &req, false); e != nil {
-		return fail(e)
-	}
-	if req.Units < 1 {
-		return fail(invalid("units", "units must be at least 1, got %d", req.Units))
-	}
-	if e := u.inTransit(s); e != nil {
 		return fail(e)
 	}
 	target := u.ships[strings.ToUpper(req.ShipSymbol)]

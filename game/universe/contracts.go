@@ -53,6 +53,20 @@ func (u *Universe) lookupContract(c *call) (*contract, *apiError) {
 	return c.a.Contracts[i], nil
 }
 
+// inProgress refuses a contract that cannot take deliveries or be fulfilled: done
+// already, not accepted, or past its deadline.
+func (u *Universe) inProgress(k *contract) *apiError {
+	switch {
+	case k.Fulfilled:
+		return gameErr(codeContractFulfilled, "Contract %s is already fulfilled.", k.ID)
+	case !k.Accepted:
+		return gameErr(codeContractNotAccepted, "Contract %s has not been accepted.", k.ID)
+	case !u.now.Before(k.Deadline):
+		return gameErr(codeContractDeadline, "Contract %s passed its deadline at %s.", k.ID, ts(k.Deadline))
+	}
+	return nil
+}
+
 func (u *Universe) getContracts(c *call) (int, any, *apiError) {
 	out := []wire.Contract{}
 	for _, k := range c.a.Contracts {
@@ -102,21 +116,16 @@ func (u *Universe) deliverContract(c *call) (int, any, *apiError) {
 	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}
-	if req.Units < 1 {
-		return fail(invalid("units", "units must be at least 1, got %d", req.Units))
+	if e := atLeastOneUnit(req.Units); e != nil {
+		return fail(e)
 	}
 	s := u.ships[strings.ToUpper(req.ShipSymbol)]
 	if s == nil || s.Agent != c.a.Symbol {
 		return fail(notFound("Ship %s not found for agent %s.", req.ShipSymbol, c.a.Symbol))
 	}
 	u.settle(s)
-	switch {
-	case k.Fulfilled:
-		return fail(gameErr(codeContractFulfilled, "Contract %s is already fulfilled.", k.ID))
-	case !k.Accepted:
-		return fail(gameErr(codeContractNotAccepted, "Contract %s has not been accepted.", k.ID))
-	case !u.now.Before(k.Deadline):
-		return fail(gameErr(codeContractDeadline, "Contract %s passed its deadline at %s.", k.ID, ts(k.Deadline)))
+	if e := u.inProgress(k); e != nil {
+		return fail(e)
 	}
 	i := slices.IndexFunc(k.Deliver, func(d *deliverGood) bool { return d.Good == req.TradeSymbol })
 	if i < 0 {
@@ -148,13 +157,8 @@ func (u *Universe) fulfillContract(c *call) (int, any, *apiError) {
 	if e != nil {
 		return fail(e)
 	}
-	switch {
-	case k.Fulfilled:
-		return fail(gameErr(codeContractFulfilled, "Contract %s is already fulfilled.", k.ID))
-	case !k.Accepted:
-		return fail(gameErr(codeContractNotAccepted, "Contract %s has not been accepted.", k.ID))
-	case !u.now.Before(k.Deadline):
-		return fail(gameErr(codeContractDeadline, "Contract %s passed its deadline at %s.", k.ID, ts(k.Deadline)))
+	if e := u.inProgress(k); e != nil {
+		return fail(e)
 	}
 	for _, d := range k.Deliver {
 		if d.Fulfilled < d.Required {

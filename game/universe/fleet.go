@@ -53,6 +53,17 @@ func (u *Universe) lookupShip(c *call) (*ship, *apiError) {
 	return s, nil
 }
 
+// shipRequest looks up the call's ship, then decodes the request body into a T (an
+// empty body is the zero T when optional).
+func shipRequest[T any](u *Universe, c *call, optional bool) (*ship, T, *apiError) {
+	var req T
+	s, e := u.lookupShip(c)
+	if e == nil {
+		e = decode(c, &req, optional)
+	}
+	return s, req, e
+}
+
 func (u *Universe) inTransit(s *ship) *apiError {
 	if s.Status != "IN_TRANSIT" {
 		return nil
@@ -64,21 +75,21 @@ func (u *Universe) inTransit(s *ship) *apiError {
 }
 
 func (u *Universe) mustOrbit(s *ship) *apiError {
-	if e := u.inTransit(s); e != nil {
-		return e
-	}
-	if s.Status != "IN_ORBIT" {
-		return gameErr(codeNotInOrbit, "Ship %s must be in orbit to do this; it is docked at %s.", s.Symbol, s.Waypoint)
-	}
-	return nil
+	return u.mustBe(s, "IN_ORBIT", codeNotInOrbit, "in orbit", "docked")
 }
 
 func (u *Universe) mustDock(s *ship) *apiError {
+	return u.mustBe(s, "DOCKED", codeNotDocked, "docked", "in orbit")
+}
+
+// mustBe refuses a ship in transit, or one not in status (said as want, the other
+// status as is), with code.
+func (u *Universe) mustBe(s *ship, status string, code int, want, is string) *apiError {
 	if e := u.inTransit(s); e != nil {
 		return e
 	}
-	if s.Status != "DOCKED" {
-		return gameErr(codeNotDocked, "Ship %s must be docked to do this; it is in orbit at %s.", s.Symbol, s.Waypoint)
+	if s.Status != status {
+		return gameErr(code, "Ship %s must be %s to do this; it is %s at %s.", s.Symbol, want, is, s.Waypoint)
 	}
 	return nil
 }
@@ -131,28 +142,20 @@ func (u *Universe) getCooldown(c *call) (int, any, *apiError) {
 	return ok(u.renderCooldown(s))
 }
 
-func (u *Universe) orbit(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
-	if e != nil {
-		return fail(e)
+// setStatus answers orbit ("IN_ORBIT") and dock ("DOCKED"): a ship not in transit
+// takes the status.
+func (u *Universe) setStatus(status string) func(*call) (int, any, *apiError) {
+	return func(c *call) (int, any, *apiError) {
+		s, e := u.lookupShip(c)
+		if e != nil {
+			return fail(e)
+		}
+		if e := u.inTransit(s); e != nil {
+			return fail(e)
+		}
+		s.Status = status
+		return ok(wire.NavResult{Nav: u.renderNav(s)})
 	}
-	if e := u.inTransit(s); e != nil {
-		return fail(e)
-	}
-	s.Status = "IN_ORBIT"
-	return ok(wire.NavResult{Nav: u.renderNav(s)})
-}
-
-func (u *Universe) dock(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
-	if e != nil {
-		return fail(e)
-	}
-	if e := u.inTransit(s); e != nil {
-		return fail(e)
-	}
-	s.Status = "DOCKED"
-	return ok(wire.NavResult{Nav: u.renderNav(s)})
 }
 
 // flightModes gives each mode's time multiplier; fuel is in fuelCost.
@@ -181,12 +184,8 @@ type waypointRequest struct {
 }
 
 func (u *Universe) navigate(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := shipRequest[waypointRequest](u, c, false)
 	if e != nil {
-		return fail(e)
-	}
-	var req waypointRequest
-	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}
 	if s.Status == "IN_TRANSIT" {
@@ -222,12 +221,8 @@ type flightModeRequest struct {
 }
 
 func (u *Universe) patchNav(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := shipRequest[flightModeRequest](u, c, true)
 	if e != nil {
-		return fail(e)
-	}
-	var req flightModeRequest
-	if e := decode(c, &req, true); e != nil {
 		return fail(e)
 	}
 	if req.FlightMode != "" {
@@ -240,12 +235,8 @@ func (u *Universe) patchNav(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) jump(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, req, e := shipRequest[waypointRequest](u, c, false)
 	if e != nil {
-		return fail(e)
-	}
-	var req waypointRequest
-	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}
 	if e := u.mustOrbit(s); e != nil {
