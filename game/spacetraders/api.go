@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/coplayhq/coplay/game/spacetraders/wire"
 )
 
 // This file holds one method per API operation the game uses, named after it. Paths and
@@ -159,53 +161,41 @@ func (c *Client) Dock(ctx context.Context, ship string) (*NavResult, error) {
 
 // Navigate sends a ship in orbit to a waypoint of its system (POST …/navigate).
 func (c *Client) Navigate(ctx context.Context, ship, waypoint string) (*NavResult, error) {
-	return call[NavResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/navigate", map[string]string{"waypointSymbol": waypoint})
+	return call[NavResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/navigate", wire.NavigateRequest{WaypointSymbol: waypoint})
 }
 
 // SetFlightMode changes a ship's flight mode (PATCH /my/ships/{shipSymbol}/nav).
 func (c *Client) SetFlightMode(ctx context.Context, ship, mode string) (*NavResult, error) {
-	return call[NavResult](ctx, c, http.MethodPatch, "/my/ships/"+esc(ship)+"/nav", map[string]string{"flightMode": mode})
+	return call[NavResult](ctx, c, http.MethodPatch, "/my/ships/"+esc(ship)+"/nav", wire.FlightModeRequest{FlightMode: mode})
 }
 
 // RefuelRequest is the body of a refuel. Units 0 fills the tank.
-type RefuelRequest struct {
-	Units     int  `json:"units,omitempty"`
-	FromCargo bool `json:"fromCargo,omitempty"`
-}
+type RefuelRequest = wire.RefuelRequest
 
 // Refuel buys fuel for a docked ship (POST /my/ships/{shipSymbol}/refuel).
 func (c *Client) Refuel(ctx context.Context, ship string, r RefuelRequest) (*TradeResult, error) {
 	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/refuel", r)
 }
 
-type cargoBody struct {
-	Symbol string `json:"symbol"`
-	Units  int    `json:"units"`
-}
-
 // Purchase buys cargo at the docked ship's market (POST /my/ships/{shipSymbol}/purchase).
 func (c *Client) Purchase(ctx context.Context, ship, good string, units int) (*TradeResult, error) {
-	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/purchase", cargoBody{good, units})
+	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/purchase", wire.CargoRequest{Symbol: good, Units: units})
 }
 
 // Sell sells cargo at the docked ship's market (POST /my/ships/{shipSymbol}/sell).
 func (c *Client) Sell(ctx context.Context, ship, good string, units int) (*TradeResult, error) {
-	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/sell", cargoBody{good, units})
+	return call[TradeResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/sell", wire.CargoRequest{Symbol: good, Units: units})
 }
 
 // Jettison dumps cargo into space (POST /my/ships/{shipSymbol}/jettison).
 func (c *Client) Jettison(ctx context.Context, ship, good string, units int) (*CargoResult, error) {
-	return call[CargoResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/jettison", cargoBody{good, units})
+	return call[CargoResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/jettison", wire.CargoRequest{Symbol: good, Units: units})
 }
 
 // Transfer moves cargo to another ship at the same waypoint (POST …/transfer). The
 // result is the sending ship's cargo.
 func (c *Client) Transfer(ctx context.Context, from, to, good string, units int) (*CargoResult, error) {
-	body := struct {
-		TradeSymbol string `json:"tradeSymbol"`
-		Units       int    `json:"units"`
-		ShipSymbol  string `json:"shipSymbol"`
-	}{good, units, to}
+	body := wire.TransferRequest{TradeSymbol: good, Units: units, ShipSymbol: to}
 	return call[CargoResult](ctx, c, http.MethodPost, "/my/ships/"+esc(from)+"/transfer", body)
 }
 
@@ -230,11 +220,7 @@ func (c *Client) Accept(ctx context.Context, contract string) (*ContractResult, 
 
 // Deliver delivers cargo from a ship at the destination (POST …/deliver).
 func (c *Client) Deliver(ctx context.Context, contract, ship, good string, units int) (*ContractResult, error) {
-	body := struct {
-		ShipSymbol  string `json:"shipSymbol"`
-		TradeSymbol string `json:"tradeSymbol"`
-		Units       int    `json:"units"`
-	}{ship, good, units}
+	body := wire.DeliverRequest{ShipSymbol: ship, TradeSymbol: good, Units: units}
 	return call[ContractResult](ctx, c, http.MethodPost, "/my/contracts/"+esc(contract)+"/deliver", body)
 }
 
@@ -255,7 +241,7 @@ func (c *Client) Negotiate(ctx context.Context, ship string) (*Contract, error) 
 
 // PurchaseShip buys a ship at a shipyard where one of the agent's ships is (POST /my/ships).
 func (c *Client) PurchaseShip(ctx context.Context, shipType, waypoint string) (*PurchaseShipResult, error) {
-	body := map[string]string{"shipType": shipType, "waypointSymbol": waypoint}
+	body := wire.PurchaseShipRequest{ShipType: shipType, WaypointSymbol: waypoint}
 	return call[PurchaseShipResult](ctx, c, http.MethodPost, "/my/ships", body)
 }
 
@@ -266,7 +252,7 @@ func (c *Client) Chart(ctx context.Context, ship string) (*ChartResult, error) {
 
 // Jump jumps a ship at a jump gate to a connected gate (POST /my/ships/{shipSymbol}/jump).
 func (c *Client) Jump(ctx context.Context, ship, waypoint string) (*JumpResult, error) {
-	return call[JumpResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/jump", map[string]string{"waypointSymbol": waypoint})
+	return call[JumpResult](ctx, c, http.MethodPost, "/my/ships/"+esc(ship)+"/jump", wire.NavigateRequest{WaypointSymbol: waypoint})
 }
 
 // RegisterResult is what registering an agent returns.

@@ -61,16 +61,11 @@ func (u *Universe) marketHere(s *ship) (*market, *apiError) {
 	return w.Market, nil
 }
 
-type refuelRequest struct {
-	Units     int  `json:"units"`
-	FromCargo bool `json:"fromCargo"`
-}
-
 // fuelPerUnit is how much tank fuel one market unit of FUEL fills, as in the real game.
 const fuelPerUnit = 100
 
 func (u *Universe) refuel(c *call) (int, any, *apiError) {
-	s, req, e := shipRequest[refuelRequest](u, c, true)
+	s, req, e := shipRequest[wire.RefuelRequest](u, c, true)
 	if e != nil {
 		return fail(e)
 	}
@@ -125,11 +120,6 @@ func (u *Universe) refuel(c *call) (int, any, *apiError) {
 	return ok(wire.TradeResult{Agent: renderAgent(c.a, true), Fuel: &fuel, Transaction: renderTransaction(s.Waypoint, t), Cargo: cargo})
 }
 
-type tradeRequest struct {
-	Symbol string `json:"symbol"`
-	Units  int    `json:"units"`
-}
-
 // atLeastOneUnit refuses to trade, move or deliver fewer than one unit.
 func atLeastOneUnit(units int) *apiError {
 	if units < 1 {
@@ -138,21 +128,14 @@ func atLeastOneUnit(units int) *apiError {
 	return nil
 }
 
-// moveRequest looks up the ship and decodes what jettison and transfer take: at least
-// one unit, from a ship not in transit.
-func moveRequest[T interface{ unitCount() int }](u *Universe, c *call) (*ship, T, *apiError) {
-	s, req, e := shipRequest[T](u, c, false)
-	if e == nil {
-		e = atLeastOneUnit(req.unitCount())
+// movable refuses to jettison or transfer fewer than one unit, or from a ship in
+// transit.
+func (u *Universe) movable(s *ship, units int) *apiError {
+	if e := atLeastOneUnit(units); e != nil {
+		return e
 	}
-	if e == nil {
-		e = u.inTransit(s)
-	}
-	return s, req, e
+	return u.inTransit(s)
 }
-
-func (r tradeRequest) unitCount() int    { return r.Units }
-func (r transferRequest) unitCount() int { return r.Units }
 
 // traded is the answer to a purchase or a sale.
 func traded(a wire.Agent, cargo wire.ShipCargo, t wire.MarketTransaction) wire.TradeResult {
@@ -160,8 +143,8 @@ func traded(a wire.Agent, cargo wire.ShipCargo, t wire.MarketTransaction) wire.T
 }
 
 // tradeSetup checks what buying and selling share and returns the market good.
-func (u *Universe) tradeSetup(c *call, buying bool) (*ship, *market, *marketGood, tradeRequest, *apiError) {
-	s, req, e := shipRequest[tradeRequest](u, c, false)
+func (u *Universe) tradeSetup(c *call, buying bool) (*ship, *market, *marketGood, wire.CargoRequest, *apiError) {
+	s, req, e := shipRequest[wire.CargoRequest](u, c, false)
 	if e == nil {
 		e = atLeastOneUnit(req.Units)
 	}
@@ -230,7 +213,10 @@ func (u *Universe) sellCargo(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) jettison(c *call) (int, any, *apiError) {
-	s, req, e := moveRequest[tradeRequest](u, c)
+	s, req, e := shipRequest[wire.CargoRequest](u, c, false)
+	if e == nil {
+		e = u.movable(s, req.Units)
+	}
 	if e != nil {
 		return fail(e)
 	}
@@ -240,14 +226,11 @@ func (u *Universe) jettison(c *call) (int, any, *apiError) {
 	return ok(wire.CargoResult{Cargo: renderCargo(s)})
 }
 
-type transferRequest struct {
-	TradeSymbol string `json:"tradeSymbol"`
-	Units       int    `json:"units"`
-	ShipSymbol  string `json:"shipSymbol"`
-}
-
 func (u *Universe) transfer(c *call) (int, any, *apiError) {
-	s, req, e := moveRequest[transferRequest](u, c)
+	s, req, e := shipRequest[wire.TransferRequest](u, c, false)
+	if e == nil {
+		e = u.movable(s, req.Units)
+	}
 	if e != nil {
 		return fail(e)
 	}

@@ -101,18 +101,12 @@ func (u *Universe) acceptContract(c *call) (int, any, *apiError) {
 	return ok(contractAndAgent(renderContract(k), renderAgent(c.a, true)))
 }
 
-type deliverRequest struct {
-	ShipSymbol  string `json:"shipSymbol"`
-	TradeSymbol string `json:"tradeSymbol"`
-	Units       int    `json:"units"`
-}
-
 func (u *Universe) deliverContract(c *call) (int, any, *apiError) {
 	k, e := u.lookupContract(c)
 	if e != nil {
 		return fail(e)
 	}
-	var req deliverRequest
+	var req wire.DeliverRequest
 	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}

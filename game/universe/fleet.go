@@ -179,12 +179,8 @@ func travel(s *ship, from, to *waypoint, mode string) (time.Duration, int) {
 	return gameTime(secs), fuel
 }
 
-type waypointRequest struct {
-	WaypointSymbol string `json:"waypointSymbol"`
-}
-
 func (u *Universe) navigate(c *call) (int, any, *apiError) {
-	s, req, e := shipRequest[waypointRequest](u, c, false)
+	s, req, e := shipRequest[wire.NavigateRequest](u, c, false)
 	if e != nil {
 		return fail(e)
 	}
@@ -216,12 +212,8 @@ func (u *Universe) navigate(c *call) (int, any, *apiError) {
 	return ok(u.navigated(s))
 }
 
-type flightModeRequest struct {
-	FlightMode string `json:"flightMode"`
-}
-
 func (u *Universe) patchNav(c *call) (int, any, *apiError) {
-	s, req, e := shipRequest[flightModeRequest](u, c, true)
+	s, req, e := shipRequest[wire.FlightModeRequest](u, c, true)
 	if e != nil {
 		return fail(e)
 	}
@@ -235,7 +227,7 @@ func (u *Universe) patchNav(c *call) (int, any, *apiError) {
 }
 
 func (u *Universe) jump(c *call) (int, any, *apiError) {
-	s, req, e := shipRequest[waypointRequest](u, c, false)
+	s, req, e := shipRequest[wire.NavigateRequest](u, c, false)
 	if e != nil {
 		return fail(e)
 	}
@@ -277,13 +269,8 @@ func (u *Universe) jump(c *call) (int, any, *apiError) {
 	return ok(wire.JumpResult{Nav: u.renderNav(s), Cooldown: u.renderCooldown(s), Transaction: renderTransaction(from.Symbol, t), Agent: renderAgent(c.a, true)})
 }
 
-type shipPurchaseRequest struct {
-	ShipType       string `json:"shipType"`
-	WaypointSymbol string `json:"waypointSymbol"`
-}
-
 func (u *Universe) purchaseShip(c *call) (int, any, *apiError) {
-	var req shipPurchaseRequest
+	var req wire.PurchaseShipRequest
 	if e := decode(c, &req, false); e != nil {
 		return fail(e)
 	}

@@ -1,6 +1,7 @@
 // Package wire holds the SpaceTraders v2 JSON shapes (the models of the OpenAPI spec,
 // models/*.json) that the client (game/spacetraders) decodes and the offline universe
-// (game/universe) renders: one set of types for both, so they cannot drift apart.
+// (game/universe) renders, and the bodies of the requests both know (requests.go): one
+// set of types for both, so they cannot drift apart.
 //
 // Fields the spec requires have no omitempty (the universe always sends them); optional
 // ones do. Times are time.Time: the universe sets them in UTC, so they encode as the
