@@ -321,6 +321,27 @@ func sortedKeys(m map[string][]string) []string {
 	return keys
 }
 
+// The keywords that hold subschemas, besides items (one schema, or a list in older
+// drafts): by name, by index, or one. keyed, listed and single return a schema's
+// subschemas under them, in the same order.
+var (
+	keyedKeywords  = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas"}
+	listedKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+	singleKeywords = []string{"additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames"}
+)
+
+func keyed(s *jsonschema.Schema) []map[string]*jsonschema.Schema {
+	return []map[string]*jsonschema.Schema{s.Defs, s.Definitions, s.Properties, s.PatternProperties, s.DependentSchemas}
+}
+
+func listed(s *jsonschema.Schema) [][]*jsonschema.Schema {
+	return [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems}
+}
+
+func single(s *jsonschema.Schema) []*jsonschema.Schema {
+	return []*jsonschema.Schema{s.AdditionalProperties, s.AdditionalItems, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames}
+}
+
 // resolve finds the schema a local $ref names: "#", "#/$defs/Name",
 // "#/definitions/Name", or any JSON pointer into the root through schema keywords
 // ("#/properties/a/items"). Refs to other documents are not followed: a tool's schema
@@ -370,47 +391,17 @@ func (w *walk) resolve(ref string) (*jsonschema.Schema, error) {
 		}
 		var next *jsonschema.Schema
 		ok := true
-		switch key {
-		case "$defs":
-			next, ok = named(cur.Defs)
-		case "definitions":
-			next, ok = named(cur.Definitions)
-		case "properties":
-			next, ok = named(cur.Properties)
-		case "patternProperties":
-			next, ok = named(cur.PatternProperties)
-		case "dependentSchemas":
-			next, ok = named(cur.DependentSchemas)
-		case "items":
-			if len(cur.ItemsArray) > 0 {
-				next, ok = indexed(cur.ItemsArray)
-			} else {
-				next = cur.Items
-			}
-		case "prefixItems":
-			next, ok = indexed(cur.PrefixItems)
-		case "allOf":
-			next, ok = indexed(cur.AllOf)
-		case "anyOf":
-			next, ok = indexed(cur.AnyOf)
-		case "oneOf":
-			next, ok = indexed(cur.OneOf)
-		case "additionalProperties":
-			next = cur.AdditionalProperties
-		case "additionalItems":
-			next = cur.AdditionalItems
-		case "not":
-			next = cur.Not
-		case "if":
-			next = cur.If
-		case "then":
-			next = cur.Then
-		case "else":
-			next = cur.Else
-		case "contains":
-			next = cur.Contains
-		case "propertyNames":
-			next = cur.PropertyNames
+		switch {
+		case key == "items" && len(cur.ItemsArray) > 0:
+			next, ok = indexed(cur.ItemsArray)
+		case key == "items":
+			next = cur.Items
+		case slices.Contains(keyedKeywords, key):
+			next, ok = named(keyed(cur)[slices.Index(keyedKeywords, key)])
+		case slices.Contains(listedKeywords, key):
+			next, ok = indexed(listed(cur)[slices.Index(listedKeywords, key)])
+		case slices.Contains(singleKeywords, key):
+			next = single(cur)[slices.Index(singleKeywords, key)]
 		default:
 			return bad(fmt.Sprintf("no keyword %q", key))
 		}
@@ -441,17 +432,17 @@ func SchemaProblems(root *jsonschema.Schema) []string {
 				out = append(out, err.Error())
 			}
 		}
-		for _, m := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions, s.Properties, s.PatternProperties, s.DependentSchemas} {
+		for _, m := range keyed(s) {
 			for _, k := range sortedSchemaKeys(m) {
 				visit(m[k])
 			}
 		}
-		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems, s.ItemsArray} {
+		for _, list := range append(listed(s), s.ItemsArray) {
 			for _, sub := range list {
 				visit(sub)
 			}
 		}
-		for _, sub := range []*jsonschema.Schema{s.Items, s.AdditionalProperties, s.AdditionalItems, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames} {
+		for _, sub := range append([]*jsonschema.Schema{s.Items}, single(s)...) {
 			visit(sub)
 		}
 	}

@@ -190,6 +190,34 @@ func TestSchemaProblems(t *testing.T) {
 	}
 }
 
+// TestResolveEveryKeyword follows a $ref through each keyword that holds subschemas,
+// and has SchemaProblems find a broken $ref under each, so the keyword lists and the
+// fields keyed, listed and single return stay in step.
+func TestResolveEveryKeyword(t *testing.T) {
+	sub := func(kw string) string { return `{"$ref":"#/$defs/none","description":"` + kw + `"}` }
+	refs := map[string]string{"items": "#/items", "itemsArray": "#/items/0"}
+	srcs := map[string]string{"items": `{"items":` + sub("items") + `}`, "itemsArray": `{"items":[` + sub("itemsArray") + `]}`}
+	for _, kw := range keyedKeywords {
+		refs[kw], srcs[kw] = "#/"+kw+"/a", `{"`+kw+`":{"a":`+sub(kw)+`}}`
+	}
+	for _, kw := range listedKeywords {
+		refs[kw], srcs[kw] = "#/"+kw+"/0", `{"`+kw+`":[`+sub(kw)+`]}`
+	}
+	for _, kw := range singleKeywords {
+		refs[kw], srcs[kw] = "#/"+kw, `{"`+kw+`":`+sub(kw)+`}`
+	}
+	for kw, ref := range refs {
+		root := parseSchema(t, srcs[kw])
+		got, err := (&walk{root: root}).resolve(ref)
+		if err != nil || got == nil || got.Description != kw {
+			t.Errorf("resolve(%q) in %s = %v, %v; want the schema described %q", ref, srcs[kw], got, err, kw)
+		}
+		if p := SchemaProblems(root); len(p) != 1 || !strings.Contains(p[0], `"#/$defs/none"`) {
+			t.Errorf("SchemaProblems(%s) = %q, want the broken ref under %s", srcs[kw], p, kw)
+		}
+	}
+}
+
 // Our own tools stay strict: SchemaFor closes every object.
 func TestOwnSchemasStayClosed(t *testing.T) {
 	if got := problemLines(t, navSchema, `{"shipSymbol":"X","waypointSymbol":"Y","extra":1}`); len(got) != 1 || !strings.Contains(got[0], `no property "extra"`) {
