@@ -195,8 +195,12 @@ func (c *checker) top(raw map[string]any, f *File) {
 }
 
 func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
+	both := shared{player{&d.Brain, &d.Model, &d.Preset, &d.BaseURL, &d.APIKeyEnv}, &d.Rules, &d.Spending}
 	for _, k := range c.sortedKeys(key, t) {
 		fk, v := child(key, k), t[k]
+		if c.shared(k, fk, v, both) {
+			continue
+		}
 		switch k {
 		case "game":
 			if s, ok := c.str(fk, v); ok {
@@ -209,8 +213,6 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				}
 				d.Game = s
 			}
-		case "brain", "model", "preset", "base_url", "api_key_env":
-			c.player(k, fk, v, player{&d.Brain, &d.Model, &d.Preset, &d.BaseURL, &d.APIKeyEnv})
 		case "approve":
 			if s, ok := c.str(fk, v); ok {
 				if s != "ask" && s != "all" {
@@ -226,10 +228,8 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				d.Speed = n
 			}
 		case "no_rate_limit":
-			if b, ok := v.(bool); ok {
+			if b, ok := c.boolean(fk, v); ok {
 				d.NoRateLimit = &b
-			} else {
-				c.wrongType(fk, "true or false", v)
 			}
 		case "profile":
 			if s, ok := c.str(fk, v); ok {
@@ -238,21 +238,46 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				}
 				d.Profile = s
 			}
-		case "rules":
-			d.Rules = c.ruleLines(fk, v)
-		case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
-			c.spending(k, fk, v, &d.Spending)
 		default:
 			c.unknown(fk, defaultsKeys)
 		}
 	}
-	if d.Preset != "" && d.BaseURL != "" {
-		c.errf(child(key, "base_url"), "set preset or base_url, not both")
-	}
+	c.presetOrBaseURL(key, d.Preset, d.BaseURL)
 }
 
 // player points at the fields [defaults] and profiles share: what plays, and where.
 type player struct{ brain, model, preset, baseURL, keyEnv *string }
+
+// shared points at every field [defaults] and profiles share: the player, the rules and
+// what a run may spend.
+type shared struct {
+	player
+	rules    *[]string
+	spending *Spending
+}
+
+// shared reads one of the keys [defaults] and profiles share into s and checks it; it
+// says whether k is one of them.
+func (c *checker) shared(k string, fk toml.Key, v any, s shared) bool {
+	switch k {
+	case "brain", "model", "preset", "base_url", "api_key_env":
+		c.player(k, fk, v, s.player)
+	case "rules":
+		*s.rules = c.ruleLines(fk, v)
+	case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
+		c.spending(k, fk, v, s.spending)
+	default:
+		return false
+	}
+	return true
+}
+
+// presetOrBaseURL refuses a table that sets both preset and base_url.
+func (c *checker) presetOrBaseURL(key toml.Key, preset, baseURL string) {
+	if preset != "" && baseURL != "" {
+		c.errf(child(key, "base_url"), "set preset or base_url, not both")
+	}
+}
 
 // player reads one of the keys of a player (brain, model, preset, base_url,
 // api_key_env) into p and checks it.
@@ -344,17 +369,17 @@ func (c *checker) profiles(key toml.Key, t map[string]any, f *File) {
 
 func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 	var p Profile
+	both := shared{player{&p.Brain, &p.Model, &p.Preset, &p.BaseURL, &p.APIKeyEnv}, &p.Rules, &p.Spending}
 	for _, k := range c.sortedKeys(key, t) {
 		fk, v := child(key, k), t[k]
+		if c.shared(k, fk, v, both) {
+			continue
+		}
 		switch k {
 		case "default":
-			if b, ok := v.(bool); ok {
+			if b, ok := c.boolean(fk, v); ok {
 				p.Default = b
-			} else {
-				c.wrongType(fk, "true or false", v)
 			}
-		case "brain", "model", "preset", "base_url", "api_key_env":
-			c.player(k, fk, v, player{&p.Brain, &p.Model, &p.Preset, &p.BaseURL, &p.APIKeyEnv})
 		case "temperature":
 			if n, ok := c.num(fk, v); ok {
 				if n < 0 || n > 2 {
@@ -374,17 +399,11 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 			p.Tools = c.strs(fk, v)
 		case "hide_tools":
 			p.HideTools = c.strs(fk, v)
-		case "rules":
-			p.Rules = c.ruleLines(fk, v)
-		case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
-			c.spending(k, fk, v, &p.Spending)
 		default:
 			c.unknown(fk, profileKeys)
 		}
 	}
-	if p.Preset != "" && p.BaseURL != "" {
-		c.errf(child(key, "base_url"), "set preset or base_url, not both")
-	}
+	c.presetOrBaseURL(key, p.Preset, p.BaseURL)
 	if len(p.Tools) > 0 && len(p.HideTools) > 0 {
 		c.errf(child(key, "hide_tools"), "set tools (the allowed ones) or hide_tools, not both")
 	}
@@ -451,6 +470,15 @@ func (c *checker) table(key toml.Key, v any) (map[string]any, bool) {
 }
 
 // str checks that v is a string, and not a secret.
+// boolean reads true or false.
+func (c *checker) boolean(key toml.Key, v any) (bool, bool) {
+	b, ok := v.(bool)
+	if !ok {
+		c.wrongType(key, "true or false", v)
+	}
+	return b, ok
+}
+
 func (c *checker) str(key toml.Key, v any) (string, bool) {
 	s, ok := v.(string)
 	if !ok {
