@@ -447,16 +447,11 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 }
 
 // legacyEvent reads both formats' Data: format 1 stored the whole event (its call with
-// id and kind, its observation whole); format 2 stores recData. Fields either may have.
+// id and kind, its observation whole); format 2 stores recData. Fields either may have:
+// recData's, with notes and rules read in their older forms too.
 type legacyEvent struct {
-	Text        string       `json:"text"`
-	Call        *recCall     `json:"call"`
-	Result      *game.Result `json:"result"`
-	Observation *recObs      `json:"observation"`
-	Notes       *legacyNotes `json:"notes"`
-	Wait        *game.Wait   `json:"wait"`
-	Usage       *Usage       `json:"usage"`
-	State       State        `json:"state"`
+	recData
+	Notes *legacyNotes `json:"notes"`
 	// Rules is a list of rule lines; a notebook written before approval rules holds a
 	// map of always-allowed tools there (see ruleLines).
 	Rules json.RawMessage `json:"rules"`
