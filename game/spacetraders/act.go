@@ -169,15 +169,21 @@ func (g *Game) accept(ctx context.Context, a contractArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return g.contractPaid(r, "Accepted", ToolAcceptContract), nil
+}
+
+// contractPaid notes a contract accepted or fulfilled (said as verb, by tool) and the
+// credits it paid.
+func (g *Game) contractPaid(r *ContractResult, verb, tool string) string {
 	g.noteContract(r.Contract)
-	s := "Accepted " + g.contractLine(&r.Contract) + "."
+	s := verb + " " + g.contractLine(&r.Contract) + "."
 	if r.Agent != nil {
 		g.noteAgent(*r.Agent)
 		s += " Credits now " + credits(r.Agent.Credits) + "."
 	} else {
-		g.distrust(ToolAcceptContract, "", "", 4600, false) // paid, but the answer did not say the credits
+		g.distrust(tool, "", "", 4600, false) // paid, but the answer did not say the credits
 	}
-	return s, nil
+	return s
 }
 
 func (g *Game) deliver(ctx context.Context, a deliverArgs) (string, error) {
@@ -203,15 +209,7 @@ func (g *Game) fulfill(ctx context.Context, a contractArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	g.noteContract(r.Contract)
-	s := "Fulfilled " + g.contractLine(&r.Contract) + "."
-	if r.Agent != nil {
-		g.noteAgent(*r.Agent)
-		s += " Credits now " + credits(r.Agent.Credits) + "."
-	} else {
-		g.distrust(ToolFulfillContract, "", "", 4600, false)
-	}
-	return s, nil
+	return g.contractPaid(r, "Fulfilled", ToolFulfillContract), nil
 }
 
 func (g *Game) negotiate(ctx context.Context, a shipArgs) (string, error) {
