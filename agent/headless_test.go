@@ -20,29 +20,25 @@ import (
 type headlessRun struct {
 	t     *testing.T
 	in    *io.PipeWriter
+	out   *io.PipeWriter // closed when Headless returns; closing it ends the lines
 	lines *bufio.Scanner
 	done  chan error
 }
 
 func startHeadless(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) *headlessRun {
 	t.Helper()
-	if sess == nil {
-		sess = newSession(t)
-	}
-	cfg := agent.Config{Game: g, Brain: b, Session: sess}
 	if g.now == nil {
 		g.now = time.Now
 	}
-	if set != nil {
-		set(&cfg)
-	}
-	r, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := newRunner(t, g, b, sess, set)
+	return runHeadless(t, r)
+}
+
+// runHeadless runs Headless over r on pipes, until the test ends.
+func runHeadless(t *testing.T, r *agent.Runner) *headlessRun {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &headlessRun{t: t, in: inW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
+	h := &headlessRun{t: t, in: inW, out: outW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		err := agent.Headless(ctx, r, inR, outW)
@@ -154,26 +150,13 @@ func TestHeadlessOrbitThenNavigateRunsAsApproved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer off.Close()
+	t.Cleanup(func() { off.Close() })
 	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
 		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
 		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
-	r, err := agent.New(agent.Config{Game: off.Game, Brain: b, Session: newSession(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	h := &headlessRun{t: t, in: inW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
+	r, _ := newRunner(t, off.Game, b, nil, nil)
+	h := runHeadless(t, r)
 	h.lines.Buffer(make([]byte, 0, 1<<16), 1<<22)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		err := agent.Headless(ctx, r, inR, outW)
-		outW.Close()
-		h.done <- err
-	}()
-	t.Cleanup(func() { inW.Close(); go io.Copy(io.Discard, outR) })
 
 	callOf := func(ev map[string]any) map[string]any { return ev["call"].(map[string]any) }
 	orbit := callOf(h.next("orbit proposal", ofType("tool_proposed")))
@@ -194,7 +177,7 @@ func TestHeadlessOrbitThenNavigateRunsAsApproved(t *testing.T) {
 	}
 	h.write(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"veto","reason":"not yet"}`, nav["id"]))
 	h.next("idle", func(ev map[string]any) bool { return ev["type"] == "state" && ev["state"] == "idle" })
-	inW.Close()
+	h.in.Close()
 	h.next("stopped", func(ev map[string]any) bool { return ev["type"] == "state" && ev["state"] == "stopped" })
 	if err := <-h.done; err != nil {
 		t.Fatal(err)

@@ -211,8 +211,9 @@ func start(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Session, set f
 	return h
 }
 
-// startGame runs a runner over any game and b; set adjusts the config.
-func startGame(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) *harness {
+// newRunner makes a runner over any game and b on sess (a new session when nil); set
+// adjusts the config.
+func newRunner(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) (*agent.Runner, *notes.Session) {
 	t.Helper()
 	if sess == nil {
 		sess = newSession(t)
@@ -225,6 +226,13 @@ func startGame(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, s
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, sess
+}
+
+// startGame runs a runner over any game and b; set adjusts the config.
+func startGame(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, set func(*agent.Config)) *harness {
+	t.Helper()
+	r, sess := newRunner(t, g, b, sess, set)
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, r: r, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
 	go func() { h.done <- r.Run(ctx) }()

@@ -77,19 +77,11 @@ func TestOrbitThenNavigateInTheOfflineUniverse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer off.Close()
+	t.Cleanup(func() { off.Close() })
 	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
 		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
 		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
-	r, err := agent.New(agent.Config{Game: off.Game, Brain: b, Session: newSession(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	h := &harness{t: t, r: r, b: b, done: done, stop: cancel}
+	h := startGame(t, off.Game, b, nil, nil)
 
 	orbit, nav := h.proposed("orbit_ship"), h.proposed("navigate_ship")
 	if nav.Simulation == nil || nav.Simulation.Fails || nav.Simulation.Warning == "" {
@@ -172,16 +164,7 @@ func TestInvalidCallsAreRefusedBeforeTheGateAndTheModelToldWhy(t *testing.T) {
 		"sell_cargo", `{"shipSymbol":".","symbol":"GOLD"}`,
 		"sell_cargo", big,
 	)}}
-	sess := newSession(t)
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	h := &harness{t: t, r: r, b: b, done: done, stop: cancel}
+	h := startGame(t, g, b, nil, nil)
 	var ids []string
 	for range 5 {
 		c := h.proposed("sell_cargo")
@@ -279,16 +262,7 @@ func TestTheGamesOwnWaitsAreEvents(t *testing.T) {
 	g := &waitingGame{}
 	g.now = time.Now
 	b := &scriptBrain{}
-	sess := newSession(t)
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	h := &harness{t: t, r: r, b: b, done: done, stop: cancel}
+	h := startGame(t, g, b, nil, nil)
 	w := h.next("waiting", is(agent.EventWaiting))
 	if w.Wait.Until.IsZero() || w.Wait.Reason != "rate limit" || w.Seq == 0 {
 		t.Fatalf("first waiting event: %+v", w)
@@ -310,15 +284,7 @@ func TestAStepWithoutAnObservationDoesNotCount(t *testing.T) {
 	g := &waitingGame{failFirst: true}
 	g.now = time.Now
 	b := &scriptBrain{replies: []scripted{say("Looking.", "look", `{}`)}, loop: true}
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: newSession(t), MaxSteps: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	h := &harness{t: t, r: r, b: b, done: done, stop: cancel}
+	h := startGame(t, g, b, nil, func(c *agent.Config) { c.MaxSteps = 1 })
 	h.next("the failure", is(agent.EventError))
 	h.next("idle", isState(agent.Idle))
 	h.send(agent.Command{Cmd: agent.CmdResume})
@@ -327,7 +293,7 @@ func TestAStepWithoutAnObservationDoesNotCount(t *testing.T) {
 	if !strings.Contains(st.Text, "step limit") {
 		t.Fatalf("stopped: %q", st.Text)
 	}
-	<-done
+	<-h.done
 }
 
 // echoGame repeats its token in everything it says, as a careless server error would.

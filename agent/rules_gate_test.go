@@ -1,11 +1,9 @@
 package agent_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
-	"github.com/coplayhq/coplay/notes"
 )
 
 // shipGame is a tiny ship game in the shape of SpaceTraders whose dry runs report
@@ -177,14 +174,7 @@ func TestGateRules(t *testing.T) {
 				fixed = append(fixed, agent.FixedRule{Line: l, From: "test"})
 			}
 			b := &scriptBrain{replies: []scripted{say("", tc.tool, tc.args)}}
-			r, err := agent.New(agent.Config{Game: g, Brain: b, Session: newSession(t), Rules: fixed, ApproveAll: tc.approveAll})
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := &harness{t: t, r: r, b: b, done: make(chan error, 1)}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go func() { h.done <- r.Run(ctx) }()
+			h := startGame(t, g, b, nil, func(c *agent.Config) { c.Rules, c.ApproveAll = fixed, tc.approveAll })
 			c := h.proposed(tc.tool)
 			if tc.want == "" {
 				if !c.NeedsOK {
@@ -236,29 +226,13 @@ func TestBadFixedRulesStopNew(t *testing.T) {
 func rulesHeadless(t *testing.T, g game.Game, calls ...string) (*headlessRun, *scriptBrain) {
 	t.Helper()
 	b := &scriptBrain{replies: []scripted{say("Ready."), say("Undock, set the mode, dock, fly.", calls...)}}
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: newSession(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	h := &headlessRun{t: t, in: inW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
+	r, _ := newRunner(t, g, b, nil, nil)
+	h := runHeadless(t, r)
 	h.lines.Buffer(make([]byte, 0, 1<<16), 1<<22)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		err := agent.Headless(ctx, r, inR, outW)
-		outW.Close()
-		h.done <- err
-	}()
 	// An event that never comes fails the test ("output ended before …") instead of
 	// hanging it.
-	watchdog := time.AfterFunc(60*time.Second, func() { outW.Close() })
-	t.Cleanup(func() {
-		watchdog.Stop()
-		cancel()
-		inW.Close()
-		go io.Copy(io.Discard, outR)
-	})
+	watchdog := time.AfterFunc(60*time.Second, func() { h.out.Close() })
+	t.Cleanup(func() { watchdog.Stop() })
 	return h, b
 }
 
@@ -473,24 +447,6 @@ func TestHeadlessRulesOnTheOfflineUniverse(t *testing.T) {
 	finishRulesScenario(t, h, b, ids[3])
 }
 
-// startShip runs a runner over a shipGame on sess.
-func startShip(t *testing.T, g *shipGame, b *scriptBrain, sess *notes.Session) *harness {
-	t.Helper()
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, r: r, b: b, sess: sess, done: make(chan error, 1), stop: cancel}
-	go func() { h.done <- r.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		for range r.Events() {
-		}
-	})
-	return h
-}
-
 // TestSessionRulesAndDeferredCallsSurviveARestart: the session's rules are kept in the
 // notebook and announced at the next start (rules_changed); a call deferred to its turn
 // when coplay stopped is deferred again on resume and decided by its rule once the
@@ -501,7 +457,7 @@ func TestSessionRulesAndDeferredCallsSurviveARestart(t *testing.T) {
 	b := &scriptBrain{replies: []scripted{say("Ready."), say("Fly.",
 		"orbit_ship", `{"shipSymbol":"S-1"}`,
 		"navigate_ship", `{"shipSymbol":"S-1","waypointSymbol":"NEAR"}`)}}
-	h := startShip(t, g, b, sess)
+	h := startGame(t, g, b, sess, nil)
 	h.next("idle", isState(agent.Idle))
 	h.send(agent.Command{Cmd: agent.CmdRule, Rule: "allow   navigate_ship if fuel<=100"})
 	if ev := h.next("rules", is(agent.EventRules)); len(ev.Rules) != 1 || ev.Rules[0] != "allow navigate_ship if fuel <= 100" {
@@ -522,7 +478,7 @@ func TestSessionRulesAndDeferredCallsSurviveARestart(t *testing.T) {
 	}
 
 	b2 := &scriptBrain{}
-	h2 := startShip(t, g, b2, sess)
+	h2 := startGame(t, g, b2, sess, nil)
 	if ev := h2.next("rules at start", is(agent.EventRules)); len(ev.Rules) != 1 || ev.Rules[0] != "allow navigate_ship if fuel <= 100" {
 		t.Fatalf("rules at start = %q", ev.Rules)
 	}
