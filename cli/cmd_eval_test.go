@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/coplayhq/coplay/eval"
 	"image/png"
 	"net"
 	"net/http"
@@ -230,7 +231,7 @@ func TestEvalCostUnknownAndOut(t *testing.T) {
 	if !strings.Contains(stdout.String(), "cost unknown") || strings.Contains(stdout.String(), "$0.0000") {
 		t.Errorf("table:\n%s", stdout.String())
 	}
-	var rep evalReport
+	var rep eval.Report
 	data, err := os.ReadFile(filepath.Join(out, "eval.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +252,7 @@ func TestEvalCostUnknownAndOut(t *testing.T) {
 	}
 	defer f.Close()
 	img, err := png.Decode(f)
-	if err != nil || img.Bounds().Dx() != chartW {
+	if err != nil || img.Bounds().Dx() != eval.ChartWidth {
 		t.Errorf("credits.png: %v", err)
 	}
 	for _, b := range [][]byte{data, md, stdout.Bytes(), stderr.Bytes()} {
@@ -286,7 +287,7 @@ max_iterations = 50
 	if code := run([]string{"eval", "--profile", "cacher", "--seeds", "4", "--steps", "6", "--json", "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var rep evalReport
+	var rep eval.Report
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Episodes) != 1 || len(rep.Profiles) != 1 {
 		t.Fatalf("eval --json: %v\n%s", err, stdout.String())
 	}
@@ -337,7 +338,7 @@ max_iterations = 50
 		}
 	}
 	var table bytes.Buffer
-	writeEvalTables(&table, rep)
+	eval.WriteTables(&table, rep)
 	for _, w := range []string{"cached", share, fmt.Sprintf("≤ $%.4f", *ep.Cost), "the real bill is at most this"} {
 		if !strings.Contains(table.String(), w) {
 			t.Errorf("the table has no %q:\n%s", w, table.String())
@@ -365,12 +366,5 @@ func TestEvalRefusesBadInput(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %s; want %q", c.args, code, stderr.String(), c.want)
 		}
-	}
-}
-
-func TestParseSeeds(t *testing.T) {
-	got, err := parseSeeds("1, 3-5,9")
-	if err != nil || len(got) != 5 || got[0] != 1 || got[1] != 3 || got[3] != 5 || got[4] != 9 {
-		t.Errorf("parseSeeds = %v, %v", got, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/coplayhq/coplay/secret"
 	"io"
 	"os"
 
@@ -50,7 +51,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	// Events carry what the model and the game said; if either echoes a key, it must
 	// not land in a log the person redirected stdout to.
-	out := newRedactor(stdout, secrets()...)
+	out := secret.NewWriter(stdout, p.scrub)
 	runErr := agent.Headless(ctx, p.runner, stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil

@@ -20,6 +20,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // options are the flags shared by the companion and the headless runner.
@@ -107,9 +108,10 @@ type play struct {
 	game    game.Game
 	brain   agent.Brain
 	runner  *agent.Runner
-	title   string // "SpaceTraders (offline universe)"
-	banner  string // which brain and game, and how to change them
-	skipped string // what the game could not make a tool of, in a line ("" = nothing)
+	title   string           // "SpaceTraders (offline universe)"
+	banner  string           // which brain and game, and how to change them
+	skipped string           // what the game could not make a tool of, in a line ("" = nothing)
+	scrub   *secret.Scrubber // every secret this run holds: the environment's and the game's
 	closers []func() error
 }
 
@@ -216,63 +218,63 @@ func setup(o options, name string, steps int, beforeCreate func() error) (*play,
 }
 
 // start does the work of setup on p; created is set to the name of a session it creates.
+// It reads as its phases: the notebook, the session, the game, the brain, the runner.
 func (p *play) start(o options, name string, steps int, beforeCreate func() error, created *string) error {
+	path, err := p.openBook(o)
+	if err != nil {
+		return err
+	}
+	brainName, err := o.brainKind()
+	if err != nil {
+		return err
+	}
+	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
+		return err
+	}
+	opened, err := p.openPlayGame(o, path)
+	if err != nil {
+		return err
+	}
+	if err := p.openBrain(&o, brainName, opened); err != nil {
+		return err
+	}
+	return p.newRunner(o, steps, opened)
+}
+
+// openBook opens the notebook at --data (or the default place) and returns its path.
+func (p *play) openBook(o options) (string, error) {
 	path := o.data
 	if path == "" {
 		var err error
 		if path, err = notes.DefaultPath(); err != nil {
-			return fmt.Errorf("no place for the notebook (%v): pass --data FILE", err)
+			return "", fmt.Errorf("no place for the notebook (%v): pass --data FILE", err)
 		}
 	}
 	if o.resume {
 		// Resuming must not create a notebook as a side effect.
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("no notebook at %s, so no session to resume: start one without --resume (or pass --data with the notebook's file)", path)
+			return "", fmt.Errorf("no notebook at %s, so no session to resume: start one without --resume (or pass --data with the notebook's file)", path)
 		}
 	}
 	book, err := openNotebook(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	p.book = book
 	p.closers = append(p.closers, p.book.Close)
 	// A safety net: nothing should hand the notebook a secret, but if something does
 	// (a model echoing a key from an error message), it is scrubbed before it is written.
+	p.scrub = scrubber()
 	p.book.Redact(secrets()...)
+	return path, nil
+}
 
-	brainName, err := o.brainKind()
-	if err != nil {
-		return err
-	}
+// openSession finds the session to resume (and the game it plays, into o.game), or
+// creates a new one once beforeCreate agrees.
+func (p *play) openSession(o *options, path, name, brainName string, beforeCreate func() error, created *string) error {
 	if o.resume {
-		if p.session, err = p.book.Session(name); err != nil {
-			if errors.Is(err, notes.ErrNotFound) {
-				if name == "" {
-					return fmt.Errorf("no session to resume in %s: start one without --resume", path)
-				}
-				return fmt.Errorf("no session %q to resume in %s (`coplay sessions --data %s` lists them)", name, path, path)
-			}
+		if err := p.resumeSession(o, path, name, brainName); err != nil {
 			return err
-		}
-		info, err := p.session.Info()
-		if err != nil {
-			return err
-		}
-		if info.Game != "" {
-			o.game = info.Game
-		}
-		if _, err := game.LookupDriver(o.game); err != nil {
-			return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
-		}
-		if brainName == "autopilot" && !autopilot.Plays(o.game) {
-			return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
-		}
-		state, err := p.session.State()
-		if err != nil {
-			return err
-		}
-		if err := o.checkGame(state); err != nil {
-			return fmt.Errorf("session %s: %w", p.session.Name(), err)
 		}
 	}
 	if beforeCreate != nil {
@@ -280,31 +282,70 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			return err
 		}
 	}
-	if !o.resume {
-		if p.session, err = p.book.Create("", o.game, brainName); err != nil {
-			return err
-		}
-		*created = p.session.Name()
-		if err := o.recordProfile(p.session); err != nil {
-			return err
-		}
+	if o.resume {
+		return nil
 	}
+	var err error
+	if p.session, err = p.book.Create("", o.game, brainName); err != nil {
+		return err
+	}
+	*created = p.session.Name()
+	return o.recordProfile(p.session)
+}
 
+// resumeSession opens the session named name (the last one when name is empty) and
+// checks that this coplay and brain can go on playing its game.
+func (p *play) resumeSession(o *options, path, name, brainName string) error {
+	var err error
+	if p.session, err = p.book.Session(name); err != nil {
+		if errors.Is(err, notes.ErrNotFound) {
+			if name == "" {
+				return fmt.Errorf("no session to resume in %s: start one without --resume", path)
+			}
+			return fmt.Errorf("no session %q to resume in %s (`coplay sessions --data %s` lists them)", name, path, path)
+		}
+		return err
+	}
+	info, err := p.session.Info()
+	if err != nil {
+		return err
+	}
+	if info.Game != "" {
+		o.game = info.Game
+	}
+	if _, err := game.LookupDriver(o.game); err != nil {
+		return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
+	}
+	if brainName == "autopilot" && !autopilot.Plays(o.game) {
+		return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
+	}
 	state, err := p.session.State()
 	if err != nil {
 		return err
 	}
+	if err := o.checkGame(state); err != nil {
+		return fmt.Errorf("session %s: %w", p.session.Name(), err)
+	}
+	return nil
+}
+
+// openPlayGame opens the session's game from its saved state, arranges for the state to
+// be saved when the run ends, and wraps the game with the profile's settings.
+func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
+	state, err := p.session.State()
+	if err != nil {
+		return nil, err
+	}
 	opened, err := p.openGame(o, path, state)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.game, p.title = opened.Game, opened.Title
 	p.skipped = skippedLine(opened.Game)
 	// The game's secrets (an agent token) are scrubbed like the environment's.
 	p.book.Redact(opened.Secrets...)
-	var saveState func() ([]byte, error)
+	p.scrub.Add(opened.Secrets...)
 	if opened.Save != nil {
-		saveState = opened.Save
 		// Save the game when the run ends too, so a quit loses nothing.
 		session := p.session
 		p.closers = append(p.closers, func() error {
@@ -315,13 +356,18 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			return session.SaveState(data)
 		})
 	}
-	st, isST := opened.Game.(*spacetraders.Game) // the autopilot's game, before any wrapping
 	if p.game, err = o.wrapGame(p.game); err != nil {
-		return err
+		return nil, err
 	}
+	return opened, nil
+}
 
+// openBrain builds the brain brainName names: the autopilot, a scripted model or a model
+// endpoint, wrapped with the profile's settings, and says which in the banner.
+func (p *play) openBrain(o *options, brainName string, opened *game.Opened) error {
 	switch brainName {
 	case "autopilot":
+		st, isST := opened.Game.(*spacetraders.Game) // the autopilot's game, before any wrapping
 		if !isST {
 			return fmt.Errorf("the autopilot plays only SpaceTraders, not %s: pass --model NAME or --brain script:FILE", o.game)
 		}
@@ -347,7 +393,6 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		p.brain = b
 		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
 	}
-
 	p.brain = o.wrapBrain(p.brain)
 	if o.maxIter == 0 {
 		// The cap guards against a model that loops; the autopilot's turns are long by
@@ -357,6 +402,12 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 			o.maxIter = 1000
 		}
 	}
+	return nil
+}
+
+// newRunner builds the agent's runner from the options.
+func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
+	var err error
 	p.runner, err = agent.New(agent.Config{
 		Game:          p.game,
 		Brain:         p.brain,
@@ -370,7 +421,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		ToolBudget:    o.toolBudget,
 		Pinned:        o.pins,
 		HistorySteps:  o.historySteps(),
-		SaveState:     saveState,
+		SaveState:     opened.Save,
 		Rules:         o.fixedRules(),
 		// Nothing the game or a model says may carry a key or token on: not to the
 		// model, the journal or the screen.

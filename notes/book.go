@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coplayhq/coplay/secret"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -60,8 +61,7 @@ type Book struct {
 	db   *bolt.DB
 	now  func() time.Time
 
-	mu      sync.RWMutex
-	secrets [][]byte
+	secrets secret.Scrubber // Redact's values, scrubbed from everything written
 
 	commits  atomic.Uint64 // write transactions committed, for benchmarks
 	readOnly bool

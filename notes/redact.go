@@ -1,13 +1,12 @@
 package notes
 
-import "bytes"
+import "github.com/coplayhq/coplay/secret"
+
+// minSecret is the shortest string Redact accepts (secret.MinLen).
+const minSecret = secret.MinLen
 
 // redacted replaces a registered secret wherever it would be written.
-const redacted = "[REDACTED]"
-
-// minSecret is the shortest string Redact accepts: shorter ones would
-// mangle ordinary text and are not credentials anyway.
-const minSecret = 8
+const redacted = secret.Redacted
 
 // Redact registers secrets (API keys, game tokens) that must never reach
 // the file. From then on every record, note, plan step, rule and saved
@@ -16,27 +15,10 @@ const minSecret = 8
 //
 // This is a safety net, not the primary defence: callers should not hand
 // secrets to the notebook in the first place.
-func (b *Book) Redact(secrets ...string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, s := range secrets {
-		if len(s) >= minSecret {
-			b.secrets = append(b.secrets, []byte(s))
-		}
-	}
-}
+func (b *Book) Redact(secrets ...string) { b.secrets.Add(secrets...) }
 
 // scrub returns p with every registered secret replaced. It returns p
 // itself when there is nothing to replace.
-func (b *Book) scrub(p []byte) []byte {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	for _, s := range b.secrets {
-		if bytes.Contains(p, s) {
-			p = bytes.ReplaceAll(p, s, []byte(redacted))
-		}
-	}
-	return p
-}
+func (b *Book) scrub(p []byte) []byte { return b.secrets.Bytes(p) }
 
-func (b *Book) scrubString(s string) string { return string(b.scrub([]byte(s))) }
+func (b *Book) scrubString(s string) string { return b.secrets.String(s) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/secret"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -111,7 +112,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			return agent.Reply{}, fmt.Errorf("openai: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
 		}
 		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
-		e.Detail = scrub(e.Detail, b.cfg.APIKey)
+		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
 		if e.Kind == ErrRejected && b.cfg.Stream && !b.noStreamUsage.Load() && strings.Contains(e.Detail, "stream_options") {
 			// An older server that does not know stream_options: ask again without,
 			// and estimate usage from now on. This costs no attempt.

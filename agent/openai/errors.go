@@ -178,14 +178,6 @@ func noToolsMessage(msg string) bool {
 	return false
 }
 
-// scrub removes the key from s. Servers sometimes echo what they were sent.
-func scrub(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
-}
-
 // clip shortens s to at most n bytes, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {

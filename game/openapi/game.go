@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/secret"
 	"net/url"
 	"os"
 	"slices"
@@ -52,7 +53,7 @@ type Game struct {
 	rules   string
 	baseURL string
 	token   string // never written, logged, shown or sent to the model
-	scrub   *scrubber
+	scrub   *secret.Scrubber
 	client  Doer
 	polite  *polite.Client // sends every request through client
 	ttl     time.Duration
@@ -110,7 +111,7 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	g := &Game{
 		baseURL: base,
 		token:   token,
-		scrub:   newScrubber(token),
+		scrub:   secret.New(token),
 		client:  cfg.Client,
 		ttl:     cfg.ObserveTTL,
 		now:     time.Now,
@@ -316,7 +317,7 @@ func (g *Game) call(ctx context.Context, op *operation, args map[string]any, key
 		g.invalidate()
 	}
 	if err != nil {
-		msg := g.scrub.scrub(err.Error())
+		msg := g.scrub.String(err.Error())
 		if op.Kind == game.Read || errors.Is(err, errNotSent) {
 			return game.Result{}, &callError{msg: "openapi: " + msg, cause: err}
 		}
@@ -324,8 +325,8 @@ func (g *Game) call(ctx context.Context, op *operation, args map[string]any, key
 			"outcome unknown: %s was sent but its response was lost (%s). It may or may not have happened: read the state again before deciding.",
 			op.Name, msg)}, nil
 	}
-	resp.Body = []byte(g.scrub.scrub(string(resp.Body)))
-	resp.ReadErr = g.scrub.scrub(resp.ReadErr)
+	resp.Body = []byte(g.scrub.String(string(resp.Body)))
+	resp.ReadErr = g.scrub.String(resp.ReadErr)
 	g.mu.Lock()
 	for _, k := range keys {
 		g.last[k] = resp

@@ -53,10 +53,10 @@ func (g *Game) read(ctx context.Context, op *operation, limit int) cached {
 	}
 	resp, err := g.exchange(ctx, op, map[string]any{})
 	if err != nil {
-		return cached{text: "(could not read: " + g.scrub.scrub(err.Error()) + ")"}
+		return cached{text: "(could not read: " + g.scrub.String(err.Error()) + ")"}
 	}
-	resp.Body = []byte(g.scrub.scrub(string(resp.Body)))
-	resp.ReadErr = g.scrub.scrub(resp.ReadErr)
+	resp.Body = []byte(g.scrub.String(string(resp.Body)))
+	resp.ReadErr = g.scrub.String(resp.ReadErr)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.last[op.Name] = resp

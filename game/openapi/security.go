@@ -2,8 +2,8 @@ package openapi
 
 import (
 	"encoding/base64"
+	"github.com/coplayhq/coplay/secret"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/pb33f/libopenapi/datamodel/high/base"
@@ -116,46 +116,5 @@ func apply(req *http.Request, plan []authScheme, token string) {
 	}
 }
 
-// scrubber removes a secret, in every form it is sent in, from text.
-type scrubber struct {
-	forms []string
-}
-
-// redacted replaces a secret in any text that leaves the game.
-const redacted = "[redacted]"
-
-func newScrubber(secret string) *scrubber {
-	s := &scrubber{}
-	if secret == "" {
-		return s
-	}
-	for _, f := range []string{
-		secret,
-		url.QueryEscape(secret),
-		url.PathEscape(secret),
-		base64.StdEncoding.EncodeToString([]byte(secret)),
-		strings.TrimRight(base64.StdEncoding.EncodeToString([]byte(secret)), "="),
-	} {
-		if f != "" && !containsString(s.forms, f) {
-			s.forms = append(s.forms, f)
-		}
-	}
-	return s
-}
-
-// scrub returns text without the secret.
-func (s *scrubber) scrub(text string) string {
-	for _, f := range s.forms {
-		text = strings.ReplaceAll(text, f, redacted)
-	}
-	return text
-}
-
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
+// redacted replaces the token in any text that leaves the game (package secret's rule).
+const redacted = secret.Redacted

@@ -1,4 +1,4 @@
-package cli
+package eval
 
 import (
 	"fmt"
@@ -14,6 +14,9 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
+// ChartWidth is the width of the chart WriteOut draws, in pixels.
+const ChartWidth = chartW
+
 // Chart geometry, in pixels.
 const (
 	chartW, chartH = 960, 540
@@ -27,21 +30,50 @@ var chartColors = []color.RGBA{
 	{255, 127, 14, 255}, {23, 190, 207, 255}, {140, 86, 75, 255}, {127, 127, 127, 255},
 }
 
-// drawCreditsChart writes a PNG of credits over steps: per profile, a thin line for
-// each episode and a thick one for their mean.
-func drawCreditsChart(path string, rep evalReport, steps int) error {
+// chartLine is one line of the chart: a value per step, and its colour.
+type chartLine struct {
+	vals []float64
+	col  color.RGBA
+}
+
+// chartLines are the lines of a chart: each episode thin, each profile's mean thick.
+type chartLines struct {
+	thin, thick []chartLine
+	legend      []string
+	lo, hi      float64 // the values' range
+}
+
+// DrawCreditsChart writes a PNG of the score (credits for SpaceTraders) over steps: per
+// profile, a thin line for each episode and a thick one for their mean.
+func DrawCreditsChart(path string, rep Report, steps int) error {
 	img := image.NewRGBA(image.Rect(0, 0, chartW, chartH))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
-
-	// Each episode as a credits value per step 0..steps, carried forward between
-	// observations, so episodes can be averaged step by step.
-	type line struct {
-		vals []float64
-		col  color.RGBA
+	lines := chartLinesOf(rep, steps)
+	lo, hi, tick := axisRange(lines.lo, lines.hi)
+	plotW, plotH := chartW-padL-padR, chartH-padT-padB
+	x := func(s int) int { return padL + s*plotW/max(steps, 1) }
+	y := func(v float64) int { return padT + plotH - int((v-lo)/(hi-lo)*float64(plotH)) }
+	drawAxes(img, steps, lo, hi, tick, x, y, scoreName(rep))
+	for _, l := range lines.thin {
+		polyline(img, l.vals, x, y, l.col, 1)
 	}
-	var thin, thick []line
-	var legend []string
-	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, l := range lines.thick {
+		polyline(img, l.vals, x, y, l.col, 3)
+	}
+	ink := color.RGBA{40, 40, 40, 255}
+	for i, text := range lines.legend {
+		col := chartColors[i%len(chartColors)]
+		ly := padT + 14 + i*16
+		fill(img, image.Rect(padL+12, ly-8, padL+28, ly-4), col)
+		label(img, padL+34, ly, text, ink)
+	}
+	return writePNG(path, img)
+}
+
+// chartLinesOf turns each episode into a value per step 0..steps, carried forward
+// between observations, so that episodes can be averaged step by step.
+func chartLinesOf(rep Report, steps int) chartLines {
+	out := chartLines{lo: math.Inf(1), hi: math.Inf(-1)}
 	for i, p := range rep.Profiles {
 		col := chartColors[i%len(chartColors)]
 		mean := make([]float64, steps+1)
@@ -59,10 +91,10 @@ func drawCreditsChart(path string, rep evalReport, steps int) error {
 				}
 				vals[s] = cur
 				mean[s] += cur
-				lo, hi = math.Min(lo, cur), math.Max(hi, cur)
+				out.lo, out.hi = math.Min(out.lo, cur), math.Max(out.hi, cur)
 			}
 			light := color.RGBA{col.R/2 + 128, col.G/2 + 128, col.B/2 + 128, 255}
-			thin = append(thin, line{vals, light})
+			out.thin = append(out.thin, chartLine{vals, light})
 			n++
 		}
 		if n == 0 {
@@ -71,28 +103,31 @@ func drawCreditsChart(path string, rep evalReport, steps int) error {
 		for s := range mean {
 			mean[s] /= float64(n)
 		}
-		thick = append(thick, line{mean, col})
-		legend = append(legend, fmt.Sprintf("%s@%s (mean of %d)", p.Profile, p.Version, n))
+		out.thick = append(out.thick, chartLine{mean, col})
+		out.legend = append(out.legend, fmt.Sprintf("%s@%s (mean of %d)", p.Profile, p.Version, n))
 	}
+	return out
+}
+
+// axisRange widens lo..hi a little and rounds it to ticks of a round size.
+func axisRange(lo, hi float64) (float64, float64, float64) {
 	if math.IsInf(lo, 0) {
 		lo, hi = 0, 1
 	}
 	if hi-lo < 1 {
 		hi = lo + 1
 	}
-	// Room above and below, then round numbers for the ticks.
 	span := hi - lo
 	lo, hi = lo-span*0.05, hi+span*0.05
 	tick := niceStep((hi - lo) / 6)
-	lo = math.Floor(lo/tick) * tick
-	hi = math.Ceil(hi/tick) * tick
+	return math.Floor(lo/tick) * tick, math.Ceil(hi/tick) * tick, tick
+}
 
+// drawAxes draws the grid, the axes, their labels and the title.
+func drawAxes(img draw.Image, steps int, lo, hi, tick float64, x func(int) int, y func(float64) int, name string) {
 	plotW, plotH := chartW-padL-padR, chartH-padT-padB
-	x := func(s int) int { return padL + s*plotW/max(steps, 1) }
-	y := func(v float64) int { return padT + plotH - int((v-lo)/(hi-lo)*float64(plotH)) }
 	grid := color.RGBA{225, 225, 225, 255}
 	ink := color.RGBA{40, 40, 40, 255}
-
 	for v := lo; v <= hi+tick/2; v += tick {
 		hline(img, padL, padL+plotW, y(v), grid)
 		label(img, padL-8-textWidth(fmtCredits(v)), y(v)+4, fmtCredits(v), ink)
@@ -106,22 +141,12 @@ func drawCreditsChart(path string, rep evalReport, steps int) error {
 	hline(img, padL, padL+plotW, padT+plotH, ink)
 	vline(img, padL, padT, padT+plotH, ink)
 	label(img, padL+plotW/2-textWidth("steps")/2, chartH-14, "steps", ink)
-	label(img, 10, padT-14, "credits", ink)
-	label(img, padL, 24, "coplay eval: credits over steps", ink)
+	label(img, 10, padT-14, name, ink)
+	label(img, padL, 24, "coplay eval: "+name+" over steps", ink)
+}
 
-	for _, l := range thin {
-		polyline(img, l.vals, x, y, l.col, 1)
-	}
-	for _, l := range thick {
-		polyline(img, l.vals, x, y, l.col, 3)
-	}
-	for i, text := range legend {
-		col := chartColors[i%len(chartColors)]
-		ly := padT + 14 + i*16
-		fill(img, image.Rect(padL+12, ly-8, padL+28, ly-4), col)
-		label(img, padL+34, ly, text, ink)
-	}
-
+// writePNG writes img to path.
+func writePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package cli
+package secret
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 func TestRedactorScrubsSecretsSplitAcrossWrites(t *testing.T) {
 	const key = "sk-test-0123456789abcdef"
 	var out bytes.Buffer
-	r := newRedactor(&out, key, "short")
+	r := NewWriter(&out, New(key, "short"))
 	line := `{"type":"text","text":"my key is ` + key + ` and short stays"}` + "\n"
 	for _, chunk := range []string{line[:30], line[30:40], line[40:], "tail " + key[:5], key[5:]} {
 		if _, err := r.Write([]byte(chunk)); err != nil {

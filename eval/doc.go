@@ -1,0 +1,9 @@
+// Package eval plays episodes — one profile on one seed, headless, every call approved —
+// and reports what each did: the game's score over steps, calls that were invalid or
+// failed, game requests, tokens, cost and wall time, as tables, JSON, a markdown report
+// and a chart.
+//
+// It knows no profile and no command line: the caller (package cli) turns a profile into
+// a Job whose Open builds the episode's game and brain. eval depends on agent, game,
+// notes, config and secret, never on cli.
+package eval

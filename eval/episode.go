@@ -1,0 +1,277 @@
+package eval
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/config"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// Setup is one episode's game and brain, ready to play. The caller builds it from a
+// profile (Job.Open); Play runs it and measures it.
+type Setup struct {
+	// Game is what the runner plays, wrapped with the profile's settings.
+	Game game.Game
+	// Brain plays it.
+	Brain agent.Brain
+	// Kind is the brain's kind for the session: "autopilot", "script" or "model".
+	Kind string
+	// Config holds the profile's runner settings (MaxIterations, HistorySteps, Rules);
+	// Play sets Game, Brain, Session, MaxSteps and ApproveAll itself.
+	Config agent.Config
+	// Record writes the profile into the episode's session; may be nil.
+	Record func(*notes.Session) error
+	// Requests returns how many requests reached the game server so far; may be nil.
+	Requests func() int64
+	// Look observes the game once more after the run, outside the count of the brain's
+	// requests (the last step's calls changed the score after its observation); may be nil.
+	Look func(ctx context.Context) (game.Observation, error)
+	// Price is the model's price; nil when it has none (or the brain is no model).
+	Price *config.Price
+	// Secrets are scrubbed from the episode's notebook.
+	Secrets []string
+	// Close releases the game and the brain; may be nil.
+	Close func()
+}
+
+// Job is one episode to play: a profile on a seed.
+type Job struct {
+	Profile, Version string
+	Seed             int64
+	Steps            int
+	// Game names the game for the episode's session ("universe").
+	Game string
+	// Metric is the observation metric the episode is scored by ("credits").
+	Metric string
+	// Open builds the episode's game and brain.
+	Open func(ctx context.Context) (*Setup, error)
+}
+
+// Episode is what one profile did on one seed.
+type Episode struct {
+	Profile            string  `json:"profile"`
+	Version            string  `json:"version"`
+	Seed               int64   `json:"seed"`
+	Steps              int     `json:"steps"`
+	CreditsStart       int64   `json:"credits_start"`
+	CreditsEnd         int64   `json:"credits_end"`
+	CreditsPer1000     float64 `json:"credits_per_1000_steps"`
+	ContractsFulfilled int     `json:"contracts_fulfilled"`
+	InvalidCalls       int     `json:"invalid_calls"`
+	FailedCalls        int     `json:"failed_calls"`
+	// ModelFailures counts the steps whose model call failed (a cut stream, a timeout
+	// after the brain's retries): they used no tokens the server reported.
+	ModelFailures int   `json:"model_failures"`
+	GameRequests  int64 `json:"game_requests"`
+	PromptTokens  int64 `json:"prompt_tokens"`
+	// CachedTokens are the prompt tokens the provider served from its prompt cache
+	// (some of PromptTokens), billed at the model's cached_prompt price.
+	CachedTokens     int64    `json:"cached_tokens"`
+	CompletionTokens int64    `json:"completion_tokens"`
+	Cost             *float64 `json:"cost"` // null: the model has no price in the config file
+	// CostUpper says Cost counts cached tokens at the prompt price (the model has no
+	// cached_prompt price): the real bill is at most Cost.
+	CostUpper   bool    `json:"cost_upper"`
+	WallSeconds float64 `json:"wall_seconds"`
+	Error       string  `json:"error,omitempty"` // why the episode ended early, if it did
+
+	credits []creditPoint // the score over steps, for the chart
+}
+
+// creditPoint is the score seen at a step.
+type creditPoint struct {
+	step    int
+	credits int64
+}
+
+// Run plays jobs, parallel at a time, and returns their episodes in the order of jobs.
+// onStep is called for every step played, from any goroutine.
+func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode {
+	episodes := make([]Episode, len(jobs))
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			episodes[i] = Play(ctx, j, onStep)
+		}()
+	}
+	wg.Wait()
+	return episodes
+}
+
+// Play plays one job in its own game and notebook, with every call approved, and
+// measures it from the runner's events.
+func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
+	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed}
+	start := time.Now()
+	defer func() { ep.WallSeconds = time.Since(start).Seconds() }()
+	fail := func(err error) Episode { ep.Error = err.Error(); return ep }
+
+	dir, err := os.MkdirTemp("", "coplay-eval-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	st, err := j.Open(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if st.Close != nil {
+		defer st.Close()
+	}
+	r, book, err := newRunner(j, st, filepath.Join(dir, "eval.db"))
+	if err != nil {
+		return fail(err)
+	}
+	defer book.Close()
+
+	runErr := make(chan error, 1)
+	go func() { runErr <- r.Run(ctx) }()
+	m := meter{ep: &ep, metric: j.Metric, onStep: onStep}
+	for ev := range r.Events() {
+		m.event(r, ev)
+	}
+	if err := <-runErr; err != nil && ep.Error == "" {
+		ep.Error = err.Error()
+	}
+	m.finish(ctx, st)
+	return ep
+}
+
+// newRunner opens the episode's notebook at path and a runner over st in it.
+func newRunner(j Job, st *Setup, path string) (*agent.Runner, *notes.Book, error) {
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	book.Redact(st.Secrets...)
+	sess, err := book.Create("eval", cmp.Or(j.Game, "universe"), st.Kind)
+	if err == nil && st.Record != nil {
+		err = st.Record(sess)
+	}
+	if err != nil {
+		book.Close()
+		return nil, nil, err
+	}
+	cfg := st.Config
+	cfg.Game, cfg.Brain, cfg.Session, cfg.MaxSteps, cfg.ApproveAll = st.Game, st.Brain, sess, j.Steps, true
+	r, err := agent.New(cfg)
+	if err != nil {
+		book.Close()
+		return nil, nil, err
+	}
+	return r, book, nil
+}
+
+// meter counts an episode from the runner's events.
+type meter struct {
+	ep     *Episode
+	metric string
+	onStep func()
+}
+
+// event counts one event, and keeps the run going as nobody sits at an eval.
+func (m meter) event(r *agent.Runner, ev agent.Event) {
+	ep := m.ep
+	switch ev.Type {
+	case agent.EventStep:
+		ep.Steps++
+		m.onStep()
+	case agent.EventObservation:
+		if c, ok := metricOf(ev.Observation, m.metric); ok {
+			if len(ep.credits) == 0 {
+				ep.CreditsStart = c
+			}
+			ep.credits = append(ep.credits, creditPoint{step: ep.Steps, credits: c})
+		}
+	case agent.EventProposed:
+		if ev.Call != nil && len(ev.Call.Problems) > 0 {
+			ep.InvalidCalls++
+		}
+	case agent.EventResult:
+		switch {
+		case ev.Result == nil:
+		case !ev.Result.OK():
+			ep.FailedCalls++
+		case ev.Call != nil && ev.Call.Tool == "fulfill_contract":
+			ep.ContractsFulfilled++
+		}
+	case agent.EventError:
+		if strings.HasPrefix(ev.Text, "the model (") { // the runner's "the model (NAME) failed: ..."
+			ep.ModelFailures++
+		}
+	case agent.EventUsage:
+		if ev.Usage != nil {
+			ep.PromptTokens += int64(ev.Usage.PromptTokens)
+			ep.CachedTokens += int64(ev.Usage.CachedTokens)
+			ep.CompletionTokens += int64(ev.Usage.CompletionTokens)
+		}
+	case agent.EventState:
+		// Nobody sits at an eval: a turn that ended goes on at once, as if the person
+		// pressed resume. Calls never wait (every call is approved).
+		switch ev.State {
+		case agent.Idle:
+			_ = r.Send(agent.Command{Cmd: agent.CmdResume})
+		case agent.Deciding:
+			ep.Error = "a call waited for a person: " + ev.Text
+			_ = r.Send(agent.Command{Cmd: agent.CmdStop})
+		}
+	}
+}
+
+// finish takes the last look, the score's end and rate, and the cost.
+func (m meter) finish(ctx context.Context, st *Setup) {
+	ep := m.ep
+	if st.Requests != nil {
+		ep.GameRequests = st.Requests()
+	}
+	if st.Look != nil {
+		if obs, err := st.Look(context.WithoutCancel(ctx)); err == nil {
+			if c, ok := metricOf(&obs, m.metric); ok {
+				ep.credits = append(ep.credits, creditPoint{step: ep.Steps, credits: c})
+			}
+		}
+	}
+	if n := len(ep.credits); n > 0 {
+		ep.CreditsEnd = ep.credits[n-1].credits
+	}
+	if ep.Steps > 0 {
+		ep.CreditsPer1000 = float64(ep.CreditsEnd-ep.CreditsStart) * 1000 / float64(ep.Steps)
+	}
+	switch {
+	case ep.PromptTokens == 0 && ep.CompletionTokens == 0:
+		zero := 0.0 // no model call: nothing was spent
+		ep.Cost = &zero
+	case st.Price != nil:
+		c, upper := st.Price.Cost(ep.PromptTokens, ep.CachedTokens, ep.CompletionTokens)
+		ep.Cost, ep.CostUpper = &c, upper
+	}
+}
+
+// metricOf reads the metric named name of an observation.
+func metricOf(obs *game.Observation, name string) (int64, bool) {
+	if obs == nil {
+		return 0, false
+	}
+	if name == "" {
+		name = "credits"
+	}
+	for _, m := range obs.Metrics {
+		if m.Name == name {
+			return int64(m.Value), true
+		}
+	}
+	return 0, false
+}
