@@ -1,0 +1,46 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// DriverName is what --game takes to play the arena.
+const DriverName = "arena"
+
+// The arena is a built-in driver: offline, no key, no network; it saves its world with
+// the session.
+func init() {
+	game.RegisterDriver(game.Driver{
+		Name:    DriverName,
+		Summary: "the arena: an offline social battle world of communities, messages, a market and battles (no key, no network)",
+		Saves:   true,
+		Flags:   flags,
+	})
+}
+
+// flags adds --seed and --speed, shared with the offline universe.
+func flags(fs *game.FlagSet) game.Opener {
+	seed := fs.Int64Flag("seed", 1, "`seed` of a new offline world (universe, arena)")
+	speed := fs.Float64Flag("speed", 0, "speed `factor` of an offline world: its game time runs this many times faster than the clock (0 = the default, 10)")
+	return func(_ context.Context, env game.Env) (*game.Opened, error) {
+		if !(*speed >= 0) || math.IsInf(*speed, 0) {
+			return nil, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
+		}
+		if env.CheckOnly {
+			return nil, nil
+		}
+		cfg := Config{Seed: *seed, Speed: *speed, State: env.State}
+		if env.ToolsOnly {
+			cfg = Config{Poll: -1} // the catalogue needs no clock running
+		}
+		g, err := New(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("opening the arena: %w", err)
+		}
+		return &game.Opened{Game: g, Title: "Arena (offline)", Save: g.Save, Close: g.Close}, nil
+	}
+}
