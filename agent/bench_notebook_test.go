@@ -55,16 +55,11 @@ func playAutopilot(tb testing.TB, steps int) growth {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- r.Run(context.Background()) }()
-	for ev := range r.Events() {
+	runToEnd(tb, context.Background(), r, func(ev agent.Event) {
 		if ev.Type == agent.EventError {
 			tb.Logf("step %d: %s", ev.Step, ev.Text)
 		}
-	}
-	if err := <-done; err != nil {
-		tb.Fatal(err)
-	}
+	})
 	g := growth{steps: steps, commits: book.Commits() - commits0}
 	if g.fileBytes, err = book.FileBytes(); err != nil {
 		tb.Fatal(err)

@@ -74,20 +74,15 @@ func runStepsCommits(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[
 		tb.Fatal(err)
 	}
 	sizes := map[int]int{}
-	done := make(chan error, 1)
 	t0 := time.Now()
-	go func() { done <- r.Run(context.Background()) }()
-	for ev := range r.Events() {
+	runToEnd(tb, context.Background(), r, func(ev agent.Event) {
 		switch ev.Type {
 		case agent.EventUsage:
 			sizes[ev.Step] = ev.Usage.PromptChars
 		case agent.EventError:
 			tb.Fatalf("step %d: %s", ev.Step, ev.Text)
 		}
-	}
-	if err := <-done; err != nil {
-		tb.Fatal(err)
-	}
+	})
 	return sizes, time.Since(t0), sess.Book().Commits() - before
 }
 

@@ -101,14 +101,7 @@ func cacheFiguresProse(t testing.TB, steps, proseEvery int) (reuse, growth float
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	for ev := range r.Events() {
-		events = append(events, ev)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	runToEnd(t, ctx, r, func(ev agent.Event) { events = append(events, ev) })
 	raw := srv.RawRequests()
 	if len(raw) < steps {
 		t.Fatalf("the model was asked %d times, want %d", len(raw), steps)

@@ -93,16 +93,11 @@ func TestNotebookOfTheLastReleaseOpensResumesAndExports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- r.Run(context.Background()) }()
-	for ev := range r.Events() {
+	runToEnd(t, context.Background(), r, func(ev agent.Event) {
 		if ev.Type == agent.EventError {
 			t.Errorf("step %d: %s", ev.Step, ev.Text)
 		}
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	})
 	// The first request carries the conversation rebuilt from the old journal.
 	if len(b.reqs) == 0 {
 		t.Fatal("the brain was never asked")

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -146,15 +144,8 @@ func TestHeadlessStepLimitWithApproveAll(t *testing.T) {
 // the ship in orbit and the navigate call's new dry run (no longer failing), before the
 // navigate call is decided.
 func TestHeadlessOrbitThenNavigateRunsAsApproved(t *testing.T) {
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 7}, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { off.Close() })
-	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
-		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
-		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
-	r, _ := newRunner(t, off.Game, b, nil, nil)
+	g, b := orbitThenNavigate(t)
+	r, _ := newRunner(t, g, b, nil, nil)
 	h := runHeadless(t, r)
 	h.lines.Buffer(make([]byte, 0, 1<<16), 1<<22)
 

@@ -244,6 +244,20 @@ func startGame(t *testing.T, g game.Game, b *scriptBrain, sess *notes.Session, s
 	return h
 }
 
+// runToEnd runs r until it stops by itself, handing every event to each, and fails the
+// test if Run fails.
+func runToEnd(tb testing.TB, ctx context.Context, r *agent.Runner, each func(agent.Event)) {
+	tb.Helper()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	for ev := range r.Events() {
+		each(ev)
+	}
+	if err := <-done; err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // next reads events until one matches, failing the test after 10 s or at the end.
 func (h *harness) next(what string, match func(agent.Event) bool) agent.Event {
 	h.t.Helper()

@@ -73,15 +73,8 @@ func TestCallsRunAsApprovedAndDryRunsFollowTheWorld(t *testing.T) {
 // while docked. Approving only the orbit runs it, shows the ship in orbit and gives the
 // navigate call a dry run that no longer fails, before the navigate call is decided.
 func TestOrbitThenNavigateInTheOfflineUniverse(t *testing.T) {
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 7}, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { off.Close() })
-	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
-		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
-		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
-	h := startGame(t, off.Game, b, nil, nil)
+	g, b := orbitThenNavigate(t)
+	h := startGame(t, g, b, nil, nil)
 
 	orbit, nav := h.proposed("orbit_ship"), h.proposed("navigate_ship")
 	if nav.Simulation == nil || nav.Simulation.Fails || nav.Simulation.Warning == "" {
@@ -108,6 +101,22 @@ func TestOrbitThenNavigateInTheOfflineUniverse(t *testing.T) {
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// orbitThenNavigate starts the offline universe (seed 7) until the test ends, and a
+// brain that asks to orbit COPLAY-1 and, in the same turn, to fly it to X1-MA52-F1
+// while it is still docked.
+func orbitThenNavigate(t *testing.T) (game.Game, *scriptBrain) {
+	t.Helper()
+	off, err := spacetraders.StartOffline(universe.Config{Seed: 7}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { off.Close() })
+	b := &scriptBrain{replies: []scripted{say("Undock and fly.",
+		"orbit_ship", `{"shipSymbol":"COPLAY-1"}`,
+		"navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-MA52-F1"}`)}}
+	return off.Game, b
 }
 
 // tradeGame has one Act tool whose game-side Check refuses unknown trade goods and
@@ -367,11 +376,9 @@ func TestCommitsPerStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := sess.Book().Commits()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(context.Background()) }()
 	n := 0
 	var seen []agent.Event
-	for ev := range r.Events() {
+	runToEnd(t, context.Background(), r, func(ev agent.Event) {
 		if ev.Type != agent.EventTextDelta {
 			seen = append(seen, ev)
 		}
@@ -381,10 +388,7 @@ func TestCommitsPerStep(t *testing.T) {
 		if ev.Type == agent.EventError {
 			t.Fatal(ev.Text)
 		}
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	})
 	per := float64(sess.Book().Commits()-before) / 50
 	// Buffering loses nothing: every event sent is the journal record with its seq.
 	byType := map[uint64]string{}

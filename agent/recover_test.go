@@ -49,18 +49,7 @@ func TestResumeAsksAgainForPendingCalls(t *testing.T) {
 
 func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 	sess := newSession(t)
-	call := agent.Call{ID: "c9", Tool: "dig", Args: json.RawMessage(`{}`)}
-	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
-	dec, _ := json.Marshal(agent.Decision{CallID: "c9", Decision: agent.Approve, By: "person"})
-	for _, r := range []notes.Record{
-		{Type: notes.TypeProposed, Step: 1, CallID: "c9", Data: prop},
-		{Type: notes.TypeDecision, Step: 1, CallID: "c9", Data: dec},
-		{Type: notes.TypeStarted, Step: 1, CallID: "c9"},
-	} {
-		if _, err := sess.Append(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	journalApprovedDig(t, sess, "c9", notes.Record{Type: notes.TypeStarted, Step: 1, CallID: "c9"})
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("I will look first.")}}
 	h := start(t, g, b, sess, nil)
@@ -88,17 +77,7 @@ func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 // not executed (never as of unknown outcome) and is not run on resume either.
 func TestResumeReportsACallThatNeverStartedAsNotExecuted(t *testing.T) {
 	sess := newSession(t)
-	call := agent.Call{ID: "c7", Tool: "dig", Args: json.RawMessage(`{}`)}
-	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
-	dec, _ := json.Marshal(agent.Decision{CallID: "c7", Decision: agent.Approve, By: "person"})
-	for _, r := range []notes.Record{
-		{Type: notes.TypeProposed, Step: 1, CallID: "c7", Data: prop},
-		{Type: notes.TypeDecision, Step: 1, CallID: "c7", Data: dec},
-	} {
-		if _, err := sess.Append(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	journalApprovedDig(t, sess, "c7")
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("I will look first.")}}
 	h := start(t, g, b, sess, nil)
@@ -191,5 +170,23 @@ func TestRecoveredCallsRunAsApprovedWithFreshDryRuns(t *testing.T) {
 	}
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// journalApprovedDig journals what an earlier run left of a dig call id in step 1: its
+// proposal and the person's approval, then the records given.
+func journalApprovedDig(t *testing.T, sess *notes.Session, id string, then ...notes.Record) {
+	t.Helper()
+	call := agent.Call{ID: id, Tool: "dig", Args: json.RawMessage(`{}`)}
+	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
+	dec, _ := json.Marshal(agent.Decision{CallID: id, Decision: agent.Approve, By: "person"})
+	recs := append([]notes.Record{
+		{Type: notes.TypeProposed, Step: 1, CallID: id, Data: prop},
+		{Type: notes.TypeDecision, Step: 1, CallID: id, Data: dec},
+	}, then...)
+	for _, r := range recs {
+		if _, err := sess.Append(r); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
