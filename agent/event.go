@@ -34,6 +34,7 @@ const (
 	EventToolUpdated    EventType = "tool_updated"    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
 	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
 	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
+	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -56,6 +57,7 @@ type Event struct {
 	Rules       []string          `json:"rules,omitempty"`        // EventRules: the session's rules, canonical (config and profile rules are not listed)
 	Catalog     *CatalogView      `json:"catalog,omitempty"`      // EventCatalog, and at start when the catalogue is too long to send whole
 	KeepPlaying *bool             `json:"keep_playing,omitempty"` // EventKeepPlaying: play handed over (true) or not
+	Trigger     *game.Trigger     `json:"trigger,omitempty"`      // EventTrigger: what happened in the game
 }
 
 // Call is a tool call as the person sees it.

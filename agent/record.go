@@ -46,15 +46,16 @@ const obsCheckpoint = 20
 
 // recData is a record's Data: an event without its envelope.
 type recData struct {
-	Text        string       `json:"text,omitempty"`
-	Call        *recCall     `json:"call,omitempty"`
-	Result      *game.Result `json:"result,omitempty"`
-	Observation *recObs      `json:"observation,omitempty"`
-	Notes       *recNotes    `json:"notes,omitempty"`
-	Wait        *game.Wait   `json:"wait,omitempty"`
-	Usage       *Usage       `json:"usage,omitempty"`
-	State       State        `json:"state,omitempty"`
-	Rules       []string     `json:"rules,omitempty"`
+	Text        string        `json:"text,omitempty"`
+	Call        *recCall      `json:"call,omitempty"`
+	Result      *game.Result  `json:"result,omitempty"`
+	Observation *recObs       `json:"observation,omitempty"`
+	Notes       *recNotes     `json:"notes,omitempty"`
+	Wait        *game.Wait    `json:"wait,omitempty"`
+	Usage       *Usage        `json:"usage,omitempty"`
+	State       State         `json:"state,omitempty"`
+	Rules       []string      `json:"rules,omitempty"`
+	Trigger     *game.Trigger `json:"trigger,omitempty"`
 }
 
 // recCall is a call without its id (the record's). Its kind is written for readers of
@@ -154,7 +155,7 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 			v = recData{Notes: r.rec.notesChange(*ev.Notes), Text: ev.Text}
 		}
 	default:
-		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules}
+		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger}
 		if ev.Call != nil {
 			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
 				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK}
@@ -409,6 +410,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 		return ev, false
 	}
 	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
+	ev.Trigger = full.Trigger
 	if full.Notes != nil {
 		ev.Notes = &NotesView{Text: full.Notes.Text, Version: full.Notes.Version, Plan: full.Notes.Plan}
 	}

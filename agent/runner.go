@@ -130,6 +130,10 @@ type Runner struct {
 	prevNotes     string
 	notices       []string // the runner's word to the model at the next step
 
+	trig            <-chan game.Trigger // the game's triggers (nil: none, or closed)
+	triggers        []game.Trigger      // triggers for the next step's input
+	droppedTriggers int                 // triggers dropped since the last step (too many)
+
 	// Play handed over (unattended.go).
 	keepPlaying bool
 	quietRun    int    // steps in a row that did nothing while play is handed over
@@ -185,6 +189,7 @@ func New(cfg Config) (*Runner, error) {
 		fails:    map[string]int{},
 		usedIDs:  map[string]bool{},
 		scrub:    newScrubber(cfg.Secrets),
+		trig:     triggersOf(cfg.Game),
 	}
 	r.hist.keep = cfg.HistorySteps
 	r.keepPlaying = cfg.KeepPlaying
@@ -457,8 +462,8 @@ func (r *Runner) check2() error {
 
 // idle waits for advice, resume or stop after a turn ended.
 func (r *Runner) idle(why string) {
-	if r.freshAdvice {
-		return // advice came while the turn ended: it starts the next one
+	if r.freshAdvice || r.pendingTriggers() {
+		return // advice or a trigger came while the turn ended: it starts the next one
 	}
 	r.setState(Idle, why+"; waiting for advice or resume")
 	woken := false
@@ -467,8 +472,8 @@ func (r *Runner) idle(why string) {
 
 // sleep waits until w.Until, or advice, resume or stop, whichever comes first.
 func (r *Runner) sleep(w game.Wait) {
-	if !w.Until.After(r.cfg.Now()) || r.freshAdvice {
-		return // nothing to wait for, or advice to deliver first
+	if !w.Until.After(r.cfg.Now()) || r.freshAdvice || r.pendingTriggers() {
+		return // nothing to wait for, or advice or a trigger to deliver first
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
 		w.Until.Format(time.TimeOnly), w.Reason)})
@@ -517,6 +522,12 @@ func (r *Runner) waitFor(until time.Time, done func() bool) {
 			return
 		case <-r.ctx.Done():
 			return
+		case t, ok := <-r.trig:
+			if !ok {
+				r.trig = nil // the game closed it: no more triggers
+				continue
+			}
+			r.onTrigger(t)
 		}
 	}
 }
@@ -528,6 +539,8 @@ func (r *Runner) drain() {
 		case c := <-r.cmds:
 			r.handle(c)
 		default:
+			r.wake = false
+			r.pullTriggers()
 			r.wake = false
 			return
 		}

@@ -65,8 +65,9 @@ func (r *Runner) playOn(out stepOutcome) {
 }
 
 // takeNotices returns the runner's notices for this step's input and clears them.
+// The game's triggers come last: they are what woke the agent.
 func (r *Runner) takeNotices() []string {
-	n := r.notices
+	n := append(r.notices, r.takeTriggers()...)
 	r.notices = nil
 	return n
 }

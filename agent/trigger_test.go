@@ -1,0 +1,81 @@
+package agent_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
+)
+
+// triggerGame is a gridGame whose world can wake the agent.
+type triggerGame struct {
+	*gridGame
+	ch chan game.Trigger
+}
+
+func (g *triggerGame) Triggers() <-chan game.Trigger { return g.ch }
+
+// A model that only answers in prose, with every call asked (no keep playing), ends its
+// turn and idles; the world's next trigger starts a new turn by itself, with the trigger
+// at the end of the new step's input.
+func TestTriggerWakesAnIdleAgent(t *testing.T) {
+	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
+	b := &scriptBrain{replies: []scripted{say("Let me think about the best route."), say("Nothing to do.")}}
+	h := startGame(t, g, b, nil, nil)
+	h.next("idle after a reply in prose", isState(agent.Idle))
+
+	g.ch <- game.Trigger{Type: "battle.started", Subject: "battle-789", Text: "your community fights now", Time: time.Now()}
+	ev := h.next("the trigger event", is(agent.EventTrigger))
+	if ev.Trigger == nil || ev.Trigger.Subject != "battle-789" || ev.Seq == 0 {
+		t.Fatalf("trigger event %+v: want the trigger, journaled", ev)
+	}
+	h.next("a new step", is(agent.EventStep))
+	req := h.request(1)
+	last := req.Messages[len(req.Messages)-1].Content
+	want := "Trigger: battle.started battle-789 — your community fights now"
+	if !strings.Contains(last, want) || !strings.HasSuffix(strings.TrimSpace(last), want) {
+		t.Fatalf("the new step's input does not end with the trigger:\n%s", last)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Triggers that arrive while the agent is paused wait for resume: the person paused it.
+// Triggers that arrive while a step runs go into the next step, in order.
+func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
+	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
+	b := &scriptBrain{replies: []scripted{say("Thinking."), say("Still thinking.")}}
+	h := startGame(t, g, b, nil, nil)
+	h.next("idle", isState(agent.Idle))
+	h.send(agent.Command{Cmd: agent.CmdPause})
+	g.ch <- game.Trigger{Type: "message.received", Subject: "Mara", Text: "Mara: hi!"}
+	g.ch <- game.Trigger{Type: "market.changed", Subject: "bread", Text: "bread 12 → 15 gold"}
+	h.next("first trigger", is(agent.EventTrigger))
+	h.next("second trigger", is(agent.EventTrigger))
+	// A wrongly woken agent would start a step at once; this can only miss it on a very
+	// slow machine, never fail a correct runner.
+	quiet := time.After(300 * time.Millisecond)
+	for waiting := true; waiting; {
+		select {
+		case ev := <-h.r.Events():
+			if ev.Type == agent.EventStep {
+				t.Fatalf("a trigger woke a paused agent: %+v", ev)
+			}
+		case <-quiet:
+			waiting = false
+		}
+	}
+	h.send(agent.Command{Cmd: agent.CmdResume})
+	req := h.request(1)
+	last := req.Messages[len(req.Messages)-1].Content
+	i, j := strings.Index(last, "Mara: hi!"), strings.Index(last, "bread 12 → 15 gold")
+	if i < 0 || j < i {
+		t.Fatalf("both triggers, in order, should be in the step after resume:\n%s", last)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}
