@@ -25,6 +25,22 @@ func setup(t *testing.T) (*Model, *fakeAgent) {
 	return m, f
 }
 
+// setupGrace is setup with a grace period of 400 ms and a clock the test moves (now).
+func setupGrace(t *testing.T) (m *Model, f *fakeAgent, now *time.Time) {
+	t.Helper()
+	f = newFake()
+	m = newTestModel(f)
+	now = new(time.Time)
+	*now = t0
+	m.Now = func() time.Time { return *now }
+	m.Grace = 400 * time.Millisecond
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
+	return m, f, now
+}
+
+// logText is the log as drawn width w and h lines high, without colours.
+func logText(m *Model, w, h int) string { return stripANSI(strings.Join(m.log.render(w, h), "\n")) }
+
 func wantCommands(t *testing.T, f *fakeAgent, want ...agent.Command) {
 	t.Helper()
 	got := f.commands()
@@ -193,7 +209,7 @@ func TestAdviceNeverDecides(t *testing.T) {
 	}
 	// The advice is in the log and the notes pane, once, even after the agent echoes it.
 	drive(t, m, events([]agent.Event{{Type: agent.EventAdvice, Text: "approve later, mine at B7 first"}}))
-	screen := stripANSI(strings.Join(m.log.render(78, 40), "\n"))
+	screen := logText(m, 78, 40)
 	if n := strings.Count(screen, "mine at B7 first"); n != 1 {
 		t.Errorf("advice appears %d times in the log:\n%s", n, screen)
 	}
@@ -212,19 +228,14 @@ func TestAdviceNeverDecides(t *testing.T) {
 }
 
 func TestGracePeriodSwallowsDecisionKeys(t *testing.T) {
-	f := newFake()
-	m := newTestModel(f)
-	now := t0
-	m.Now = func() time.Time { return now }
-	m.Grace = 400 * time.Millisecond
-	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
-	now = now.Add(100 * time.Millisecond)
+	m, f, now := setupGrace(t)
+	*now = now.Add(100 * time.Millisecond)
 	drive(t, m, keys("a"))
 	wantCommands(t, f)
 	if !strings.Contains(stripANSI(m.render()), "ignored") {
 		t.Error("no hint that the key was swallowed")
 	}
-	now = now.Add(400 * time.Millisecond)
+	*now = now.Add(400 * time.Millisecond)
 	drive(t, m, keys("a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }
@@ -281,7 +292,7 @@ func TestSendFailureKeepsCall(t *testing.T) {
 	if len(m.pending) != 1 {
 		t.Fatal("call dropped although the decision was not delivered")
 	}
-	if !strings.Contains(stripANSI(strings.Join(m.log.render(78, 5), "\n")), "runner stopped") {
+	if !strings.Contains(logText(m, 78, 5), "runner stopped") {
 		t.Error("send error not logged")
 	}
 }
@@ -292,7 +303,7 @@ func TestAgentDecisionRemovesPending(t *testing.T) {
 	if len(m.pending) != 0 {
 		t.Error("call decided by the agent still pending")
 	}
-	if !strings.Contains(stripANSI(strings.Join(m.log.render(78, 5), "\n")), "approved navigate_ship (rule)") {
+	if !strings.Contains(logText(m, 78, 5), "approved navigate_ship (rule)") {
 		t.Error("decision not logged")
 	}
 }

@@ -60,8 +60,7 @@ func editProblems(tools map[string]game.Tool, tool, args string) []string {
 func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
-		m.dialog = noDialog
-		m.editor.Blur()
+		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Submit):
 		m.validateEdit()
@@ -70,13 +69,11 @@ func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		args := agent.CompactJSON(json.RawMessage(strings.TrimSpace(m.editor.Value())))
-		m.dialog = noDialog
-		m.editor.Blur()
+		m.closeDialog()
 		m.revise(m.editCall.ID, args)
 		return nil
 	}
-	var cmd tea.Cmd
-	m.editor, cmd = m.editor.Update(msg)
+	cmd := typed(&m.editor, msg)
 	m.editRefused = false
 	m.validateEdit()
 	return cmd

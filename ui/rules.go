@@ -87,8 +87,7 @@ func (m *Model) rulesKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, km.Send):
 			m.submitRule()
 		default:
-			var cmd tea.Cmd
-			m.ruleInput, cmd = m.ruleInput.Update(msg)
+			cmd := typed(&m.ruleInput, msg)
 			m.validateRule()
 			return cmd
 		}

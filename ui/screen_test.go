@@ -206,7 +206,7 @@ func TestLogHidesNotebookBookkeeping(t *testing.T) {
 		{Type: agent.EventResult, Call: note, Result: resultOf("notes v2 SAVED")},
 		{Type: agent.EventProposed, Call: call("c1", "dock_ship", `{"shipSymbol":"COPLAY-1"}`)},
 	}))
-	log := func() string { return stripANSI(strings.Join(m.log.render(90, 20), "\n")) }
+	log := func() string { return logText(m, 90, 20) }
 	if !strings.Contains(log(), "NOTEBOOK TEXT") {
 		t.Fatal("bookkeeping not in the log at first")
 	}
@@ -234,7 +234,7 @@ func TestResumedLog(t *testing.T) {
 		{Type: agent.EventStarted, Text: "resumed"},
 		{Seq: 910, Step: 41, Type: agent.EventProposed, Call: dock},
 	}))
-	log := stripANSI(strings.Join(m.log.render(90, 40), "\n"))
+	log := logText(m, 90, 40)
 	for _, want := range []string{"earlier in this session", "Fly to B7", "approved navigate_ship", "── resumed"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("resumed log lacks %q:\n%s", want, log)
@@ -271,18 +271,13 @@ func TestToolUpdated(t *testing.T) {
 // A dry run whose prediction flips restarts the grace period: a key pressed for the
 // old prediction does not decide the new one.
 func TestToolUpdatedRestartsGraceWhenThePredictionFlips(t *testing.T) {
-	f := newFake()
-	m := newTestModel(f)
-	now := t0
-	m.Now = func() time.Time { return now }
-	m.Grace = 400 * time.Millisecond
-	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
-	now = now.Add(time.Second)
+	m, f, now := setupGrace(t)
+	*now = now.Add(time.Second)
 	c := call("c1", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-DF55-B7"}`)
 	c.Simulation = &game.Simulation{Summary: "would fail (4203): needs 90 fuel, has 12", Fails: true}
 	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: c}}), keys("a"))
 	wantCommands(t, f)
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	drive(t, m, keys("a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }

@@ -56,16 +56,41 @@ func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.dialog == vetoDialog:
-		m.vetoInput, cmd = m.vetoInput.Update(msg)
+		cmd = typed(&m.vetoInput, msg)
 	case m.dialog == rulesDialog && m.ruleEditing:
-		m.ruleInput, cmd = m.ruleInput.Update(msg)
+		cmd = typed(&m.ruleInput, msg)
 	case m.dialog == editDialog:
-		m.editor, cmd = m.editor.Update(msg)
+		cmd = typed(&m.editor, msg)
 		m.validateEdit()
 	case m.adviceFocus:
-		m.advice, cmd = m.advice.Update(msg)
+		cmd = typed(&m.advice, msg)
 	}
 	return cmd
+}
+
+// typed passes msg to a text input (a textinput or the textarea) and keeps what it
+// becomes.
+func typed[I interface{ Update(tea.Msg) (I, tea.Cmd) }](in *I, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*in, cmd = (*in).Update(msg)
+	return cmd
+}
+
+// closeDialog closes the veto or edit dialog, taking the focus from its input.
+func (m *Model) closeDialog() {
+	switch m.dialog {
+	case vetoDialog:
+		m.vetoInput.Blur()
+	case editDialog:
+		m.editor.Blur()
+	}
+	m.dialog = noDialog
+}
+
+// leaveAdvice takes the focus from the advice input, back to the decisions.
+func (m *Model) leaveAdvice() {
+	m.adviceFocus = false
+	m.advice.Blur()
 }
 
 // handleKey routes a key: dialogs first, then the advice input, then the screen's
@@ -129,16 +154,13 @@ func (m *Model) quitKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) adviceKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
-		m.adviceFocus = false
-		m.advice.Blur()
+		m.leaveAdvice()
 		return nil
 	case key.Matches(msg, m.keys.Send):
 		m.sendAdvice()
 		return nil
 	}
-	var cmd tea.Cmd
-	m.advice, cmd = m.advice.Update(msg)
-	return cmd
+	return typed(&m.advice, msg)
 }
 
 // screenKey handles the main screen's bindings, in this order: what the session does,
@@ -311,18 +333,14 @@ func (m *Model) decide(cmd agent.Command) bool {
 func (m *Model) vetoKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
-		m.dialog = noDialog
-		m.vetoInput.Blur()
+		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Send):
-		m.dialog = noDialog
-		m.vetoInput.Blur()
+		m.closeDialog()
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.vetoInput.Value())})
 		return nil
 	}
-	var cmd tea.Cmd
-	m.vetoInput, cmd = m.vetoInput.Update(msg)
-	return cmd
+	return typed(&m.vetoInput, msg)
 }
 
 // sendAdvice sends the advice input's text; it is logged and shown in the notes
@@ -341,8 +359,7 @@ func (m *Model) sendAdvice() {
 	m.notes.queued = append(m.notes.queued, text)
 	m.advice.Reset()
 	// Back to the decisions: the next "a" approves rather than starting more advice.
-	m.adviceFocus = false
-	m.advice.Blur()
+	m.leaveAdvice()
 }
 
 // togglePause pauses a running agent or resumes a paused one.
