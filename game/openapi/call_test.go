@@ -64,6 +64,14 @@ func (a *arena) handle(route string, h http.HandlerFunc) {
 	a.handlers[route] = h
 }
 
+// handleCounted answers route with h, telling it which request to the route this is
+// (from 1); the count it returns is the test's to read.
+func (a *arena) handleCounted(route string, h func(n int, w http.ResponseWriter, r *http.Request)) *atomic.Int32 {
+	var count atomic.Int32
+	a.handle(route, func(w http.ResponseWriter, r *http.Request) { h(int(count.Add(1)), w, r) })
+	return &count
+}
+
 func (a *arena) seen() []seen {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -289,13 +297,7 @@ func TestErrorsAndUnknownOutcomes(t *testing.T) {
 
 func TestRateLimitedReadWaitsAndRetries(t *testing.T) {
 	a := newArena(t)
-	var mu sync.Mutex
-	hits := 0
-	a.handle("GET /board", func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		hits++
-		n := hits
-		mu.Unlock()
+	a.handleCounted("GET /board", func(n int, w http.ResponseWriter, r *http.Request) {
 		if n == 1 {
 			w.Header().Set("Retry-After", "1")
 			jsonReply(429, `{"error":{"code":429,"message":"slow down"}}`)(w, r)
@@ -303,9 +305,8 @@ func TestRateLimitedReadWaitsAndRetries(t *testing.T) {
 		}
 		jsonReply(200, `{"data":{"size":8}}`)(w, r)
 	})
-	var postHits atomic.Int32
-	a.handle("POST /messages", func(w http.ResponseWriter, r *http.Request) {
-		if postHits.Add(1) == 1 {
+	postHits := a.handleCounted("POST /messages", func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
 			w.Header().Set("Retry-After", "1")
 			jsonReply(429, `{"error":{"code":429,"message":"slow down"}}`)(w, r)
 			return
@@ -456,13 +457,7 @@ func TestLargeResponsesAreSummarisedAndKeptWhole(t *testing.T) {
 
 func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 	a := newArena(t)
-	var mu sync.Mutex
-	reads := 0
-	a.handle("GET /board", func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		reads++
-		n := reads
-		mu.Unlock()
+	reads := a.handleCounted("GET /board", func(n int, w http.ResponseWriter, r *http.Request) {
 		jsonReply(200, fmt.Sprintf(`{"data":{"read":%d}}`, n))(w, r)
 	})
 	a.handle("POST /messages", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
@@ -498,11 +493,9 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 	if s := observe(); !strings.Contains(s, `- read: 3`) {
 		t.Errorf("after the TTL the observation was not read again: %q", s)
 	}
-	mu.Lock()
-	if reads != 3 {
-		t.Errorf("%d reads, want 3", reads)
+	if n := reads.Load(); n != 3 {
+		t.Errorf("%d reads, want 3", n)
 	}
-	mu.Unlock()
 
 	empty := a.open(t, Config{})
 	if obs, err := empty.Observe(context.Background()); err != nil || !strings.Contains(obs.Summary, "No observation is configured") {
