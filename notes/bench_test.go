@@ -31,14 +31,7 @@ func BenchmarkAppend(b *testing.B) {
 // session info, notes, plan, the last 200 records and the recovery.
 func BenchmarkOpenFirstScreen(b *testing.B) {
 	path := tempPath(b)
-	book, err := Open(path, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := book.Create("big", "spacetraders", "m")
-	if err != nil {
-		b.Fatal(err)
-	}
+	book, s := createAt(b, path, "big", "spacetraders", "m")
 	fill(b, s, 100_000)
 	s.UpdateSection("Situation", "Lots of history.", 10_000)
 	s.SetPlan([]PlanStep{{Text: "a"}, {Text: "b"}}, 10_000)

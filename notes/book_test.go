@@ -72,14 +72,7 @@ func TestOpenLockedGivesClearError(t *testing.T) {
 
 func TestOpenRejectsForeignAndCorruptFiles(t *testing.T) {
 	valid := func(t *testing.T, path string) {
-		b, err := Open(path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := b.Create("x", "g", "m")
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, s := createAt(t, path, "x", "g", "m")
 		fill(t, s, 3000)
 		b.Close()
 	}

@@ -15,11 +15,7 @@ import (
 // where bbolt never reads that page), never crash the program.
 func TestDamagedPagesGiveErrorsNotCrashes(t *testing.T) {
 	orig := tempPath(t)
-	b, err := Open(orig, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := b.Create("x", "g", "m")
+	b, s := createAt(t, orig, "x", "g", "m")
 	fill(t, s, 30000)
 	b.Close()
 	good, err := os.ReadFile(orig)
@@ -74,11 +70,7 @@ func TestDamagedPagesGiveErrorsNotCrashes(t *testing.T) {
 // exactly the original one or an error naming the damage, never a different transcript.
 func TestFlippedBytesNeverAlterAnExportSilently(t *testing.T) {
 	orig := tempPath(t)
-	b, err := Open(orig, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := b.Create("x", "g", "m")
+	b, s := createAt(t, orig, "x", "g", "m")
 	fill(t, s, 2000)
 	for i := range 40 {
 		if _, err := s.UpdateSection("Situation", fmt.Sprintf("Step %d: still mining at X1-DF55-B7.", i), i); err != nil {

@@ -7,6 +7,21 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// createAt opens the notebook at path and creates a session in it; closing the book is
+// the test's.
+func createAt(t testing.TB, path, name, game, model string) (*Book, *Session) {
+	t.Helper()
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.Create(name, game, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, s
+}
+
 // fill appends n records in one transaction: the same storage path as
 // Append without an fsync per record, so that big journals are quick to
 // build in tests and benchmarks.

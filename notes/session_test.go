@@ -103,14 +103,7 @@ func TestEmptyBookHasNoLatestSession(t *testing.T) {
 // reopens it and checks that all of it is back.
 func TestResumeRestoresEverything(t *testing.T) {
 	path := tempPath(t)
-	b, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := b.Create("trip", "spacetraders", "gpt-x")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, s := createAt(t, path, "trip", "spacetraders", "gpt-x")
 	if _, err := s.UpdateSection("Situation", "Docked at X1-DF55-A2 with 150,000 credits.", 1); err != nil {
 		t.Fatal(err)
 	}

@@ -11,14 +11,7 @@ import (
 // Commit follows, and are written, each as its own version, by the next Commit.
 func TestDeferredEditsWaitForCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "n.db")
-	b, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := b.Create("s", "g", "m")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, s := createAt(t, path, "s", "g", "m")
 	s.DeferEdits()
 	before := b.Commits()
 	if _, err := s.UpdateSection("Situation", "first", 1); err != nil {
