@@ -277,12 +277,18 @@ func renderObservation(w *bufio.Writer, v json.RawMessage) {
 	}
 }
 
+// textOf is a JSON string's text, or any other value on one line.
+func textOf(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		s = string(compact(v))
+	}
+	return s
+}
+
 func renderText(prefix string) func(*bufio.Writer, json.RawMessage) {
 	return func(w *bufio.Writer, v json.RawMessage) {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(compact(v))
-		}
+		s := textOf(v)
 		if strings.TrimSpace(s) == "" {
 			return
 		}
@@ -296,21 +302,13 @@ func renderText(prefix string) func(*bufio.Writer, json.RawMessage) {
 
 func renderLabel(label string) func(*bufio.Writer, json.RawMessage) {
 	return func(w *bufio.Writer, v json.RawMessage) {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(compact(v))
-		}
-		fmt.Fprintf(w, "  - %s: **%s**\n", label, oneLine(s))
+		fmt.Fprintf(w, "  - %s: **%s**\n", label, oneLine(textOf(v)))
 	}
 }
 
 func renderLine(label string) func(*bufio.Writer, json.RawMessage) {
 	return func(w *bufio.Writer, v json.RawMessage) {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(compact(v))
-		}
-		if s = oneLine(s); s != "" {
+		if s := oneLine(textOf(v)); s != "" {
 			fmt.Fprintf(w, "  - %s: %s\n", label, s)
 		}
 	}
@@ -377,11 +375,14 @@ func renderCall(w *bufio.Writer, v json.RawMessage) {
 	}
 }
 
+// errorJSON is a game error as journaled: its code (a number or a string) and message.
+type errorJSON struct {
+	Code    json.RawMessage `json:"code"`
+	Message string          `json:"message"`
+}
+
 func renderError(w *bufio.Writer, v json.RawMessage) {
-	var e struct {
-		Code    json.RawMessage `json:"code"`
-		Message string          `json:"message"`
-	}
+	var e errorJSON
 	var s string
 	switch {
 	case json.Unmarshal(v, &s) == nil:

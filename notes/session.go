@@ -262,13 +262,22 @@ func putInfo(sb *bolt.Bucket, info SessionInfo) error {
 // view and update run fn with this session's bucket. Damage found inside the session
 // is reported naming the file and the session.
 func (s *Session) view(fn func(sb *bolt.Bucket) error) error {
-	return s.damaged(s.book.view(func(tx *bolt.Tx) error {
+	return s.damaged(s.book.view(s.inBucket(fn)))
+}
+
+func (s *Session) update(fn func(sb *bolt.Bucket) error) error {
+	return s.damaged(s.book.update(s.inBucket(fn)))
+}
+
+// inBucket makes fn a transaction's function: it runs with this session's bucket.
+func (s *Session) inBucket(fn func(sb *bolt.Bucket) error) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
 		sb, err := s.book.sessionBucket(tx, s.name)
 		if err != nil {
 			return err
 		}
 		return fn(sb)
-	}))
+	}
 }
 
 // damaged names the file and the session in an ErrCorrupt error that does not yet.
@@ -278,16 +287,6 @@ func (s *Session) damaged(err error) error {
 		return err
 	}
 	return &fileError{path: s.book.path, msg: fmt.Sprintf("is damaged in session %q", s.name), kind: ErrCorrupt, err: err}
-}
-
-func (s *Session) update(fn func(sb *bolt.Bucket) error) error {
-	return s.damaged(s.book.update(func(tx *bolt.Tx) error {
-		sb, err := s.book.sessionBucket(tx, s.name)
-		if err != nil {
-			return err
-		}
-		return fn(sb)
-	}))
 }
 
 // editInfo applies fn to the stored info and marks the session active.

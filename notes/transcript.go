@@ -557,10 +557,7 @@ func writeArgs(w *bufio.Writer, args json.RawMessage) {
 func writeResult(w *bufio.Writer, r map[string]json.RawMessage) {
 	wrote := false
 	if e, ok := r["error"]; ok {
-		var ge struct {
-			Code    json.RawMessage `json:"code"`
-			Message string          `json:"message"`
-		}
+		var ge errorJSON
 		var s string
 		switch {
 		case json.Unmarshal(e, &s) == nil:
