@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"regexp"
 	"slices"
@@ -196,12 +197,8 @@ func (c *checker) top(raw map[string]any, f *File) {
 
 func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 	both := shared{player{&d.Brain, &d.Model, &d.Preset, &d.BaseURL, &d.APIKeyEnv}, &d.Rules, &d.Spending}
-	for _, k := range c.sortedKeys(key, t) {
-		fk, v := child(key, k), t[k]
-		if c.shared(k, fk, v, both) {
-			continue
-		}
-		switch k {
+	for k, v := range c.ownKeys(key, t, both) {
+		switch fk := child(key, k); k {
 		case "game":
 			if s, ok := c.str(fk, v); ok {
 				if _, err := game.LookupDriver(s); err != nil {
@@ -270,6 +267,18 @@ func (c *checker) shared(k string, fk toml.Key, v any, s shared) bool {
 		return false
 	}
 	return true
+}
+
+// ownKeys reads the keys of t that [defaults] and profiles share into both and yields
+// the others, in file order.
+func (c *checker) ownKeys(key toml.Key, t map[string]any, both shared) iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, k := range c.sortedKeys(key, t) {
+			if !c.shared(k, child(key, k), t[k], both) && !yield(k, t[k]) {
+				return
+			}
+		}
+	}
 }
 
 // presetOrBaseURL refuses a table that sets both preset and base_url.
@@ -370,12 +379,8 @@ func (c *checker) profiles(key toml.Key, t map[string]any, f *File) {
 func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 	var p Profile
 	both := shared{player{&p.Brain, &p.Model, &p.Preset, &p.BaseURL, &p.APIKeyEnv}, &p.Rules, &p.Spending}
-	for _, k := range c.sortedKeys(key, t) {
-		fk, v := child(key, k), t[k]
-		if c.shared(k, fk, v, both) {
-			continue
-		}
-		switch k {
+	for k, v := range c.ownKeys(key, t, both) {
+		switch fk := child(key, k); k {
 		case "default":
 			if b, ok := c.boolean(fk, v); ok {
 				p.Default = b
