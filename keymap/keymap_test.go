@@ -54,11 +54,7 @@ func TestEveryActionHasHelpAndUniqueName(t *testing.T) {
 }
 
 func TestLoadOverrides(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keys.json")
-	if err := os.WriteFile(path, []byte(`{"approve": ["a", "y"], "veto": ["x"]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	km, err := Load(path)
+	km, err := Load(writeKeys(t, `{"approve": ["a", "y"], "veto": ["x"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +70,16 @@ func TestLoadOverrides(t *testing.T) {
 	if !key.Matches(tea.KeyPressMsg{Code: 'e', Text: "e"}, km.Edit) {
 		t.Error("edit lost its default")
 	}
+}
+
+// writeKeys writes body as a keys.json in a fresh directory and returns its path.
+func writeKeys(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func TestLoadMissingFileGivesDefaults(t *testing.T) {
@@ -95,10 +101,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "keys.json")
-			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			path := writeKeys(t, c.body)
 			_, err := Load(path)
 			if err == nil {
 				t.Fatal("no error")
@@ -158,10 +161,7 @@ func TestLoadRefusesAKeyBoundTwice(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "keys.json")
-			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			path := writeKeys(t, c.body)
 			_, err := Load(path)
 			if err == nil {
 				t.Fatal("clash accepted")
