@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -85,16 +86,8 @@ func TestCachedTokensRead(t *testing.T) {
 		for _, piece := range []int{1 << 20, 7, 1} {
 			t.Run(tc.name+"/pieces of "+strconv.Itoa(piece), func(t *testing.T) {
 				url := wireServer(t, tc.contentType, tc.body, piece)
-				b, err := openai.New(openai.Config{BaseURL: url, Model: "m", Stream: tc.stream, MaxRetries: -1, Timeout: 5 * time.Second,
+				u := usageOf(t, openai.Config{BaseURL: url, Model: "m", Stream: tc.stream, MaxRetries: -1, Timeout: 5 * time.Second,
 					PriceIn: 1, PriceOut: 2, PriceCached: 0.25})
-				if err != nil {
-					t.Fatal(err)
-				}
-				reply, err := b.Next(context.Background(), request(t))
-				if err != nil {
-					t.Fatal(err)
-				}
-				u := reply.Usage
 				if u.PromptTokens != 2006 || u.CompletionTokens != 300 || u.CachedTokens != 1920 {
 					t.Errorf("usage = %+v, want 2006 prompt (1920 cached) and 300 completion tokens", u)
 				}
@@ -154,16 +147,8 @@ func TestCachedCost(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := wireServer(t, "application/json", tc.body, 1<<20)
-			b, err := openai.New(openai.Config{BaseURL: url, Model: "m", MaxRetries: -1,
+			u := usageOf(t, openai.Config{BaseURL: url, Model: "m", MaxRetries: -1,
 				PriceIn: tc.priceIn, PriceOut: tc.priceOut, PriceCached: tc.priceCach})
-			if err != nil {
-				t.Fatal(err)
-			}
-			reply, err := b.Next(context.Background(), request(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			u := reply.Usage
 			if d := u.Cost - tc.want; d > 1e-12 || d < -1e-12 || u.CostKnown != tc.known || u.CostUpper != tc.upper {
 				t.Errorf("usage = %+v: want cost %g, known %v, upper %v", u, tc.want, tc.known, tc.upper)
 			}
@@ -172,4 +157,18 @@ func TestCachedCost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// usageOf asks a brain made with cfg once and returns what its reply says it used.
+func usageOf(t *testing.T, cfg openai.Config) agent.Usage {
+	t.Helper()
+	b, err := openai.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err := b.Next(context.Background(), request(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply.Usage
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
 	goopenai "github.com/sashabaranov/go-openai"
 )
 
@@ -54,11 +55,7 @@ func TestAssemblerServerQuirks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var a assembler
-			for _, c := range tt.chunks {
-				a.add(c, nil)
-			}
-			reply, e := a.finished("call_7_")
+			reply, e := assemble(tt.chunks, "call_7_")
 			if e != nil {
 				t.Fatal(e)
 			}
@@ -93,11 +90,7 @@ func TestAssemblerRefusesUnfinished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var a assembler
-			for _, c := range tt.chunks {
-				a.add(c, nil)
-			}
-			reply, e := a.finished("c")
+			reply, e := assemble(tt.chunks, "c")
 			if e == nil || !errors.Is(e, tt.kind) || !strings.Contains(e.Detail, tt.detail) {
 				t.Fatalf("finished() = %+v, %v; want %v mentioning %q", reply, e, tt.kind, tt.detail)
 			}
@@ -168,3 +161,13 @@ func TestRetryAfterHeader(t *testing.T) {
 }
 
 func timeNow() time.Time { return time.Unix(1767225600, 0) }
+
+// assemble feeds chunks to an assembler and returns what it finishes with, its call
+// ids made from prefix.
+func assemble(chunks []goopenai.ChatCompletionStreamResponse, prefix string) (agent.Reply, *Error) {
+	var a assembler
+	for _, c := range chunks {
+		a.add(c, nil)
+	}
+	return a.finished(prefix)
+}
