@@ -57,6 +57,15 @@ func goods(names ...string) []st.TradeGood {
 	return out
 }
 
+// oreAtB1 puts the first ship at X1-T-B1 (in status), whose market trades IRON_ORE at
+// these prices, 60 units at a time.
+func (f *fakeSource) oreAtB1(status string, purchase, sell int64) {
+	f.ships[0].Nav.WaypointSymbol, f.ships[0].Nav.Status = "X1-T-B1", status
+	m := f.markets["X1-T-B1"]
+	m.TradeGoods = []st.MarketTradeGood{{Symbol: "IRON_ORE", PurchasePrice: purchase, SellPrice: sell, TradeVolume: 60}}
+	f.markets["X1-T-B1"] = m
+}
+
 func newFake() *fakeSource {
 	return &fakeSource{
 		agent: st.Agent{Symbol: "T", Headquarters: "X1-T-A1", Credits: 100_000},
@@ -128,10 +137,7 @@ func TestGoesToBuyThenDelivers(t *testing.T) {
 	}
 
 	// At B1, in orbit, with prices visible: dock and buy a hold's worth.
-	f.ships[0].Nav.WaypointSymbol, f.ships[0].Nav.Status = "X1-T-B1", st.InOrbit
-	m := f.markets["X1-T-B1"]
-	m.TradeGoods = []st.MarketTradeGood{{Symbol: "IRON_ORE", PurchasePrice: 42, SellPrice: 38, TradeVolume: 60}}
-	f.markets["X1-T-B1"] = m
+	f.oreAtB1(st.InOrbit, 42, 38)
 	_, calls = step(t, b, nil)
 	if got := tools(calls); got != "dock_ship,purchase_cargo" {
 		t.Fatalf("at the market: calls %s, want dock_ship,purchase_cargo", got)
@@ -175,10 +181,7 @@ func TestDriftsWhenFuelIsShortAndNoFuelHere(t *testing.T) {
 
 func TestMinesWhenBuyingIsTooDear(t *testing.T) {
 	f := newFake()
-	f.ships[0].Nav.WaypointSymbol, f.ships[0].Nav.Status = "X1-T-B1", st.InOrbit
-	m := f.markets["X1-T-B1"]
-	m.TradeGoods = []st.MarketTradeGood{{Symbol: "IRON_ORE", PurchasePrice: 500, SellPrice: 450, TradeVolume: 60}}
-	f.markets["X1-T-B1"] = m
+	f.oreAtB1(st.InOrbit, 500, 450)
 	b := newBrain(f, func() time.Time { return t0 })
 	_, calls := step(t, b, nil)
 	if got := tools(calls); got != "create_survey" && got != "extract_resources" {
@@ -188,10 +191,7 @@ func TestMinesWhenBuyingIsTooDear(t *testing.T) {
 
 func TestVetoedCallIsNotRepeated(t *testing.T) {
 	f := newFake()
-	f.ships[0].Nav.WaypointSymbol, f.ships[0].Nav.Status = "X1-T-B1", st.Docked
-	m := f.markets["X1-T-B1"]
-	m.TradeGoods = []st.MarketTradeGood{{Symbol: "IRON_ORE", PurchasePrice: 42, SellPrice: 38, TradeVolume: 60}}
-	f.markets["X1-T-B1"] = m
+	f.oreAtB1(st.Docked, 42, 38)
 	b := newBrain(f, func() time.Time { return t0 })
 	reply, calls := step(t, b, nil)
 	if got := tools(calls); got != "purchase_cargo" {
