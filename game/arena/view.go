@@ -35,11 +35,12 @@ type AgentView struct {
 
 // MemberView is a member as the agent knows them (the member tool says the same).
 type MemberView struct {
-	Name       string
-	Community  string
-	Leader     bool
-	Trust      int
-	BadHistory bool // some shared memory is bad
+	Name        string
+	Community   string
+	Leader      bool
+	Trust       int
+	BadHistory  bool // some shared memory is bad
+	BadMemories int  // how many shared memories are bad
 }
 
 // MessageView is one message.
@@ -92,8 +93,13 @@ func (w *world) view() View {
 		v.Agent.Leader = l.Name
 	}
 	for _, m := range s.Members {
-		bad := slices.ContainsFunc(m.Memories, func(x memory) bool { return !x.Good })
-		v.Members = append(v.Members, MemberView{Name: m.Name, Community: m.Community, Leader: m.Leader, Trust: m.Trust, BadHistory: bad})
+		bad := 0
+		for _, x := range m.Memories {
+			if !x.Good {
+				bad++
+			}
+		}
+		v.Members = append(v.Members, MemberView{Name: m.Name, Community: m.Community, Leader: m.Leader, Trust: m.Trust, BadHistory: bad > 0, BadMemories: bad})
 	}
 	for _, m := range s.Messages {
 		v.Messages = append(v.Messages, MessageView{ID: m.ID, Time: m.Time, From: m.From, To: m.To, ReplyTo: m.ReplyTo,

@@ -1,0 +1,134 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
+	arenagame "github.com/coplayhq/coplay/game/arena"
+)
+
+// source is where the autopilot reads the world: the arena (*arenagame.Game).
+type source interface {
+	View() arenagame.View
+}
+
+// Brain is the arena's autopilot: an agent.Brain that plays by a few readable rules (see
+// the package doc). Its methods are safe for concurrent use.
+type Brain struct {
+	src source
+
+	mu      sync.Mutex
+	mem     memory
+	book    notebook
+	run     string // prefix of call ids, unique per Brain
+	ids     int
+	greeted bool
+}
+
+var (
+	_ agent.Brain        = (*Brain)(nil)
+	_ agent.InstantBrain = (*Brain)(nil)
+)
+
+// New returns an autopilot that reads g's world directly (reading changes nothing).
+func New(g *arenagame.Game) *Brain { return newBrain(g) }
+
+func newBrain(src source) *Brain {
+	return &Brain{src: src, mem: newMemory(), book: notebook{sections: map[string]string{}},
+		run: fmt.Sprintf("ar%x", time.Now().UnixNano()&0xffffffffff)}
+}
+
+// For returns an autopilot for g when g is the arena, and false for any other game: the
+// command line can use it both to tell whether a game is the arena and to build its
+// autopilot.
+func For(g game.Game) (*Brain, bool) {
+	a, ok := g.(*arenagame.Game)
+	if !ok || a == nil {
+		return nil, false
+	}
+	return New(a), true
+}
+
+// Plays reports whether this autopilot plays the game of the named driver ("arena").
+func Plays(driver string) bool { return driver == arenagame.DriverName }
+
+// Name returns "autopilot".
+func (b *Brain) Name() string { return "autopilot" }
+
+// Instant reports that the autopilot answers at once (agent.InstantBrain).
+func (b *Brain) Instant() bool { return true }
+
+// Next learns from the results and advice in req.Messages, reads the world and returns
+// the notebook calls that keep notes and plan current, then this step's game calls, with
+// a plain-words explanation. With nothing to do it returns no game calls and says what
+// it waits for.
+func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Reply{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.mem.step++
+	b.mem.absorb(req.Messages)
+	v := b.src.View()
+	dec := decide(v, &b.mem)
+	notes := b.book.update(v, &b.mem)
+	tools := catalogue(req.Tools)
+	reply := agent.Reply{Text: b.explain(dec)}
+	// The notebook calls go first: they run at once, so the notes on the screen say what
+	// the calls waiting for the person are for.
+	for _, a := range append(notes, dec.calls...) {
+		if tools != nil && !tools[a.tool] {
+			continue
+		}
+		b.ids++
+		id := fmt.Sprintf("%s-%d", b.run, b.ids)
+		b.mem.issued[id] = a.key
+		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
+	}
+	if req.OnDelta != nil {
+		req.OnDelta(reply.Text)
+	}
+	return reply, nil
+}
+
+// catalogue is the set of tool names offered; nil when the request lists none.
+func catalogue(tools []game.Tool) map[string]bool {
+	if len(tools) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		m[t.Name] = true
+	}
+	return m
+}
+
+// explain words the step for the person: a line per call, what became of their advice,
+// and what it waits for.
+func (b *Brain) explain(dec decision) string {
+	var lines []string
+	if !b.greeted {
+		b.greeted = true
+		lines = append(lines, "Arena autopilot here: I play by rules, with no language model. Every game action I propose goes through your approval.")
+	}
+	if b.mem.adviceNew {
+		read := "I found no wish about fighting in it"
+		if fight, ok := fightPreference(b.mem.advice[len(b.mem.advice)-1]); ok {
+			read = map[bool]string{true: "I read it as: fight", false: "I read it as: stay out of battles"}[fight]
+		}
+		lines = append(lines, "I wrote your advice into the notes (Advice); "+read+".")
+	}
+	for _, a := range dec.calls {
+		lines = append(lines, "- "+a.why)
+	}
+	if len(dec.calls) == 0 {
+		lines = append(lines, "Nothing to do now; waiting for "+strings.Join(dec.waits, "; ")+".")
+	}
+	return strings.Join(lines, "\n")
+}
