@@ -13,6 +13,7 @@ import (
 
 	"github.com/coplayhq/coplay/game"
 	// Each game driver registers itself; adding a game is one import here.
+	_ "github.com/coplayhq/coplay/game/arena"
 	_ "github.com/coplayhq/coplay/game/mcp"
 	_ "github.com/coplayhq/coplay/game/openapi"
 	_ "github.com/coplayhq/coplay/game/spacetraders"

@@ -7,18 +7,20 @@ import (
 	"flag"
 	"fmt"
 	"github.com/coplayhq/coplay/eval"
+	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/secret"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/agent/autopilot"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
@@ -34,6 +36,15 @@ func init() {
 // evalSpeed is the offline universe's speed factor in eval: travel and cooldowns take
 // milliseconds, so an episode is bound by the brain, not by the game's clock.
 const evalSpeed = 1000
+
+// evalGames are the built-in games eval plays: offline and seeded, so that an episode is
+// the same world for every profile. Each maps to the metric it is scored by.
+var evalGames = map[string]string{"universe": "credits", "arena": "score"}
+
+// evalArenaSpeed is the arena's speed factor in eval when --speed is not given: fast
+// enough that battles start and end within an episode, slow enough that the world does
+// not run ahead of the steps (its triggers come every few game minutes).
+const evalArenaSpeed = 600
 
 // stringList is a repeatable string flag.
 type stringList []string
@@ -53,7 +64,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "also write eval.json, report.md and credits.png to `dir`")
 	configPath := fs.String("config", "", "configuration `file` (default $XDG_CONFIG_HOME/coplay/config.toml)")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "episodes played at once (`n`)")
-	speed := fs.Float64("speed", evalSpeed, "offline universe speed `factor`")
+	speed := fs.Float64("speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
+	gameName := fs.String("game", "universe", "built-in `game` to play: universe or arena")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
 		fs.PrintDefaults()
@@ -72,6 +84,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--parallel must be at least 1, not %d", *parallel)
 	case *speed <= 0:
 		return fmt.Errorf("--speed must be above 0, not %g", *speed)
+	case evalGames[*gameName] == "":
+		return usagef("eval plays the built-in seeded games universe and arena, not --game %q%s", *gameName, didYouMean(*gameName, "universe", "arena"))
 	}
 	seeds, err := eval.ParseSeeds(*seedList)
 	if err != nil {
@@ -79,15 +93,18 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *gameName == "arena" && !set["speed"] {
+		*speed = evalArenaSpeed
+	}
 	file, err := loadConfigFile(*configPath, set["config"])
 	if err != nil {
 		return err
 	}
-	plans, err := planProfiles(file, profiles)
+	plans, err := planProfiles(file, profiles, *gameName)
 	if err != nil {
 		return err
 	}
-	rep, err := playEval(plans, file, seeds, *steps, *speed, *parallel, stderr)
+	rep, err := playEval(plans, file, evalWorld{game: *gameName, seeds: seeds, speed: *speed}, *steps, *parallel, stderr)
 	if err != nil {
 		return err
 	}
@@ -102,11 +119,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 
 // planProfiles resolves every profile before anything is played: a typo in the second
 // profile should not cost the first one's episodes.
-func planProfiles(file *config.File, specs []string) ([]evalPlan, error) {
+func planProfiles(file *config.File, specs []string, gameName string) ([]evalPlan, error) {
 	var plans []evalPlan
 	seen := map[string]bool{}
 	for _, spec := range specs {
-		pl, err := planProfile(file, spec)
+		pl, err := planProfile(file, spec, gameName)
 		if err != nil {
 			return nil, err
 		}
@@ -119,16 +136,28 @@ func planProfiles(file *config.File, specs []string) ([]evalPlan, error) {
 	return plans, nil
 }
 
+// evalWorld is the game an eval plays, its seeds and its speed.
+type evalWorld struct {
+	game  string
+	seeds []int64
+	speed float64
+}
+
 // playEval plays every plan on every seed and gathers the report.
-func playEval(plans []evalPlan, file *config.File, seeds []int64, steps int, speed float64, parallel int, stderr io.Writer) (eval.Report, error) {
+func playEval(plans []evalPlan, file *config.File, w evalWorld, steps int, parallel int, stderr io.Writer) (eval.Report, error) {
 	var jobs []eval.Job
 	var ids []eval.ProfileID
 	for _, pl := range plans {
 		ids = append(ids, eval.ProfileID{Name: pl.prof.Name, Version: pl.prof.Version()})
-		for _, seed := range seeds {
+		for _, seed := range w.seeds {
 			jobs = append(jobs, eval.Job{
-				Profile: pl.prof.Name, Version: pl.prof.Version(), Seed: seed, Steps: steps, Game: "universe", Metric: "credits",
-				Open: func(context.Context) (*eval.Setup, error) { return openUniverseEpisode(pl, file, seed, speed) },
+				Profile: pl.prof.Name, Version: pl.prof.Version(), Seed: seed, Steps: steps, Game: w.game, Metric: evalGames[w.game],
+				Open: func(ctx context.Context) (*eval.Setup, error) {
+					if w.game == "universe" {
+						return openUniverseEpisode(pl, file, seed, w.speed)
+					}
+					return openDriverEpisode(ctx, w.game, pl, file, seed, w.speed)
+				},
 			})
 		}
 	}
@@ -182,8 +211,8 @@ type evalPlan struct {
 
 // planProfile resolves spec and checks that it can be played: its brain can be built
 // (a model's key variable is set) and its tools exist.
-func planProfile(file *config.File, spec string) (evalPlan, error) {
-	o := options{game: "universe", approve: "all", pr: profileOptions{spec: spec}}
+func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
+	o := options{game: gameName, approve: "all", pr: profileOptions{spec: spec}}
 	if err := o.apply(file, map[string]bool{"profile": true, "game": true, "approve": true}); err != nil {
 		return evalPlan{}, err
 	}
@@ -196,7 +225,17 @@ func planProfile(file *config.File, spec string) (evalPlan, error) {
 			return evalPlan{}, fmt.Errorf("profile %s: %w", spec, err)
 		}
 	}
-	if _, err := o.wrapGame(spacetraders.New(spacetraders.Config{Offline: true})); err != nil {
+	if kind == "autopilot" && !autopilotPlays(gameName) {
+		return evalPlan{}, fmt.Errorf("profile %s: the autopilot plays only %s", spec, autopilotGames)
+	}
+	tools, err := openDriver(context.Background(), gameName, game.Env{ToolsOnly: true, Getenv: os.Getenv})
+	if err != nil {
+		return evalPlan{}, err
+	}
+	if tools.Close != nil {
+		defer tools.Close()
+	}
+	if _, err := o.wrapGame(tools.Game); err != nil {
 		return evalPlan{}, err
 	}
 	return evalPlan{spec: spec, prof: *o.pr.prof, opts: o}, nil
@@ -241,8 +280,45 @@ func openUniverseEpisode(pl evalPlan, file *config.File, seed int64, speed float
 	return setup, nil
 }
 
-// fill puts the plan's game, brain, runner settings and price into s, for game st.
-func (pl evalPlan) fill(s *eval.Setup, file *config.File, st *spacetraders.Game) error {
+// openDriverEpisode opens a seeded built-in game other than the universe (which eval
+// serves over loopback to count its requests) through its driver, and the plan's brain.
+func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *config.File, seed int64, speed float64) (*eval.Setup, error) {
+	opened, err := openDriver(ctx, name, game.Env{Getenv: os.Getenv}, "--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(speed, 'g', -1, 64))
+	if err != nil {
+		return nil, err
+	}
+	closeGame := func() {
+		if opened.Close != nil {
+			opened.Close()
+		}
+	}
+	_, triggered := opened.Game.(game.Triggers)
+	setup := &eval.Setup{Look: opened.Game.Observe, Secrets: append(secrets(), opened.Secrets...), Close: closeGame, Triggered: triggered}
+	if err := pl.fill(setup, file, opened.Game); err != nil {
+		closeGame()
+		return nil, err
+	}
+	return setup, nil
+}
+
+// openDriver opens the named driver's game with the driver flags args.
+func openDriver(ctx context.Context, name string, env game.Env, args ...string) (*game.Opened, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	openers := game.NewFlagSet(fs).AddDrivers()
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("--game %s: %w", name, err)
+	}
+	open := openers[name]
+	if open == nil {
+		return nil, fmt.Errorf("--game %s cannot be opened", name)
+	}
+	return open(ctx, env)
+}
+
+// fill puts the plan's game, brain, runner settings and price into s, for game st (as
+// its driver opened it, before the profile wraps it).
+func (pl evalPlan) fill(s *eval.Setup, file *config.File, st game.Game) error {
 	o := pl.opts
 	g, err := o.wrapGame(st)
 	if err != nil {
@@ -278,13 +354,17 @@ func (pl evalPlan) fill(s *eval.Setup, file *config.File, st *spacetraders.Game)
 
 // evalBrain builds the plan's brain for st: the autopilot, a scripted model or a
 // model endpoint. kind is "autopilot", "script" or "model".
-func evalBrain(o *options, st *spacetraders.Game) (b agent.Brain, closer io.Closer, kind string, err error) {
+func evalBrain(o *options, st game.Game) (b agent.Brain, closer io.Closer, kind string, err error) {
 	if kind, err = o.brainKind(); err != nil {
 		return nil, nil, "", err
 	}
 	switch kind {
 	case "autopilot":
-		return autopilot.New(st), nil, kind, nil
+		ap, ok := autopilotFor(st)
+		if !ok {
+			return nil, nil, "", fmt.Errorf("the autopilot plays only %s", autopilotGames)
+		}
+		return ap, nil, kind, nil
 	case "script":
 		b, c, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
 		return b, c, kind, err

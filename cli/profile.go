@@ -367,6 +367,14 @@ type profileGame struct {
 	prompt  string
 }
 
+// Triggers passes on the game's triggers, when it has any (nil never delivers).
+func (g *profileGame) Triggers() <-chan game.Trigger {
+	if t, ok := g.Game.(game.Triggers); ok {
+		return t.Triggers()
+	}
+	return nil
+}
+
 // Info adds the profile's prompt to the rules, which the system prompt carries.
 func (g *profileGame) Info() game.Info {
 	info := g.Game.Info()

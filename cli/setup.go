@@ -14,11 +14,9 @@ import (
 	"syscall"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/agent/autopilot"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
-	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -177,8 +175,8 @@ func (o *options) check() error {
 	if err := o.checkGame(nil); err != nil {
 		return err
 	}
-	if kind == "autopilot" && !autopilot.Plays(o.game) {
-		return usagef("the autopilot plays only SpaceTraders (--game universe or spacetraders); --game %s needs a model: --model NAME with OPENAI_API_KEY, --preset, or --brain script:FILE", o.game)
+	if kind == "autopilot" && !autopilotPlays(o.game) {
+		return usagef("the autopilot plays only "+autopilotGames+"; --game %s needs a model: --model NAME with OPENAI_API_KEY, --preset, or --brain script:FILE", o.game)
 	}
 	return nil
 }
@@ -316,7 +314,7 @@ func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	if _, err := game.LookupDriver(o.game); err != nil {
 		return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
 	}
-	if brainName == "autopilot" && !autopilot.Plays(o.game) {
+	if brainName == "autopilot" && !autopilotPlays(o.game) {
 		return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", p.session.Name(), o.game)
 	}
 	state, err := p.session.State()
@@ -367,11 +365,11 @@ func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
 func (p *play) openBrain(o *options, brainName string, opened *game.Opened) error {
 	switch brainName {
 	case "autopilot":
-		st, isST := opened.Game.(*spacetraders.Game) // the autopilot's game, before any wrapping
-		if !isST {
-			return fmt.Errorf("the autopilot plays only SpaceTraders, not %s: pass --model NAME or --brain script:FILE", o.game)
+		b, ok := autopilotFor(opened.Game) // the game before any wrapping
+		if !ok {
+			return fmt.Errorf("the autopilot plays only %s, not %s: pass --model NAME or --brain script:FILE", autopilotGames, o.game)
 		}
-		p.brain = autopilot.New(st)
+		p.brain = b
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
 	case "script":
 		b, closer, err := o.scriptBrain(strings.TrimPrefix(o.brain, "script:"))

@@ -36,6 +36,9 @@ type Setup struct {
 	Look func(ctx context.Context) (game.Observation, error)
 	// Price is the model's price; nil when it has none (or the brain is no model).
 	Price *config.Price
+	// Triggered says the game wakes the agent itself (game.Triggers): a turn that ended
+	// then waits for the world's next event instead of going on at once.
+	Triggered bool
 	// Secrets are scrubbed from the episode's notebook.
 	Secrets []string
 	// Close releases the game and the brain; may be nil.
@@ -57,10 +60,19 @@ type Job struct {
 
 // Episode is what one profile did on one seed.
 type Episode struct {
-	Profile            string  `json:"profile"`
-	Version            string  `json:"version"`
-	Seed               int64   `json:"seed"`
-	Steps              int     `json:"steps"`
+	Profile string `json:"profile"`
+	Version string `json:"version"`
+	Seed    int64  `json:"seed"`
+	Steps   int    `json:"steps"`
+	// Score names the observation metric the game scores a player by ("credits" for
+	// SpaceTraders, "score" for the arena); ScoreStart, ScoreEnd and ScorePer1000 are it
+	// at the first observation, after the last step, and its change per 1000 steps.
+	Score        string  `json:"score"`
+	ScoreStart   float64 `json:"score_start"`
+	ScoreEnd     float64 `json:"score_end"`
+	ScorePer1000 float64 `json:"score_per_1000_steps"`
+	// The credits fields are the score of a game scored by credits (SpaceTraders), kept
+	// under the names eval has always printed; zero for other games.
 	CreditsStart       int64   `json:"credits_start"`
 	CreditsEnd         int64   `json:"credits_end"`
 	CreditsPer1000     float64 `json:"credits_per_1000_steps"`
@@ -89,7 +101,7 @@ type Episode struct {
 // creditPoint is the score seen at a step.
 type creditPoint struct {
 	step    int
-	credits int64
+	credits float64
 }
 
 // Run plays jobs, parallel at a time, and returns their episodes in the order of jobs.
@@ -114,7 +126,7 @@ func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode
 // Play plays one job in its own game and notebook, with every call approved, and
 // measures it from the runner's events.
 func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
-	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed}
+	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed, Score: cmp.Or(j.Metric, "credits")}
 	start := time.Now()
 	defer func() { ep.WallSeconds = time.Since(start).Seconds() }()
 	fail := func(err error) Episode { ep.Error = err.Error(); return ep }
@@ -139,7 +151,7 @@ func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
 
 	runErr := make(chan error, 1)
 	go func() { runErr <- r.Run(ctx) }()
-	m := meter{ep: &ep, metric: j.Metric, onStep: onStep}
+	m := meter{ep: &ep, metric: ep.Score, onStep: onStep, triggered: st.Triggered}
 	for ev := range r.Events() {
 		m.event(r, ev)
 	}
@@ -177,9 +189,10 @@ func newRunner(j Job, st *Setup, path string) (*agent.Runner, *notes.Book, error
 
 // meter counts an episode from the runner's events.
 type meter struct {
-	ep     *Episode
-	metric string
-	onStep func()
+	ep        *Episode
+	metric    string
+	onStep    func()
+	triggered bool // the game wakes the agent: an idle turn waits for it
 }
 
 // event counts one event, and keeps the run going as nobody sits at an eval.
@@ -192,7 +205,7 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 	case agent.EventObservation:
 		if c, ok := metricOf(ev.Observation, m.metric); ok {
 			if len(ep.credits) == 0 {
-				ep.CreditsStart = c
+				ep.ScoreStart = c
 			}
 			ep.credits = append(ep.credits, creditPoint{step: ep.Steps, credits: c})
 		}
@@ -220,9 +233,13 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 		}
 	case agent.EventState:
 		// Nobody sits at an eval: a turn that ended goes on at once, as if the person
-		// pressed resume. Calls never wait (every call is approved).
+		// pressed resume, unless the game wakes the agent itself. Calls never wait
+		// (every call is approved).
 		switch ev.State {
 		case agent.Idle:
+			if m.triggered {
+				return
+			}
 			_ = r.Send(agent.Command{Cmd: agent.CmdResume})
 		case agent.Deciding:
 			ep.Error = "a call waited for a person: " + ev.Text
@@ -245,10 +262,17 @@ func (m meter) finish(ctx context.Context, st *Setup) {
 		}
 	}
 	if n := len(ep.credits); n > 0 {
-		ep.CreditsEnd = ep.credits[n-1].credits
+		ep.ScoreEnd = ep.credits[n-1].credits
 	}
 	if ep.Steps > 0 {
-		ep.CreditsPer1000 = float64(ep.CreditsEnd-ep.CreditsStart) * 1000 / float64(ep.Steps)
+		ep.ScorePer1000 = (ep.ScoreEnd - ep.ScoreStart) * 1000 / float64(ep.Steps)
+	}
+	if ep.Score == "credits" {
+		ep.CreditsStart, ep.CreditsEnd = int64(ep.ScoreStart), int64(ep.ScoreEnd)
+		ep.CreditsPer1000 = float64(ep.CreditsEnd-ep.CreditsStart) * 1000 / float64(max(ep.Steps, 1))
+		if ep.Steps == 0 {
+			ep.CreditsPer1000 = 0
+		}
 	}
 	switch {
 	case ep.PromptTokens == 0 && ep.CompletionTokens == 0:
@@ -261,16 +285,13 @@ func (m meter) finish(ctx context.Context, st *Setup) {
 }
 
 // metricOf reads the metric named name of an observation.
-func metricOf(obs *game.Observation, name string) (int64, bool) {
+func metricOf(obs *game.Observation, name string) (float64, bool) {
 	if obs == nil {
 		return 0, false
 	}
-	if name == "" {
-		name = "credits"
-	}
 	for _, m := range obs.Metrics {
 		if m.Name == name {
-			return int64(m.Value), true
+			return m.Value, true
 		}
 	}
 	return 0, false

@@ -30,6 +30,10 @@ type ProfileStats struct {
 	Episodes           int      `json:"episodes"`
 	Seeds              []int64  `json:"seeds"`
 	Steps              float64  `json:"steps"`
+	Score              string   `json:"score"` // the metric the game is scored by (see Episode)
+	ScoreStart         float64  `json:"score_start"`
+	ScoreEnd           float64  `json:"score_end"`
+	ScorePer1000       float64  `json:"score_per_1000_steps"`
 	CreditsStart       float64  `json:"credits_start"`
 	CreditsEnd         float64  `json:"credits_end"`
 	CreditsPer1000     float64  `json:"credits_per_1000_steps"`
@@ -67,7 +71,7 @@ func Summarize(profiles []ProfileID, eps []Episode) []ProfileStats {
 			}
 		}
 		n := float64(r.Episodes)
-		for _, f := range []*float64{&r.Steps, &r.CreditsStart, &r.CreditsEnd, &r.CreditsPer1000, &r.ContractsFulfilled,
+		for _, f := range []*float64{&r.Steps, &r.ScoreStart, &r.ScoreEnd, &r.ScorePer1000, &r.CreditsStart, &r.CreditsEnd, &r.CreditsPer1000, &r.ContractsFulfilled,
 			&r.InvalidCalls, &r.FailedCalls, &r.GameRequests, &r.PromptTokens, &r.CachedTokens, &r.CompletionTokens, &r.WallSeconds} {
 			*f /= n
 		}
@@ -85,6 +89,10 @@ func (r *ProfileStats) add(e Episode) {
 	r.Episodes++
 	r.Seeds = append(r.Seeds, e.Seed)
 	r.Steps += float64(e.Steps)
+	r.Score = e.Score
+	r.ScoreStart += e.ScoreStart
+	r.ScoreEnd += e.ScoreEnd
+	r.ScorePer1000 += e.ScorePer1000
 	r.CreditsStart += float64(e.CreditsStart)
 	r.CreditsEnd += float64(e.CreditsEnd)
 	r.CreditsPer1000 += e.CreditsPer1000
@@ -125,10 +133,10 @@ func cachedText(cached, prompt float64) string {
 func WriteTables(w io.Writer, rep Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "Episodes")
-	fmt.Fprintln(tw, "profile\tseed\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\tseed\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.Seed, e.Steps,
-			e.CreditsStart, e.CreditsEnd, e.CreditsPer1000, e.ContractsFulfilled, e.InvalidCalls, e.FailedCalls,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.Seed, e.Steps,
+			e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled, e.InvalidCalls, e.FailedCalls,
 			e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)), e.CompletionTokens,
 			costText(e.Cost, e.CostUpper), e.WallSeconds)
 	}
@@ -139,10 +147,10 @@ func WriteTables(w io.Writer, rep Report) {
 		}
 	}
 	fmt.Fprintln(w, "\nProfiles (means over episodes)")
-	fmt.Fprintln(tw, "profile\tepisodes\tsteps\tcredits start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\tepisodes\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, p := range rep.Profiles {
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%s\t%.0f\t%s\t%.1f\t\n", p.Profile+"@"+p.Version, p.Episodes, p.Steps,
-			p.CreditsStart, p.CreditsEnd, p.CreditsPer1000, p.ContractsFulfilled, p.InvalidCalls, p.FailedCalls,
+			p.ScoreStart, p.ScoreEnd, p.ScorePer1000, p.ContractsFulfilled, p.InvalidCalls, p.FailedCalls,
 			p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens, costText(p.Cost, p.CostUpper), p.WallSeconds)
 	}
 	tw.Flush()
@@ -175,20 +183,21 @@ func markdown(rep Report, args []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# coplay eval\n\n`coplay eval %s`\n\n", strings.Join(args, " "))
 	b.WriteString("## Profiles (means over episodes)\n\n")
-	b.WriteString("| profile | episodes | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
+	name := scoreName(rep)
+	b.WriteString("| profile | episodes | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, p := range rep.Profiles {
 		fmt.Fprintf(&b, "| %s@%s | %d | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %s | %.0f | %s | %.1f |\n",
-			p.Profile, p.Version, p.Episodes, p.Steps, p.CreditsStart, p.CreditsEnd, p.CreditsPer1000, p.ContractsFulfilled,
+			p.Profile, p.Version, p.Episodes, p.Steps, p.ScoreStart, p.ScoreEnd, p.ScorePer1000, p.ContractsFulfilled,
 			p.InvalidCalls, p.FailedCalls, p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens,
 			costText(p.Cost, p.CostUpper), p.WallSeconds)
 	}
-	b.WriteString("\n![credits over steps](credits.png)\n\n## Episodes\n\n")
-	b.WriteString("| profile | seed | steps | credits start | credits end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
+	b.WriteString("\n![" + name + " over steps](credits.png)\n\n## Episodes\n\n")
+	b.WriteString("| profile | seed | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(&b, "| %s@%s | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
-			e.Profile, e.Version, e.Seed, e.Steps, e.CreditsStart, e.CreditsEnd, e.CreditsPer1000, e.ContractsFulfilled,
+		fmt.Fprintf(&b, "| %s@%s | %d | %d | %.0f | %.0f | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
+			e.Profile, e.Version, e.Seed, e.Steps, e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled,
 			e.InvalidCalls, e.FailedCalls, e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)),
 			e.CompletionTokens, costText(e.Cost, e.CostUpper), e.WallSeconds)
 	}
@@ -211,5 +220,12 @@ func hasUpperCost(rep Report) bool {
 	return false
 }
 
-// scoreName is what the chart plots.
-func scoreName(Report) string { return "credits" }
+// scoreName names the score of the report's game ("credits" when it has no episode).
+func scoreName(rep Report) string {
+	for _, e := range rep.Episodes {
+		if e.Score != "" {
+			return e.Score
+		}
+	}
+	return "credits"
+}
