@@ -19,6 +19,7 @@ type Clock interface {
 
 type systemClock struct{}
 
+// Now reads the machine's clock.
 func (systemClock) Now() time.Time { return time.Now() }
 
 // SystemClock returns the Clock that reads the machine's wall clock.

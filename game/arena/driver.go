@@ -41,6 +41,6 @@ func flags(fs *game.FlagSet) game.Opener {
 		if err != nil {
 			return nil, fmt.Errorf("opening the arena: %w", err)
 		}
-		return &game.Opened{Game: g, Title: "Arena (offline)", Save: g.Save, Close: g.Close}, nil
+		return &game.Opened{Game: g, Title: Title, Save: g.Save, Close: g.Close}, nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -30,6 +31,10 @@ type Config struct {
 	// 0 means 64.
 	Buffer int
 }
+
+// minPoll is the shortest default time between two looks at the clock, whatever the
+// speed.
+const minPoll = 10 * time.Millisecond
 
 // Game is the arena: an offline, seeded social battle world with its own clock. It
 // implements game.Game, game.Simulator and game.Triggers, and is safe for concurrent
@@ -60,8 +65,8 @@ func New(cfg Config) (*Game, error) {
 			return nil, err
 		}
 	}
-	if cfg.Speed < 0 {
-		return nil, fmt.Errorf("arena: speed must be positive, or 0 for the default, not %v", cfg.Speed)
+	if !(cfg.Speed >= 0) || math.IsInf(cfg.Speed, 0) {
+		return nil, fmt.Errorf("arena: speed must be a positive factor, or 0 for the default, not %v", cfg.Speed)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock()
@@ -73,7 +78,7 @@ func New(cfg Config) (*Game, error) {
 	g.tools = catalog(g)
 	poll := cfg.Poll
 	if poll == 0 {
-		poll = min(time.Second, g.clk.wallDuration(time.Minute))
+		poll = max(minPoll, min(time.Second, g.clk.wallDuration(time.Minute)))
 	}
 	if poll > 0 {
 		g.stop, g.done = make(chan struct{}), make(chan struct{})
@@ -157,9 +162,12 @@ func (g *Game) Close() error {
 	return nil
 }
 
+// Title names the arena for the screen.
+const Title = "Arena (offline social battle world)"
+
 // Info names the game and explains its rules.
 func (g *Game) Info() game.Info {
-	return game.Info{Name: "arena", Title: "Arena (offline social battle world)", Rules: rules}
+	return game.Info{Name: DriverName, Title: Title, Rules: rules}
 }
 
 // Tools returns the catalogue.

@@ -69,8 +69,8 @@ func (w *world) speakUp(m int64) {
 func (w *world) npcMessage(m int64, roll int) {
 	home := w.s.Agent.Community
 	pool := w.s.Members
-	if home != "" && roll < 70 {
-		pool = w.membersOf(home)
+	if mine := w.membersOf(home); len(mine) > 0 && roll < 70 {
+		pool = mine
 	}
 	from := pool[below(w.s.Seed, len(pool), "npc-from", m)]
 	other := w.s.Members[below(w.s.Seed, len(w.s.Members), "npc-other", m)].Name

@@ -81,21 +81,22 @@ func (w *world) battleLines(b *strings.Builder) {
 			continue
 		}
 		head := fmt.Sprintf("- %s %s vs %s", bt.ID, bt.Sides[0], bt.Sides[1])
-		you := ""
+		parts := []string{w.score(bt)}
 		if side := w.agentSide(bt); side != "" {
-			you = fmt.Sprintf(" · you: %d for %s", w.agentEnergy(bt), side)
+			parts = append(parts, fmt.Sprintf("you %d for %s", w.agentEnergy(bt), side))
 		}
 		switch {
 		case bt.Started:
-			lines = append(lines, head+fmt.Sprintf(": under way, ends in %s (%s)", until(now, bt.End), clock(bt.End)),
-				"  "+w.score(bt)+you)
+			head += fmt.Sprintf(": under way, ends in %s (%s)", until(now, bt.End), clock(bt.End))
 		case bt.Closed:
-			lines = append(lines, head+fmt.Sprintf(": starts in %s (%s)", until(now, bt.Start), clock(bt.Start)),
-				"  closed to joining · "+w.score(bt)+you)
+			head += fmt.Sprintf(": starts in %s (%s)", until(now, bt.Start), clock(bt.Start))
+			parts = append([]string{"closed to joining"}, parts...)
 		default:
-			lines = append(lines, head+fmt.Sprintf(": starts in %s (%s)", until(now, bt.Start), clock(bt.Start)),
-				fmt.Sprintf("  join by %s (in %s) · %s%s", clock(bt.Deadline), until(now, bt.Deadline), w.score(bt), you))
+			head += fmt.Sprintf(": starts in %s (%s)", until(now, bt.Start), clock(bt.Start))
+			parts = append([]string{fmt.Sprintf("join by %s (in %s)", clock(bt.Deadline), until(now, bt.Deadline))}, parts...)
 		}
+		lines = append(lines, head)
+		lines = append(lines, wrapParts(parts, "  ", paneWidth)...)
 	}
 	if last != nil {
 		res := fmt.Sprintf("- %s: %s won", last.ID, last.Winner)
@@ -113,6 +114,27 @@ func (w *world) battleLines(b *strings.Builder) {
 	for _, l := range lines {
 		b.WriteString(cut(l, paneWidth) + "\n")
 	}
+}
+
+// wrapParts joins parts with " · " into indented lines of at most width columns.
+func wrapParts(parts []string, indent string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, p := range parts {
+		switch {
+		case cur == "":
+			cur = indent + p
+		case len([]rune(cur))+3+len([]rune(p)) <= width:
+			cur += " · " + p
+		default:
+			lines = append(lines, cur)
+			cur = indent + p
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
 }
 
 // marketLines shows prices on two lines: food, then goods.

@@ -29,6 +29,23 @@ func TestObservationReadsWellInThePane(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, obs.Summary)
 		}
 	}
+	// Every minute of two hours of play, fighting in every battle, fits the pane.
+	g2, clk2 := newTest(t, 11)
+	for m := 0; m < 120; m++ {
+		advance(g2, clk2, 1)
+		for _, b := range g2.View().Battles {
+			if b.Joinable && b.Side == "" {
+				inspect(g2, func(w *world) { w.s.Agent.Energy = 90 })
+				call(t, g2, ToolJoinBattle, map[string]any{"battle": b.ID, "energy": 30, "side": b.Sides[0]})
+			}
+		}
+		o, _ := g2.Observe(context.Background())
+		for _, line := range strings.Split(o.Summary, "\n") {
+			if n := utf8.RuneCountInString(line); n > paneWidth || strings.HasSuffix(line, "…") && strings.HasPrefix(line, "  ") {
+				t.Fatalf("minute %d: %d columns: %q", m, n, line)
+			}
+		}
+	}
 	names := map[string]bool{}
 	for _, m := range obs.Metrics {
 		names[m.Name] = true
