@@ -4,58 +4,83 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // duplicateKeys returns a problem for every object key that appears twice in the same
 // object of data (already known to be one valid JSON value). encoding/json keeps the
 // last of two equal keys, so {"shipSymbol":"A","shipSymbol":"B"} would validate and run
-// with B while a person reading the call may see A: such a call is refused instead.
+// with B while a person reading the call may see A: such a call is refused instead,
+// showing both values.
 func duplicateKeys(data []byte) []Problem {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var probs []Problem
-	walkDup(dec, rootPath, &probs)
+	walkDup(data, rootPath, &probs)
 	return probs
 }
 
-// walkDup reads one value from dec, appending duplicate-key problems found under path.
-// It returns false when the stream ends or cannot be read (the caller has already
-// reported invalid JSON).
-func walkDup(dec *json.Decoder, path string, probs *[]Problem) bool {
+// walkDup reads the one value in data, appending duplicate-key problems found under
+// path. It stops quietly at anything it cannot read (the caller has already reported
+// invalid JSON).
+func walkDup(data []byte, path string, probs *[]Problem) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
-		return false
+		return
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
-		return true
+		return
 	}
 	switch d {
 	case '{':
-		seen := map[string]bool{}
+		first := map[string]json.RawMessage{}
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
-				return false
+				return
 			}
 			key, _ := kt.(string)
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return
+			}
 			child := path + "." + key
-			if seen[key] {
+			if prev, seen := first[key]; seen {
 				*probs = append(*probs, Problem{Path: child, Expected: "each key once",
-					Got: "duplicate key " + key, Hint: "send " + key + " once, with the value you mean"})
+					Got:  fmt.Sprintf("duplicate key %s: first %s, then %s", key, shortJSON(prev), shortJSON(raw)),
+					Hint: "send " + key + " once, with the value you mean"})
+			} else {
+				first[key] = raw
 			}
-			seen[key] = true
-			if !walkDup(dec, child, probs) {
-				return false
-			}
+			walkDup(raw, child, probs)
 		}
 	case '[':
 		for i := 0; dec.More(); i++ {
-			if !walkDup(dec, fmt.Sprintf("%s[%d]", path, i), probs) {
-				return false
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return
 			}
+			walkDup(raw, fmt.Sprintf("%s[%d]", path, i), probs)
 		}
 	}
-	_, err = dec.Token() // the closing delimiter
-	return err == nil
+}
+
+// shortJSON is a value compacted and cut to 60 bytes (at a rune boundary), for a
+// problem's text.
+func shortJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	s := b.String()
+	if len(s) <= 60 {
+		return s
+	}
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

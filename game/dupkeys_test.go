@@ -12,10 +12,10 @@ func TestDuplicateKeysAreRefusedWithTheirPath(t *testing.T) {
 		args string
 		want []string // problem lines, in order
 	}{
-		{`{"shipSymbol":"A","waypointSymbol":"W","shipSymbol":"B"}`, []string{"arguments.shipSymbol: expected each key once, got duplicate key shipSymbol"}},
+		{`{"shipSymbol":"A","waypointSymbol":"W","shipSymbol":"B"}`, []string{`arguments.shipSymbol: expected each key once, got duplicate key shipSymbol: first "A", then "B"`}},
 		{`{"shipSymbol":"A","items":[{"symbol":"X","units":1,"units":2}],"items":[]}`, []string{
-			"arguments.items[0].units: expected each key once, got duplicate key units",
-			"arguments.items: expected each key once, got duplicate key items"}},
+			"arguments.items[0].units: expected each key once, got duplicate key units: first 1, then 2",
+			`arguments.items: expected each key once, got duplicate key items: first [{"symbol":"X","units":1,"units":2}], then []`}},
 	}
 	for _, tt := range tests {
 		schema := navSchema

@@ -19,9 +19,11 @@ import (
 // such schemas (draft-07 from zod, 2020-12 from pydantic). The problems they give have
 // the same shape as validate.go's: a path, what was expected, what was got, a hint.
 //
-// format, default, title, examples and the like are annotations: they are shown to the
-// model in the schema and never refuse a value, as the 2020-12 draft says by default
-// and as servers themselves behave.
+// default, title, examples and the like are annotations: they are shown to the model in
+// the schema and never refuse a value. format is checked for the formats format.go
+// knows (date-time, date, time, email, uuid, uri, int32, int64): a server would refuse
+// "tomorrow at noon" as a date-time anyway, or read it as something else; any other
+// format stays an annotation.
 
 // walk is one validation: the root schema, against which $ref is resolved, and a guard
 // against reference cycles (how many $ref and combinator hops were followed at the

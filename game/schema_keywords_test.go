@@ -87,7 +87,7 @@ func TestValidateServerSchemas(t *testing.T) {
 		{"draft-07 valid", d7, `{"a":2,"b":40}`, nil},
 		{"draft-07 full", d7, `{"a":2,"b":40,"where":{"x":1,"y":2},"path":[{"x":0,"y":0}],"note":null,"when":"2026-11-22T23:00:00Z"}`, nil},
 		{"absent additionalProperties allows more", d7, `{"a":1,"b":2,"extra":true}`, nil},
-		{"format is an annotation", d7, `{"a":1,"b":2,"when":"tomorrow"}`, nil},
+		{"format is checked", d7, `{"a":1,"b":2,"when":"tomorrow"}`, []string{`arguments.when: expected a date-time (RFC 3339, like 2026-01-02T15:04:05Z), got string "tomorrow"`}},
 		{"number in quotes", d7, `{"a":"2","b":40}`, []string{`arguments.a: expected a number, got string "2" (send the number 2 without quotes)`}},
 		{"maximum", d7, `{"a":1,"b":101}`, []string{`arguments.b: expected a number ≤ 100, got 101`}},
 		{"$ref into definitions", d7, `{"a":1,"b":2,"where":{"x":1,"depth":2}}`, []string{

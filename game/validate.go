@@ -150,6 +150,9 @@ func (w *walk) check(s *jsonschema.Schema, v any, path string, probs []Problem) 
 	if s.Const != nil && !equalJSON(*s.Const, v) {
 		probs = append(probs, Problem{Path: path, Expected: describe(*s.Const), Got: describe(v)})
 	}
+	if s.Format != "" {
+		probs = checkFormat(s.Format, v, path, probs)
+	}
 	switch x := v.(type) {
 	case string:
 		n := utf8.RuneCountInString(x)
