@@ -54,6 +54,7 @@ var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	agent.EventWaiting:     (*Model).onWaiting,
 	agent.EventAdvice:      (*Model).onAdvice,
 	agent.EventNotes:       (*Model).onNotes,
+	agent.EventTrigger:     (*Model).onTrigger,
 }
 
 // onStarted logs with which brain and game the runner started.
@@ -202,6 +203,15 @@ func (m *Model) onWaiting(ev agent.Event) {
 	w := *ev.Wait
 	m.wait = &w
 	m.log.add(kindWait, fmt.Sprintf("waiting until %s (%s): %s", w.Until.Format("15:04:05"), countdown(w.Until.Sub(m.now())), w.Reason))
+}
+
+// onTrigger logs what happened in the game to wake the agent, with its own mark.
+func (m *Model) onTrigger(ev agent.Event) {
+	if ev.Trigger == nil {
+		m.log.add(kindTrigger, ev.Text)
+		return
+	}
+	m.log.add(kindTrigger, ev.Trigger.String())
 }
 
 // onAdvice logs advice and queues it in the notes, unless this screen sent it and

@@ -18,6 +18,7 @@ const (
 	kindError
 	kindAdvice
 	kindWait
+	kindTrigger // something in the game woke the agent
 )
 
 // entry is one item of the log. lines caches its wrapped, styled form for width.
@@ -155,6 +156,8 @@ func (k kind) glyph() string {
 		return "☞ "
 	case kindWait:
 		return "~ "
+	case kindTrigger:
+		return "↯ "
 	}
 	return "· "
 }
@@ -177,7 +180,7 @@ func (l *logView) wrapped(e *entry, w int) []string {
 		style = st.good
 	case kindVeto, kindError:
 		style = st.bad
-	case kindAdvice:
+	case kindAdvice, kindTrigger:
 		style = st.warn
 	}
 	var lines []string
