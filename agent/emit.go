@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/coplayhq/coplay/notes"
 )
@@ -25,9 +27,16 @@ func (r *Runner) emit(ev Event) {
 	if ev.Type == EventError {
 		ev.Text = r.scrub.text(ev.Text)
 	}
-	if ev.Type == EventTextDelta || r.fatal != nil {
-		// After a journal failure nothing more is journaled; the reader still hears
-		// how the run ends.
+	if r.fatal != nil {
+		// After a journal failure nothing more is journaled, and nothing more is shown
+		// as if it were: the reader hears only how the run ends, with seq 0 (no record).
+		if ev.Type == EventError || ev.Type == EventState && ev.State == Stopped {
+			ev.Seq = 0
+			r.send1(ev)
+		}
+		return
+	}
+	if ev.Type == EventTextDelta {
 		ev.Seq = r.lastSeq
 		r.send1(ev)
 		return
@@ -75,13 +84,35 @@ func (r *Runner) flush() {
 }
 
 // failJournal makes a journal failure fatal and tells the reader; the events of the
-// failed phase are dropped, since they are not in the journal.
+// failed phase are dropped, since they are not in the journal. The error names the
+// file, the cause and the way on; the event comes with seq 0, having no record.
 func (r *Runner) failJournal(err error) {
-	r.fatal = fmt.Errorf("agent: writing the journal of session %q: %w", r.cfg.Session.Name(), err)
+	r.fatal = &JournalError{Session: r.cfg.Session.Name(), File: r.cfg.Session.Book().Path(), Err: err}
 	r.pend = r.pend[:0]
 	r.out = notes.Batch{}
-	r.send1(Event{Seq: r.lastSeq, Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.fatal.Error()})
+	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.scrub.text(r.fatal.Error())})
 }
+
+// JournalError is a journal write that failed: the run stops before any further model
+// or game request, since nothing may be done without a record of it.
+type JournalError struct {
+	Session string // the session's name
+	File    string // the notebook's file
+	Err     error  // the cause ("no space left on device")
+}
+
+// Error names the file, the cause and the way on.
+func (e *JournalError) Error() string {
+	way := "fix that"
+	if errors.Is(e.Err, syscall.ENOSPC) || errors.Is(e.Err, syscall.EDQUOT) {
+		way = "free some space"
+	}
+	return fmt.Sprintf("the journal of session %s could not be written to %s: %v; the run stops here (nothing more is asked of the model or the game without a record): %s, then `coplay run --resume %s`",
+		e.Session, e.File, e.Err, way, e.Session)
+}
+
+// Unwrap returns the cause.
+func (e *JournalError) Unwrap() error { return e.Err }
 
 // decisionPending reports whether the decision on a call is in the phase not yet
 // committed.

@@ -18,10 +18,12 @@ const maxCommandLine = 1 << 20
 // not a valid command, or a command the runner refuses, gives an "error" event naming
 // the line and what was wrong, and nothing else happens.
 //
-// When in reaches its end, nobody can answer any more: the run goes on while it needs
-// nobody (auto-approved calls, timed waits), and is stopped as soon as it waits for a
-// person (a decision, or advice after a turn ended). Headless returns what Run returns;
-// a failure to write out cancels the run.
+// When in reaches its end, nobody can answer any more. With play handed over
+// (Config.KeepPlaying) the run goes on while it needs nobody (auto-approved calls,
+// timed waits), and is stopped as soon as it waits for a person (a decision, or advice
+// after a turn ended); otherwise it stops at once, cutting a game call in flight short
+// (journaled as outcome unknown). Either way the stop says "stdin closed". Headless
+// returns what Run returns; a failure to write out cancels the run.
 func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -75,11 +77,12 @@ func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error
 			}
 		case <-inClosed:
 			inClosed = nil
+			r.enqueue(command{inEnded: true})
 		}
 		if inClosed == nil && needsPerson && !stopSent {
 			stopSent = true
 			r.enqueue(command{refused: "stdin is closed and the runner waits for a person: stopping"})
-			r.enqueue(command{Command: Command{Cmd: CmdStop}})
+			r.enqueue(command{Command: Command{Cmd: CmdStop}, why: stdinClosedText})
 		}
 	}
 	return <-runErr

@@ -64,6 +64,8 @@ func vetoText(reason string) string {
 func resultText(res game.Result) string {
 	var b strings.Builder
 	switch {
+	case res.Unknown && res.Output != "":
+		b.WriteString(res.Output) // the game or the runner says why (a deadline, a server that died)
 	case res.Unknown:
 		b.WriteString("outcome unknown: the response was lost; observe before acting")
 	case res.Err != nil:

@@ -13,6 +13,7 @@ import (
 	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // Defaults for Config fields left zero.
@@ -67,6 +68,16 @@ type Config struct {
 	// rest that the model loads from (load_tools). Pinned tools are always sent whole.
 	ToolBudget int
 	Pinned     []string
+	// CallTimeout is how long one game call (a tool call, an observation, a dry run) may
+	// run before it is cancelled and journaled as outcome unknown (0 =
+	// DefaultCallTimeout; deadline.go).
+	CallTimeout time.Duration
+	// Scrubber is the one scrubber (package secret) of every secret the process holds,
+	// each named ("OPENAI_API_KEY", "the game's token"): scrubbed from everything the
+	// runner sends the model, the game, the journal and the reader, and a call whose
+	// arguments hold one is refused before the gate, naming it (scrub.go). Secrets
+	// are added to it. nil: a scrubber of Secrets alone.
+	Scrubber *secret.Scrubber
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -142,6 +153,8 @@ type Runner struct {
 	capStop     string // the spend cap that stopped the run
 
 	cat *catalog.Set // which tools the model is sent whole (tools.go); Run goroutine
+
+	faults faultState // stops and calls in flight (deadline.go); Run goroutine
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a
@@ -151,6 +164,8 @@ type command struct {
 	refused string
 	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
 	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
+	why     string         // stop: why, when not the person ("stdin closed")
+	inEnded bool           // Headless: stdin reached its end (deadline.go)
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -188,7 +203,7 @@ func New(cfg Config) (*Runner, error) {
 		lastSeq:  info.Records,
 		fails:    map[string]int{},
 		usedIDs:  map[string]bool{},
-		scrub:    newScrubber(cfg.Secrets),
+		scrub:    newScrubber(cfg.Scrubber, cfg.Secrets),
 		trig:     triggersOf(cfg.Game),
 	}
 	r.hist.keep = cfg.HistorySteps
@@ -382,12 +397,17 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 
 func (r *Runner) stopText(err error) string {
 	switch {
+	case errors.Is(err, context.Canceled) && r.ctx.Err() != nil:
+		return "stopped: " + interruptedText(r.ctx)
 	case err != nil:
 		return "stopped: " + err.Error()
 	case r.capStop != "":
 		return "stopped: " + r.capStop
 	case r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps:
 		return fmt.Sprintf("stopped after the step limit of %d steps", r.cfg.MaxSteps)
+	}
+	if r.faults.stopWhy != "" {
+		return "stopped: " + r.faults.stopWhy
 	}
 	return "stopped by the person"
 }
@@ -553,6 +573,10 @@ func (r *Runner) handle(c command) {
 		r.emit(Event{Type: EventError, Text: c.refused})
 		return
 	}
+	if c.inEnded {
+		r.stdinEnded()
+		return
+	}
 	switch c.Cmd {
 	case CmdAdvise:
 		r.advice = append(r.advice, c.Text)
@@ -565,7 +589,7 @@ func (r *Runner) handle(c command) {
 		r.paused = false
 		r.wake = true
 	case CmdStop:
-		r.stopping = true
+		r.stop(c)
 	case CmdKeepPlaying:
 		if c.On != r.keepPlaying {
 			r.setKeepPlaying(c.On)

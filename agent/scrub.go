@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"encoding/json"
+
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -13,10 +15,47 @@ const Redacted = secret.Redacted
 // handed to the model.
 type scrubber struct{ s *secret.Scrubber }
 
-func newScrubber(secrets []string) scrubber { return scrubber{secret.New(secrets...)} }
+// newScrubber is the runner's scrubber: s (a new one when nil) with secrets added.
+func newScrubber(s *secret.Scrubber, secrets []string) scrubber {
+	if s == nil {
+		s = secret.New()
+	}
+	s.Add(secrets...)
+	return scrubber{s}
+}
 
 // text returns t with every secret replaced.
 func (s scrubber) text(t string) string { return s.s.String(t) }
+
+// json returns raw JSON with every secret replaced inside its strings.
+func (s scrubber) json(raw json.RawMessage) json.RawMessage { return s.s.JSON(raw) }
+
+// SecretError refuses a call whose arguments hold the value of a secret coplay holds
+// (a model's key, a game's token): it is never sent, whoever wrote it.
+type SecretError struct {
+	Tool string
+	Name string // the secret's name: "OPENAI_API_KEY", "the game's token", "a secret"
+}
+
+// Error says which secret, in the words the model and the person read.
+func (e *SecretError) Error() string {
+	return "arguments hold the value of " + e.Name + "; not sent"
+}
+
+// problem is the refusal as a validation problem, for the proposal event.
+func (e *SecretError) problem() game.Problem {
+	return game.Problem{Path: "arguments", Expected: "no secret's value (coplay never sends one)",
+		Got: "the value of " + e.Name, Hint: "leave the key or token out: the game is reached with it already"}
+}
+
+// held returns a *SecretError when args hold a secret's value, in any of the forms it
+// travels in, or nil.
+func (s scrubber) held(tool string, args []byte) error {
+	if name, ok := s.s.Find(string(args)); ok {
+		return &SecretError{Tool: tool, Name: name}
+	}
+	return nil
+}
 
 // result scrubs what a game returned.
 func (s scrubber) result(r game.Result) game.Result {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +80,9 @@ func (r *Runner) doStep() stepOutcome {
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
 		r.flush() // the step and the world are on screen while the model thinks
+		if r.fatal != nil {
+			return stepOutcome{} // a journal that cannot be written spends no model call
+		}
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
 		Messages: msgs, Tools: r.sentTools(), Observation: obs, OnDelta: r.delta,
@@ -98,6 +102,7 @@ func (r *Runner) doStep() stepOutcome {
 	u.PromptChars = chars
 	r.emit(Event{Type: EventUsage, Usage: &u})
 	r.spend(u)
+	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
 	if reply.Text != "" {
 		r.emit(Event{Type: EventText, Text: reply.Text})
 	}
@@ -129,19 +134,23 @@ func (r *Runner) doStep() stepOutcome {
 	return out
 }
 
-// observe asks the game for the world, scrubbed of secrets.
+// observe asks the game for the world, under the call deadline, scrubbed of secrets.
 func (r *Runner) observe() (game.Observation, error) {
-	obs, err := r.cfg.Game.Observe(r.ctx)
-	if err != nil {
-		return obs, errors.New(r.scrub.text(err.Error()))
+	a := gameCall(r, r.cfg.Game.Observe)
+	if !a.cut.none() {
+		return game.Observation{}, errors.New(a.cut.why() + " (the game was asked to cancel)")
 	}
-	return r.scrub.observation(obs), nil
+	if a.err != nil {
+		return a.v, errors.New(r.scrub.text(a.err.Error()))
+	}
+	return r.scrub.observation(a.v), nil
 }
 
-// delta forwards streamed text.
+// delta forwards streamed text, scrubbed (a secret cut between two pieces is not
+// caught here; the whole text event is scrubbed whole).
 func (r *Runner) delta(text string) {
 	if text != "" {
-		r.emit(Event{Type: EventTextDelta, Text: text})
+		r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
 	}
 }
 
@@ -178,7 +187,8 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // the prediction is made on the world the earlier calls leave. Only a deny without a
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
-	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: showArgs(tc.Args)}}
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown}}
+	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
 	if t, err := r.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t
 		pc.call.Kind = t.Kind
@@ -241,9 +251,13 @@ func (r *Runner) decideAtTurn(pc *pendingCall) {
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
 
-// validate is the one validation of a call's arguments: the size limit, then the
-// registry's (schema, duplicate keys, the game's own checks). Its result is what runs.
+// validate is the one validation of a call's arguments: no secret's value, the size
+// limit, then the registry's (schema, duplicate keys, the game's own checks). Its
+// result is what runs.
 func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, error) {
+	if err := r.scrub.held(tool, args); err != nil {
+		return game.ValidCall{}, err
+	}
 	if len(args) > MaxArgsBytes {
 		return game.ValidCall{}, &game.ValidationError{Tool: tool, Problems: []game.Problem{{
 			Path: "arguments", Expected: fmt.Sprintf("at most %d bytes of arguments", MaxArgsBytes),
@@ -309,8 +323,15 @@ func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
 	if !pc.tool.DryRun || pc.invalid != nil {
 		return nil
 	}
-	s, ok, err := r.registry().SimulateValidated(r.ctx, pc.valid)
+	reg := r.registry()
+	a := gameCall(r, func(ctx context.Context) (simulated, error) {
+		s, ok, err := reg.SimulateValidated(ctx, pc.valid)
+		return simulated{s, ok}, err
+	})
+	s, ok, err := a.v.sim, a.v.ok, a.err
 	switch {
+	case !a.cut.none():
+		return &game.Simulation{Summary: "dry run failed: " + a.cut.why()}
 	case err != nil:
 		return &game.Simulation{Summary: r.scrub.text("dry run failed: " + err.Error())}
 	case ok:
@@ -319,6 +340,12 @@ func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
 		return &s
 	}
 	return nil
+}
+
+// simulated is a dry run's answer, as gameCall carries it.
+type simulated struct {
+	sim game.Simulation
+	ok  bool
 }
 
 // earlierToRun counts the Act calls before i that may still run.
@@ -355,6 +382,7 @@ func (r *Runner) runBatch(b *batch) bool {
 		clear(r.awaiting)
 		r.mu.Unlock()
 	}()
+	r.handleHeld() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
 		r.drain() // decisions already sent (the screen's approve-all) count before the next call
 		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.stopping {
@@ -371,6 +399,10 @@ func (r *Runner) runBatch(b *batch) bool {
 		r.setState(Running, "")
 		r.execute(pc)
 		if r.fatal != nil || r.ctx.Err() != nil {
+			return false
+		}
+		if r.stopping { // stopped while the call ran: the calls after it do not run
+			r.abandon(b)
 			return false
 		}
 		switch {
@@ -525,21 +557,42 @@ func (r *Runner) execute(pc *pendingCall) {
 				return
 			}
 		}
-		res, err := r.registry().CallValidated(r.ctx, pc.valid)
-		if r.ctx.Err() != nil {
-			// Left open in the journal on purpose: a resumed session reports it as unknown.
-			pc.res = game.Result{Unknown: true}
-			return
+		pc.res = r.makeCall(pc)
+		if r.fatal != nil {
+			return // nothing more is journaled: a resumed session reports it as unknown
 		}
-		if err != nil {
-			res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
-		}
-		pc.res = r.scrub.result(res)
 		pc.ran = true
 		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
+		if pc.res.Unknown {
+			r.callUnknown(pc)
+		}
 		o.result = &pc.res
 	}
 	pc.text = o.text()
+}
+
+// makeCall makes an approved call and returns its result, scrubbed. A game's call runs under
+// the call deadline (gameCall); one cut short (the deadline, a stop, an interrupt) is an
+// unknown outcome saying why, journaled so that a resumed session never runs it again.
+// The runner's own tools (the notebook's, wait, load_tools) run here, on the Run
+// goroutine.
+func (r *Runner) makeCall(pc *pendingCall) game.Result {
+	reg := r.registry()
+	if !reg.FromGame(pc.call.Tool) {
+		res, err := reg.CallValidated(r.ctx, pc.valid)
+		if err != nil {
+			res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
+		}
+		return r.scrub.result(res)
+	}
+	a := gameCall(r, func(ctx context.Context) (game.Result, error) { return reg.CallValidated(ctx, pc.valid) })
+	switch {
+	case !a.cut.none():
+		return a.cut.result()
+	case a.err != nil:
+		return r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
+	}
+	return r.scrub.result(a.v)
 }
 
 // history returns the batch as the model's conversation keeps it.
@@ -631,7 +684,10 @@ func CompactJSON(v json.RawMessage) json.RawMessage {
 func problemsOf(err error) []game.Problem {
 	var ve *game.ValidationError
 	var ue *game.UnknownToolError
+	var se *SecretError
 	switch {
+	case errors.As(err, &se):
+		return []game.Problem{se.problem()}
 	case errors.As(err, &ve):
 		return ve.Problems
 	case errors.As(err, &ue):

@@ -63,11 +63,16 @@ const (
 	Act
 	// Note tools change only the agent's notebook. They run without asking.
 	Note
+	// Unknown is the kind of a call to a tool that is not in the catalogue (a name the
+	// model made up): such a call is refused before anything runs it.
+	Unknown Kind = -1
 )
 
-// String returns "read", "act" or "note".
+// String returns "read", "act", "note" or "unknown".
 func (k Kind) String() string {
 	switch k {
+	case Unknown:
+		return "unknown"
 	case Read:
 		return "read"
 	case Act:
@@ -90,8 +95,10 @@ func (k *Kind) UnmarshalText(b []byte) error {
 		*k = Act
 	case "note":
 		*k = Note
+	case "unknown":
+		*k = Unknown
 	default:
-		return fmt.Errorf("unknown tool kind %q (want read, act or note)", b)
+		return fmt.Errorf("unknown tool kind %q (want read, act, note or unknown)", b)
 	}
 	return nil
 }

@@ -63,6 +63,10 @@ func (r *Registry) Tools() []Tool {
 	return out
 }
 
+// FromGame reports whether the named tool is the game's (not one a caller added, such
+// as the notebook's): calling it reaches the game.
+func (r *Registry) FromGame(name string) bool { return r.fromGame[name] }
+
 // UnknownToolError is returned for a tool name that is not in the catalogue.
 type UnknownToolError struct {
 	Name  string

@@ -53,6 +53,12 @@ type Options struct {
 	// Timeout is how long to wait for another process to release the file
 	// before giving up with ErrLocked. Zero means one second.
 	Timeout time.Duration
+	// FailWrite is for tests: if set, it is called as each write transaction is about
+	// to commit, with the transaction's number (1 for the Book's first); an error it
+	// returns fails that write the way a full disk does: the transaction rolls back
+	// and the caller gets the error. A notebook under a writer that fails at the Nth
+	// write: FailWrite: func(n uint64) error { if n >= N { return ENOSPC }; return nil }.
+	FailWrite func(n uint64) error
 }
 
 // Book is an open notebook file. It is safe for concurrent use.
@@ -63,8 +69,10 @@ type Book struct {
 
 	secrets secret.Scrubber // Redact's values, scrubbed from everything written
 
-	commits  atomic.Uint64 // write transactions committed, for benchmarks
-	readOnly bool
+	commits   atomic.Uint64 // write transactions committed, for benchmarks
+	writes    atomic.Uint64 // write transactions begun, for FailWrite
+	failWrite func(n uint64) error
+	readOnly  bool
 
 	tails sync.Map // session name -> *openBlock: each session's last journal block
 }
@@ -165,6 +173,9 @@ func Open(path string, opts *Options) (*Book, error) {
 	// file close to what it holds, at the cost of a truncate and fsync every allocSize.
 	db.AllocSize = allocSize
 	b := &Book{path: path, db: db, now: now}
+	if opts != nil {
+		b.failWrite = opts.FailWrite
+	}
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := checkFormat(path, tx); err != nil {
 			return err
@@ -377,7 +388,17 @@ func (b *Book) update(fn func(*bolt.Tx) error) (err error) {
 	defer b.recoverCorrupt(&err)
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
-	if err := b.db.Update(fn); err != nil {
+	n := b.writes.Add(1)
+	err = b.db.Update(func(tx *bolt.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if b.failWrite != nil {
+			return b.failWrite(n)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	b.commits.Add(1)
