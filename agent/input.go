@@ -15,7 +15,8 @@ const worldDiffShare = 0.6
 // stepInput builds this step's user message (see stepRecord). input says what changed
 // in the world since the step before, and carries the notes only when they changed;
 // full carries both whole, for when the step opens the window. Notices (the runner's
-// word to the model: a nudge after an answer without calls, say) and advice go last.
+// word to the model: a nudge after an answer without calls, say), advice, and last the
+// game's triggers (what woke the agent) end it.
 func (r *Runner) stepInput(obs game.Observation, advice, notices []string) (input, full string) {
 	header := fmt.Sprintf("# Step %d", r.step)
 	if !obs.Time.IsZero() {
@@ -36,6 +37,10 @@ func (r *Runner) stepInput(obs game.Observation, advice, notices []string) (inpu
 	if len(advice) > 0 {
 		tail.WriteString("\n\n")
 		tail.WriteString(adviceText(advice))
+	}
+	for _, t := range r.takeTriggers() {
+		tail.WriteString("\n\n")
+		tail.WriteString(t)
 	}
 	full = header + "\n\n" + wholeWorld + "\n\n" + notes + tail.String()
 	input = header + "\n\n" + worldPart

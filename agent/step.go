@@ -72,7 +72,7 @@ func (r *Runner) doStep() stepOutcome {
 	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 
-	advice := r.advice
+	advice, triggers := r.advice, r.triggers
 	r.advice, r.freshAdvice = nil, false
 	cur := stepRecord{n: r.step, advice: advice}
 	cur.input, cur.full = r.stepInput(obs, advice, r.takeNotices())
@@ -88,8 +88,9 @@ func (r *Runner) doStep() stepOutcome {
 		Messages: msgs, Tools: r.sentTools(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
-		// The advice never reached the model: keep it for the next step.
+		// The advice and the triggers never reached the model: keep them for the next step.
 		r.advice = append(advice, r.advice...)
+		r.triggers = append(triggers, r.triggers...)
 		// The world and notes it was shown never reached it either: the next step
 		// shows them whole.
 		r.prevWorldStep, r.prevNotes = 0, ""

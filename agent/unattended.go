@@ -65,9 +65,8 @@ func (r *Runner) playOn(out stepOutcome) {
 }
 
 // takeNotices returns the runner's notices for this step's input and clears them.
-// The game's triggers come last: they are what woke the agent.
 func (r *Runner) takeNotices() []string {
-	n := append(r.notices, r.takeTriggers()...)
+	n := r.notices
 	r.notices = nil
 	return n
 }

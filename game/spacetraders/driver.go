@@ -77,7 +77,8 @@ func serverFlags(fs *game.FlagSet) game.Opener {
 		if env.CheckOnly {
 			return nil, nil
 		}
-		o := &game.Opened{Game: New(Config{BaseURL: url, Token: token}), Title: "SpaceTraders (" + url + ")"}
+		g := New(Config{BaseURL: url, Token: token})
+		o := &game.Opened{Game: g, Title: "SpaceTraders (" + url + ")", Close: g.Close}
 		if token != "" {
 			o.Secrets = []string{token}
 		}

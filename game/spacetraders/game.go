@@ -32,11 +32,13 @@ type Game struct {
 	now   func() time.Time
 	tools game.Tools
 	w     *liveWorld
+	trig  triggerState // the watcher behind Triggers
 }
 
 var (
 	_ game.Game      = (*Game)(nil)
 	_ game.Simulator = (*Game)(nil)
+	_ game.Triggers  = (*Game)(nil)
 )
 
 // New returns a Game that plays the server cfg points at. It does not contact the server.

@@ -76,7 +76,10 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 }
 
 // Close stops the loopback server.
-func (o *Offline) Close() error { return o.srv.Close() }
+func (o *Offline) Close() error {
+	o.Game.Close()
+	return o.srv.Close()
+}
 
 // Save returns the universe's state, for the session to keep.
 func (o *Offline) Save() ([]byte, error) { return o.Universe.Save() }

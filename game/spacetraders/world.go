@@ -173,6 +173,7 @@ func (g *Game) refresh(ctx context.Context) error {
 		w.ships, w.staleShips = ships, false
 		clear(w.staleShip)
 		w.mu.Unlock()
+		g.worldChanged()
 	} else if oneShip != "" {
 		s, err := g.c.Ship(ctx, oneShip)
 		var ae *APIError
@@ -198,6 +199,7 @@ func (g *Game) refresh(ctx context.Context) error {
 		w.mu.Lock()
 		w.contracts, w.staleContracts = ks, false
 		w.mu.Unlock()
+		g.worldChanged()
 	}
 	return nil
 }
@@ -211,6 +213,7 @@ func (g *Game) noteAgent(a Agent) {
 
 // noteShip records a whole ship an answer carried (a new one is added).
 func (g *Game) noteShip(s Ship) {
+	defer g.worldChanged()
 	w := g.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -228,6 +231,7 @@ func (g *Game) noteShip(s Ship) {
 
 // updateShip changes one known ship in place; unknown ships are left for the next read.
 func (g *Game) updateShip(symbol string, f func(s *Ship)) {
+	defer g.worldChanged()
 	w := g.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -259,6 +263,7 @@ func (g *Game) noteCooldown(ship string, c Cooldown) {
 
 // noteContract records a contract an answer carried (a new one is added).
 func (g *Game) noteContract(k Contract) {
+	defer g.worldChanged()
 	w := g.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
