@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
@@ -37,6 +38,9 @@ type options struct {
 	maxCost    float64
 	toolBudget int
 	pins       stringList
+	// callTimeout is how long one game call may run (--call-timeout; 0 = the runner's
+	// default, 60 s).
+	callTimeout time.Duration
 
 	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
 	// driver opens its game once they are parsed.
@@ -58,6 +62,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
+	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
 	o.drivers = game.NewFlagSet(fs)
 	o.openers = o.drivers.AddDrivers()
 	o.registerProfile(fs)
@@ -150,6 +155,8 @@ func (o *options) check() error {
 		return usagef("--max-cost must be a positive number of dollars, or 0 for no cap, not %g", o.maxCost)
 	case o.toolBudget < 0:
 		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", o.toolBudget)
+	case o.callTimeout < 0:
+		return usagef("--call-timeout must be a positive duration (like 90s), or 0 for the default of 60s, not %s", o.callTimeout)
 	}
 	kind, err := o.brainKind()
 	if err != nil {
@@ -340,9 +347,12 @@ func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
 	}
 	p.game, p.title = opened.Game, opened.Title
 	p.skipped = skippedLine(opened.Game)
-	// The game's secrets (an agent token) are scrubbed like the environment's.
+	// The game's secrets (an agent token) are scrubbed like the environment's, and a
+	// call that holds one is refused naming it.
 	p.book.Redact(opened.Secrets...)
-	p.scrub.Add(opened.Secrets...)
+	for _, s := range opened.Secrets {
+		p.scrub.AddNamed("the game's token", s)
+	}
 	if opened.Save != nil {
 		// Save the game when the run ends too, so a quit loses nothing.
 		session := p.session
@@ -370,7 +380,10 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 			return fmt.Errorf("the autopilot plays only %s, not %s: pass --model NAME or --brain script:FILE", autopilotGames, o.game)
 		}
 		p.brain = b
-		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model, --game spacetraders for the real game"
+		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model"
+		if o.game == "universe" {
+			p.banner += ", --game spacetraders for the real game"
+		}
 	case "script":
 		b, closer, err := o.scriptBrain(strings.TrimPrefix(o.brain, "script:"))
 		if err != nil {
@@ -421,9 +434,11 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		HistorySteps:  o.historySteps(),
 		SaveState:     opened.Save,
 		Rules:         o.fixedRules(),
+		CallTimeout:   o.callTimeout,
 		// Nothing the game or a model says may carry a key or token on: not to the
-		// model, the journal or the screen.
-		Secrets: append(secrets(), opened.Secrets...),
+		// model, the game, the journal or the screen. The one scrubber names each.
+		Scrubber: p.scrub,
+		Secrets:  append(secrets(), opened.Secrets...),
 	})
 	return err
 }
@@ -509,7 +524,24 @@ func (o *options) brainKind() (string, error) {
 	return "autopilot", nil
 }
 
-// interruptContext is canceled on SIGINT or SIGTERM.
+// interruptContext is canceled on SIGINT or SIGTERM, with the cause "interrupted
+// (SIGINT)" or "interrupted (SIGTERM)": the run stops in those words, and a game call in
+// flight is cut short and journaled as outcome unknown.
 func interruptContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sigs:
+			name := "SIGTERM"
+			if s == os.Interrupt {
+				name = "SIGINT"
+			}
+			cancel(errors.New("interrupted (" + name + ")"))
+		case <-ctx.Done():
+		}
+		signal.Stop(sigs)
+	}()
+	return ctx, func() { cancel(context.Canceled) }
 }

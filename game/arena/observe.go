@@ -16,7 +16,9 @@ const paneWidth = 60
 const maxUnreadShown = 5
 
 // summary is the world for the model and the world pane, every line at most paneWidth
-// columns and each naming what it is about, so that changes read line by line.
+// columns and each naming what it is about, so that changes read line by line. It is
+// markdown (the world pane renders it so): a line of its own is a list item, or it would
+// be joined to the line before.
 func (w *world) summary() string {
 	a := &w.s.Agent
 	var b strings.Builder
@@ -24,13 +26,13 @@ func (w *world) summary() string {
 	if a.Community != "" {
 		home = fmt.Sprintf("%s · standing %d", a.Community, a.Standing)
 	}
-	fmt.Fprintf(&b, "%s · %s · %s\n", a.Name, home, stamp(w.s.Now))
+	fmt.Fprintf(&b, "%s · %s · %s\n\n", a.Name, home, stamp(w.s.Now))
 	food, gain := w.food()
-	fmt.Fprintf(&b, "energy %s %3d/%d\n", bar(a.Energy, MaxEnergy), a.Energy, MaxEnergy)
-	fmt.Fprintf(&b, "food   %s %3d (+%d energy)\n", bar(food, 10), food, gain)
-	fmt.Fprintf(&b, "gold   %s %3d\n", bar(a.Gold, 100), a.Gold)
+	fmt.Fprintf(&b, "- energy %s %3d/%d\n", bar(a.Energy, MaxEnergy), a.Energy, MaxEnergy)
+	fmt.Fprintf(&b, "- food   %s %3d (+%d energy)\n", bar(food, 10), food, gain)
+	fmt.Fprintf(&b, "- gold   %s %3d\n", bar(a.Gold, 100), a.Gold)
 	if a.Work != nil {
-		fmt.Fprintf(&b, "working: %s until %s (in %s)\n", a.Work.Job, clock(a.Work.End), until(w.s.Now, a.Work.End))
+		fmt.Fprintf(&b, "- working: %s until %s (in %s)\n", a.Work.Job, clock(a.Work.End), until(w.s.Now, a.Work.End))
 	}
 	w.unreadLines(&b)
 	w.battleLines(&b)
@@ -66,7 +68,7 @@ func (w *world) unreadLines(b *strings.Builder) {
 		b.WriteString(cut(line, paneWidth) + "\n")
 	}
 	if n := len(all) - maxUnreadShown; n > 0 {
-		fmt.Fprintf(b, "  +%d more (messages)\n", n)
+		fmt.Fprintf(b, "- +%d more (messages)\n", n)
 	}
 }
 
@@ -88,6 +90,9 @@ func (w *world) battleLines(b *strings.Builder) {
 		switch {
 		case bt.Started:
 			head += fmt.Sprintf(": under way, ends in %s (%s)", until(now, bt.End), clock(bt.End))
+			if w.joinable(bt) == "" {
+				parts = append([]string{fmt.Sprintf("join by %s (in %s)", clock(bt.Deadline), until(now, bt.Deadline))}, parts...)
+			}
 		case bt.Closed:
 			head += fmt.Sprintf(": starts in %s (%s)", until(now, bt.Start), clock(bt.Start))
 			parts = append([]string{"closed to joining"}, parts...)
@@ -148,8 +153,8 @@ func (w *world) marketLines(b *strings.Builder) {
 			goods = append(goods, p)
 		}
 	}
-	fmt.Fprintf(b, "\nMarket food: %s\n", strings.Join(food, " · "))
-	fmt.Fprintf(b, "Market goods: %s\n", strings.Join(goods, " · "))
+	fmt.Fprintf(b, "\nMarket:\n- food: %s\n", strings.Join(food, " · "))
+	fmt.Fprintf(b, "- goods: %s\n", strings.Join(goods, " · "))
 }
 
 // metrics are the numbers the chart plots.
@@ -185,14 +190,15 @@ type timer struct {
 func (w *world) timers() []timer {
 	var out []timer
 	for _, b := range w.s.Battles {
-		switch {
-		case b.Over:
-		case b.Started:
+		if b.Over {
+			continue
+		}
+		if w.joinable(b) == "" && w.calledAgent(b) && w.agentSide(b) == "" {
+			out = append(out, timer{"join " + b.ID + " by", b.Announced, b.Deadline})
+		}
+		if b.Started {
 			out = append(out, timer{b.ID + " ends", b.Start, b.End})
-		default:
-			if !b.Closed && w.calledAgent(b) && w.agentSide(b) == "" {
-				out = append(out, timer{"join " + b.ID + " by", b.Announced, b.Deadline})
-			}
+		} else {
 			out = append(out, timer{b.ID + " starts", b.Announced, b.Start})
 		}
 	}
@@ -247,15 +253,21 @@ func (w *world) cheapestFood() int {
 }
 
 // nextEvent is the next game time something is known to happen: work ends, a battle's
-// deadline, start or end, the next battle, prices move, a member answers, or the world
-// speaks up.
+// deadline, start or end, the next battle, prices move, a member answers, a scenario's
+// event, or the world speaks up.
 func (w *world) nextEvent() time.Time {
 	now := w.s.Now
 	next := timeOf(w.s.LastWake + wakeEvery)
+	if w.quiet(w.s.Tick) {
+		next = timeOf(max(w.s.LastWake+wakeEvery, w.s.Script.Quiet)) // nobody speaks up before
+	}
 	consider := func(t time.Time) {
 		if t.After(now) && t.Before(next) {
 			next = t
 		}
+	}
+	if m := w.scriptNext(w.s.Tick); m >= 0 {
+		consider(timeOf(m))
 	}
 	consider(timeOf(w.s.NextBattle))
 	consider(timeOf((w.s.Period + 1) * marketPeriod))

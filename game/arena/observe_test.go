@@ -24,7 +24,7 @@ func TestObservationReadsWellInThePane(t *testing.T) {
 			t.Errorf("%d columns: %q", n, line)
 		}
 	}
-	for _, want := range []string{"energy ███████░░░  70/100", "gold   ", "Unread messages:", "Battles:", "join by", "starts in", "Market food: apple"} {
+	for _, want := range []string{"energy ███████░░░  70/100", "gold   ", "Unread messages:", "Battles:", "join by", "starts in", "- food: apple", "- goods: herbs"} {
 		if !strings.Contains(obs.Summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, obs.Summary)
 		}
