@@ -212,18 +212,6 @@ func (r *Runner) promptBudget() int {
 	}
 }
 
-func adviceText(advice []string) string {
-	var b strings.Builder
-	b.WriteString("## Advice from the person\n\n")
-	for _, a := range advice {
-		b.WriteString("> ")
-		b.WriteString(strings.ReplaceAll(clip(a, maxAdviceChars), "\n", "\n> "))
-		b.WriteString("\n")
-	}
-	b.WriteString("\nFirst fold this advice into your notes (update_notes: Strategy, Plan or Lessons), then act on it.")
-	return b.String()
-}
-
 // stepMessages renders a step as the conversation had it: its input (the whole of it
 // when the step opens the window), then the model's answer and what came of its calls.
 func stepMessages(st stepRecord, opens bool) []Message {

@@ -297,42 +297,5 @@ func surveyArg(sv st.Survey) map[string]any {
 	}
 }
 
-// newAdvice returns the advice given for this step: the quoted lines of the "Advice from
-// the person" section of the step's input (the user messages after the brain's last
-// answer; older advice is in the history before it and was read at its own step).
-func newAdvice(msgs []agent.Message) []string {
-	start := 0
-	for i, msg := range msgs {
-		if msg.Role == agent.RoleAssistant || msg.Role == agent.RoleTool {
-			start = i + 1
-		}
-	}
-	var out []string
-	for _, msg := range msgs[start:] {
-		_, section, found := strings.Cut(msg.Content, "Advice from the person\n")
-		if msg.Role != agent.RoleUser || !found {
-			continue
-		}
-		var cur []string
-		flush := func() {
-			if len(cur) > 0 {
-				out = append(out, strings.Join(cur, "\n"))
-				cur = nil
-			}
-		}
-		for _, line := range strings.Split(section, "\n") {
-			if rest, ok := strings.CutPrefix(line, "> "); ok {
-				// A new "> " line after a non-quoted one starts a new piece of advice;
-				// continuation lines of one piece follow each other directly.
-				cur = append(cur, rest)
-				continue
-			}
-			flush()
-			if len(out) > 0 && strings.HasPrefix(line, "#") {
-				break // the next section
-			}
-		}
-		flush()
-	}
-	return out
-}
+// newAdvice returns the advice given for this step (agent.AdviceOf).
+func newAdvice(msgs []agent.Message) []string { return agent.AdviceOf(msgs) }

@@ -1,8 +1,9 @@
 package arena
 
 import (
-	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // DefaultSpeed is how many times faster than the wall clock game time runs when
@@ -12,41 +13,17 @@ const DefaultSpeed = 10
 // Epoch is the game time a new world starts at: day 1, 08:00.
 var Epoch = time.Date(2100, 1, 1, 8, 0, 0, 0, time.UTC)
 
-// Clock tells the game the wall-clock time; game time runs at wall time × speed from it.
-type Clock interface {
-	Now() time.Time
-}
+// Clock tells the arena the wall-clock time (game.Clock).
+type Clock = game.Clock
 
-type systemClock struct{}
-
-// Now reads the machine's clock.
-func (systemClock) Now() time.Time { return time.Now() }
+// FakeClock is a Clock that only moves when told to (game.FakeClock).
+type FakeClock = game.FakeClock
 
 // SystemClock returns the Clock that reads the machine's wall clock.
-func SystemClock() Clock { return systemClock{} }
+func SystemClock() Clock { return game.SystemClock() }
 
-// FakeClock is a Clock that only moves when told to. It is safe for concurrent use.
-type FakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewFakeClock returns a FakeClock that reads t until it is advanced.
-func NewFakeClock(t time.Time) *FakeClock { return &FakeClock{now: t} }
-
-// Now returns the clock's current time.
-func (c *FakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *FakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// NewFakeClock returns a FakeClock that reads t until it is advanced or set.
+func NewFakeClock(t time.Time) *FakeClock { return game.NewFakeClock(t) }
 
 // gameClock maps wall-clock time to game time: game = gameStart + (wall − wallStart) ×
 // speed. It never goes back: a wall clock set backwards holds game time still.

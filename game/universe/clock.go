@@ -1,50 +1,19 @@
 package universe
 
 import (
-	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/game"
 )
 
-// Clock tells the universe the time. Timestamps in API responses are real wall-clock times
-// from the Clock (RFC 3339, UTC); Config.Speed divides every game duration so clients
-// simply wait until the timestamps they are given.
-type Clock interface {
-	Now() time.Time
-}
+// Clock tells the universe the wall-clock time (game.Clock).
+type Clock = game.Clock
 
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
+// FakeClock is a Clock that only moves when told to (game.FakeClock).
+type FakeClock = game.FakeClock
 
 // SystemClock returns the Clock that reads the machine's wall clock.
-func SystemClock() Clock { return systemClock{} }
-
-// FakeClock is a Clock that only moves when told to. It is safe for concurrent use.
-type FakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+func SystemClock() Clock { return game.SystemClock() }
 
 // NewFakeClock returns a FakeClock that reads t until it is advanced or set.
-func NewFakeClock(t time.Time) *FakeClock { return &FakeClock{now: t} }
-
-// Now returns the clock's current time.
-func (c *FakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *FakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-// Set moves the clock to t.
-func (c *FakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
+func NewFakeClock(t time.Time) *FakeClock { return game.NewFakeClock(t) }

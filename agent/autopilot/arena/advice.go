@@ -57,39 +57,5 @@ func fightPreference(advice string) (fight, ok bool) {
 	return false, true
 }
 
-// newAdvice returns the person's advice given for this step: the quoted lines under
-// "Advice from the person" in the messages after the brain's last answer.
-func newAdvice(msgs []agent.Message) []string {
-	start := 0
-	for i, m := range msgs {
-		if m.Role == agent.RoleAssistant || m.Role == agent.RoleTool {
-			start = i + 1
-		}
-	}
-	var out []string
-	for _, m := range msgs[start:] {
-		if m.Role != agent.RoleUser {
-			continue
-		}
-		_, after, found := strings.Cut(m.Content, "Advice from the person")
-		if !found {
-			continue
-		}
-		var cur []string
-		flush := func() {
-			if len(cur) > 0 {
-				out = append(out, strings.Join(cur, "\n"))
-				cur = nil
-			}
-		}
-		for _, line := range strings.Split(after, "\n") {
-			if rest, ok := strings.CutPrefix(line, "> "); ok {
-				cur = append(cur, rest)
-				continue
-			}
-			flush()
-		}
-		flush()
-	}
-	return out
-}
+// newAdvice returns the advice given for this step (agent.AdviceOf).
+func newAdvice(msgs []agent.Message) []string { return agent.AdviceOf(msgs) }
