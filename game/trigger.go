@@ -39,3 +39,20 @@ func (t Trigger) String() string {
 type Triggers interface {
 	Triggers() <-chan Trigger
 }
+
+// SendTrigger puts t on ch without ever blocking: when the buffer is full, the oldest
+// waiting trigger is dropped to make room, as Triggers promises. ch must have a buffer
+// and one sender at a time.
+func SendTrigger(ch chan Trigger, t Trigger) {
+	for {
+		select {
+		case ch <- t:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
+		}
+	}
+}

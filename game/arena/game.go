@@ -23,6 +23,9 @@ type Config struct {
 	Clock Clock
 	// State, when set, is a saved world (Game.Save) to continue from.
 	State []byte
+	// Scenario, when set, names the starting situation of a new world (see
+	// ScenarioNames); a restored world goes on with the one it was made with.
+	Scenario string
 	// Poll is how often, on the wall clock, the world's clock is checked for events when
 	// nobody calls the game. Zero means a second, or one game minute when that is
 	// shorter; negative means never (tests drive the world with Sync).
@@ -56,14 +59,20 @@ var (
 	_ game.Triggers  = (*Game)(nil)
 )
 
-// New makes a world from cfg.Seed, or restores cfg.State, and starts its clock.
+// New makes a world from cfg.Seed (and cfg.Scenario), or restores cfg.State, and starts
+// its clock.
 func New(cfg Config) (*Game, error) {
 	s := newState(cfg.Seed)
-	if len(cfg.State) > 0 {
+	switch sc, ok := scenarioNamed(cfg.Scenario); {
+	case len(cfg.State) > 0:
 		var err error
 		if s, err = loadState(cfg.State); err != nil {
 			return nil, err
 		}
+	case ok:
+		sc.apply(s)
+	case cfg.Scenario != "":
+		return nil, fmt.Errorf("arena: no scenario %q (scenarios: %s)", cfg.Scenario, scenarioList())
 	}
 	if !(cfg.Speed >= 0) || math.IsInf(cfg.Speed, 0) {
 		return nil, fmt.Errorf("arena: speed must be a positive factor, or 0 for the default, not %v", cfg.Speed)
@@ -120,19 +129,8 @@ func (g *Game) locked(fn func(w *world)) {
 // send puts a trigger on the channel without ever blocking: when the buffer is full,
 // the oldest waiting trigger is dropped. Called with g.mu held, so there is one sender.
 func (g *Game) send(t game.Trigger) {
-	if g.closed {
-		return
-	}
-	for {
-		select {
-		case g.trig <- t:
-			return
-		default:
-		}
-		select {
-		case <-g.trig:
-		default:
-		}
+	if !g.closed {
+		game.SendTrigger(g.trig, t)
 	}
 }
 

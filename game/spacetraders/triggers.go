@@ -74,7 +74,7 @@ func (g *Game) watch() {
 	for {
 		next, due := g.dueTriggers()
 		for _, tr := range due {
-			g.send(tr)
+			game.SendTrigger(t.ch, tr)
 		}
 		wait := time.Hour
 		if !next.IsZero() {
@@ -90,22 +90,6 @@ func (g *Game) watch() {
 				<-timer.C
 			}
 		case <-timer.C:
-		}
-	}
-}
-
-// send delivers tr, dropping the oldest waiting trigger when nobody reads.
-func (g *Game) send(tr game.Trigger) {
-	ch := g.trig.ch
-	for {
-		select {
-		case ch <- tr:
-			return
-		default:
-			select {
-			case <-ch:
-			default:
-			}
 		}
 	}
 }
