@@ -127,3 +127,16 @@ func (ts Tools) Simulate(ctx context.Context, name string, args json.RawMessage)
 	}
 	return t.Simulate(ctx, args)
 }
+
+// ToolSet returns the names of tools as a set; nil when there are none (a brain asked
+// with no catalogue may use any tool).
+func ToolSet(tools []Tool) map[string]bool {
+	if len(tools) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		m[t.Name] = true
+	}
+	return m
+}

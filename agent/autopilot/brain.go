@@ -98,7 +98,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mem.step++
-	tools := catalogue(req.Tools)
+	tools := game.ToolSet(req.Tools)
 	var (
 		w      *world
 		dec    decision
@@ -151,17 +151,6 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		req.OnDelta(reply.Text)
 	}
 	return reply, nil
-}
-
-func catalogue(tools []game.Tool) map[string]bool {
-	if len(tools) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(tools))
-	for _, t := range tools {
-		m[t.Name] = true
-	}
-	return m
 }
 
 // earliest returns the first time a waiting ship can act again, or zero.

@@ -78,7 +78,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	v := b.src.View()
 	dec := decide(v, &b.mem)
 	notes := b.book.update(v, &b.mem)
-	tools := catalogue(req.Tools)
+	tools := game.ToolSet(req.Tools)
 	reply := agent.Reply{Text: b.explain(dec)}
 	// The notebook calls go first: they run at once, so the notes on the screen say what
 	// the calls waiting for the person are for.
@@ -95,18 +95,6 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		req.OnDelta(reply.Text)
 	}
 	return reply, nil
-}
-
-// catalogue is the set of tool names offered; nil when the request lists none.
-func catalogue(tools []game.Tool) map[string]bool {
-	if len(tools) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(tools))
-	for _, t := range tools {
-		m[t.Name] = true
-	}
-	return m
 }
 
 // explain words the step for the person: a line per call, what became of their advice,
