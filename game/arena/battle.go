@@ -28,7 +28,11 @@ func (w *world) battleTick(m int64) {
 		}
 		if !b.Started && !w.s.Now.Before(b.Start) {
 			b.Started = true
-			w.emit("battle.started", b.ID, fmt.Sprintf("%s has begun: %s; ends %s", b.ID, w.score(b), clock(b.End)))
+			text := fmt.Sprintf("%s has begun: %s; ends %s", b.ID, w.score(b), clock(b.End))
+			if w.joinable(b) == "" {
+				text += "; join by " + clock(b.Deadline)
+			}
+			w.emit("battle.started", b.ID, text)
 		}
 		if b.Started && !w.s.Now.Before(b.End) {
 			w.resolve(b)
@@ -42,7 +46,7 @@ func (w *world) battleTick(m int64) {
 func (w *world) announce(m int64) {
 	s := w.s
 	s.BattleNum += between(s.Seed, 1, 9, "battle-step", m)
-	b := &battle{ID: fmt.Sprintf("battle-%d", s.BattleNum), Num: s.BattleNum, Announced: s.Now, Committed: map[string]int{}, Calls: map[string]int{}}
+	b := &battle{ID: fmt.Sprintf("battle-%d", s.BattleNum), Num: s.BattleNum, Announced: s.Now}
 	first := Communities[below(s.Seed, len(Communities), "side-a", m)]
 	if s.Agent.Community != "" && unit(s.Seed, "side-home", m) < 0.75 {
 		first = s.Agent.Community
@@ -58,7 +62,6 @@ func (w *world) announce(m int64) {
 	b.Deadline = b.Start.Add(-time.Duration(between(s.Seed, 1, 2, "deadline", m)) * time.Minute)
 	b.End = b.Start.Add(time.Duration(between(s.Seed, 6, 10, "length", m)) * time.Minute)
 	for si, side := range b.Sides {
-		b.Committed[side] = 0
 		for i, mem := range w.membersOf(side) {
 			k := int64(s.BattleNum*100 + si*10 + i)
 			if unit(s.Seed, "fights", k) >= 0.35+float64(mem.Loyalty)/200 {
@@ -69,6 +72,18 @@ func (w *world) announce(m int64) {
 			b.Plan = append(b.Plan, fighter{Name: mem.Name, Side: side, Energy: between(s.Seed, 10, 40, "commit", k), At: at})
 		}
 	}
+	w.open(b)
+}
+
+// open adds an announced battle to the world: the leader of the agent's community, when
+// it fights, calls everyone on the channel, and a battle.announced trigger says so.
+func (w *world) open(b *battle) {
+	s := w.s
+	b.Committed, b.Calls = map[string]int{}, map[string]int{}
+	for _, side := range b.Sides {
+		b.Committed[side] = 0
+	}
+	s.BattleNum = max(s.BattleNum, b.Num)
 	s.Battles = append(s.Battles, b)
 	text := fmt.Sprintf("%s vs %s: starts %s, join by %s", b.Sides[0], b.Sides[1], clock(b.Start), clock(b.Deadline))
 	if side := s.Agent.Community; slices.Contains(b.Sides, side) {

@@ -69,4 +69,26 @@
 // trigger is dropped. When six game minutes pass without a trigger, a member speaks up,
 // so at the default speed something wakes the agent at least every 36 seconds. Close
 // stops the clock and closes the channel.
+//
+// # Scenarios
+//
+// Config.Scenario (the driver's --scenario NAME) starts a new world from a named,
+// deterministic situation, for tests and demos (scenario.go): a fixed roster (Ember:
+// Mara, who leads, Oren, Vesna, Tomas; Tide: Ilka, Bram, Sefa, Juno; Thorn: Pell, Rhea,
+// Dov, Wren), Kestrel in Ember, and the scenario's energy, gold, food, histories,
+// messages, battles and prices, some at known game minutes. Until the scenario's quiet
+// minute nothing else happens (no chatter, no other battle, no price but the scenario's);
+// then the world lives on. The scenarios:
+//
+//   - hello: Oren says hi (#1); nothing else is going on.
+//   - bad-history: Vesna, who remembers Kestrel fleeing battle-38 (trust -25), asks for
+//     help (#1, due in 10 minutes).
+//   - no-food: Mara calls Ember to battle-456 (#1, join by 08:45) while Kestrel has 30
+//     energy, no food and no gold; bread costs 6 gold, then 7 from 08:10 (a buy with
+//     max_price 6 is refused from then on).
+//   - mid-plan: Oren asks for two apples (#1); at 08:05 Mara calls Ember to battle-456
+//     (#2, join by 08:25).
+//   - battle-starts: Mara has called Ember to battle-456 (#1), which starts at 08:04 and
+//     takes fighters until 08:09 (a battle.started trigger then says so); Kestrel has
+//     60 energy, Mara's loyalty is 85.
 package arena

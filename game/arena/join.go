@@ -34,17 +34,18 @@ func (w *world) battleNamed(id string) (*battle, *game.Error) {
 	return nil, refuse(CodeUnknown, "%s", msg)
 }
 
-// joinable says why b can no longer be joined, or "" when it can.
+// joinable says why b can no longer be joined, or "" when it can: until its deadline,
+// which is usually before its start (a scenario's battle may take fighters after).
 func (w *world) joinable(b *battle) string {
 	switch {
 	case b.Over:
 		return fmt.Sprintf("%s is over (%s won)", b.ID, b.Winner)
+	case !b.Closed && w.s.Now.Before(b.Deadline):
+		return "" // a battle whose deadline is after its start takes fighters late
 	case b.Started:
 		return fmt.Sprintf("%s already started at %s (joining closed at %s)", b.ID, clock(b.Start), clock(b.Deadline))
-	case b.Closed || !w.s.Now.Before(b.Deadline):
-		return fmt.Sprintf("%s closed for joining at %s (it starts %s)", b.ID, clock(b.Deadline), clock(b.Start))
 	}
-	return ""
+	return fmt.Sprintf("%s closed for joining at %s (it starts %s)", b.ID, clock(b.Deadline), clock(b.Start))
 }
 
 // planJoinBattle decides committing energy to a side of a battle (the agent's

@@ -35,7 +35,7 @@ func (w *world) marketTick(m int64) {
 	var moves []move
 	for _, it := range Items() {
 		old := w.s.Prices[it.Name]
-		now := price(w.s.Seed, it, p)
+		now := w.priceAt(it, p)
 		w.s.Prices[it.Name] = now
 		w.s.Stock[it.Name] = it.Stock
 		if old > 0 {
@@ -61,7 +61,7 @@ func (w *world) trend(it Item) string {
 	if w.s.Period == 0 {
 		return ""
 	}
-	before := price(w.s.Seed, it, w.s.Period-1)
+	before := w.priceAt(it, w.s.Period-1)
 	switch now := w.s.Prices[it.Name]; {
 	case now > before:
 		return "▲"

@@ -21,7 +21,8 @@ type state struct {
 	Stock       map[string]int `json:"stock"`
 	Period      int64          `json:"period"` // the market period of Prices
 	Pending     []pending      `json:"pending,omitempty"`
-	LastWake    int64          `json:"last_wake"` // the game minute of the last trigger
+	LastWake    int64          `json:"last_wake"`        // the game minute of the last trigger
+	Script      *scriptState   `json:"script,omitempty"` // a scenario's quiet time and what is still to happen
 }
 
 // stateVersion is the version of the saved state this code reads and writes.

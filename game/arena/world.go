@@ -44,15 +44,18 @@ func (w *world) advance(to time.Time) {
 
 // tick is one game minute of the world.
 func (w *world) tick(m int64) {
+	w.scriptTick(m)
 	w.marketTick(m)
 	w.battleTick(m)
 	w.workTick()
 	w.energyTick(m)
 	w.pendingTick()
 	w.helpTick()
-	w.npcTick(m)
-	if m-w.s.LastWake >= wakeEvery {
-		w.speakUp(m)
+	if !w.quiet(m) {
+		w.npcTick(m)
+		if m-w.s.LastWake >= wakeEvery {
+			w.speakUp(m)
+		}
 	}
 	w.trim()
 }
