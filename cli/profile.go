@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/openai"
@@ -179,6 +180,9 @@ func (o *options) applySpending(prof, def config.Spending, set map[string]bool) 
 		if len(o.pins) == 0 {
 			o.pins = def.Pin
 		}
+	}
+	if secs := cmp.Or(prof.CallTimeout, def.CallTimeout); !set["call-timeout"] && secs > 0 {
+		o.callTimeout = time.Duration(secs * float64(time.Second))
 	}
 }
 

@@ -48,7 +48,7 @@ type Defaults struct {
 	Profile string
 	// Rules are approval rule lines applied to every session, with the profile's.
 	Rules []string
-	// Spending is max_run_tokens, max_run_cost, tool_budget and pin.
+	// Spending is max_run_tokens, max_run_cost, tool_budget, pin and call_timeout.
 	Spending
 }
 
@@ -65,6 +65,9 @@ type Spending struct {
 	ToolBudget int `json:"tool_budget,omitempty"`
 	// Pin names tools always sent whole, whatever the budget (--pin).
 	Pin []string `json:"pin,omitempty"`
+	// CallTimeout is how long, in seconds, one game call may run before it is
+	// cancelled and its outcome is unknown (--call-timeout; the runner's default is 60).
+	CallTimeout float64 `json:"call_timeout,omitempty"`
 }
 
 // Price is what a model costs, in dollars per million tokens.

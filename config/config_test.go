@@ -348,6 +348,7 @@ max_run_tokens = 20000
 max_run_cost = 1.5
 tool_budget = 12000
 pin = ["navigate_ship", "observe_game"]
+call_timeout = 90
 
 [profiles."p/x"]
 max_run_tokens = 500
@@ -356,16 +357,17 @@ tool_budget = 9000
 pin = ["dock_ship"]
 tools = ["dock_ship", "orbit_ship"]
 max_tokens = 256
+call_timeout = 2.5
 `)
 	d := f.Defaults
-	if d.MaxRunTokens != 20000 || d.MaxRunCost != 1.5 || d.ToolBudget != 12000 || strings.Join(d.Pin, ",") != "navigate_ship,observe_game" {
+	if d.MaxRunTokens != 20000 || d.MaxRunCost != 1.5 || d.ToolBudget != 12000 || strings.Join(d.Pin, ",") != "navigate_ship,observe_game" || d.CallTimeout != 90 {
 		t.Errorf("defaults = %+v", d.Spending)
 	}
 	p, err := f.Resolve("p/x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.MaxRunTokens != 500 || p.MaxRunCost != 2 || p.ToolBudget != 9000 || strings.Join(p.Pin, ",") != "dock_ship" || p.MaxTokens != 256 {
+	if p.MaxRunTokens != 500 || p.MaxRunCost != 2 || p.ToolBudget != 9000 || strings.Join(p.Pin, ",") != "dock_ship" || p.MaxTokens != 256 || p.CallTimeout != 2.5 {
 		t.Errorf("profile = %+v: want its own spending and max_tokens kept apart", p)
 	}
 }
@@ -392,6 +394,8 @@ func TestSpendingKeysChecked(t *testing.T) {
 		{"[profiles.\"a/b\"]\nmax_cost = 2\n", `config.toml:2: key profiles."a/b".max_cost: unknown key (did you mean max_run_cost?)`},
 		{"[profiles.\"a/b\"]\ntool_budgte = 2\n", `config.toml:2: key profiles."a/b".tool_budgte: unknown key (did you mean tool_budget?)`},
 		{"[defaults]\npins = [\"a\"]\n", `config.toml:2: key defaults.pins: unknown key (did you mean pin?)`},
+		{"[defaults]\ncall_timeout = 0\n", `config.toml:2: key defaults.call_timeout: want seconds above 0 and at most 86400 (a game call that runs longer is cancelled), not 0`},
+		{"[profiles.\"a/b\"]\ncall_timeout = \"60s\"\n", `config.toml:2: key profiles."a/b".call_timeout: want a number, got the string "60s"`},
 	} {
 		got := strings.Join(parseErrs(t, c.doc), "\n") + "\n"
 		if !strings.Contains(got, c.want) {
@@ -418,7 +422,7 @@ func TestSpendingKeysAndVersion(t *testing.T) {
 		t.Errorf("version of a profile without the new keys = %s, want 548f58d1 (unchanged)", base)
 	}
 	seen := map[string]string{base: "no key"}
-	for _, doc := range []string{"max_run_tokens = 1000\n", "max_run_tokens = 2000\n", "max_run_cost = 1\n", "tool_budget = 12000\n", "pin = [\"a\"]\n", "pin = [\"a\", \"b\"]\n"} {
+	for _, doc := range []string{"max_run_tokens = 1000\n", "max_run_tokens = 2000\n", "max_run_cost = 1\n", "tool_budget = 12000\n", "pin = [\"a\"]\n", "pin = [\"a\", \"b\"]\n", "call_timeout = 30\n"} {
 		v := version(doc)
 		if other, dup := seen[v]; dup {
 			t.Errorf("%q has version %s, the same as %s", doc, v, other)
@@ -453,7 +457,7 @@ func TestReadmeExampleParses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("README's example: %v", err)
 	}
-	if d := f.Defaults; d.MaxRunTokens == 0 || d.MaxRunCost == 0 || d.ToolBudget == 0 || len(d.Pin) == 0 {
+	if d := f.Defaults; d.MaxRunTokens == 0 || d.MaxRunCost == 0 || d.ToolBudget == 0 || len(d.Pin) == 0 || d.CallTimeout == 0 {
 		t.Errorf("README's [defaults] does not show every spending key: %+v", d.Spending)
 	}
 	if p, ok := f.PriceOf("gpt-4o-mini"); !ok || p.CachedPrompt == 0 {

@@ -22,6 +22,7 @@ approve = "ask"              # ask, or all (calls that change the game run unask
 # max_run_cost = 1.50        # --max-cost: the run stops once it has spent this many dollars
 # tool_budget = 12000        # --tool-budget: characters of tool definitions sent per model request
 # pin = ["navigate_ship"]    # --pin: tools always sent whole, whatever the budget
+# call_timeout = 60          # --call-timeout: seconds a game call may run before it is cancelled
 
 # Prices in dollars per million tokens, for the cost in reports. A model without a
 # price is reported as "cost unknown", never $0. cached_prompt is the price of prompt
@@ -49,7 +50,7 @@ max_iterations = 20        # model calls per turn before it stops and asks
 prompt = "Prefer contracts over speculative trading."
 # tools = ["observe_game", "navigate_ship"]   # the only tools it may use, or:
 # hide_tools = ["jettison_cargo"]               # tools it may not use
-# max_run_cost = 0.50       # as in [defaults]: max_run_tokens, max_run_cost, tool_budget, pin
+# max_run_cost = 0.50       # as in [defaults]: max_run_tokens, max_run_cost, tool_budget, pin, call_timeout
 # Approval rules for this profile's sessions (with [defaults] rules): deny beats ask
 # beats allow; "if" conditions apply to the call's dry run.
 rules = ["deny jettison_cargo: never throw cargo away", "allow orbit_ship", "allow navigate_ship if fuel <= 100"]

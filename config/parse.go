@@ -122,13 +122,13 @@ func child(parent toml.Key, k string) toml.Key {
 var (
 	topKeys      = []string{"defaults", "prices", "profiles"}
 	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile", "rules",
-		"max_run_tokens", "max_run_cost", "tool_budget", "pin"}
+		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	priceKeys = []string{"prompt", "completion", "cached_prompt"}
 	// requiredPriceKeys are the price keys every [prices."MODEL"] must have.
 	requiredPriceKeys = []string{"prompt", "completion"}
 	profileKeys       = []string{"default", "brain", "model", "preset", "base_url", "api_key_env", "temperature",
 		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules",
-		"max_run_tokens", "max_run_cost", "tool_budget", "pin"}
+		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	// flagAliases are keys named after a flag rather than the key, too far from it to
 	// be found as a typo.
 	flagAliases = map[string]struct{ key, why string }{
@@ -261,7 +261,7 @@ func (c *checker) shared(k string, fk toml.Key, v any, s shared) bool {
 		c.player(k, fk, v, s.player)
 	case "rules":
 		*s.rules = c.ruleLines(fk, v)
-	case "max_run_tokens", "max_run_cost", "tool_budget", "pin":
+	case "max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout":
 		c.spending(k, fk, v, s.spending)
 	default:
 		return false
@@ -427,7 +427,7 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 }
 
 // spending reads one of the keys [defaults] and profiles share about spending
-// (max_run_tokens, max_run_cost, tool_budget, pin) into sp and checks it.
+// (max_run_tokens, max_run_cost, tool_budget, pin, call_timeout) into sp and checks it.
 func (c *checker) spending(k string, fk toml.Key, v any, sp *Spending) {
 	switch k {
 	case "max_run_tokens":
@@ -444,6 +444,14 @@ func (c *checker) spending(k string, fk toml.Key, v any, sp *Spending) {
 		sp.ToolBudget = c.positive(fk, v)
 	case "pin":
 		sp.Pin = c.toolNames(fk, v)
+	case "call_timeout":
+		if n, ok := c.num(fk, v); ok {
+			if n <= 0 || n > 86400 {
+				c.errf(fk, "want seconds above 0 and at most 86400 (a game call that runs longer is cancelled), not %g", n)
+				return
+			}
+			sp.CallTimeout = n
+		}
 	}
 }
 

@@ -30,7 +30,7 @@ type Profile struct {
 	// Rules are approval rule lines (agent/rules) applied to the profile's sessions
 	// with the file's [defaults] rules; they are not written into the session.
 	Rules []string `json:"rules,omitempty"`
-	// Spending is max_run_tokens, max_run_cost, tool_budget and pin; each changes the
+	// Spending is max_run_tokens, max_run_cost, tool_budget, pin and call_timeout; each changes the
 	// profile's version only when set.
 	Spending
 }
