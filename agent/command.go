@@ -22,6 +22,7 @@ var commandFields = map[CommandType]struct{ allowed, required []string }{
 	CmdRule:        {[]string{"rule"}, []string{"rule"}},
 	CmdUnrule:      {[]string{"rule"}, []string{"rule"}},
 	CmdKeepPlaying: {[]string{"on"}, []string{"on"}},
+	CmdAnswer:      {[]string{"id", "action", "content"}, []string{"id", "action"}},
 }
 
 // ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the
@@ -125,6 +126,8 @@ func checkShape(c Command) error {
 		if strings.TrimSpace(c.Rule) == "" {
 			return fmt.Errorf("command %s: rule is empty", c.Cmd)
 		}
+	case CmdAnswer:
+		return checkAnswerShape(c)
 	case CmdPause, CmdResume, CmdStop, CmdKeepPlaying:
 	default:
 		return fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())

@@ -127,6 +127,7 @@ func gameCall[T any](r *Runner, fn func(context.Context) (T, error)) answer[T] {
 
 // serveCall serves the runner until the call answers (on done) or is cut short.
 func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) (answer[T], cut) {
+	r.callBegins() // time spent asking the person, and progress, move the deadline (progress.go)
 	deadline := time.NewTimer(r.callTimeout())
 	defer deadline.Stop()
 	show := time.NewTimer(showAfter)
@@ -143,6 +144,10 @@ func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) 
 			r.handleInCall(c)
 			r.flush()
 		case <-deadline.C:
+			if more := r.deadlineMore(); more > 0 {
+				deadline.Reset(more)
+				continue
+			}
 			return answer[T]{}, cut{timeout: r.callTimeout()}
 		case <-r.ctx.Done():
 		}

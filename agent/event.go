@@ -35,6 +35,13 @@ const (
 	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
 	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
 	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
+	// A game's server asks the person (ask.go, sampling.go, progress.go).
+	EventElicitation EventType = "elicitation"          // Elicitation: a question for the person, waiting for an answer command
+	EventAnswered    EventType = "elicitation_answered" // Elicitation: the answer sent back (or the question withdrawn)
+	EventSampling    EventType = "sampling"             // Sampling: a request to use the model, waiting for an answer command
+	EventSampled     EventType = "sampling_answered"    // Sampling: the request's decision, then the model's answer
+	EventProgress    EventType = "progress"             // Progress: how far the running call has come
+	EventServerLog   EventType = "server_log"           // ServerLog: a log line of the game's server
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -58,6 +65,10 @@ type Event struct {
 	Catalog     *CatalogView      `json:"catalog,omitempty"`      // EventCatalog, and at start when the catalogue is too long to send whole
 	KeepPlaying *bool             `json:"keep_playing,omitempty"` // EventKeepPlaying: play handed over (true) or not
 	Trigger     *game.Trigger     `json:"trigger,omitempty"`      // EventTrigger: what happened in the game
+	Elicitation *Elicitation      `json:"elicitation,omitempty"`  // EventElicitation, EventAnswered
+	Sampling    *Sampling         `json:"sampling,omitempty"`     // EventSampling, EventSampled
+	Progress    *Progress         `json:"progress,omitempty"`     // EventProgress
+	ServerLog   *game.LogLine     `json:"server_log,omitempty"`   // EventServerLog
 }
 
 // Call is a tool call as the person sees it.
@@ -154,6 +165,9 @@ const (
 	CmdRevise CommandType = "revise"
 	// CmdKeepPlaying hands play over (On true) or takes it back: see Config.KeepPlaying.
 	CmdKeepPlaying CommandType = "keep_playing"
+	// CmdAnswer answers a game's question (ID, Action accept|decline|cancel, Content for
+	// an accepted form) or sampling request (accept|decline): see ask.go.
+	CmdAnswer CommandType = "answer"
 )
 
 // Command is an instruction from the person to the runner.
@@ -167,5 +181,8 @@ type Command struct {
 	Tool     string          `json:"tool,omitempty"`
 	Allow    bool            `json:"allow,omitempty"`
 	Rule     string          `json:"rule,omitempty"`
-	On       bool            `json:"on,omitempty"` // keep_playing
+	On       bool            `json:"on,omitempty"`      // keep_playing
+	ID       string          `json:"id,omitempty"`      // answer: the question
+	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
+	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
 }

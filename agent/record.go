@@ -56,6 +56,10 @@ type recData struct {
 	State       State         `json:"state,omitempty"`
 	Rules       []string      `json:"rules,omitempty"`
 	Trigger     *game.Trigger `json:"trigger,omitempty"`
+	Elicitation *Elicitation  `json:"elicitation,omitempty"`
+	Sampling    *Sampling     `json:"sampling,omitempty"`
+	Progress    *Progress     `json:"progress,omitempty"`
+	ServerLog   *game.LogLine `json:"server_log,omitempty"`
 }
 
 // recCall is a call without its id (the record's). Its kind is written for readers of
@@ -155,7 +159,8 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 			v = recData{Notes: r.rec.notesChange(*ev.Notes), Text: ev.Text}
 		}
 	default:
-		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger}
+		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,
+			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog}
 		if ev.Call != nil {
 			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
 				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK}
@@ -411,6 +416,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 	}
 	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
 	ev.Trigger = full.Trigger
+	ev.Elicitation, ev.Sampling, ev.Progress, ev.ServerLog = full.Elicitation, full.Sampling, full.Progress, full.ServerLog
 	if full.Notes != nil {
 		ev.Notes = &NotesView{Text: full.Notes.Text, Version: full.Notes.Version, Plan: full.Notes.Plan}
 	}

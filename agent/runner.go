@@ -144,6 +144,9 @@ type Runner struct {
 	trig            <-chan game.Trigger // the game's triggers (nil: none, or closed)
 	triggers        []game.Trigger      // triggers for the next step's input
 	droppedTriggers int                 // triggers dropped since the last step (too many)
+	worldAt         time.Time           // when the last observation was taken (stale triggers)
+
+	asks askState // a game's questions, sampling requests, progress and logs (ask.go)
 
 	// Play handed over (unattended.go).
 	keepPlaying bool
@@ -162,6 +165,7 @@ type Runner struct {
 type command struct {
 	Command
 	refused string
+	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
 	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
 	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 	why     string         // stop: why, when not the person ("stdin closed")
@@ -324,6 +328,8 @@ func (r *Runner) check(c Command) (command, error) {
 		}
 		out.rule = rule
 		return out, nil
+	case CmdAnswer:
+		return r.checkAnswer(out)
 	case CmdDecide, CmdRevise:
 	default:
 		return out, nil
@@ -360,6 +366,8 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	// The game reports its own waits (rate limits, retries) through the context; they run
 	// on this goroutine, inside Observe, Call or Simulate.
 	r.ctx = game.WithWaitFunc(ctx, r.gameWaits)
+	// The game reaches the person and the model through the Host (ask.go).
+	r.ctx = game.WithHost(r.ctx, host{r})
 	// Note tools' edits are written with the phase's commit, not one commit each: a
 	// step's notebook bookkeeping then costs no fsync of its own.
 	r.cfg.Session.DeferEdits()
@@ -573,6 +581,10 @@ func (r *Runner) handle(c command) {
 		r.emit(Event{Type: EventError, Text: c.refused})
 		return
 	}
+	if c.host != nil {
+		r.onHost(c.host)
+		return
+	}
 	if c.inEnded {
 		r.stdinEnded()
 		return
@@ -608,6 +620,8 @@ func (r *Runner) handle(c command) {
 		r.decide(c)
 	case CmdRevise:
 		r.revise(c)
+	case CmdAnswer:
+		r.answer(c)
 	}
 }
 

@@ -29,6 +29,12 @@ type Config struct {
 	// LogDir receives the stderr of a stdio server (a file named after the server),
 	// with coplay's warnings about what it printed on stdout. Empty: discarded.
 	LogDir string
+	// Sampling offers the server the player's model (sampling/createMessage), each
+	// request put to the person first; set it only when a model plays.
+	Sampling bool
+	// LogLevel is the least severe log level the server is asked to send
+	// (logging/setLevel); "" is DefaultLogLevel.
+	LogLevel string
 }
 
 // check reports what is wrong with a Config, before anything is started.
@@ -45,6 +51,9 @@ func (c Config) check() error {
 		if _, err := splitCommand(c.Command); err != nil {
 			return err
 		}
+	}
+	if c.LogLevel != "" && !validLogLevel(c.LogLevel) {
+		return fmt.Errorf("mcp: log level %q is not one of %s", c.LogLevel, strings.Join(logLevels, ", "))
 	}
 	for name := range c.Headers {
 		if !validHeaderName(name) {

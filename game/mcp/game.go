@@ -39,6 +39,9 @@ type Game struct {
 	notices     []string // for the next observation's summary
 	changes     []string // for Changes
 	changed     bool     // for ToolsChanged
+
+	hosts hosts // the calls in flight and the runner's Host (host.go)
+	trig  trig  // resource updates as triggers (notify.go)
 }
 
 // defaultBackoff is the wait before each reconnect attempt within one Observe or Call.
@@ -84,15 +87,7 @@ func openWith(ctx context.Context, cfg Config, name string, d dialer) (*Game, er
 
 func newGame(cfg Config, name string, d dialer) *Game {
 	g := &Game{cfg: cfg, name: name, dial: d, backoff: defaultBackoff}
-	g.client = sdk.NewClient(&sdk.Implementation{Name: "coplay", Version: "0.1"}, &sdk.ClientOptions{
-		// Only a flag: the catalogue is read again at the next step, not here, so the
-		// notification cannot change anything in the middle of a step.
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			g.mu.Lock()
-			g.listChanged = true
-			g.mu.Unlock()
-		},
-	})
+	g.client = sdk.NewClient(&sdk.Implementation{Name: "coplay", Version: "0.1"}, g.clientOptions())
 	return g
 }
 
@@ -171,6 +166,7 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 		g.mu.Unlock()
 		sess.Close() // idempotent; frees the ended connection (a stdio server's pipes and log file)
 	}()
+	g.afterConnect(ctx, sess)
 	return nil
 }
 
@@ -333,6 +329,7 @@ func (g *Game) Close() error {
 	sess := g.sess
 	g.sess, g.closed = nil, true
 	g.mu.Unlock()
+	g.trig.close()
 	if sess == nil {
 		return nil
 	}
@@ -347,6 +344,7 @@ func (g *Game) Close() error {
 // safe to repeat, so a connection that turns out to be gone is reconnected and read
 // once more before Observe gives up.
 func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
+	g.hosts.seen(ctx)
 	var body string
 	for attempt := 0; ; attempt++ {
 		sess, err := g.session(ctx)
@@ -448,7 +446,11 @@ func (g *Game) send(ctx context.Context, sess *sdk.ClientSession, name string, a
 	if len(strings.TrimSpace(string(args))) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: serverName, Arguments: args})
+	params := &sdk.CallToolParams{Name: serverName, Arguments: args}
+	token, end := g.hosts.begin(ctx) // its questions, progress and sampling reach the person (host.go)
+	defer end()
+	params.SetProgressToken(token)
+	res, err := sess.CallTool(ctx, params)
 	if err != nil {
 		var we *sdkError
 		if errors.As(err, &we) {
