@@ -53,6 +53,7 @@ type response struct {
 	Body         []byte
 	Truncated    bool   // the body was longer than maxBody
 	ReadErr      string // the body could not be read to its end
+	Stream       bool   // the body is the start of a stream (game/polite's stream window)
 }
 
 // errNotSent marks a request that never left (the connection was refused): safe to
@@ -86,7 +87,8 @@ func (g *Game) exchange(ctx context.Context, op *operation, args map[string]any)
 		}
 		return nil, fmt.Errorf("%s %s: %w", op.Method, op.Path, err)
 	}
-	r := &response{Method: op.Method, Path: req.URL.Path, Status: resp.Status, Header: resp.Header, Body: resp.Body}
+	r := &response{Method: op.Method, Path: req.URL.Path, Status: resp.Status, Header: resp.Header, Body: resp.Body,
+		Stream: resp.Stream, ReadErr: resp.ReadErr}
 	if len(r.Body) > maxBody {
 		r.Body, r.Truncated = r.Body[:maxBody], true
 	}

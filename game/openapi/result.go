@@ -45,6 +45,10 @@ func successText(r *response, tool string, limit int) string {
 	if r.ReadErr != "" {
 		out += "\n(the response was cut off: " + r.ReadErr + ")"
 	}
+	if r.Stream {
+		out += fmt.Sprintf("\n(this is the start of a stream: what the server sent in its first %s, at most %d lines; coplay closed the connection. Calling again opens a new stream)",
+			polite.DefaultStreamWindow, polite.DefaultStreamLines)
+	}
 	return out
 }
 

@@ -30,12 +30,19 @@ type Request struct {
 	Body   []byte
 }
 
-// Response is a whole HTTP response: 429s and passing failures never get here, every
-// other status does (a 4xx is the caller's to read).
+// Response is an HTTP response: 429s and passing failures never get here, every other
+// status does (a 4xx is the caller's to read).
 type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
+	// Stream is set when Body is the start of a stream: the body was still coming when
+	// the stream window closed, or reached the line cap (stream.go); the connection
+	// was closed.
+	Stream bool
+	// ReadErr is set when the body broke off after some of it came: Body holds that
+	// much, and the request was not sent again.
+	ReadErr string
 }
 
 // UnknownOutcomeError says a request that is not a GET was sent but no definite answer
@@ -83,6 +90,11 @@ type Client struct {
 	Name string
 	// Sleep waits d or until ctx is done; nil: a timer. Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// StreamWindow is how long a body is read after its headers before what came is
+	// returned as the start of a stream (0 = DefaultStreamWindow, 5 s); StreamLines,
+	// how many lines of a line-delimited stream (0 = DefaultStreamLines, 50).
+	StreamWindow time.Duration
+	StreamLines  int
 }
 
 func (c *Client) now() time.Time {
@@ -194,7 +206,9 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
-// send makes one HTTP exchange and reads the whole body.
+// send makes one HTTP exchange and reads the body as it arrives (stream.go). A body
+// that broke off before anything came is an error (a GET is retried); one that broke
+// off after some of it came is a response holding that much.
 func (c *Client) send(ctx context.Context, req Request) (*Response, error) {
 	var body io.Reader
 	if req.Body != nil {
@@ -216,11 +230,15 @@ func (c *Client) send(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, fmt.Errorf("read response: %w", err)
+	b := c.readBody(resp)
+	if b.readErr != nil && len(b.data) == 0 {
+		return nil, fmt.Errorf("read response: %w", b.readErr)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b.data, Stream: b.stream}
+	if b.readErr != nil {
+		out.ReadErr = b.readErr.Error()
+	}
+	return out, nil
 }
 
 // notSent reports whether a transport error happened before the request could reach the

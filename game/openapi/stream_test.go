@@ -1,0 +1,138 @@
+package openapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// streamSpec is a game whose reads answer with streams, as Lichess' event, game and
+// board streams do.
+const streamSpec = `openapi: 3.0.3
+info: {title: Streams, version: "1"}
+paths:
+  /events:
+    get:
+      operationId: streamEvents
+      responses:
+        "200":
+          description: one event per line, for as long as the connection lives
+          content:
+            application/x-ndjson:
+              schema: {type: object}
+  /board:
+    get:
+      operationId: streamBoard
+      responses:
+        "200":
+          description: a JSON document that never ends
+          content:
+            application/json:
+              schema: {type: object}
+`
+
+// streamServer answers /events with lines then keeps the connection open, and
+// /board with the start of a JSON document it never finishes. It counts GETs and
+// notices when the client closes the connection.
+type streamServer struct {
+	srv    *httptest.Server
+	lines  int
+	gets   atomic.Int32
+	closed chan string
+}
+
+func newStreamServer(t *testing.T, lines int) (*streamServer, *Game) {
+	s := &streamServer{lines: lines, closed: make(chan string, 4)}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.gets.Add(1)
+		if r.URL.Path == "/events" {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			for i := 1; i <= s.lines; i++ {
+				fmt.Fprintf(w, "{\"type\":\"gameStart\",\"n\":%d}\n", i)
+			}
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"state":{"moves":"e2e4 e7e5`)
+		}
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // the connection stays open until the client closes it
+		s.closed <- r.URL.Path
+	}))
+	t.Cleanup(s.srv.Close)
+	spec := filepath.Join(t.TempDir(), "streams.yaml")
+	if err := os.WriteFile(spec, []byte(streamSpec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return s, mustOpen(t, Config{Spec: spec, BaseURL: s.srv.URL})
+}
+
+// An ndjson stream that sends three lines and keeps the connection open: the call
+// returns those lines once the window closes (5 s), says it is the start of a stream,
+// closes the connection, and sends one GET.
+func TestStreamIsReadAsItArrives(t *testing.T) {
+	t.Parallel()
+	s, g := newStreamServer(t, 3)
+	t0 := time.Now()
+	res, err := g.Call(context.Background(), "streamEvents", json.RawMessage(`{}`))
+	took := time.Since(t0)
+	if err != nil || res.Err != nil {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	t.Logf("the first lines came back after %v:\n%s", took.Round(10*time.Millisecond), res.Output)
+	for _, want := range []string{`"n":1`, `"n":3`, "this is the start of a stream"} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("the result does not hold %q:\n%s", want, res.Output)
+		}
+	}
+	if took > 30*time.Second {
+		t.Errorf("the call took %v", took)
+	}
+	select {
+	case <-s.closed:
+	case <-time.After(10 * time.Second):
+		t.Error("the connection was not closed")
+	}
+	if n := s.gets.Load(); n != 1 {
+		t.Errorf("%d GETs, want 1", n)
+	}
+}
+
+// A fast stream stops at 50 lines, without waiting for the window.
+func TestStreamStopsAtFiftyLines(t *testing.T) {
+	t.Parallel()
+	s, g := newStreamServer(t, 120)
+	res, err := g.Call(context.Background(), "streamEvents", json.RawMessage(`{}`))
+	if err != nil || res.Err != nil {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	if !strings.Contains(res.Output, `"n":50}`) || strings.Contains(res.Output, `"n":51}`) {
+		t.Errorf("want lines 1 to 50:\n%s", res.Output)
+	}
+	if n := s.gets.Load(); n != 1 {
+		t.Errorf("%d GETs, want 1", n)
+	}
+}
+
+// JSON that never ends is a stream too: what came in the window, once.
+func TestJSONThatNeverEndsIsAStream(t *testing.T) {
+	t.Parallel()
+	s, g := newStreamServer(t, 0)
+	res, err := g.Call(context.Background(), "streamBoard", json.RawMessage(`{}`))
+	if err != nil || res.Err != nil {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	if !strings.Contains(res.Output, "e2e4 e7e5") || !strings.Contains(res.Output, "this is the start of a stream") {
+		t.Errorf("result:\n%s", res.Output)
+	}
+	if n := s.gets.Load(); n != 1 {
+		t.Errorf("%d GETs, want 1", n)
+	}
+}
