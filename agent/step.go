@@ -144,6 +144,7 @@ func (r *Runner) observe() (game.Observation, error) {
 	if a.err != nil {
 		return a.v, errors.New(r.scrub.text(a.err.Error()))
 	}
+	r.sawWorld(a.v)
 	return r.scrub.observation(a.v), nil
 }
 

@@ -26,9 +26,28 @@ func triggersOf(g game.Game) <-chan game.Trigger {
 	return nil
 }
 
+// sawWorld notes when the world the model is shown was taken: a trigger from before it
+// is already in what the model reads.
+func (r *Runner) sawWorld(obs game.Observation) {
+	r.worldAt = obs.Time
+	if r.worldAt.IsZero() {
+		r.worldAt = r.cfg.Now()
+	}
+}
+
+// stale reports whether t happened before the last observation: the model has seen the
+// world after it (a ship that arrived is in orbit there, a message is unread in it), so
+// it would wake the agent for nothing. A trigger with no time is never stale.
+func (r *Runner) stale(t game.Trigger) bool {
+	return !t.Time.IsZero() && !r.worldAt.IsZero() && !t.Time.After(r.worldAt)
+}
+
 // onTrigger records t, queues it for the next step, and wakes the agent unless the
-// person paused it.
+// person paused it. A stale trigger is dropped.
 func (r *Runner) onTrigger(t game.Trigger) {
+	if r.stale(t) {
+		return
+	}
 	t.Text = r.scrub.text(t.Text)
 	t.Subject = r.scrub.text(t.Subject)
 	r.emit(Event{Type: EventTrigger, Trigger: &t, Text: "trigger: " + t.String()})

@@ -79,3 +79,26 @@ func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A trigger from before the world the model last saw is dropped: the model has read the
+// world after it (a ship that arrived is in orbit there), so it would wake the agent for
+// nothing. One from after it wakes the agent.
+func TestStaleTriggerIsDropped(t *testing.T) {
+	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
+	b := &scriptBrain{replies: []scripted{say("Waiting."), say("Woken.")}}
+	h := startGame(t, g, b, nil, nil)
+	h.next("idle", isState(agent.Idle))
+	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "OLD", Text: "seen already", Time: time.Now().Add(-time.Minute)}
+	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "NEW", Text: "fresh", Time: time.Now().Add(time.Second)}
+	ev := h.next("a trigger event", is(agent.EventTrigger))
+	if ev.Trigger.Subject != "NEW" {
+		t.Fatalf("first trigger event %+v, want the fresh one (the stale one dropped)", ev.Trigger)
+	}
+	req := h.request(1)
+	if last := req.Messages[len(req.Messages)-1].Content; strings.Contains(last, "seen already") {
+		t.Fatalf("the stale trigger reached the model:\n%s", last)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -16,7 +16,9 @@ type Trigger struct {
 	// Text is one short line for the model and the log: "Mara: everyone fight in
 	// battle 456!".
 	Text string `json:"text"`
-	// Time is when it happened, on the game's clock.
+	// Time is when it happened, on the wall clock like Observation.Time (a world with a
+	// faster clock of its own converts). A trigger from before the last observation is
+	// dropped: the model has already seen the world after it. Zero: never dropped.
 	Time time.Time `json:"time"`
 }
 

@@ -122,6 +122,7 @@ func (g *Game) locked(fn func(w *world)) {
 	g.w.advance(g.clk.game(g.clk.clock.Now()))
 	fn(&g.w)
 	for _, t := range g.w.take() {
+		t.Time = g.clk.wall(t.Time) // triggers are timed on the wall clock, like observations
 		g.send(t)
 	}
 }
