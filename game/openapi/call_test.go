@@ -290,7 +290,7 @@ func TestErrorsAndUnknownOutcomes(t *testing.T) {
 	g2 := mustOpen(t, Config{Spec: fixture("arena.yaml"), BaseURL: deadURL, TokenEnv: "COPLAY_ARENA_KEY"})
 	if res, err := g2.Call(context.Background(), "send-message", json.RawMessage(`{"to":"bob","text":"hi"}`)); err == nil || res.Unknown {
 		t.Errorf("refused connection = %+v, %v; want an error saying nothing was sent", res, err)
-	} else if !strings.Contains(err.Error(), "not sent") {
+	} else if want := "the game server at " + deadURL + " does not answer (connection refused); coplay reconnects when it is back"; !strings.Contains(err.Error(), want) {
 		t.Errorf("refused connection error: %v", err)
 	}
 }

@@ -318,6 +318,9 @@ func (g *Game) call(ctx context.Context, op *operation, args map[string]any, key
 	}
 	if err != nil {
 		msg := g.scrub.String(err.Error())
+		if errors.Is(err, errNotSent) {
+			msg = g.notAnswering(err) // nothing was sent: nothing happened
+		}
 		if op.Kind == game.Read || errors.Is(err, errNotSent) {
 			return game.Result{}, &callError{msg: "openapi: " + msg, cause: err}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/coplayhq/coplay/game/polite"
@@ -93,6 +94,23 @@ func (g *Game) exchange(ctx context.Context, op *operation, args map[string]any)
 		r.Body, r.Truncated = r.Body[:maxBody], true
 	}
 	return r, nil
+}
+
+// notAnswering is the plain words for a server that could not be reached: "the game
+// server at URL does not answer (connection refused); coplay reconnects when it is
+// back" (each call connects anew).
+func (g *Game) notAnswering(err error) string {
+	cause := "it could not be reached"
+	var op *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		cause = "connection refused"
+	case errors.As(err, &op) && op.Timeout():
+		cause = "timed out"
+	case errors.As(err, &op) && op.Err != nil:
+		cause = op.Err.Error()
+	}
+	return fmt.Sprintf("the game server at %s does not answer (%s); coplay reconnects when it is back", g.scrub.String(g.baseURL), cause)
 }
 
 // notSent reports whether err happened before the request was written: dialling
