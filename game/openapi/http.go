@@ -84,7 +84,7 @@ func (g *Game) exchange(ctx context.Context, op *operation, args map[string]any)
 	if err != nil {
 		var ns *polite.NotSentError
 		if errors.As(err, &ns) || notSent(err) {
-			return nil, fmt.Errorf("%w: %s %s: %v", errNotSent, op.Method, op.Path, err)
+			return nil, fmt.Errorf("%w: %s %s: %w", errNotSent, op.Method, op.Path, err)
 		}
 		return nil, fmt.Errorf("%s %s: %w", op.Method, op.Path, err)
 	}
