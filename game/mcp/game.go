@@ -228,7 +228,7 @@ func (g *Game) session(ctx context.Context) (*sdk.ClientSession, error) {
 		last = err
 	}
 	game.NotifyWait(ctx, game.Wait{})
-	return nil, fmt.Errorf("mcp server %s dropped (%v) and could not be reached again after %d attempts: %v", g.name, lost, len(g.backoff), last)
+	return nil, g.unreachable(lost, last, len(g.backoff))
 }
 
 // group is the Group of the server's tools: the name the server gives itself in
@@ -274,7 +274,7 @@ func (g *Game) dropped(sess *sdk.ClientSession, err error) {
 // connection is fine), rather than a lost connection.
 func isServerAnswer(err error) bool {
 	var we *sdkError
-	return errors.As(err, &we)
+	return errors.As(err, &we) && !notAnswered(err) // a request never delivered is no answer (exit.go)
 }
 
 // Info names the server; its instructions are the rules.
@@ -453,10 +453,13 @@ func (g *Game) send(ctx context.Context, sess *sdk.ClientSession, name string, a
 	res, err := sess.CallTool(ctx, params)
 	if err != nil {
 		var we *sdkError
-		if errors.As(err, &we) {
+		if isServerAnswer(err) && errors.As(err, &we) {
 			return game.Result{Err: &game.Error{Code: int(we.Code), Message: we.Message, Data: we.Data}}, nil
 		}
 		g.dropped(sess, err)
+		if notAnswered(err) { // the server was not reached, or not to the end (exit.go)
+			return g.notAnsweringResult(err), nil
+		}
 		return game.Result{Unknown: true, Output: fmt.Sprintf("The answer from MCP server %s was lost (%v): the call may or may not have happened. It will not be sent again; observe before deciding.", g.name, err)}, nil
 	}
 	return toResult(res), nil

@@ -24,6 +24,9 @@ const (
 	CodeToolError = 1
 	// CodeNoTool is a call to a tool the server no longer offers.
 	CodeNoTool = 2
+	// CodeNotAnswering is a call that never reached the server: it does not answer
+	// (an HTTP server that is down). Nothing happened; coplay reconnects.
+	CodeNotAnswering = 3
 )
 
 // catalogue is the server's tools as game tools.

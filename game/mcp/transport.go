@@ -42,7 +42,8 @@ func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	}
 	// Not CommandContext: ctx is the connect's, and the server outlives it.
 	cmd := exec.Command(d.args[0], d.args[1:]...)
-	cmd.Stderr = log
+	last := &tail{}
+	cmd.Stderr = io.MultiWriter(log, last)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		log.Close()
@@ -58,9 +59,9 @@ func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
 		log.Close()
 		return nil, fmt.Errorf("start %q: %w", d.args[0], err)
 	}
-	p := &process{cmd: cmd, stdin: stdin, log: log, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, log: log, stderr: last, done: make(chan struct{})}
 	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
-	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped}
+	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped, end: p.ended}
 	return &sdk.IOTransport{Reader: io.NopCloser(filter), Writer: p}, nil
 }
 
@@ -70,6 +71,7 @@ type process struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	log     io.WriteCloser
+	stderr  *tail // its last lines on stderr, for the reason it died
 	done    chan struct{}
 	waitErr error
 	once    sync.Once
@@ -107,9 +109,31 @@ type jsonLines struct {
 	passing bool   // inside a line that is passed on
 	pending []byte // bytes of a passed line a short Read could not take
 	err     error  // the reader's error, returned once pending is drained
+	// end, if set, says how the stream ended in place of a bare io.EOF: a stdio
+	// server's exit status and last stderr lines (process.ended).
+	end   func() error
+	ended error
 }
 
+// eof replaces io.EOF with what end says about it (once).
+func (j *jsonLines) eof(err error) error {
+	if err != io.EOF || j.end == nil {
+		return err
+	}
+	if j.ended == nil {
+		j.ended = j.end()
+	}
+	return j.ended
+}
+
+// Read passes on the next bytes of JSON lines; at the end of the stream it says how
+// the stream ended (eof).
 func (j *jsonLines) Read(p []byte) (int, error) {
+	n, err := j.read(p)
+	return n, j.eof(err)
+}
+
+func (j *jsonLines) read(p []byte) (int, error) {
 	if len(j.pending) > 0 {
 		n := copy(p, j.pending)
 		j.pending = j.pending[n:]

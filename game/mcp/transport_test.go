@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/coplayhq/coplay/game/mcp/internal/testgame"
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,6 +25,9 @@ import (
 // prints a line that is not JSON on stdout and one on stderr, then serves the
 // treasure hunt over stdio, plus a tool "crash" that makes it exit.
 func TestMain(m *testing.M) {
+	if os.Getenv("COPLAY_MCP_FAULTS") == "1" {
+		mcptest.ServeFaultsStdio("COPLAY_MCP_FAULTS_LOG") // faults_test.go
+	}
 	if os.Getenv("COPLAY_MCP_TESTGAME") == "1" {
 		fmt.Println("treasure-hunt starting (a log line on stdout)")
 		fmt.Fprintln(os.Stderr, "treasure-hunt: hello on stderr")
