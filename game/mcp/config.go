@@ -3,9 +3,11 @@ package mcp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -205,4 +207,19 @@ func sanitize(s string) string {
 		s = s[:64]
 	}
 	return s
+}
+
+// headerSecrets are the values of the environment variables the headers name ("Bearer
+// $MY_TOKEN"): secrets coplay holds, scrubbed from everything it sends and shows.
+func headerSecrets(h map[string]string, getenv func(string) (string, bool)) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		os.Expand(h[name], func(key string) string {
+			if v, ok := getenv(key); ok && v != "" {
+				out = append(out, v)
+			}
+			return ""
+		})
+	}
+	return out
 }

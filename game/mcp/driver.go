@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
@@ -94,10 +95,11 @@ func flags(fs *game.FlagSet) game.Opener {
 			return nil, err
 		}
 		return &game.Opened{
-			Game:  g,
-			Title: g.Info().Title,
-			Save:  func() ([]byte, error) { return state, nil },
-			Close: g.Close,
+			Game:    g,
+			Title:   g.Info().Title,
+			Save:    func() ([]byte, error) { return state, nil },
+			Close:   g.Close,
+			Secrets: headerSecrets(cfg.Headers, os.LookupEnv),
 		}, nil
 	}
 }

@@ -238,6 +238,10 @@ func TestExpandHeaders(t *testing.T) {
 	if _, err := expandHeaders(map[string]string{"A": "$NOPE and $TOKEN"}, get); err == nil || strings.Contains(err.Error(), "abc") || !strings.Contains(err.Error(), "$NOPE") {
 		t.Errorf("missing variable: %v, want it named and no value shown", err)
 	}
+	// The values the headers name are secrets the game holds (scrubbed everywhere).
+	if s := headerSecrets(map[string]string{"Authorization": "Bearer $TOKEN", "X-User": "${USER_ID}-x", "X-Plain": "plain"}, get); strings.Join(s, ",") != "abc,7" {
+		t.Errorf("headerSecrets = %q", s)
+	}
 }
 
 type atomicCounter struct{ atomic.Int64 }
