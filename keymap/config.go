@@ -108,13 +108,16 @@ const (
 	scopeInput    = "text inputs and the editor"
 	scopeRules    = "the rules dialog"
 	scopeHelp     = "the help"
+	scopeForm     = "a server's question in the Pending pane"
 )
 
 // actionScopes lists where each action's keys are matched.
 var actionScopes = map[string][]string{
 	"approve": {scopeScreen}, "veto": {scopeScreen}, "edit": {scopeScreen},
 	"always_allow": {scopeScreen}, "approve_all": {scopeScreen},
-	"up": {scopeScreen, scopeRules}, "down": {scopeScreen, scopeRules},
+	"up": {scopeScreen, scopeRules, scopeForm}, "down": {scopeScreen, scopeRules, scopeForm},
+	"answer_accept": {scopeForm}, "answer_decline": {scopeForm}, "answer_cancel": {scopeForm},
+	"choose": {scopeForm}, "choose_back": {scopeForm}, "fill": {scopeForm}, "open_url": {scopeForm},
 	"unfold": {scopeScreen}, "pause": {scopeScreen}, "keep_playing": {scopeScreen}, "advise": {scopeScreen},
 	"send": {scopeInput}, "submit": {scopeInput},
 	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp},
@@ -123,8 +126,8 @@ var actionScopes = map[string][]string{
 	"revoke": {scopeRules}, "add_rule": {scopeRules}, "edit_rule": {scopeRules},
 	"next_tab": {scopeScreen}, "prev_tab": {scopeScreen},
 	"world": {scopeScreen}, "notes": {scopeScreen}, "log": {scopeScreen},
-	"help": {scopeScreen, scopeRules, scopeHelp},
-	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp},
+	"help": {scopeScreen, scopeRules, scopeHelp, scopeForm},
+	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp, scopeForm},
 	"yes":  {scopeQuestion}, "no": {scopeQuestion},
 }
 

@@ -25,6 +25,16 @@ type KeyMap struct {
 	Down        key.Binding // down: next pending call (or scroll the focused pane down when none)
 	Unfold      key.Binding // unfold: show or fold the selected call's long arguments
 
+	// A game server's question (elicitation) or request to use the model (sampling),
+	// shown in the Pending pane before any call. Up and Down move between its fields.
+	AnswerAccept  key.Binding // answer_accept: send the form (or approve the model's use)
+	AnswerDecline key.Binding // answer_decline: say no to the server
+	AnswerCancel  key.Binding // answer_cancel: dismiss the question without choosing
+	Choose        key.Binding // choose: the next choice of the field (an enum, a yes/no)
+	ChooseBack    key.Binding // choose_back: the previous choice of the field
+	Fill          key.Binding // fill: type the field's value (text, a number)
+	OpenURL       key.Binding // open_url: open the page a server asks the person to visit
+
 	// The agent.
 	Pause       key.Binding // pause: pause or resume the agent
 	KeepPlaying key.Binding // keep_playing: hand play over (an answer without calls does not stop it) or take it back
@@ -73,6 +83,13 @@ func Default() *KeyMap {
 		Up:             b("previous call / scroll", "up", "k"),
 		Down:           b("next call / scroll", "down", "j"),
 		Unfold:         b("unfold/fold arguments", "z"),
+		AnswerAccept:   b("accept (send the answer)", "a"),
+		AnswerDecline:  b("decline", "d"),
+		AnswerCancel:   b("cancel (dismiss)", "c"),
+		Choose:         b("next choice", "space", "right", "l"),
+		ChooseBack:     b("previous choice", "left", "h"),
+		Fill:           b("type the field's value", "enter", "e"),
+		OpenURL:        b("open the page", "o"),
 		Pause:          b("pause/resume", "p"),
 		KeepPlaying:    b("keep playing on/off (hand play over)", "K"),
 		Advise:         b("type advice", "/", "tab"),
@@ -135,6 +152,13 @@ func (k *KeyMap) Actions() []Action {
 		{"up", &k.Up},
 		{"down", &k.Down},
 		{"unfold", &k.Unfold},
+		{"answer_accept", &k.AnswerAccept},
+		{"answer_decline", &k.AnswerDecline},
+		{"answer_cancel", &k.AnswerCancel},
+		{"choose", &k.Choose},
+		{"choose_back", &k.ChooseBack},
+		{"fill", &k.Fill},
+		{"open_url", &k.OpenURL},
 		{"pause", &k.Pause},
 		{"keep_playing", &k.KeepPlaying},
 		{"advise", &k.Advise},
@@ -167,11 +191,12 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every binding in groups, for the help screen: decisions and rules, agent
-// and inputs, panes and screen.
+// and inputs, a server's question, panes and screen.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
 		{k.Pause, k.KeepPlaying, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
+		{k.AnswerAccept, k.AnswerDecline, k.AnswerCancel, k.Choose, k.ChooseBack, k.Fill, k.OpenURL},
 		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Help, k.Quit},
 	}
 }

@@ -55,6 +55,13 @@ var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	agent.EventAdvice:      (*Model).onAdvice,
 	agent.EventNotes:       (*Model).onNotes,
 	agent.EventTrigger:     (*Model).onTrigger,
+	// a game server's questions, requests, progress and log (elicit.go)
+	agent.EventElicitation: (*Model).onElicitation,
+	agent.EventAnswered:    (*Model).onAnswered,
+	agent.EventSampling:    (*Model).onSampling,
+	agent.EventSampled:     (*Model).onAnswered,
+	agent.EventProgress:    (*Model).onProgress,
+	agent.EventServerLog:   (*Model).onServerLog,
 }
 
 // onStarted logs with which brain and game the runner started.

@@ -134,6 +134,7 @@ type Model struct {
 	catalog     *agent.CatalogView
 	wait        *game.Wait
 	closed      bool
+	ask         askPane // a server's questions and requests to use the model (elicit.go)
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once

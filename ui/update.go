@@ -114,6 +114,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case rulesDialog:
 		return m.rulesKey(msg)
 	}
+	if m.ask.editing {
+		return m.askInputKey(msg)
+	}
 	if m.adviceFocus {
 		return m.adviceKey(msg)
 	}
@@ -167,6 +170,9 @@ func (m *Model) adviceKey(msg tea.KeyPressMsg) tea.Cmd {
 // which pane is shown and where, the pending list, and the decisions on its call.
 func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.sessionKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.formKey(msg); ok { // a server's question comes before the calls
 		return cmd
 	}
 	if m.paneKey(msg) || m.pendingKey(msg) {

@@ -65,8 +65,8 @@ func (m *Model) renderWide(w, h int) []string {
 	m.rects = [numTabs]rect{tabWorld: {0, 0, leftW, worldH}, tabNotes: {0, worldH, leftW, notesH}}
 	var right []string
 	logH := h
-	if len(m.pending) > 0 {
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, m.unfold, rightW-2, m.pendingRoom(h)-2)
+	if m.pendingShown() {
+		pl := m.pendingLines(rightW-2, m.pendingRoom(h)-2)
 		ph := min(len(pl)+2, m.pendingRoom(h))
 		right = box(&m.st, m.pendingTitle(), pl, rightW, ph, framePending)
 		logH = h - ph
@@ -84,12 +84,12 @@ func (m *Model) renderNarrow(w, h int) []string {
 	}
 	out := []string{m.renderTabs(w)}
 	body := h - 1
-	if len(m.pending) > 0 {
+	if m.pendingShown() {
 		room := body * 3 / 5
 		if m.unfold {
 			room = max(body-3, room) // the pane below keeps its title and a line
 		}
-		pl := renderPending(&m.st, m.keys, m.pending, m.sel, m.unfold, w-2, room-2)
+		pl := m.pendingLines(w-2, room-2)
 		ph := min(len(pl)+2, room)
 		out = append(out, box(&m.st, m.pendingTitle(), pl, w, ph, framePending)...)
 		body -= ph
@@ -150,6 +150,9 @@ func (m *Model) renderTabs(w int) string {
 }
 
 func (m *Model) pendingTitle() string {
+	if t := m.askTitle(); t != "" {
+		return t
+	}
 	return fmt.Sprintf("Pending decision (%d)", len(m.pending))
 }
 
@@ -325,7 +328,7 @@ func (m *Model) renderDialog(w, h int) []string {
 func (m *Model) renderHelp(w, h int) []string {
 	st := &m.st
 	groups := m.keys.FullHelp()
-	titles := []string{"Decisions & rules", "Agent & input", "Panes & screen"}
+	titles := []string{"Decisions & rules", "Agent & input", "A server's question", "Panes & screen"}
 	var cols [][]string
 	total := 0
 	for i, g := range groups {
