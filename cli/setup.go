@@ -470,7 +470,8 @@ func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened,
 	if open == nil {
 		return nil, fmt.Errorf("--game %s cannot be opened", o.game)
 	}
-	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv})
+	kind, _ := o.brainKind() // a model may serve the game's server (MCP sampling)
+	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv, Model: kind == "model"})
 	if err != nil {
 		return nil, err
 	}

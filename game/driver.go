@@ -50,6 +50,9 @@ type Env struct {
 	// (nil, err): coplay does this before it opens the notebook, so that a mistake never
 	// leaves a session behind.
 	CheckOnly bool
+	// Model is set when a model plays (not the autopilot, not a cassette): a game may
+	// then offer it to its server (MCP sampling), each use approved by the person.
+	Model bool
 }
 
 // Opened is a game ready to play, and how to put it away.

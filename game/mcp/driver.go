@@ -30,6 +30,7 @@ type saved struct {
 	Headers     map[string]string `json:"headers,omitempty"`
 	Observe     []string          `json:"observe,omitempty"`
 	ObserveTool string            `json:"observe_tool,omitempty"`
+	LogLevel    string            `json:"log_level,omitempty"`
 }
 
 func flags(fs *game.FlagSet) game.Opener {
@@ -37,6 +38,7 @@ func flags(fs *game.FlagSet) game.Opener {
 	headers := fs.ListFlag("mcp-header", "HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)")
 	observe := fs.ListFlag("mcp-observe", "resource `URI` read at every step as the world (repeatable)")
 	observeTool := fs.StringFlag("mcp-observe-tool", "", "read-only `tool` called with {} at every step as the world")
+	logLevel := fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)")
 	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
 		var cfg Config
 		if *server == "" && len(env.State) > 0 {
@@ -44,7 +46,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			if err := json.Unmarshal(env.State, &s); err != nil {
 				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
 			}
-			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool}
+			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel}
 		} else {
 			if *server == "" {
 				return nil, game.FlagErrorf("--game mcp needs --mcp: a command that starts a stdio server ('node dist/index.js stdio') or a streamable HTTP URL (http://127.0.0.1:3001/mcp)")
@@ -66,13 +68,16 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			cfg.Observe, cfg.ObserveTool = *observe, *observeTool
 		}
+		if *logLevel != "" {
+			cfg.LogLevel = *logLevel
+		}
 		if err := cfg.check(); err != nil {
 			return nil, game.FlagErrorf("--mcp: %s", strings.TrimPrefix(err.Error(), "mcp: "))
 		}
 		if env.CheckOnly {
 			return nil, nil
 		}
-		cfg.LogDir = env.Dir
+		cfg.LogDir, cfg.Sampling = env.Dir, env.Model
 		g, err := Open(ctx, cfg)
 		if err != nil {
 			if g != nil {
@@ -80,7 +85,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool}
+		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel}
 		for k, v := range cfg.Headers {
 			if strings.Contains(v, "$") {
 				if s.Headers == nil {

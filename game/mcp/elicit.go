@@ -17,7 +17,7 @@ import (
 // defaults), so what goes back is valid or an error the server reads.
 func (g *Game) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	p := req.Params
-	q := game.Question{Server: g.name, Message: p.Message, URL: p.URL}
+	q := game.Question{Server: g.label(), Message: p.Message, URL: p.URL}
 	if p.RequestedSchema != nil {
 		raw, err := json.Marshal(p.RequestedSchema)
 		if err != nil {

@@ -143,3 +143,15 @@ func (g *Game) clientOptions() *sdk.ClientOptions {
 	}
 	return opts
 }
+
+// label names the server to the person: the name it gives itself in initialize, else the
+// name coplay knows it by (its command or URL).
+func (g *Game) label() string {
+	g.mu.Lock()
+	sess := g.sess
+	g.mu.Unlock()
+	if sess == nil {
+		return g.name
+	}
+	return g.group(sess)
+}

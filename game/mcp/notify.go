@@ -36,7 +36,7 @@ func (g *Game) progress(_ context.Context, req *sdk.ProgressNotificationClientRe
 		return
 	}
 	if host := g.hosts.forToken(p.ProgressToken); host != nil {
-		host.Progress(game.Progress{Server: g.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		host.Progress(game.Progress{Server: g.label(), Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
 }
 
@@ -52,7 +52,7 @@ func (g *Game) logMessage(_ context.Context, req *sdk.LoggingMessageRequest) {
 	if err != nil {
 		data, _ = json.Marshal("(unreadable log data)")
 	}
-	host.Log(game.LogLine{Server: g.name, Level: string(p.Level), Logger: p.Logger, Data: data})
+	host.Log(game.LogLine{Server: g.label(), Level: string(p.Level), Logger: p.Logger, Data: data})
 }
 
 // afterConnect sets up what a new session offers besides tools: the log level when the

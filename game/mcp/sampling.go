@@ -20,7 +20,7 @@ const codeUserRejected = -1
 // reach the model as one line each, since the runner's model takes text.
 func (g *Game) sample(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
 	p := req.Params
-	sr := game.SampleRequest{Server: g.name, System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
+	sr := game.SampleRequest{Server: g.label(), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
 	for _, m := range p.Messages {
 		if m == nil {
 			continue
