@@ -318,19 +318,19 @@ func (m *Model) renderAsk(a *askItem, w, maxH int) []string {
 		}
 		keys = []key.Binding{withDesc(km.AnswerAccept, "approve"), km.AnswerDecline}
 	case a.el.URL != "":
-		lines = append(lines, wrapStyled(a.el.Message, w, st.strong, "▸ ")...)
+		lines = append(lines, wrapStyled(a.el.Message, w, st.strong, "")...)
 		lines = append(lines, wrapStyled(a.el.URL, w, st.accent, "  open: ")...)
-		keys = []key.Binding{km.OpenURL, withDesc(km.AnswerAccept, "done"), km.AnswerDecline, km.AnswerCancel}
+		keys = []key.Binding{km.OpenURL, withDesc(km.AnswerAccept, "done"), km.AnswerDecline, withDesc(km.AnswerCancel, "cancel")}
 	default:
-		lines = append(lines, wrapStyled(a.el.Message, w, st.strong, "▸ ")...)
+		lines = append(lines, wrapStyled(a.el.Message, w, st.strong, "")...)
 		lines = append(lines, m.formLines(a, w)...)
-		keys = []key.Binding{km.AnswerAccept, km.AnswerDecline, km.AnswerCancel, withDesc(km.Down, "next field")}
+		keys = []key.Binding{withDesc(km.AnswerAccept, "accept"), km.AnswerDecline, withDesc(km.AnswerCancel, "cancel"), withDesc(km.Down, "next field")}
 		if len(a.fields) > 0 {
 			f := a.fields[a.sel]
 			if len(f.choices) > 0 || f.typ == "boolean" {
-				keys = append(keys, km.Choose)
+				keys = append(keys, withDesc(km.Choose, "choose"))
 			} else {
-				keys = append(keys, km.Fill)
+				keys = append(keys, withDesc(km.Fill, "type"))
 			}
 		}
 	}
