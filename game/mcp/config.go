@@ -37,6 +37,8 @@ type Config struct {
 	// LogLevel is the least severe log level the server is asked to send
 	// (logging/setLevel); "" is DefaultLogLevel.
 	LogLevel string
+	// OAuth is how coplay identifies itself when a URL server answers 401 (oauth.go).
+	OAuth OAuth
 }
 
 // check reports what is wrong with a Config, before anything is started.
@@ -53,6 +55,9 @@ func (c Config) check() error {
 		if _, err := splitCommand(c.Command); err != nil {
 			return err
 		}
+	}
+	if err := c.OAuth.check(c.Command != ""); err != nil {
+		return err
 	}
 	if c.LogLevel != "" && !validLogLevel(c.LogLevel) {
 		return fmt.Errorf("mcp: log level %q is not one of %s", c.LogLevel, strings.Join(logLevels, ", "))

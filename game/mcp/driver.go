@@ -31,6 +31,10 @@ type saved struct {
 	Observe     []string          `json:"observe,omitempty"`
 	ObserveTool string            `json:"observe_tool,omitempty"`
 	LogLevel    string            `json:"log_level,omitempty"`
+	// The OAuth client, never its secret: only the variable that holds it.
+	ClientID          string `json:"client_id,omitempty"`
+	ClientSecretEnv   string `json:"client_secret_env,omitempty"`
+	ClientMetadataURL string `json:"client_metadata_url,omitempty"`
 }
 
 func flags(fs *game.FlagSet) game.Opener {
@@ -38,6 +42,9 @@ func flags(fs *game.FlagSet) game.Opener {
 	headers := fs.ListFlag("mcp-header", "HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)")
 	observe := fs.ListFlag("mcp-observe", "resource `URI` read at every step as the world (repeatable)")
 	observeTool := fs.StringFlag("mcp-observe-tool", "", "read-only `tool` called with {} at every step as the world")
+	clientID := fs.StringFlag("mcp-client-id", "", "OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)")
+	clientSecretEnv := fs.StringFlag("mcp-client-secret-env", "", "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)")
+	clientMetadata := fs.StringFlag("mcp-client-metadata", "", "https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one")
 	logLevel := fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)")
 	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
 		var cfg Config
@@ -46,7 +53,8 @@ func flags(fs *game.FlagSet) game.Opener {
 			if err := json.Unmarshal(env.State, &s); err != nil {
 				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
 			}
-			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel}
+			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel,
+				OAuth: OAuth{ClientID: s.ClientID, ClientSecretEnv: s.ClientSecretEnv, ClientMetadataURL: s.ClientMetadataURL}}
 		} else {
 			if *server == "" {
 				return nil, game.FlagErrorf("--game mcp needs --mcp: a command that starts a stdio server ('node dist/index.js stdio') or a streamable HTTP URL (http://127.0.0.1:3001/mcp)")
@@ -71,6 +79,9 @@ func flags(fs *game.FlagSet) game.Opener {
 		if *logLevel != "" {
 			cfg.LogLevel = *logLevel
 		}
+		if *clientID != "" || *clientSecretEnv != "" || *clientMetadata != "" {
+			cfg.OAuth = OAuth{ClientID: *clientID, ClientSecretEnv: *clientSecretEnv, ClientMetadataURL: *clientMetadata}
+		}
 		if err := cfg.check(); err != nil {
 			return nil, game.FlagErrorf("--mcp: %s", strings.TrimPrefix(err.Error(), "mcp: "))
 		}
@@ -85,7 +96,8 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel}
+		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel,
+			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL}
 		for k, v := range cfg.Headers {
 			if strings.Contains(v, "$") {
 				if s.Headers == nil {
@@ -104,7 +116,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			Title:   g.Info().Title,
 			Save:    func() ([]byte, error) { return state, nil },
 			Close:   g.Close,
-			Secrets: headerSecrets(cfg.Headers, os.LookupEnv),
+			Secrets: append(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv)...),
 		}, nil
 	}
 }

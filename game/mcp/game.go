@@ -76,6 +76,11 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	name = u.Host + u.Path // no user info, no query: they may hold secrets
 	d = (&httpDialer{url: cfg.URL, headers: cfg.Headers, getenv: os.LookupEnv}).dial
 	g := newGame(cfg, name, d)
+	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
+	if err != nil {
+		return nil, err
+	}
+	g.dial = withOAuth(d, h)
 	return g, g.start(ctx)
 }
 

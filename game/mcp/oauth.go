@@ -1,0 +1,279 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// A remote server that answers 401 is authorized with OAuth's authorization code flow,
+// by the SDK's AuthorizationCodeHandler (metadata discovery, client ID metadata
+// document, pre-registration or dynamic client registration, PKCE, token exchange,
+// refresh, scope step-up on 403 insufficient_scope). coplay's side is the person: the
+// authorization URL is printed and opened in the browser ($BROWSER, the URL as its last
+// argument, else the platform's opener), and the browser's redirect is caught on a
+// loopback listener. Tokens live in the handler's memory only: never in the session,
+// the journal or a log.
+
+// DefaultOAuthWait is how long coplay waits for the browser to come back.
+const DefaultOAuthWait = 5 * time.Minute
+
+// OAuth is how coplay identifies itself to a server's authorization server.
+type OAuth struct {
+	// ClientID and ClientSecretEnv name a client registered with the authorization
+	// server beforehand; the secret is read from that environment variable when
+	// needed and kept in memory only. Empty: the client registers itself (dynamic
+	// client registration) or names its metadata document.
+	ClientID        string
+	ClientSecretEnv string
+	// ClientMetadataURL is the https URL of coplay's client ID metadata document, for
+	// authorization servers that take one instead of registration.
+	ClientMetadataURL string
+	// Wait is how long to wait for the browser's redirect (0 = DefaultOAuthWait).
+	Wait time.Duration
+	// Open shows the authorization URL to the person; nil opens it in the browser.
+	Open func(url string) error
+	// Say tells the person something (where to authorize); nil writes to stderr.
+	Say func(string)
+}
+
+// newOAuth builds the OAuth handler of a Game reached over HTTP. getenv reads the
+// client secret's variable.
+func (g *Game) newOAuth(getenv func(string) (string, bool)) (auth.OAuthHandler, error) {
+	o := g.cfg.OAuth
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %s: no loopback port for OAuth's redirect: %w", g.name, err)
+	}
+	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL: redirect,
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			return g.authorizeInBrowser(ctx, port, args.URL)
+		},
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{redirect}, ClientName: "coplay",
+		}},
+		RequestRefreshToken: true,
+	}
+	if o.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
+	}
+	if o.ClientID != "" {
+		creds := &oauthex.ClientCredentials{ClientID: o.ClientID}
+		if o.ClientSecretEnv != "" {
+			secret, ok := getenv(o.ClientSecretEnv)
+			if !ok || secret == "" {
+				return nil, fmt.Errorf("mcp: the OAuth client secret's variable %s is not set in the environment", o.ClientSecretEnv)
+			}
+			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
+		}
+		cfg.PreregisteredClient = creds
+	}
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %s: OAuth settings: %w", g.name, err)
+	}
+	return &oauthHandler{h: h, g: g}, nil
+}
+
+// oauthHandler is the SDK's handler with errors that say what failed and where.
+type oauthHandler struct {
+	h *auth.AuthorizationCodeHandler
+	g *Game
+}
+
+// TokenSource returns the tokens obtained so far (none before the first 401).
+func (o *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	return o.h.TokenSource(ctx)
+}
+
+// Authorize runs the authorization flow after a 401 (or a 403 asking for more scopes).
+func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	status := resp.StatusCode
+	err := o.h.Authorize(ctx, req, resp)
+	if err == nil {
+		return nil
+	}
+	var be *browserError
+	if errors.As(err, &be) {
+		return err
+	}
+	return fmt.Errorf("the MCP server %s answered %d and authorizing coplay with it failed: %s", o.g.name, status, oauthHint(err))
+}
+
+// oauthHint puts the SDK's error in words for the person.
+func oauthHint(err error) string {
+	s := err.Error()
+	switch {
+	case strings.Contains(s, "protected resource metadata") || strings.Contains(s, "authorization server metadata") || strings.Contains(s, "metadata"):
+		return "no usable OAuth metadata (the server names no authorization server, or it publishes none): " + s
+	case strings.Contains(s, "regist"):
+		return "the authorization server refused to register coplay (give a pre-registered client with --mcp-client-id): " + s
+	case strings.Contains(s, "token"):
+		return "the authorization server did not hand out a token: " + s
+	}
+	return s
+}
+
+// browserError is a failure of the person's part of the flow (the browser), already in
+// the person's words.
+type browserError struct{ msg string }
+
+func (e *browserError) Error() string { return e.msg }
+
+// authorizeInBrowser shows the authorization URL, opens it, and waits for the browser's
+// redirect to the loopback listener on port.
+func (g *Game) authorizeInBrowser(ctx context.Context, port int, authURL string) (*auth.AuthorizationResult, error) {
+	o := g.cfg.OAuth
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return nil, &browserError{fmt.Sprintf("mcp server %s: cannot listen for OAuth's redirect on 127.0.0.1:%d: %v", g.name, port, err)}
+	}
+	got := make(chan callback, 1)
+	srv := &http.Server{Handler: callbackHandler(got), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(l)
+	defer srv.Close()
+
+	say := o.Say
+	if say == nil {
+		say = func(s string) { fmt.Fprintln(os.Stderr, s) }
+	}
+	say(fmt.Sprintf("The MCP server %s needs you to authorize coplay: open %s", g.name, authURL))
+	open := o.Open
+	if open == nil {
+		open = openBrowser
+	}
+	if err := open(authURL); err != nil {
+		say(fmt.Sprintf("(the browser could not be started: %v; open the address by hand)", err))
+	}
+	wait := o.Wait
+	if wait <= 0 {
+		wait = DefaultOAuthWait
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case c := <-got:
+		if c.err != "" {
+			return nil, &browserError{fmt.Sprintf("the authorization server of MCP server %s refused: %s", g.name, c.err)}
+		}
+		return &auth.AuthorizationResult{Code: c.code, State: c.state, Iss: c.iss}, nil
+	case <-t.C:
+		return nil, &browserError{fmt.Sprintf("no answer from the browser within %s for MCP server %s: authorize in the browser, then start coplay again", wait, g.name)}
+	case <-ctx.Done():
+		return nil, &browserError{fmt.Sprintf("authorizing with MCP server %s was cancelled: %v", g.name, ctx.Err())}
+	}
+}
+
+// callback is what the browser brought back.
+type callback struct{ code, state, iss, err string }
+
+// callbackHandler takes the authorization server's redirect.
+func callbackHandler(got chan<- callback) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		c := callback{code: q.Get("code"), state: q.Get("state"), iss: q.Get("iss")}
+		if e := q.Get("error"); e != "" {
+			c.err = strings.TrimSpace(e + " " + q.Get("error_description"))
+		} else if c.code == "" {
+			c.err = "the redirect carried no authorization code"
+		}
+		select {
+		case got <- c:
+		default: // an answer came already
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		msg := "coplay is authorized. You can close this tab."
+		if c.err != "" {
+			msg = "coplay was not authorized: " + c.err
+		}
+		fmt.Fprintf(w, "<!doctype html><title>coplay</title><p>%s</p>\n", html.EscapeString(msg))
+	})
+}
+
+// openBrowser opens url in the person's browser: $BROWSER (its words, the URL last),
+// else the platform's opener. It does not wait for the browser.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	if b := strings.Fields(os.Getenv("BROWSER")); len(b) > 0 {
+		cmd = exec.Command(b[0], append(b[1:], url)...)
+	} else {
+		switch runtime.GOOS {
+		case "darwin":
+			cmd = exec.Command("open", url)
+		case "windows":
+			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+		default:
+			cmd = exec.Command("xdg-open", url)
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return nil
+}
+
+// withOAuth makes d's HTTP transports authorize with h.
+func withOAuth(d dialer, h auth.OAuthHandler) dialer {
+	return func(ctx context.Context) (sdk.Transport, error) {
+		t, err := d(ctx)
+		if st, ok := t.(*sdk.StreamableClientTransport); ok {
+			st.OAuthHandler = h
+		}
+		return t, err
+	}
+}
+
+// freePort finds a loopback port that is free now.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// check reports OAuth settings that cannot work, before anything is started.
+func (o OAuth) check(stdio bool) error {
+	switch {
+	case (o.ClientID != "" || o.ClientSecretEnv != "" || o.ClientMetadataURL != "") && stdio:
+		return errors.New("mcp: OAuth settings are for a URL; a stdio server is not reached over HTTP")
+	case o.ClientSecretEnv != "" && o.ClientID == "":
+		return errors.New("mcp: a client secret goes with a client id (--mcp-client-id)")
+	case o.ClientMetadataURL != "" && !strings.HasPrefix(o.ClientMetadataURL, "https://"):
+		return fmt.Errorf("mcp: the client metadata document %q must be an https URL", o.ClientMetadataURL)
+	}
+	return nil
+}
+
+// secrets returns the client secret, for the scrubber: it is shown and written nowhere.
+func (o OAuth) secrets(getenv func(string) (string, bool)) []string {
+	if o.ClientSecretEnv == "" {
+		return nil
+	}
+	if v, ok := getenv(o.ClientSecretEnv); ok && v != "" {
+		return []string{v}
+	}
+	return nil
+}
