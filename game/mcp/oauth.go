@@ -47,7 +47,8 @@ type OAuth struct {
 	Wait time.Duration
 	// Open shows the authorization URL to the person; nil opens it in the browser.
 	Open func(url string) error
-	// Say tells the person something (where to authorize); nil writes to stderr.
+	// Say tells the person something (where to authorize); nil writes to stderr before
+	// play starts and to the log (a server log line of coplay's own) during play.
 	Say func(string)
 }
 
@@ -151,7 +152,13 @@ func (g *Game) authorizeInBrowser(ctx context.Context, port int, authURL string)
 
 	say := o.Say
 	if say == nil {
-		say = func(s string) { fmt.Fprintln(os.Stderr, s) }
+		say = func(s string) {
+			if g.hosts.lastHost() != nil { // playing: the Log pane, not over the screen
+				g.note("%s", s)
+				return
+			}
+			fmt.Fprintln(os.Stderr, s)
+		}
 	}
 	say(fmt.Sprintf("The MCP server %s needs you to authorize coplay: open %s", g.name, authURL))
 	open := o.Open
