@@ -194,3 +194,46 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 		t.Errorf("logs %+v, want the info line only", h.logs)
 	}
 }
+
+// An observed resource the server can say changed is subscribed to; its updates are
+// triggers of type resource.updated on the URI.
+func TestResourceUpdatesAreTriggers(t *testing.T) {
+	subscribed := make(chan string, 1)
+	s := sdk.NewServer(&sdk.Implementation{Name: "board", Version: "1"}, &sdk.ServerOptions{
+		SubscribeHandler:   func(_ context.Context, req *sdk.SubscribeRequest) error { subscribed <- req.Params.URI; return nil },
+		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
+	})
+	s.AddResource(&sdk.Resource{URI: "game://board", Name: "board", MIMEType: "text/plain"}, func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "game://board", Text: "empty board"}}}, nil
+	})
+	dial := func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := s.Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ct, nil
+	}
+	g, err := openWith(context.Background(), Config{Observe: []string{"game://board"}}, "board", dial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ game.Triggers = g
+	if uri := <-subscribed; uri != "game://board" {
+		t.Fatalf("subscribed to %q", uri)
+	}
+	if err := s.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: "game://board"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case tr := <-g.Triggers():
+		if tr.Type != "resource.updated" || tr.Subject != "game://board" {
+			t.Errorf("trigger %+v", tr)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no trigger for the update")
+	}
+	g.Close()
+	if _, open := <-g.Triggers(); open {
+		t.Errorf("the triggers channel stays open after Close")
+	}
+}
