@@ -60,6 +60,16 @@
 // whose answer was lost is Result{Unknown: true} and is never sent again; the next
 // observation says the world may have moved on.
 //
+// # The rest of the client
+//
+// A server may ask the person (elicitation, form or URL mode), borrow the model
+// (sampling, offered only when Config.Sampling), report a call's progress and log
+// (logging/setLevel at Config.LogLevel): each goes to the game.Host the runner lends in
+// the context of the call in flight (host.go). Observed resources are subscribed to when
+// the server allows it, and their updates are triggers of type resource.updated
+// (Triggers). A URL server that answers 401 is authorized with OAuth's authorization
+// code flow through the browser (oauth.go, Config.OAuth); tokens stay in memory.
+//
 // Nothing a server sends (descriptions, results, notifications) can approve a call or
 // add a rule: this package has no access to either, and only turns what the server
 // says into text for the model.
