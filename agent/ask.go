@@ -190,6 +190,16 @@ func (r *Runner) putQuestion(a *asking) {
 	if r.cfg.ApproveAll {
 		ans, why := unattendedAnswer(a)
 		r.closeAsk(a, ans, "policy", why)
+		return
+	}
+	r.askWaits(a)
+}
+
+// askWaits puts the runner in the waiting_for_decision state while a question or request
+// waits for the person (headless: stdin closed then stops the run, as for a call).
+func (r *Runner) askWaits(a *asking) {
+	if r.state != Deciding {
+		r.setState(Deciding, a.q.Server+" waits for the person's answer")
 	}
 }
 
@@ -247,6 +257,9 @@ func (r *Runner) closeAsk(a *asking, ans game.Answer, by, reason string) {
 	st.openN--
 	if st.openN == 0 {
 		st.credit += time.Since(st.since)
+		if r.state == Deciding {
+			r.setState(Running, "")
+		}
 	}
 	a.reply <- ans
 	if a.sample != nil {

@@ -140,6 +140,8 @@ func (r *Runner) putSample(a *asking) {
 		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", r.capReached())
 	case r.cfg.ApproveAll:
 		r.closeAsk(a, game.Answer{Action: game.Accept}, "policy", "play is unattended")
+	default:
+		r.askWaits(a)
 	}
 }
 
