@@ -51,6 +51,7 @@ type askState struct {
 	since    time.Time // when the oldest question open now was put, or the last credit
 	credit   time.Duration
 	progress time.Time // the last progress report of the call running
+	lastCall string    // the last call a progress report was on
 	callAt   time.Time // when the call running began
 	extended time.Duration
 	progLast map[string]time.Time // call id → the last progress event shown

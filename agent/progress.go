@@ -33,7 +33,13 @@ func (r *Runner) onProgress(p Progress) {
 	st := &r.asks
 	now := time.Now()
 	st.progress = now
-	p.CallID = r.runningCall()
+	// Progress sent just before a call's answer may come just after it: it is the last
+	// call's that ran.
+	if p.CallID = r.runningCall(); p.CallID != "" {
+		st.lastCall = p.CallID
+	} else {
+		p.CallID = st.lastCall
+	}
 	p.Message = r.scrub.text(p.Message)
 	if st.progLast == nil {
 		st.progLast = map[string]time.Time{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/coplayhq/coplay/game"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,15 +52,25 @@ func (h *hosts) begin(ctx context.Context) (token string, end func()) {
 	return token, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		delete(h.calls, token)
 		for i, t := range h.order {
 			if t == token {
 				h.order = append(h.order[:i], h.order[i+1:]...)
 				break
 			}
 		}
+		// The SDK hands notifications to their handlers apart from answers, so progress
+		// sent just before the answer may be handled just after it: the token is kept a
+		// moment longer.
+		time.AfterFunc(progressGrace, func() {
+			h.mu.Lock()
+			delete(h.calls, token)
+			h.mu.Unlock()
+		})
 	}
 }
+
+// progressGrace is how long a call's progress token outlives its answer.
+const progressGrace = 2 * time.Second
 
 // seen remembers the Host of ctx for what arrives between calls.
 func (h *hosts) seen(ctx context.Context) {
