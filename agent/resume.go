@@ -3,9 +3,34 @@ package agent
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/coplayhq/coplay/game"
 )
+
+// reportGaps tells the person, when a resumed session's journal is damaged, which
+// records cannot be read and are skipped (notes.Session.JournalGaps); it reports
+// whether there were any. A new session has nothing to check.
+func (r *Runner) reportGaps() bool {
+	if r.lastSeq == 0 {
+		return false
+	}
+	gaps, err := r.cfg.Session.JournalGaps()
+	if err != nil {
+		r.emitError("resuming: the journal of session %s could not be checked: %v; play goes on from the notes, the plan and the world", r.cfg.Session.Name(), err)
+		return true
+	}
+	if len(gaps) == 0 {
+		return false
+	}
+	parts := make([]string, len(gaps))
+	for i, g := range gaps {
+		parts[i] = g.String()
+	}
+	r.emitError("resuming: the journal of session %s is damaged, and what cannot be read is skipped: %s. The model's history, the log and the export leave it out; play goes on from the notes, the plan and the world",
+		r.cfg.Session.Name(), strings.Join(parts, ", "))
+	return true
+}
 
 // resumeRecords is how much of the journal's end is read to rebuild the history: enough
 // for the verbatim window and the summary lines (a step journals about ten records).
@@ -17,10 +42,10 @@ const resumeRecords = (DefaultHistorySteps + summaryLines) * 16
 // ending (still pending, or cut off by a crash) are left to recover, which asks about
 // them or reports them as unknown.
 func (r *Runner) rebuildHistory() {
+	damaged := r.reportGaps()
 	recs, err := r.cfg.Session.Tail(resumeRecords)
-	if err != nil {
+	if err != nil && !damaged {
 		r.emitError("reading the journal to resume the conversation: %v (the notes and plan carry on)", err)
-		return
 	}
 	type callState struct {
 		call     ToolCall

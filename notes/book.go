@@ -327,7 +327,8 @@ func inspect(path string, timeout time.Duration) error {
 // checkFormat accepts an empty bbolt file (a crash can leave one right
 // after creation) or one carrying our format mark, and checks that the
 // file is as long as its own metadata says.
-func checkFormat(path string, tx *bolt.Tx) error {
+func checkFormat(path string, tx *bolt.Tx) (err error) {
+	defer faultAt(&err, func() string { return "its format mark and list of sessions" })
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("notes: %w", err)

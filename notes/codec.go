@@ -179,11 +179,12 @@ func encodeBlock(recs []Record) ([]byte, error) {
 
 // decodeBlock reads a journal value stored under key k: a sealed block, or one legacy
 // JSON record. It never panics on bad input; its errors name the records.
-func decodeBlock(k, v []byte) ([]Record, error) {
+func decodeBlock(k, v []byte) (_ []Record, err error) {
 	seq := uint64(0)
 	if len(k) == 8 {
 		seq = binary.BigEndian.Uint64(k)
 	}
+	defer faultAt(&err, record(seq))
 	bad := func(err error) ([]Record, error) {
 		return nil, fmt.Errorf("journal record %d: %w: %w", seq, ErrCorrupt, err)
 	}

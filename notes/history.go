@@ -73,6 +73,12 @@ func encodeVersion(key []byte, v textVersion, prev []byte) []byte {
 // decodeVersion applies a stored version to prev (the version before it, nil when
 // none is known) and returns the result. whole reports whether it was a checkpoint.
 func decodeVersion(key, val, prev []byte) (v textVersion, whole bool, err error) {
+	defer faultAt(&err, func() string {
+		if len(key) == 8 {
+			return fmt.Sprintf("version %d", binary.BigEndian.Uint64(key))
+		}
+		return fmt.Sprintf("a version whose key is damaged (%x)", key[:min(len(key), 16)])
+	})
 	p, sealed, err := unseal(kindText, key, val)
 	if err != nil {
 		return v, false, fmt.Errorf("%w: %w", ErrCorrupt, err)
@@ -141,7 +147,9 @@ var errLegacy = errors.New("legacy version")
 // versions reads the versions of a history bucket in order, calling fn with each
 // one's key and value rebuilt by decode's caller. legacy turns a format 1 value into a
 // textVersion.
-func versions(b *bolt.Bucket, from uint64, legacy func(k, v []byte) (textVersion, error), fn func(k []byte, v textVersion) error) error {
+func versions(b *bolt.Bucket, from uint64, legacy func(k, v []byte) (textVersion, error), fn func(k []byte, v textVersion) error) (err error) {
+	at := from
+	defer faultAt(&err, func() string { return fmt.Sprintf("the versions from %d on", at) })
 	c := b.Cursor()
 	// Start at the checkpoint at or before from.
 	start := from - (from-1)%checkpointEvery
@@ -150,6 +158,9 @@ func versions(b *bolt.Bucket, from uint64, legacy func(k, v []byte) (textVersion
 	}
 	var prev []byte
 	for k, val := c.Seek(seqKey(start)); k != nil; k, val = c.Next() {
+		if len(k) == 8 {
+			at = binary.BigEndian.Uint64(k)
+		}
 		v, _, err := decodeVersion(k, val, prev)
 		if errors.Is(err, errLegacy) {
 			v, err = legacy(k, val)

@@ -388,7 +388,8 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 	for {
 		var recs []Record
 		var last uint64
-		err := s.view(func(sb *bolt.Bucket) error {
+		err := s.view(func(sb *bolt.Bucket) (err error) {
+			defer faultAt(&err, func() string { return fmt.Sprintf("the journal from record %d on", max(from, lastSeq(recs)+1)) })
 			j := sb.Bucket(bucketJournal)
 			last = j.Sequence()
 			c := j.Cursor()
@@ -433,6 +434,14 @@ func (s *Session) Records(from uint64, fn func(Record) error) error {
 	}
 }
 
+// lastSeq is the seq of the last of recs, 0 for none.
+func lastSeq(recs []Record) uint64 {
+	if len(recs) == 0 {
+		return 0
+	}
+	return recs[len(recs)-1].Seq
+}
+
 // seekBlock positions c on the block holding seq (or the first after it).
 func seekBlock(c *bolt.Cursor, seq uint64) (k, v []byte) {
 	want := seqKey(seq)
@@ -459,7 +468,8 @@ func (s *Session) Tail(n int) ([]Record, error) {
 	}
 	var blocks [][]Record
 	count := 0
-	err := s.view(func(sb *bolt.Bucket) error {
+	err := s.view(func(sb *bolt.Bucket) (err error) {
+		defer faultAt(&err, func() string { return fmt.Sprintf("the last %d records of the journal", n) })
 		c := sb.Bucket(bucketJournal).Cursor()
 		for k, v := c.Last(); k != nil && count < n; k, v = c.Prev() {
 			block, err := decodeBlock(k, v)
@@ -536,7 +546,8 @@ type Recovery struct {
 // index of open calls, not the journal.
 func (s *Session) Recover() (Recovery, error) {
 	var rec Recovery
-	err := s.view(func(sb *bolt.Bucket) error {
+	err := s.view(func(sb *bolt.Bucket) (err error) {
+		defer faultAt(&err, func() string { return "the index of open calls" })
 		return sb.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
 			id := callIDOf(k)
 			e, ok, err := getCall(sb, id)

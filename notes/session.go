@@ -269,21 +269,34 @@ func (s *Session) update(fn func(sb *bolt.Bucket) error) error {
 	return s.damaged(s.book.update(s.inBucket(fn)))
 }
 
-// inBucket makes fn a transaction's function: it runs with this session's bucket.
+// inBucket makes fn a transaction's function: it runs with this session's bucket, once
+// every bucket a session has is there (a damaged page can lose one; reading it would
+// dereference nothing).
 func (s *Session) inBucket(fn func(sb *bolt.Bucket) error) func(*bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
 		sb, err := s.book.sessionBucket(tx, s.name)
 		if err != nil {
 			return err
 		}
+		for _, name := range sessionBuckets {
+			if sb.Bucket(name) == nil {
+				return fmt.Errorf("notes: its %s bucket is missing (lost to a damaged page): %w", name, ErrCorrupt)
+			}
+		}
 		return fn(sb)
 	}
 }
 
-// damaged names the file and the session in an ErrCorrupt error that does not yet.
+// damaged names the file and the session in an ErrCorrupt error that does not yet (the
+// Book's own recovery from a fault names only the file).
 func (s *Session) damaged(err error) error {
 	var fe *fileError
-	if err == nil || !errors.Is(err, ErrCorrupt) || errors.As(err, &fe) {
+	switch {
+	case err == nil || !errors.Is(err, ErrCorrupt):
+		return err
+	case errors.As(err, &fe) && fe.msg == "is damaged":
+		return &fileError{path: fe.path, msg: fmt.Sprintf("is damaged in session %q", s.name), kind: ErrCorrupt, err: fe.err}
+	case fe != nil:
 		return err
 	}
 	return &fileError{path: s.book.path, msg: fmt.Sprintf("is damaged in session %q", s.name), kind: ErrCorrupt, err: err}
