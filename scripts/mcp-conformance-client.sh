@@ -1,0 +1,33 @@
+#!/bin/bash
+# The MCP conformance suite's client (docs/PROTOCOL.md, "A server's questions"): coplay run
+# --headless with a scripted model that calls the tool each scenario expects, --approve all.
+#   COPLAY=./coplay npx @modelcontextprotocol/conformance@0.1.16 client \
+#     --command scripts/mcp-conformance-client.sh --suite auth
+# The suite needs Node 22 or later (fs.globSync).
+url="$1"
+d=$(mktemp -d)
+call=""
+case "$MCP_CONFORMANCE_SCENARIO" in
+  tools_call) call='{"tool":"add_numbers","args":{"a":5,"b":3}}' ;;
+  elicitation-sep1034-client-defaults) call='{"tool":"test_client_elicitation_defaults","args":{}}' ;;
+  sse-retry) call='{"tool":"test_reconnection","args":{}}' ;;
+  auth/*) call='{"tool":"test-tool","args":{}}' ;;
+esac
+if [ -n "$call" ]; then
+  steps='[{"text":"calling","calls":['"$call"']},{"text":"done"}]'
+else
+  steps='[{"text":"done"}]'
+fi
+echo '{"name":"conformance","model":"scripted","steps":'"$steps"'}' > "$d/c.json"
+export BROWSER="curl -sSL -o /dev/null"
+extra=()
+case "$MCP_CONFORMANCE_SCENARIO" in auth/basic-cimd) extra=(--mcp-client-metadata https://conformance-test.local/client-metadata.json) ;; esac
+if [ -n "$MCP_CONFORMANCE_CONTEXT" ]; then
+  id=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"client_id\",\"\"))")
+  sec=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"client_secret\",\"\"))")
+  if [ -n "$id" ]; then export CONF_SECRET="$sec"; extra+=(--mcp-client-id "$id" --mcp-client-secret-env CONF_SECRET); fi
+fi
+"${COPLAY:-coplay}" run --headless --data "$d/coplay.db" --game mcp --mcp "$url" --brain "script:$d/c.json" --approve all --steps 2 "${extra[@]}" < /dev/null
+rc=$?
+rm -rf "$d"
+exit $rc
