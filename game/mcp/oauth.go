@@ -135,6 +135,7 @@ func oauthHint(err error) string {
 // the person's words.
 type browserError struct{ msg string }
 
+// Error says what went wrong, in the person's words.
 func (e *browserError) Error() string { return e.msg }
 
 // authorizeInBrowser shows the authorization URL, opens it, and waits for the browser's
