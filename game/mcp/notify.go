@@ -116,18 +116,7 @@ func (t *trig) send(tr game.Trigger) {
 	if t.closed {
 		return
 	}
-	ch := t.channel()
-	for {
-		select {
-		case ch <- tr:
-			return
-		default:
-		}
-		select {
-		case <-ch:
-		default:
-		}
-	}
+	game.SendTrigger(t.channel(), tr) // one sender at a time: t.mu
 }
 
 // close closes the channel once.
