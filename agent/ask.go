@@ -76,6 +76,7 @@ type hostMsg struct {
 	progress *Progress     // a call's progress
 	log      *game.LogLine // a server's log line
 	sampled  *sampled      // a sampling request the model answered
+	modelAns *modelAnswer  // a question the model answered (play unattended)
 }
 
 // host is the runner's game.Host, lent to the game in the context of every call.
@@ -97,12 +98,17 @@ func (h host) Ask(ctx context.Context, q game.Question) (game.Answer, error) {
 	if err := h.r.enqueue(command{host: &hostMsg{ask: a}}); err != nil {
 		return game.Answer{}, err
 	}
-	select {
-	case ans := <-a.reply:
-		return ans, nil
-	case <-ctx.Done():
-		h.r.tryEnqueue(command{host: &hostMsg{withdraw: a}})
-		return game.Answer{}, ctx.Err()
+	for {
+		select {
+		case ans := <-a.reply:
+			if ans.Action != askTheModel {
+				return ans, nil
+			}
+			h.modelAnswers(ctx, a) // unattended: the model answers; the answer comes next
+		case <-ctx.Done():
+			h.r.tryEnqueue(command{host: &hostMsg{withdraw: a}})
+			return game.Answer{}, ctx.Err()
+		}
 	}
 }
 
@@ -162,6 +168,8 @@ func (r *Runner) onHost(m *hostMsg) {
 		r.onServerLog(*m.log)
 	case m.sampled != nil:
 		r.onSampled(m.sampled)
+	case m.modelAns != nil:
+		r.onModelAnswer(m.modelAns)
 	}
 	r.flush()
 }
@@ -190,6 +198,10 @@ func (r *Runner) putQuestion(a *asking) {
 	st.openN++
 	if r.cfg.ApproveAll {
 		ans, why := unattendedAnswer(a)
+		if ans.Action == game.Decline && r.modelMayAnswer(a) {
+			a.reply <- game.Answer{Action: askTheModel} // the asking goroutine asks the model (askmodel.go)
+			return
+		}
 		r.closeAsk(a, ans, "policy", why)
 		return
 	}

@@ -129,25 +129,36 @@ func TestElicitationGoesToThePerson(t *testing.T) {
 }
 
 // Unattended (--approve all), a question is accepted with the schema's defaults when
-// every required field has one, and declined when one has none.
+// every required field has one; otherwise the model answers it through a tool carrying
+// the schema (checked like the person's answer), and a model that does not answer
+// declines.
 func TestElicitationUnattended(t *testing.T) {
-	for schema, want := range map[string]string{
-		doorSchema: `accept {"door":"middle","torches":1}`,
-		doorStrict: "decline ",
+	answer := say("", "answer_question", `{"name":"Ada"}`)
+	for _, tc := range []struct {
+		name, schema string
+		model        []scripted
+		by, want     string
+	}{
+		{"defaults", doorSchema, nil, "policy", `accept {"door":"middle","torches":1}`},
+		{"model answers", doorStrict, []scripted{answer}, "model", `accept {"door":"middle","name":"Ada"}`},
+		{"model silent", doorStrict, []scripted{say("No idea.")}, "model", "decline "},
+		{"model misfits", doorStrict, []scripted{say("", "answer_question", `{"door":"back","name":"Ada"}`)}, "model", "decline "},
 	} {
-		g := &askGame{schema: schema}
-		b := &scriptBrain{replies: []scripted{say("I ask.", "ask", "{}")}}
-		h := startGame(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })
-		ev := h.next("the answer", is(agent.EventAnswered))
-		if ev.Elicitation.By != "policy" {
-			t.Fatalf("answered by %q, want policy", ev.Elicitation.By)
-		}
-		if got := h.resultOf("ask"); got != want {
-			t.Fatalf("unattended answer %q, want %q", got, want)
-		}
-		if err := h.finish(); err != nil {
-			t.Fatal(err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			g := &askGame{schema: tc.schema}
+			b := &scriptBrain{replies: append([]scripted{say("I ask.", "ask", "{}")}, tc.model...)}
+			h := startGame(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })
+			ev := h.next("the answer", is(agent.EventAnswered))
+			if ev.Elicitation.By != tc.by {
+				t.Fatalf("answered by %q (%s), want %s", ev.Elicitation.By, ev.Elicitation.Reason, tc.by)
+			}
+			if got := h.resultOf("ask"); got != tc.want {
+				t.Fatalf("unattended answer %q, want %q", got, tc.want)
+			}
+			if err := h.finish(); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
