@@ -24,6 +24,7 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
 	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -38,6 +39,10 @@ var (
 // TestMain gives the tests that run the coplay binary a directory to build it in, and
 // removes it afterwards.
 func TestMain(m *testing.M) {
+	if os.Getenv("COPLAY_FAULTS_SERVE") == "1" {
+		// The test binary re-executed as a stdio MCP server (faults_play_test.go).
+		mcptest.ServeFaultsStdio("COPLAY_FAULTS_LOG")
+	}
 	var err error
 	if binDir, err = os.MkdirTemp("", "coplay-reliability-"); err != nil {
 		fmt.Fprintln(os.Stderr, "reliability tests:", err)
