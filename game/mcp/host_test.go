@@ -69,6 +69,13 @@ func dungeon() *sdk.Server {
 		content, _ := json.Marshal(res.Content)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(content)}}}, nil, nil
 	})
+	sdk.AddTool(s, &sdk.Tool{Name: "guild", Description: "sign the guild's book on its site"}, func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "url", Message: "Sign the guild's book", URL: "https://guild.example/sign", ElicitationID: "e1"})
+		if err != nil {
+			return nil, nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "guild: " + res.Action}}}, nil, nil
+	})
 	sdk.AddTool(s, &sdk.Tool{Name: "narrate", Description: "narrate with the player's model"}, func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 		res, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{MaxTokens: 50,
 			Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Describe the hall."}}}})
@@ -143,6 +150,13 @@ func TestElicitationReachesTheHost(t *testing.T) {
 		if len(h.asked) != 1 || h.asked[0].Message != "Which door do you open?" || !strings.Contains(string(h.asked[0].Schema), `"middle"`) || h.asked[0].Server != "dungeon" {
 			t.Errorf("asked %+v", h.asked)
 		}
+	}
+	h := &fakeHost{answer: game.Answer{Action: game.Accept}}
+	if res := call(t, g, h, "guild"); res.Output != "guild: accept" {
+		t.Errorf("a URL question: %+v", res)
+	}
+	if len(h.asked) != 1 || h.asked[0].URL != "https://guild.example/sign" || len(h.asked[0].Schema) != 0 {
+		t.Errorf("the URL question asked %+v", h.asked)
 	}
 	g2 := openDungeon(t, Config{})
 	res, err := g2.Call(context.Background(), "door", json.RawMessage(`{}`))
