@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +29,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return errors.New("config needs a subcommand: init, check, profiles or path")
 	}
 	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("config "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("config "+sub, stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, configUsage); fs.PrintDefaults() }
 	force := new(bool)
 	switch sub {

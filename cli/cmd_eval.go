@@ -54,8 +54,7 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // runEval plays every profile on every seed and prints the results.
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("eval", stderr)
 	var profiles stringList
 	fs.Var(&profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
 	seedList := fs.String("seeds", "1", "offline universe `seeds`: a list such as 1,2,3 or 1-5")

@@ -24,18 +24,9 @@ func init() {
 // runPlay starts the companion screen: a new session, or with --resume the named (or
 // newest) one.
 func runPlay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("coplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var o options
-	o.register(fs)
-	pos, err := parseFlags(fs, args, stdout)
-	if err == nil {
-		err = applyConfig(&o, fs)
-	}
+	resume, err := o.parseSession(newFlagSet("coplay", stderr), args, stdout)
 	if err != nil {
-		return err
-	}
-	if err := checkSessionArgs(pos, o.resume); err != nil {
 		return err
 	}
 	keys, err := loadKeys()
@@ -45,7 +36,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	// The terminal is checked once the notebook and the session to resume are known to
 	// be good (so their mistakes are reported with or without one) and before a new
 	// session is created (so a run without a terminal leaves nothing behind).
-	p, err := setup(o, first(pos), 0, needTerminal)
+	p, err := setup(o, resume, 0, needTerminal)
 	if err != nil {
 		return err
 	}
@@ -86,24 +77,28 @@ func needTerminal() error {
 	return errors.New("the screen needs a terminal and none is attached: use `coplay run --headless` to play without one")
 }
 
-// checkSessionArgs allows one positional argument, the session to resume, and only
-// with --resume.
-func checkSessionArgs(pos []string, resume bool) error {
+// parseSession parses the flags of a command that plays a session (play, run) into o,
+// after registering them on fs (which may hold the command's own flags too), and applies
+// the config file. It returns the session named to resume, "" for none: one positional
+// argument is allowed, and only with --resume.
+func (o *options) parseSession(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
+	o.register(fs)
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return "", err
+	}
+	if err := applyConfig(o, fs); err != nil {
+		return "", err
+	}
 	switch {
 	case len(pos) > 1:
-		return usagef("unexpected arguments %q: only one session name, after --resume", pos[1:])
-	case len(pos) == 1 && !resume:
-		return usagef("unexpected argument %q: a session name goes after --resume (--resume %s)", pos[0], pos[0])
+		return "", usagef("unexpected arguments %q: only one session name, after --resume", pos[1:])
+	case len(pos) == 1 && !o.resume:
+		return "", usagef("unexpected argument %q: a session name goes after --resume (--resume %s)", pos[0], pos[0])
+	case len(pos) == 1:
+		return pos[0], nil
 	}
-	return nil
-}
-
-// first is the first element of pos, or "".
-func first(pos []string) string {
-	if len(pos) == 0 {
-		return ""
-	}
-	return pos[0]
+	return "", nil
 }
 
 // loadKeys reads the user's key overrides, if there are any.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,17 +19,12 @@ func init() {
 // prints the agent token to stdout, once. Nothing is written to disk: the player keeps
 // the token (e.g. in SPACETRADERS_TOKEN).
 func runRegister(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("coplay register", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("coplay register", stderr)
 	symbol := fs.String("symbol", "", "agent symbol, 3 to 14 characters (required)")
 	faction := fs.String("faction", "COSMIC", "starting faction, e.g. COSMIC")
 	baseURL := fs.String("base-url", spacetraders.DefaultBaseURL, "SpaceTraders API root")
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
 	if n := len(*symbol); n < 3 || n > 14 {
 		return usagef("--symbol must be 3 to 14 characters, not %q", *symbol)

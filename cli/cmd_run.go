@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"github.com/coplayhq/coplay/secret"
 	"io"
@@ -21,26 +20,18 @@ func init() {
 // runHeadless plays with events as JSON lines on stdout and commands as JSON lines on
 // stdin. The screen's --headless flag is accepted for clarity; run is always headless.
 func runHeadless(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o options
-	o.register(fs)
+	fs := newFlagSet("run", stderr)
 	fs.Bool("headless", true, "play without a screen (the only mode of run)")
 	steps := fs.Int("steps", 0, "stop after `n` steps (0 = until stopped)")
-	pos, err := parseFlags(fs, args, stdout)
+	var o options
+	resume, err := o.parseSession(fs, args, stdout)
 	if err != nil {
-		return err
-	}
-	if err := applyConfig(&o, fs); err != nil {
-		return err
-	}
-	if err := checkSessionArgs(pos, o.resume); err != nil {
 		return err
 	}
 	if *steps < 0 {
 		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
 	}
-	p, err := setup(o, first(pos), *steps, nil)
+	p, err := setup(o, resume, *steps, nil)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -24,20 +23,15 @@ func init() {
 // runServeUniverse serves the offline universe over HTTP until SIGINT or SIGTERM, after
 // printing its base URL and the token of a freshly registered agent.
 func runServeUniverse(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("coplay serve-universe", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("coplay serve-universe", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	seed := fs.Int64("seed", 1, "galaxy seed: the same seed gives the same universe")
 	speed := fs.Float64("speed", universe.DefaultSpeed, "game seconds per real second (travel, cooldowns, market drift)")
 	noLimit := fs.Bool("no-rate-limit", false, "turn off the real rate limit (2 req/s, burst 30 per 60 s)")
 	symbol := fs.String("agent", "PLAYER", "symbol of the agent registered at start")
 	faction := fs.String("faction", "COSMIC", "faction of the agent registered at start")
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
 	if !(*speed > 0) || math.IsInf(*speed, 0) {
 		return usagef("--speed must be a positive number of game seconds per real second, not %v", *speed)

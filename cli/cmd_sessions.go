@@ -31,8 +31,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
 		sub, args = args[0], args[1:]
 	}
-	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("sessions "+sub, stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), sessionsUsage); fs.PrintDefaults() }
 	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
 	asJSON, out := new(bool), new(string)

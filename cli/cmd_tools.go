@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/openai"
@@ -48,8 +47,7 @@ func skippedOf(g game.Game) []game.Skipped {
 // list its tools: SpaceTraders' needs no connection; an MCP server is started (or
 // connected to) and stopped again.
 func runTools(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("coplay tools", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("coplay tools", stderr)
 	name := fs.String("game", "universe", "`game` whose tools to list: "+strings.Join(driverNames(), ", "))
 	asJSON := fs.Bool("json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
 	asModel := fs.Bool("as-model", false, "print exactly the tools and the index of tools not sent that a model's first request carries, with their sizes")
@@ -58,12 +56,8 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&pins, "pin", "with --as-model: a `tool` always sent whole (repeat for more)")
 	drivers := game.NewFlagSet(fs)
 	openers := drivers.AddDrivers()
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
 	}
 	if _, err := game.LookupDriver(*name); err != nil {
 		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), *name, didYouMean(*name, driverNames()...))

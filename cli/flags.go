@@ -30,6 +30,27 @@ var (
 	needsArgRe    = regexp.MustCompile(`^flag needs an argument: -(.*)$`)
 )
 
+// newFlagSet is a command's flag set: parse errors are returned (parseFlags makes them
+// one line), and what the flag package prints goes to stderr.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseNoArgs is parseFlags for a command that takes flags only: a positional argument
+// is a usage error.
+func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
+	}
+	return nil
+}
+
 // parseFlags parses args with fs, allowing flags before and after positional arguments
 // ("--resume NAME --data FILE"), and returns the positional ones. A mistake comes back
 // as one line (a usageError) naming the flag and, for a typo, the flag that was probably
