@@ -8,7 +8,6 @@ package cli
 // does not move).
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,22 +83,6 @@ func playArena(t *testing.T, scenario, approve string, steps int, commands strin
 	}
 	p.world, p.plan = savedArena(t, data)
 	return p
-}
-
-// decodeEvents reads headless events, one JSON object a line.
-func decodeEvents(t *testing.T, out io.Reader) []agent.Event {
-	t.Helper()
-	var evs []agent.Event
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var ev agent.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatalf("bad event line %q: %v", sc.Text(), err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
 }
 
 // savedArena opens the notebook read-only and restores the session's saved arena on a

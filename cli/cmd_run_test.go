@@ -1,39 +1,79 @@
 package cli
 
+// coplay run --headless, in-process: the autopilot, README's demo and scripted models
+// playing unattended.
+
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/llmtest"
 )
 
-// TestHeadlessAutopilotCompletesStartingContract plays `coplay run --headless
-// --approve all` with the autopilot against the offline universe, the way a person
-// would start it, and checks the starting contract is fulfilled and credits went up.
-func TestHeadlessAutopilotCompletesStartingContract(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "coplay.db")
+// runInProcess runs coplay in-process with args and an empty stdin, and returns what it
+// printed on stdout; a non-zero exit fails the test with its stderr.
+func runInProcess(t *testing.T, args ...string) string {
+	t.Helper()
 	stdin = strings.NewReader("")
 	defer func() { stdin = nil }()
 	var out, errOut bytes.Buffer
-	code := run([]string{"run", "--headless", "--approve", "all", "--data", data,
-		"--no-rate-limit", "--speed", "400", "--steps", "40"}, &out, &errOut)
-	if code != 0 {
+	if code := run(args, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
 	}
+	return out.String()
+}
 
-	var firstCredits, lastCredits float64
-	fulfilled := false
-	sc := bufio.NewScanner(&out)
+// headlessEvents runs `coplay run --headless` in-process with args and returns its
+// events.
+func headlessEvents(t *testing.T, args ...string) []agent.Event {
+	t.Helper()
+	out := runInProcess(t, append([]string{"run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db")}, args...)...)
+	return decodeEvents(t, strings.NewReader(out))
+}
+
+// decodeEvents reads headless events, one JSON object a line.
+func decodeEvents(t *testing.T, out io.Reader) []agent.Event {
+	t.Helper()
+	var evs []agent.Event
+	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var ev agent.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("bad event line %q: %v", sc.Text(), err)
 		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// tail is the last n bytes of s, for a failure message.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// TestHeadlessAutopilotCompletesStartingContract plays `coplay run --headless
+// --approve all` with the autopilot against the offline universe, the way a person
+// would start it, and checks the starting contract is fulfilled and credits went up.
+func TestHeadlessAutopilotCompletesStartingContract(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	out := runInProcess(t, "run", "--headless", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--speed", "400", "--steps", "40")
+
+	var firstCredits, lastCredits float64
+	fulfilled := false
+	for _, ev := range decodeEvents(t, strings.NewReader(out)) {
 		switch ev.Type {
 		case agent.EventObservation:
 			for _, m := range ev.Observation.Metrics {
@@ -51,7 +91,7 @@ func TestHeadlessAutopilotCompletesStartingContract(t *testing.T) {
 		}
 	}
 	if !fulfilled {
-		t.Fatalf("the starting contract was not fulfilled in 40 steps; output:\n%s", tail(out.String(), 3000))
+		t.Fatalf("the starting contract was not fulfilled in 40 steps; output:\n%s", tail(out, 3000))
 	}
 	if firstCredits == 0 || lastCredits <= firstCredits {
 		t.Fatalf("credits did not go up: %v → %v", firstCredits, lastCredits)
@@ -59,9 +99,124 @@ func TestHeadlessAutopilotCompletesStartingContract(t *testing.T) {
 	t.Logf("credits %v → %v", firstCredits, lastCredits)
 }
 
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
+// demoCassette is the scripted model README's demo plays.
+const demoCassette = "../testdata/cassettes/demo.cassette.json"
+
+// TestReadmeDemoPlaysTheDefaultUniverse plays README's demo against the universe its
+// line starts (seed 1, default speed), headless with --approve all, and checks that the
+// game took every call: no tool result is an error and no error event appears. It stops
+// after the cassette's last step with calls: the step after it only talks, which ends the
+// turn and would wait for a person.
+//
+// The rate limit is off: approving everything at once sends the demo's 40 or so requests
+// in three bursts, which drains the universe's burst pool, and an observation refused
+// with a 429 is then an error event (a fault of the client's pacing, not of the script;
+// a person approving by hand stays well inside the limit).
+func TestReadmeDemoPlaysTheDefaultUniverse(t *testing.T) {
+	c, err := llmtest.Load(demoCassette)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return s
+	steps, calls := 0, 0
+	for i, st := range c.Steps {
+		if len(st.Calls) > 0 {
+			steps = i + 1
+		}
+		calls += len(st.Calls)
+	}
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	out := runInProcess(t, "run", "--headless", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--brain", "script:"+demoCassette, "--steps", strconv.Itoa(steps))
+
+	results, stopped := 0, ""
+	for _, ev := range decodeEvents(t, strings.NewReader(out)) {
+		switch ev.Type {
+		case agent.EventError:
+			t.Errorf("error event at seq %d: %s", ev.Seq, ev.Text)
+		case agent.EventResult:
+			results++
+			if ev.Result == nil || !ev.Result.OK() {
+				t.Errorf("%s %s: %s", ev.Call.Tool, ev.Call.Args, resultText(ev))
+			}
+		case agent.EventState:
+			if ev.State == agent.Stopped {
+				stopped = ev.Text
+			}
+		}
+	}
+	if results != calls {
+		t.Errorf("%d tool results for the cassette's %d calls", results, calls)
+	}
+	if !strings.Contains(stopped, "step limit") {
+		t.Errorf("the run stopped with %q, want the step limit", stopped)
+	}
+	if t.Failed() {
+		t.Logf("events:\n%s", tail(out, 6000))
+	}
+}
+
+// resultText is what a failed result said.
+func resultText(ev agent.Event) string {
+	b, _ := json.Marshal(ev.Result)
+	return string(b)
+}
+
+// With --approve all, a model that answers in prose every third request plays on to
+// --steps 30 without ever going idle, and every usage event carries the cached tokens
+// the scripted endpoint reports.
+func TestHeadlessProseDoesNotIdleUnattended(t *testing.T) {
+	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "30")
+	steps, usages, cached := 0, 0, 0
+	for _, ev := range evs {
+		switch ev.Type {
+		case agent.EventState:
+			if ev.State == agent.Idle {
+				t.Fatalf("idle at step %d: %s", ev.Step, ev.Text)
+			}
+		case agent.EventStep:
+			steps++
+		case agent.EventUsage:
+			usages++
+			if ev.Usage.CachedTokens > 0 {
+				cached++
+			}
+		}
+	}
+	if last := evs[len(evs)-1]; steps != 30 || !strings.Contains(last.Text, "step limit of 30") {
+		t.Fatalf("%d steps, ended with %q", steps, last.Text)
+	}
+	if cached < usages-1 {
+		t.Fatalf("%d of %d usage events carry cached tokens; all but the first should", cached, usages)
+	}
+}
+
+// The model calls wait for 3 s: a waiting event with its countdown, and the next model
+// request comes by itself.
+func TestHeadlessWaitThenPlayGoesOn(t *testing.T) {
+	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/wait.cassette.json", "--approve", "all", "--steps", "2")
+	var waited *agent.Event
+	for i, ev := range evs {
+		if ev.Type == agent.EventWaiting && ev.Wait != nil && !ev.Wait.Until.IsZero() {
+			waited = &evs[i]
+		}
+		if ev.Type == agent.EventStep && ev.Step == 2 {
+			if waited == nil {
+				t.Fatal("step 2 came without a wait before it")
+			}
+			if d := ev.Time.Sub(waited.Time); d < 2500*time.Millisecond || d > 10*time.Second {
+				t.Fatalf("step 2 came %v after the wait began, want about 3 s", d)
+			}
+			return
+		}
+	}
+	t.Fatal("no step 2 after the wait")
+}
+
+// --max-tokens stops a long unattended run early and names the cap.
+func TestHeadlessTokenCapStopsEarly(t *testing.T) {
+	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "200", "--max-tokens", "20000")
+	last := evs[len(evs)-1]
+	if last.State != agent.Stopped || !strings.Contains(last.Text, "token cap of 20000") || last.Step >= 200 {
+		t.Fatalf("ended at step %d with %q", last.Step, last.Text)
+	}
 }

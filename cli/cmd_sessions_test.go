@@ -14,14 +14,22 @@ import (
 	"github.com/coplayhq/coplay/notes"
 )
 
-// sessionsFixture makes a notebook with two sessions and returns its path.
-func sessionsFixture(t *testing.T) string {
+// newNotebook opens a new notebook in a temporary directory and returns its path; the
+// caller closes it.
+func newNotebook(t *testing.T) (string, *notes.Book) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "coplay.db")
 	book, err := notes.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return path, book
+}
+
+// sessionsFixture makes a notebook with two sessions and returns its path.
+func sessionsFixture(t *testing.T) string {
+	t.Helper()
+	path, book := newNotebook(t)
 	defer book.Close()
 	for _, name := range []string{"old", "new"} {
 		s, err := book.Create(name, "spacetraders", "gpt-x")
@@ -188,11 +196,7 @@ func TestSessionsReadOnlyCommandsNeverWrite(t *testing.T) {
 
 // An export that meets damage fails and leaves no partial transcript behind.
 func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, book := newNotebook(t)
 	s, _ := book.Create("x", "universe", "autopilot")
 	for i := range 50 {
 		s.Append(notes.Record{Type: "text", Step: i, Data: json.RawMessage(`{"text":"a line of the journal that is long enough to find"}`)})
@@ -214,7 +218,7 @@ func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
 	}
 	os.WriteFile(path, raw, 0o600)
 	out := filepath.Join(t.TempDir(), "t.md")
-	_, err = sessions(t, "export", "x", "--data", path, "-o", out)
+	_, err := sessions(t, "export", "x", "--data", path, "-o", out)
 	if err == nil || !errors.Is(err, notes.ErrCorrupt) || !strings.Contains(err.Error(), `session "x"`) {
 		t.Fatalf("export of a damaged journal: %v, want damage naming the session", err)
 	}

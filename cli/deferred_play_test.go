@@ -41,14 +41,8 @@ func TestHeadlessDeferredToolIsLoadedAndCalled(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", model.URL())
 	t.Setenv("OPENAI_API_KEY", "sk-test-deferred-0000")
 
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
-	var out, errOut bytes.Buffer
-	code := run([]string{"run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
-		"--game", "openapi", "--spec", spec, "--base-url", game.URL, "--model", "scripted", "--approve", "all", "--steps", "3"}, &out, &errOut)
-	if code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
-	}
+	runInProcess(t, "run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
+		"--game", "openapi", "--spec", spec, "--base-url", game.URL, "--model", "scripted", "--approve", "all", "--steps", "3")
 	bodies := model.RawRequests()
 	if len(bodies) < 3 {
 		t.Fatalf("%d model requests, want 3", len(bodies))

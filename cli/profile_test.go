@@ -230,13 +230,8 @@ func TestSessionRecordsProfile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	data := filepath.Join(dir, "coplay.db")
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", "--profile", "autopilot", "--approve", "all", "--data", data,
-		"--no-rate-limit", "--speed", "400", "--steps", "2"}, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
+	runInProcess(t, "run", "--profile", "autopilot", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--speed", "400", "--steps", "2")
 	book, err := notes.Open(data, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +242,7 @@ func TestSessionRecordsProfile(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Profile != want {
 		t.Fatalf("sessions = %+v, %v; want profile %s", list, err, want)
 	}
-	out.Reset()
+	var out, errOut bytes.Buffer
 	if code := run([]string{"sessions", "--data", data}, &out, &errOut); code != 0 || !strings.Contains(out.String(), want) {
 		t.Errorf("coplay sessions does not show the profile:\n%s", out.String())
 	}
@@ -333,15 +328,10 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 		t.Fatal(err)
 	}
 	data := filepath.Join(dir, "coplay.db")
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", "--profile", "p/x", "--approve", "all", "--data", data,
-		"--no-rate-limit", "--speed", "400", "--steps", "3"}, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
+	out := runInProcess(t, "run", "--profile", "p/x", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--speed", "400", "--steps", "3")
 	byRule := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var ev agent.Event
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
 			continue
@@ -360,7 +350,7 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 		}
 	}
 	if len(byRule) == 0 {
-		t.Fatalf("no call was decided by a rule in 3 steps of the autopilot:\n%s", tail(out.String(), 2000))
+		t.Fatalf("no call was decided by a rule in 3 steps of the autopilot:\n%s", tail(out, 2000))
 	}
 	book, err := notes.Open(data, nil)
 	if err != nil {
@@ -381,8 +371,10 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	errOut.Reset()
-	if code := run([]string{"run", "--profile", "p/x", "--data", filepath.Join(dir, "other.db"), "--steps", "1"}, &out, &errOut); code == 0 ||
+	stdin = strings.NewReader("")
+	defer func() { stdin = nil }()
+	var stdout, errOut bytes.Buffer
+	if code := run([]string{"run", "--profile", "p/x", "--data", filepath.Join(dir, "other.db"), "--steps", "1"}, &stdout, &errOut); code == 0 ||
 		!strings.Contains(errOut.String(), `no tool "dok_ship"; did you mean dock_ship`) || !strings.Contains(errOut.String(), "profile p/x") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}

@@ -95,11 +95,7 @@ func checkOneLine(t *testing.T, r startupResult, code int, words ...string) {
 // notebookWith makes a notebook holding one session, "kept", and returns its path.
 func notebookWith(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, book := newNotebook(t)
 	defer book.Close()
 	if _, err := book.Create("kept", "universe", "autopilot"); err != nil {
 		t.Fatal(err)
@@ -281,11 +277,7 @@ func TestStartupResumeWithoutNotebook(t *testing.T) {
 
 func TestStartupResumeRealGameWithoutToken(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, book := newNotebook(t)
 	if _, err := book.Create("real", "spacetraders", "autopilot"); err != nil {
 		t.Fatal(err)
 	}
