@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/internal/spectest"
 	"github.com/coplayhq/coplay/game/universe"
 )
 
@@ -134,26 +135,12 @@ func (p *player) checkTokenNeverShown() {
 	}
 }
 
-func dig(v any, path string) any {
-	for _, part := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[part]
-		case []any:
-			i, err := strconv.Atoi(part)
-			if err != nil || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-func sv(v any, path string) string  { s, _ := dig(v, path).(string); return s }
-func nv(v any, path string) float64 { n, _ := dig(v, path).(float64); return n }
+// Short names for reading the decoded JSON of an answer.
+var (
+	dig = spectest.Dig
+	sv  = spectest.Str
+	nv  = spectest.Num
+)
 
 func TestUniverseReadsActsAndRefuses(t *testing.T) {
 	p := newPlayer(t, CatalogOps)

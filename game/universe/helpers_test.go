@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/coplayhq/coplay/game/internal/spectest"
 )
 
 var testStart = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -110,28 +110,13 @@ func (c *client) wantError(code int, op, method, path string, body any) map[stri
 	return m
 }
 
-// dig walks a decoded JSON value by a dotted path; numeric parts index arrays.
-func dig(v any, path string) any {
-	for _, p := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[p]
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-func str(v any, path string) string  { s, _ := dig(v, path).(string); return s }
-func num(v any, path string) float64 { n, _ := dig(v, path).(float64); return n }
-func list(v any, path string) []any  { l, _ := dig(v, path).([]any); return l }
+// Short names for reading the decoded JSON of an answer.
+var (
+	dig  = spectest.Dig
+	str  = spectest.Str
+	num  = spectest.Num
+	list = spectest.List
+)
 
 // waitFor advances the fake clock to just past an RFC 3339 timestamp from a response.
 func (c *client) waitFor(stamp string) {

@@ -1,6 +1,7 @@
-// Package spectest finds and loads the official SpaceTraders OpenAPI spec for tests.
-// The spec is test data kept outside the repository, in ../shared/spacetraders beside
-// the repository root; tests skip with a clear message when it is absent.
+// Package spectest finds and loads the official SpaceTraders OpenAPI spec for tests, and
+// reads the decoded JSON of the API's answers (Dig, Str, Num, List). The spec is test
+// data kept outside the repository, in ../shared/spacetraders beside the repository
+// root; tests skip with a clear message when it is absent.
 package spectest
 
 import (
