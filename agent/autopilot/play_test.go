@@ -25,25 +25,34 @@ type playResult struct {
 	log          []string
 }
 
-// playContract runs the autopilot headless with every call approved against a fresh
-// offline universe, until the starting contract is fulfilled, the step cap, or the wall
-// time limit.
-func playContract(tb testing.TB, seed int64, maxSteps int, limit time.Duration) playResult {
+// offlineSession starts a fresh offline universe (seed, speed 400) and a new notebook
+// with one session, name, for the autopilot to play it in; both close when the test
+// ends.
+func offlineSession(tb testing.TB, seed int64, name string) (*spacetraders.Offline, *notes.Session) {
 	tb.Helper()
 	off, err := spacetraders.StartOffline(universe.Config{Seed: seed, Speed: 400}, nil, "")
 	if err != nil {
 		tb.Fatalf("StartOffline: %v", err)
 	}
-	defer off.Close()
+	tb.Cleanup(func() { off.Close() })
 	book, err := notes.Open(filepath.Join(tb.TempDir(), "coplay.db"), nil)
 	if err != nil {
 		tb.Fatalf("notes.Open: %v", err)
 	}
-	defer book.Close()
-	sess, err := book.Create("autopilot-test", "spacetraders", "autopilot")
+	tb.Cleanup(func() { book.Close() })
+	sess, err := book.Create(name, "universe", "autopilot")
 	if err != nil {
 		tb.Fatalf("Book.Create: %v", err)
 	}
+	return off, sess
+}
+
+// playContract runs the autopilot headless with every call approved against a fresh
+// offline universe, until the starting contract is fulfilled, the step cap, or the wall
+// time limit.
+func playContract(tb testing.TB, seed int64, maxSteps int, limit time.Duration) playResult {
+	tb.Helper()
+	off, sess := offlineSession(tb, seed, "autopilot-test")
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	client := off.Game.Client()
@@ -119,6 +128,41 @@ func TestAutopilotFulfilsStartingContract(t *testing.T) {
 		}
 		t.Logf("seed %d: contract fulfilled in %d steps (%d calls), %s; credits %d → %d",
 			seed, res.steps, res.calls, res.elapsed.Round(time.Millisecond), res.before, res.after)
+	}
+}
+
+// Advice sent to a running autopilot reaches it in the runner's own step input (not a
+// hand-written message): the notes' Advice section holds it and the preference is read.
+func TestAdviceThroughTheRunner(t *testing.T) {
+	off, sess := offlineSession(t, 3, "advice")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b := New(off.Game)
+	r, err := agent.New(agent.Config{Game: off.Game, Brain: b, Session: sess, ApproveAll: true, MaxSteps: 6, MaxIterations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Send(agent.Command{Cmd: agent.CmdAdvise, Text: "don't buy the ore, mine it"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	var advice string
+	for ev := range r.Events() {
+		if ev.Type == agent.EventNotes && ev.Notes != nil && strings.Contains(ev.Notes.Text, "don't buy the ore, mine it") {
+			advice = ev.Notes.Text
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if advice == "" {
+		t.Fatal("the advice never reached the notes: the autopilot did not read the runner's step input")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.mem.preferMine {
+		t.Error("the advice was not read as a preference for mining")
 	}
 }
 
