@@ -31,15 +31,7 @@ type growth struct {
 func playAutopilot(tb testing.TB, steps int) growth {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("growth", "universe", "autopilot")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	book, sess := createSession(tb, path, "growth", "universe", "autopilot")
 	base, err := book.FileBytes()
 	if err != nil {
 		tb.Fatal(err)

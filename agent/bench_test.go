@@ -10,6 +10,8 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
 )
 
 // walker is a zero-latency brain that moves round a square forever, digging and
@@ -41,30 +43,46 @@ func (w *walker) Next(_ context.Context, req agent.Request) (agent.Reply, error)
 	return agent.Reply{Text: fmt.Sprintf("Step %d: going %s.", n, dir), Calls: calls}, nil
 }
 
-// runWalk plays steps steps of the grid game with everything approved and returns the
-// prompt size of every step, and how long the run took.
-func runWalk(tb testing.TB, steps int) (map[int]int, time.Duration, *walker) {
-	sizes, d, w, _ := runWalkCommits(tb, steps)
-	return sizes, d, w
+// docker is a zero-latency brain for the offline universe: each step it looks at the
+// game and docks or orbits the command ship in turn, and writes notes now and then.
+type docker struct {
+	mu   sync.Mutex
+	n    int
+	busy time.Duration
 }
 
-// runWalkCommits is runWalk that also returns the durable commits of the run.
-func runWalkCommits(tb testing.TB, steps int) (map[int]int, time.Duration, *walker, uint64) {
+func (d *docker) Name() string { return "docker" }
+
+func (d *docker) Next(_ context.Context, _ agent.Request) (agent.Reply, error) {
+	t0 := time.Now()
+	d.mu.Lock()
+	defer func() { d.busy += time.Since(t0); d.mu.Unlock() }()
+	d.n++
+	act := []string{"orbit_ship", "dock_ship"}[d.n%2]
+	calls := []agent.ToolCall{
+		{Tool: "observe_game", Args: json.RawMessage(`{}`)},
+		{Tool: act, Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)},
+	}
+	if d.n%10 == 0 {
+		calls = append(calls, agent.ToolCall{Tool: "update_notes", Args: json.RawMessage(
+			fmt.Sprintf(`{"section":"Situation","text":"Step %d: exercising the harness."}`, d.n))})
+	}
+	return agent.Reply{Text: fmt.Sprintf("Step %d: %s.", d.n, act), Calls: calls}, nil
+}
+
+// runWalk plays steps steps of the grid game with the walker, everything approved, and
+// returns what runSteps does and the walker.
+func runWalk(tb testing.TB, steps int) (map[int]int, time.Duration, *walker, uint64) {
 	tb.Helper()
 	w := &walker{}
-	sizes, d, commits := runStepsCommits(tb, &gridGame{now: time.Now}, w, steps)
+	sizes, d, commits := runSteps(tb, &gridGame{now: time.Now}, w, steps)
 	return sizes, d, w, commits
 }
 
 // runSteps plays steps steps of g with brain b, everything approved, on a real bbolt
-// session, and returns the prompt size of every step and how long the run took.
-func runSteps(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[int]int, time.Duration) {
-	sizes, d, _ := runStepsCommits(tb, g, b, steps)
-	return sizes, d
-}
-
-// runStepsCommits is runSteps that also returns the notebook's durable commits.
-func runStepsCommits(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[int]int, time.Duration, uint64) {
+// session, and returns the prompt size of every step, how long the run took and the
+// notebook's durable commits.
+func runSteps(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[int]int, time.Duration, uint64) {
 	tb.Helper()
 	sess := newSession(tb)
 	before := sess.Book().Commits()
@@ -89,7 +107,7 @@ func runStepsCommits(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[
 // TestPromptStaysFlat plays through the whole runner, journal included; the 500-step
 // check of the same bound without I/O is TestPromptBoundedOver500Steps.
 func TestPromptStaysFlat(t *testing.T) {
-	sizes, _, _ := runWalk(t, 120)
+	sizes, _, _, _ := runWalk(t, 120)
 	if len(sizes) != 120 {
 		t.Fatalf("%d usage events for 120 steps", len(sizes))
 	}
@@ -105,26 +123,59 @@ func TestPromptStaysFlat(t *testing.T) {
 // tenth), the journal on a real bbolt file committed once per phase (fsync on).
 func BenchmarkSteps(b *testing.B) {
 	const steps = 1000
-	var sizes map[int]int
-	var total, brain time.Duration
-	var commits uint64
+	var st stepTotals
 	for b.Loop() {
-		s, d, w, c := runWalkCommits(b, steps)
-		sizes, total, brain, commits = s, total+d, brain+w.busy, commits+c
+		sizes, took, w, commits := runWalk(b, steps)
+		st.add(sizes, took, w.busy, commits)
 	}
-	reportSteps(b, steps, total, brain, sizes)
-	b.ReportMetric(float64(commits)/float64(b.N*steps), "commits/step")
+	st.report(b, steps)
 }
 
-// reportSteps reports a steps benchmark's figures.
-func reportSteps(b *testing.B, steps int, total, brain time.Duration, sizes map[int]int) {
+// BenchmarkStepsUniverse plays 1,000 steps per iteration with a zero-latency brain
+// against the in-process offline universe over loopback HTTP (rate limit off), every
+// call approved, the journal on a real bbolt file.
+func BenchmarkStepsUniverse(b *testing.B) {
+	const steps = 1000
+	var st stepTotals
+	for b.Loop() {
+		off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := &docker{}
+		sizes, took, commits := runSteps(b, off.Game, d, steps)
+		st.add(sizes, took, d.busy, commits)
+		off.Close()
+	}
+	st.report(b, steps)
+}
+
+// stepTotals adds up the iterations of a steps benchmark.
+type stepTotals struct {
+	sizes        map[int]int // the last iteration's prompt size of every step
+	total, brain time.Duration
+	commits      uint64
+}
+
+// add counts one iteration: its prompt sizes, how long it took, the brain's share of
+// that, and its commits.
+func (st *stepTotals) add(sizes map[int]int, took, brain time.Duration, commits uint64) {
+	st.sizes = sizes
+	st.total += took
+	st.brain += brain
+	st.commits += commits
+}
+
+// report reports the benchmark's figures, per step of b.N iterations of steps steps.
+func (st *stepTotals) report(b *testing.B, steps int) {
 	n := float64(b.N * steps)
-	b.ReportMetric(float64(total.Nanoseconds())/n, "ns/step")
-	b.ReportMetric(n/total.Seconds(), "steps/s")
-	b.ReportMetric(float64((total-brain).Nanoseconds())/n, "harness-ns/step")
-	b.ReportMetric(float64(sizes[10]), "prompt-chars@10")
-	b.ReportMetric(float64(sizes[100]), "prompt-chars@100")
-	b.ReportMetric(float64(sizes[1000]), "prompt-chars@1000")
+	b.ReportMetric(float64(st.total.Nanoseconds())/n, "ns/step")
+	b.ReportMetric(n/st.total.Seconds(), "steps/s")
+	b.ReportMetric(float64((st.total-st.brain).Nanoseconds())/n, "harness-ns/step")
+	b.ReportMetric(float64(st.sizes[10]), "prompt-chars@10")
+	b.ReportMetric(float64(st.sizes[100]), "prompt-chars@100")
+	b.ReportMetric(float64(st.sizes[1000]), "prompt-chars@1000")
+	b.ReportMetric(float64(st.commits)/n, "commits/step")
 }
 
 var _ game.Game = (*gridGame)(nil)

@@ -12,7 +12,6 @@ import (
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
-	"github.com/coplayhq/coplay/notes"
 )
 
 // dockingCassette is the scripted model of the cache measurements: the command ship
@@ -84,15 +83,7 @@ func cacheFiguresProse(t testing.TB, steps, proseEvery int) (reuse, growth float
 	if err != nil {
 		t.Fatal(err)
 	}
-	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("cache", "universe", "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "cache", "universe", "scripted")
 	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps,
 		QuietPause: 10 * time.Millisecond}
 	r, err := agent.New(cfg)

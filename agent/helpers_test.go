@@ -186,18 +186,27 @@ type harness struct {
 	stop context.CancelFunc
 }
 
+// newSession is a session of the grid game in a new notebook, closed when the test ends.
 func newSession(t testing.TB) *notes.Session {
 	t.Helper()
-	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { book.Close() })
-	s, err := book.Create("test", "grid", "script")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "test", "grid", "script")
 	return s
+}
+
+// createSession opens a new notebook at path, closed when the test ends, and creates
+// the session name (of gameName, played by brainName) in it.
+func createSession(tb testing.TB, path, name, gameName, brainName string) (*notes.Book, *notes.Session) {
+	tb.Helper()
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { book.Close() })
+	s, err := book.Create(name, gameName, brainName)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return book, s
 }
 
 // start runs a runner over g and b; set adjusts the config.
