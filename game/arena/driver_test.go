@@ -1,9 +1,6 @@
 package arena
 
 import (
-	"context"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 
@@ -16,23 +13,13 @@ func TestDriverOpensAndResumes(t *testing.T) {
 	if err != nil || !d.Saves {
 		t.Fatalf("driver %s: %+v, %v", DriverName, d, err)
 	}
-	open := func(argv []string, env game.Env) (*game.Opened, error) {
-		std := flag.NewFlagSet("t", flag.ContinueOnError)
-		std.SetOutput(io.Discard)
-		fs := game.NewFlagSet(std)
-		opener := d.Flags(fs)
-		if err := fs.Parse(argv); err != nil {
-			t.Fatal(err)
-		}
-		return opener(context.Background(), env)
-	}
-	if _, err := open([]string{"--speed", "-1"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), "--speed must be a positive factor") {
+	if _, err := openDriver(t, []string{"--speed", "-1"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), "--speed must be a positive factor") {
 		t.Fatalf("--speed -1: %v", err)
 	}
-	if o, err := open(nil, game.Env{CheckOnly: true}); o != nil || err != nil {
+	if o, err := openDriver(t, nil, game.Env{CheckOnly: true}); o != nil || err != nil {
 		t.Fatalf("check only: %v %v", o, err)
 	}
-	o, err := open([]string{"--seed", "3", "--speed", "100"}, game.Env{})
+	o, err := openDriver(t, []string{"--seed", "3", "--speed", "100"}, game.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +30,7 @@ func TestDriverOpensAndResumes(t *testing.T) {
 	if err := o.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := open(nil, game.Env{State: saved, Resuming: true})
+	r, err := openDriver(t, nil, game.Env{State: saved, Resuming: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +38,7 @@ func TestDriverOpensAndResumes(t *testing.T) {
 	if g := r.Game.(*Game); g.View().Agent.Name != AgentName || !strings.Contains(string(save(t, g)), `"seed":3`) {
 		t.Fatal("the resumed arena is not the saved one")
 	}
-	tools, err := open(nil, game.Env{ToolsOnly: true})
+	tools, err := openDriver(t, nil, game.Env{ToolsOnly: true})
 	if err != nil || len(tools.Game.Tools()) != 13 {
 		t.Fatalf("tools only: %v", err)
 	}

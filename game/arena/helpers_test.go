@@ -3,6 +3,8 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"io"
 	"testing"
 	"time"
 
@@ -26,6 +28,24 @@ func newTest(t *testing.T, seed int64) (*Game, *FakeClock) {
 	}
 	t.Cleanup(func() { _ = g.Close() })
 	return g, clk
+}
+
+// openDriver opens the arena through its driver, with the driver's flags parsed from
+// argv, as coplay does.
+func openDriver(t *testing.T, argv []string, env game.Env) (*game.Opened, error) {
+	t.Helper()
+	d, err := game.LookupDriver(DriverName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std := flag.NewFlagSet("t", flag.ContinueOnError)
+	std.SetOutput(io.Discard)
+	fs := game.NewFlagSet(std)
+	opener := d.Flags(fs)
+	if err := fs.Parse(argv); err != nil {
+		t.Fatal(err)
+	}
+	return opener(context.Background(), env)
 }
 
 // advance moves the fake clock by n game minutes and the world with it.

@@ -3,8 +3,6 @@ package arena
 import (
 	"bytes"
 	"context"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 
@@ -193,25 +191,13 @@ func TestScenarioBattleStartsTakesLateFighters(t *testing.T) {
 // --scenario: an unknown name is refused with the closest, a resumed session cannot
 // take one, and New refuses an unknown one too.
 func TestScenarioFlag(t *testing.T) {
-	d, _ := game.LookupDriver(DriverName)
-	open := func(argv []string, env game.Env) error {
-		std := flag.NewFlagSet("t", flag.ContinueOnError)
-		std.SetOutput(io.Discard)
-		fs := game.NewFlagSet(std)
-		opener := d.Flags(fs)
-		if err := fs.Parse(argv); err != nil {
-			t.Fatal(err)
-		}
-		_, err := opener(context.Background(), env)
-		return err
-	}
-	if err := open([]string{"--scenario", "helo"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), `did you mean "hello"`) {
+	if _, err := openDriver(t, []string{"--scenario", "helo"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), `did you mean "hello"`) {
 		t.Fatalf("--scenario helo: %v", err)
 	}
-	if err := open([]string{"--scenario", "hello"}, game.Env{CheckOnly: true, Resuming: true}); err == nil || !strings.Contains(err.Error(), "resumed session") {
+	if _, err := openDriver(t, []string{"--scenario", "hello"}, game.Env{CheckOnly: true, Resuming: true}); err == nil || !strings.Contains(err.Error(), "resumed session") {
 		t.Fatalf("--scenario on resume: %v", err)
 	}
-	if err := open([]string{"--scenario", "no-food"}, game.Env{CheckOnly: true}); err != nil {
+	if _, err := openDriver(t, []string{"--scenario", "no-food"}, game.Env{CheckOnly: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(Config{Scenario: "nope", Poll: -1}); err == nil || !strings.Contains(err.Error(), "battle-starts") {
