@@ -74,6 +74,25 @@ func newStreamServer(t *testing.T, lines int) (*streamServer, *Game) {
 	return s, mustOpen(t, Config{Spec: spec, BaseURL: s.srv.URL})
 }
 
+// read calls the stream read op, fails the test if the call or its result failed, and
+// returns its output.
+func (s *streamServer) read(t *testing.T, g *Game, op string) string {
+	t.Helper()
+	res, err := g.Call(context.Background(), op, json.RawMessage(`{}`))
+	if err != nil || res.Err != nil {
+		t.Fatalf("call: %+v, %v", res, err)
+	}
+	return res.Output
+}
+
+// wantOneGET fails the test unless exactly one GET reached the server.
+func (s *streamServer) wantOneGET(t *testing.T) {
+	t.Helper()
+	if n := s.gets.Load(); n != 1 {
+		t.Errorf("%d GETs, want 1", n)
+	}
+}
+
 // An ndjson stream that sends three lines and keeps the connection open: the call
 // returns those lines once the window closes (5 s), says it is the start of a stream,
 // closes the connection, and sends one GET.
@@ -81,15 +100,12 @@ func TestStreamIsReadAsItArrives(t *testing.T) {
 	t.Parallel()
 	s, g := newStreamServer(t, 3)
 	t0 := time.Now()
-	res, err := g.Call(context.Background(), "streamEvents", json.RawMessage(`{}`))
+	out := s.read(t, g, "streamEvents")
 	took := time.Since(t0)
-	if err != nil || res.Err != nil {
-		t.Fatalf("call: %+v, %v", res, err)
-	}
-	t.Logf("the first lines came back after %v:\n%s", took.Round(10*time.Millisecond), res.Output)
+	t.Logf("the first lines came back after %v:\n%s", took.Round(10*time.Millisecond), out)
 	for _, want := range []string{`"n":1`, `"n":3`, "this is the start of a stream"} {
-		if !strings.Contains(res.Output, want) {
-			t.Errorf("the result does not hold %q:\n%s", want, res.Output)
+		if !strings.Contains(out, want) {
+			t.Errorf("the result does not hold %q:\n%s", want, out)
 		}
 	}
 	if took > 30*time.Second {
@@ -100,39 +116,27 @@ func TestStreamIsReadAsItArrives(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("the connection was not closed")
 	}
-	if n := s.gets.Load(); n != 1 {
-		t.Errorf("%d GETs, want 1", n)
-	}
+	s.wantOneGET(t)
 }
 
 // A fast stream stops at 50 lines, without waiting for the window.
 func TestStreamStopsAtFiftyLines(t *testing.T) {
 	t.Parallel()
 	s, g := newStreamServer(t, 120)
-	res, err := g.Call(context.Background(), "streamEvents", json.RawMessage(`{}`))
-	if err != nil || res.Err != nil {
-		t.Fatalf("call: %+v, %v", res, err)
+	out := s.read(t, g, "streamEvents")
+	if !strings.Contains(out, `"n":50}`) || strings.Contains(out, `"n":51}`) {
+		t.Errorf("want lines 1 to 50:\n%s", out)
 	}
-	if !strings.Contains(res.Output, `"n":50}`) || strings.Contains(res.Output, `"n":51}`) {
-		t.Errorf("want lines 1 to 50:\n%s", res.Output)
-	}
-	if n := s.gets.Load(); n != 1 {
-		t.Errorf("%d GETs, want 1", n)
-	}
+	s.wantOneGET(t)
 }
 
 // JSON that never ends is a stream too: what came in the window, once.
 func TestJSONThatNeverEndsIsAStream(t *testing.T) {
 	t.Parallel()
 	s, g := newStreamServer(t, 0)
-	res, err := g.Call(context.Background(), "streamBoard", json.RawMessage(`{}`))
-	if err != nil || res.Err != nil {
-		t.Fatalf("call: %+v, %v", res, err)
+	out := s.read(t, g, "streamBoard")
+	if !strings.Contains(out, "e2e4 e7e5") || !strings.Contains(out, "this is the start of a stream") {
+		t.Errorf("result:\n%s", out)
 	}
-	if !strings.Contains(res.Output, "e2e4 e7e5") || !strings.Contains(res.Output, "this is the start of a stream") {
-		t.Errorf("result:\n%s", res.Output)
-	}
-	if n := s.gets.Load(); n != 1 {
-		t.Errorf("%d GETs, want 1", n)
-	}
+	s.wantOneGET(t)
 }

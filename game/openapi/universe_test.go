@@ -114,13 +114,7 @@ func (p *player) do(name string, args any) map[string]any {
 // waitUntil moves the universe's clock past an RFC 3339 time from a response.
 func (p *player) waitUntil(stamp string) {
 	p.t.Helper()
-	at, err := time.Parse(time.RFC3339Nano, stamp)
-	if err != nil {
-		p.t.Fatalf("bad time %q: %v", stamp, err)
-	}
-	if d := at.Sub(p.clock.Now()); d > 0 {
-		p.clock.Advance(d + time.Millisecond)
-	}
+	spectest.WaitUntil(p.t, p.clock, stamp)
 }
 
 func (p *player) checkTokenNeverShown() {

@@ -121,11 +121,5 @@ var (
 // waitFor advances the fake clock to just past an RFC 3339 timestamp from a response.
 func (c *client) waitFor(stamp string) {
 	c.t.Helper()
-	at, err := time.Parse(time.RFC3339Nano, stamp)
-	if err != nil {
-		c.t.Fatalf("bad timestamp %q: %v", stamp, err)
-	}
-	if d := at.Sub(c.clock.Now()); d > 0 {
-		c.clock.Advance(d + time.Millisecond)
-	}
+	spectest.WaitUntil(c.t, c.clock, stamp)
 }

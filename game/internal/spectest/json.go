@@ -3,6 +3,10 @@ package spectest
 import (
 	"strconv"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // Dig walks a decoded JSON value (maps and slices as encoding/json makes them) by a
@@ -34,3 +38,16 @@ func Num(v any, path string) float64 { n, _ := Dig(v, path).(float64); return n 
 
 // List is the array at path in v, or nil.
 func List(v any, path string) []any { l, _ := Dig(v, path).([]any); return l }
+
+// WaitUntil moves clock just past stamp, an RFC 3339 time from an answer (an arrival,
+// a cooldown's expiration); a time already past leaves the clock where it is.
+func WaitUntil(tb testing.TB, clock *game.FakeClock, stamp string) {
+	tb.Helper()
+	at, err := time.Parse(time.RFC3339Nano, stamp)
+	if err != nil {
+		tb.Fatalf("bad timestamp %q: %v", stamp, err)
+	}
+	if d := at.Sub(clock.Now()); d > 0 {
+		clock.Advance(d + time.Millisecond)
+	}
+}

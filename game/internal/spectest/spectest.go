@@ -1,5 +1,6 @@
-// Package spectest finds and loads the official SpaceTraders OpenAPI spec for tests, and
-// reads the decoded JSON of the API's answers (Dig, Str, Num, List). The spec is test
+// Package spectest helps the tests of the SpaceTraders API: it finds and loads the
+// official OpenAPI spec, reads the decoded JSON of the API's answers (Dig, Str, Num,
+// List) and moves a fake clock to a time an answer names (WaitUntil). The spec is test
 // data kept outside the repository, in ../shared/spacetraders beside the repository
 // root; tests skip with a clear message when it is absent.
 package spectest
