@@ -187,29 +187,28 @@ func (f *formField) choose(d int) bool {
 
 // onElicitation puts a server's question in the Pending pane.
 func (m *Model) onElicitation(ev agent.Event) {
-	el := ev.Elicitation
-	if el == nil {
-		return
+	if el := ev.Elicitation; el != nil {
+		m.addAsk(ev.Text, el.NeedsOK, func() *askItem { return &askItem{el: el, fields: formFields(el.Schema)} })
 	}
-	m.log.add(kindCall, "? "+ev.Text)
-	if !el.NeedsOK || m.replaying {
-		return
-	}
-	m.ask.items = append(m.ask.items, &askItem{el: el, fields: formFields(el.Schema), at: m.now()})
-	m.lastArrival = m.now()
 }
 
 // onSampling puts a server's request to use the model in the Pending pane.
 func (m *Model) onSampling(ev agent.Event) {
-	sm := ev.Sampling
-	if sm == nil {
+	if sm := ev.Sampling; sm != nil {
+		m.addAsk(ev.Text, sm.NeedsOK, func() *askItem { return &askItem{sm: sm} })
+	}
+}
+
+// addAsk logs a server's question or request (text) and, when it waits for the person
+// and is not replayed from the journal, puts the item it makes in the Pending pane.
+func (m *Model) addAsk(text string, needsOK bool, item func() *askItem) {
+	m.log.add(kindCall, "? "+text)
+	if !needsOK || m.replaying {
 		return
 	}
-	m.log.add(kindCall, "? "+ev.Text)
-	if !sm.NeedsOK || m.replaying {
-		return
-	}
-	m.ask.items = append(m.ask.items, &askItem{sm: sm, at: m.now()})
+	it := item()
+	it.at = m.now()
+	m.ask.items = append(m.ask.items, it)
 	m.lastArrival = m.now()
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 )
@@ -155,15 +156,21 @@ func (m *Model) quitKey(msg tea.KeyPressMsg) tea.Cmd {
 // adviceKey handles the advice input: cancel leaves it, send sends it, anything else
 // is typed into it.
 func (m *Model) adviceKey(msg tea.KeyPressMsg) tea.Cmd {
+	return m.lineKey(msg, &m.advice, m.leaveAdvice, m.sendAdvice)
+}
+
+// lineKey handles a one-line input (the advice, a veto's reason): cancel calls leave,
+// send calls send, anything else is typed into in.
+func (m *Model) lineKey(msg tea.KeyPressMsg, in *textinput.Model, leave, send func()) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
-		m.leaveAdvice()
+		leave()
 		return nil
 	case key.Matches(msg, m.keys.Send):
-		m.sendAdvice()
+		send()
 		return nil
 	}
-	return typed(&m.advice, msg)
+	return typed(in, msg)
 }
 
 // screenKey handles the main screen's bindings, in this order: what the session does,
@@ -337,16 +344,10 @@ func (m *Model) decide(cmd agent.Command) bool {
 
 // vetoKey handles the veto reason prompt.
 func (m *Model) vetoKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Cancel):
-		m.closeDialog()
-		return nil
-	case key.Matches(msg, m.keys.Send):
+	return m.lineKey(msg, &m.vetoInput, m.closeDialog, func() {
 		m.closeDialog()
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.vetoInput.Value())})
-		return nil
-	}
-	return typed(&m.vetoInput, msg)
+	})
 }
 
 // sendAdvice sends the advice input's text; it is logged and shown in the notes
