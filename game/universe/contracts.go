@@ -75,14 +75,6 @@ func (u *Universe) getContracts(c *call) (int, any, *apiError) {
 	return page(c, out)
 }
 
-func (u *Universe) getContract(c *call) (int, any, *apiError) {
-	k, e := u.lookupContract(c)
-	if e != nil {
-		return fail(e)
-	}
-	return ok(renderContract(k))
-}
-
 func (u *Universe) acceptContract(c *call) (int, any, *apiError) {
 	k, e := u.lookupContract(c)
 	if e != nil {

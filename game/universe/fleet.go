@@ -120,14 +120,15 @@ func (u *Universe) getShips(c *call) (int, any, *apiError) {
 	return page(c, out)
 }
 
-// shipView answers a GET of one of the player's ships with render's view of it.
-func shipView[V any](u *Universe, render func(*ship) V) func(*call) (int, any, *apiError) {
+// view answers a GET of one thing (a ship, a contract, a system, a waypoint) that
+// lookup finds in the call, with render's view of it.
+func view[T, V any](lookup func(*call) (T, *apiError), render func(T) V) func(*call) (int, any, *apiError) {
 	return func(c *call) (int, any, *apiError) {
-		s, e := u.lookupShip(c)
+		x, e := lookup(c)
 		if e != nil {
 			return fail(e)
 		}
-		return ok(render(s))
+		return ok(render(x))
 	}
 }
 

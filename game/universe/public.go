@@ -235,14 +235,6 @@ func (u *Universe) lookupSystem(c *call) (*system, *apiError) {
 	return s, nil
 }
 
-func (u *Universe) getSystem(c *call) (int, any, *apiError) {
-	s, e := u.lookupSystem(c)
-	if e != nil {
-		return fail(e)
-	}
-	return ok(renderSystem(s))
-}
-
 func (u *Universe) getWaypoints(c *call) (int, any, *apiError) {
 	s, e := u.lookupSystem(c)
 	if e != nil {
@@ -292,14 +284,6 @@ func (u *Universe) lookupWaypoint(c *call) (*waypoint, *apiError) {
 		return nil, notFound("Waypoint %s not found in system %s.", sym, s.Symbol)
 	}
 	return w, nil
-}
-
-func (u *Universe) getWaypoint(c *call) (int, any, *apiError) {
-	w, e := u.lookupWaypoint(c)
-	if e != nil {
-		return fail(e)
-	}
-	return ok(u.renderWaypoint(w))
 }
 
 // present says whether the calling agent has a ship at w (not passing through).

@@ -73,9 +73,9 @@ func (u *Universe) routes() http.Handler {
 	pub("GET /v2/agents", u.getAgents)
 	pub("GET /v2/agents/{agent}", u.getAgent)
 	pub("GET /v2/systems", u.getSystems)
-	pub("GET /v2/systems/{system}", u.getSystem)
+	pub("GET /v2/systems/{system}", view(u.lookupSystem, renderSystem))
 	pub("GET /v2/systems/{system}/waypoints", u.getWaypoints)
-	pub("GET /v2/systems/{system}/waypoints/{waypoint}", u.getWaypoint)
+	pub("GET /v2/systems/{system}/waypoints/{waypoint}", view(u.lookupWaypoint, u.renderWaypoint))
 	// Market and shipyard show prices only to an agent with a ship there, so they read
 	// the token when one is given but do not require it.
 	pub("GET /v2/systems/{system}/waypoints/{waypoint}/market", u.getMarket)
@@ -84,16 +84,16 @@ func (u *Universe) routes() http.Handler {
 
 	my("GET /v2/my/agent", u.getMyAgent)
 	my("GET /v2/my/contracts", u.getContracts)
-	my("GET /v2/my/contracts/{id}", u.getContract)
+	my("GET /v2/my/contracts/{id}", view(u.lookupContract, renderContract))
 	my("POST /v2/my/contracts/{id}/accept", u.acceptContract)
 	my("POST /v2/my/contracts/{id}/deliver", u.deliverContract)
 	my("POST /v2/my/contracts/{id}/fulfill", u.fulfillContract)
 
 	my("GET /v2/my/ships", u.getShips)
 	my("POST /v2/my/ships", u.purchaseShip)
-	my("GET /v2/my/ships/{ship}", shipView(u, u.renderShip))
-	my("GET /v2/my/ships/{ship}/cargo", shipView(u, renderCargo))
-	my("GET /v2/my/ships/{ship}/nav", shipView(u, u.renderNav))
+	my("GET /v2/my/ships/{ship}", view(u.lookupShip, u.renderShip))
+	my("GET /v2/my/ships/{ship}/cargo", view(u.lookupShip, renderCargo))
+	my("GET /v2/my/ships/{ship}/nav", view(u.lookupShip, u.renderNav))
 	my("PATCH /v2/my/ships/{ship}/nav", u.patchNav)
 	my("GET /v2/my/ships/{ship}/cooldown", u.getCooldown)
 	my("POST /v2/my/ships/{ship}/orbit", u.setStatus("IN_ORBIT"))
