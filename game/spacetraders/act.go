@@ -8,16 +8,17 @@ import (
 )
 
 func (g *Game) orbit(ctx context.Context, a shipArgs) (string, error) {
-	r, err := g.c.Orbit(ctx, a.ShipSymbol)
-	if err != nil {
-		return "", err
-	}
-	g.noteNav(a.ShipSymbol, r.Nav, r.Fuel)
-	return fmt.Sprintf("%s is %s.", a.ShipSymbol, g.navText(r.Nav)), nil
+	return g.setStatus(ctx, a, g.c.Orbit)
 }
 
 func (g *Game) dock(ctx context.Context, a shipArgs) (string, error) {
-	r, err := g.c.Dock(ctx, a.ShipSymbol)
+	return g.setStatus(ctx, a, g.c.Dock)
+}
+
+// setStatus orbits or docks a ship with set (the client's Orbit or Dock) and says where
+// it is now.
+func (g *Game) setStatus(ctx context.Context, a shipArgs, set func(context.Context, string) (*NavResult, error)) (string, error) {
+	r, err := set(ctx, a.ShipSymbol)
 	if err != nil {
 		return "", err
 	}
@@ -165,16 +166,16 @@ func (g *Game) extract(ctx context.Context, a extractArgs) (string, error) {
 }
 
 func (g *Game) accept(ctx context.Context, a contractArgs) (string, error) {
-	r, err := g.c.Accept(ctx, a.ContractID)
+	return g.contractPaid(ctx, a, g.c.Accept, "Accepted", ToolAcceptContract)
+}
+
+// contractPaid accepts or fulfils a contract with pay (the client's Accept or Fulfill),
+// and notes and says (as verb, by tool) the contract and the credits it paid.
+func (g *Game) contractPaid(ctx context.Context, a contractArgs, pay func(context.Context, string) (*ContractResult, error), verb, tool string) (string, error) {
+	r, err := pay(ctx, a.ContractID)
 	if err != nil {
 		return "", err
 	}
-	return g.contractPaid(r, "Accepted", ToolAcceptContract), nil
-}
-
-// contractPaid notes a contract accepted or fulfilled (said as verb, by tool) and the
-// credits it paid.
-func (g *Game) contractPaid(r *ContractResult, verb, tool string) string {
 	g.noteContract(r.Contract)
 	s := verb + " " + g.contractLine(&r.Contract) + "."
 	if r.Agent != nil {
@@ -183,7 +184,7 @@ func (g *Game) contractPaid(r *ContractResult, verb, tool string) string {
 	} else {
 		g.distrust(tool, "", "", 4600, false) // paid, but the answer did not say the credits
 	}
-	return s
+	return s, nil
 }
 
 func (g *Game) deliver(ctx context.Context, a deliverArgs) (string, error) {
@@ -205,11 +206,7 @@ func (g *Game) deliver(ctx context.Context, a deliverArgs) (string, error) {
 }
 
 func (g *Game) fulfill(ctx context.Context, a contractArgs) (string, error) {
-	r, err := g.c.Fulfill(ctx, a.ContractID)
-	if err != nil {
-		return "", err
-	}
-	return g.contractPaid(r, "Fulfilled", ToolFulfillContract), nil
+	return g.contractPaid(ctx, a, g.c.Fulfill, "Fulfilled", ToolFulfillContract)
 }
 
 func (g *Game) negotiate(ctx context.Context, a shipArgs) (string, error) {

@@ -30,9 +30,7 @@ func SystemOf(waypoint string) string {
 
 // Agent returns the player's agent (GET /my/agent).
 func (c *Client) Agent(ctx context.Context) (*Agent, error) {
-	var a Agent
-	_, err := c.do(ctx, http.MethodGet, "/my/agent", nil, nil, &a)
-	return ptr(&a, err)
+	return call[Agent](ctx, c, http.MethodGet, "/my/agent", nil)
 }
 
 // pageAll fetches every page of a list, 20 at a time.
@@ -64,9 +62,7 @@ func (c *Client) Ships(ctx context.Context) ([]Ship, error) {
 
 // Ship returns one ship (GET /my/ships/{shipSymbol}).
 func (c *Client) Ship(ctx context.Context, ship string) (*Ship, error) {
-	var s Ship
-	_, err := c.do(ctx, http.MethodGet, "/my/ships/"+esc(ship), nil, nil, &s)
-	return ptr(&s, err)
+	return call[Ship](ctx, c, http.MethodGet, "/my/ships/"+esc(ship), nil)
 }
 
 // Contracts returns every contract of the agent (GET /my/contracts, all pages).
@@ -76,16 +72,12 @@ func (c *Client) Contracts(ctx context.Context) ([]Contract, error) {
 
 // Contract returns one contract (GET /my/contracts/{contractId}).
 func (c *Client) Contract(ctx context.Context, id string) (*Contract, error) {
-	var k Contract
-	_, err := c.do(ctx, http.MethodGet, "/my/contracts/"+esc(id), nil, nil, &k)
-	return ptr(&k, err)
+	return call[Contract](ctx, c, http.MethodGet, "/my/contracts/"+esc(id), nil)
 }
 
 // System returns a system with its waypoints' positions (GET /systems/{systemSymbol}).
 func (c *Client) System(ctx context.Context, system string) (*System, error) {
-	var s System
-	_, err := c.do(ctx, http.MethodGet, "/systems/"+esc(system), nil, nil, &s)
-	return ptr(&s, err)
+	return call[System](ctx, c, http.MethodGet, "/systems/"+esc(system), nil)
 }
 
 // WaypointFilter narrows Waypoints. Empty fields do not filter.
@@ -109,30 +101,22 @@ func (c *Client) Waypoints(ctx context.Context, system string, f WaypointFilter)
 
 // Waypoint returns one waypoint (GET /systems/{systemSymbol}/waypoints/{waypointSymbol}).
 func (c *Client) Waypoint(ctx context.Context, waypoint string) (*Waypoint, error) {
-	var w Waypoint
-	_, err := c.do(ctx, http.MethodGet, "/systems/"+esc(SystemOf(waypoint))+"/waypoints/"+esc(waypoint), nil, nil, &w)
-	return ptr(&w, err)
+	return call[Waypoint](ctx, c, http.MethodGet, "/systems/"+esc(SystemOf(waypoint))+"/waypoints/"+esc(waypoint), nil)
 }
 
 // Market returns a waypoint's market (GET …/waypoints/{waypointSymbol}/market).
 func (c *Client) Market(ctx context.Context, system, waypoint string) (*Market, error) {
-	var m Market
-	_, err := c.do(ctx, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/market", nil, nil, &m)
-	return ptr(&m, err)
+	return call[Market](ctx, c, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/market", nil)
 }
 
 // Shipyard returns a waypoint's shipyard (GET …/waypoints/{waypointSymbol}/shipyard).
 func (c *Client) Shipyard(ctx context.Context, system, waypoint string) (*Shipyard, error) {
-	var s Shipyard
-	_, err := c.do(ctx, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/shipyard", nil, nil, &s)
-	return ptr(&s, err)
+	return call[Shipyard](ctx, c, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/shipyard", nil)
 }
 
 // JumpGate returns a jump gate's connections (GET …/waypoints/{waypointSymbol}/jump-gate).
 func (c *Client) JumpGate(ctx context.Context, system, waypoint string) (*JumpGate, error) {
-	var j JumpGate
-	_, err := c.do(ctx, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/jump-gate", nil, nil, &j)
-	return ptr(&j, err)
+	return call[JumpGate](ctx, c, http.MethodGet, "/systems/"+esc(system)+"/waypoints/"+esc(waypoint)+"/jump-gate", nil)
 }
 
 // Orbit moves a docked ship into orbit (POST /my/ships/{shipSymbol}/orbit).

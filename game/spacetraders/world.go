@@ -162,18 +162,13 @@ func (g *Game) refresh(ctx context.Context) error {
 		g.noteAgent(*a)
 	}
 	if needShips {
-		ships, err := g.c.Ships(ctx)
+		err := readList(ctx, g, g.c.Ships, func(ships []Ship) {
+			w.ships, w.staleShips = ships, false
+			clear(w.staleShip)
+		})
 		if err != nil {
 			return err
 		}
-		if ships == nil {
-			ships = []Ship{} // known: none (nil means unknown)
-		}
-		w.mu.Lock()
-		w.ships, w.staleShips = ships, false
-		clear(w.staleShip)
-		w.mu.Unlock()
-		g.worldChanged()
 	} else if oneShip != "" {
 		s, err := g.c.Ship(ctx, oneShip)
 		var ae *APIError
@@ -189,18 +184,25 @@ func (g *Game) refresh(ctx context.Context) error {
 		g.noteShip(*s)
 	}
 	if needContracts {
-		ks, err := g.c.Contracts(ctx)
-		if err != nil {
-			return err
-		}
-		if ks == nil {
-			ks = []Contract{} // known: none
-		}
-		w.mu.Lock()
-		w.contracts, w.staleContracts = ks, false
-		w.mu.Unlock()
-		g.worldChanged()
+		return readList(ctx, g, g.c.Contracts, func(ks []Contract) { w.contracts, w.staleContracts = ks, false })
 	}
+	return nil
+}
+
+// readList reads a whole list (the ships, the contracts) with read and keeps it with
+// keep, under the world's lock; a nil list (unknown) is kept as empty (known: none).
+func readList[T any](ctx context.Context, g *Game, read func(context.Context) ([]T, error), keep func([]T)) error {
+	l, err := read(ctx)
+	if err != nil {
+		return err
+	}
+	if l == nil {
+		l = []T{}
+	}
+	g.w.mu.Lock()
+	keep(l)
+	g.w.mu.Unlock()
+	g.worldChanged()
 	return nil
 }
 
@@ -218,14 +220,20 @@ func (g *Game) noteShip(s Ship) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.staleShip, s.Symbol)
-	for i := range w.ships {
-		if w.ships[i].Symbol == s.Symbol {
-			w.ships[i] = s
+	upsert(&w.ships, s, func(x Ship) bool { return x.Symbol == s.Symbol })
+}
+
+// upsert puts v in place of the element of *list that is the same, or else adds it;
+// a nil list is unknown and stays so, for the next read.
+func upsert[T any](list *[]T, v T, same func(T) bool) {
+	for i := range *list {
+		if same((*list)[i]) {
+			(*list)[i] = v
 			return
 		}
 	}
-	if w.ships != nil {
-		w.ships = append(w.ships, s)
+	if *list != nil {
+		*list = append(*list, v)
 	}
 }
 
@@ -267,15 +275,7 @@ func (g *Game) noteContract(k Contract) {
 	w := g.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for i := range w.contracts {
-		if w.contracts[i].ID == k.ID {
-			w.contracts[i] = k
-			return
-		}
-	}
-	if w.contracts != nil {
-		w.contracts = append(w.contracts, k)
-	}
+	upsert(&w.contracts, k, func(x Contract) bool { return x.ID == k.ID })
 }
 
 // noteTrade moves the seen price of a good to what a transaction paid: the market's
