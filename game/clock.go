@@ -1,6 +1,7 @@
 package game
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -47,4 +48,17 @@ func (c *FakeClock) Set(t time.Time) {
 	c.mu.Lock()
 	c.now = t
 	c.mu.Unlock()
+}
+
+// Sleep waits d or until ctx is done, whichever comes first; it returns ctx.Err() when
+// ctx ended the wait.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

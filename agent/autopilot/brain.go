@@ -58,24 +58,13 @@ func newBrain(src source, now func() time.Time) *Brain {
 		src:           src,
 		priceAge:      -1,
 		now:           now,
-		sleep:         sleepCtx,
+		sleep:         game.Sleep,
 		systems:       map[string]bool{},
 		waypoints:     map[string]*spacetraders.Waypoint{},
 		markets:       map[string]*marketView{},
 		mem:           newMemory(),
 		book:          notebook{sections: map[string]string{}},
 		run:           fmt.Sprintf("ap%x", now().UnixNano()&0xffffffffff),
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // maxWait is the longest the brain sleeps before a retry. A server that asks for
@@ -266,14 +267,10 @@ func backoff(attempt int, asked time.Duration) time.Duration {
 	return d + rand.N(d/4+1)
 }
 
-// sleepCtx waits d or until ctx is done.
+// sleepCtx waits d or until ctx is done, and then returns ctx's cause.
 func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if game.Sleep(ctx, d) != nil {
 		return context.Cause(ctx)
 	}
+	return nil
 }

@@ -111,14 +111,7 @@ func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return game.Sleep(ctx, d)
 }
 
 // wait sleeps until at, reporting the wait when it is long enough to be seen.
