@@ -15,16 +15,22 @@ import (
 	"github.com/coplayhq/coplay/notes"
 )
 
+// startEastWestWest runs a runner on the grid game whose model moves east, then west
+// twice, and returns the three calls as proposed.
+func startEastWestWest(t *testing.T) (h *harness, e, w1, w2 agent.Call) {
+	t.Helper()
+	b := &scriptBrain{replies: []scripted{say("East, then west twice.",
+		"move", `{"direction":"E"}`, "move", `{"direction":"W"}`, "move", `{"direction":"W"}`)}}
+	h = start(t, &gridGame{}, b, nil, nil)
+	return h, h.proposed("move"), h.proposed("move"), h.proposed("move")
+}
+
 // Each call runs as soon as it and the calls before it are decided; after it, the world
 // is observed again and the calls still waiting are dry-run on the new state, so a
 // predicted failure is a failure and a warning only stands while an earlier call has
 // not run yet.
 func TestCallsRunAsApprovedAndDryRunsFollowTheWorld(t *testing.T) {
-	g := &gridGame{}
-	b := &scriptBrain{replies: []scripted{say("East, then west twice.",
-		"move", `{"direction":"E"}`, "move", `{"direction":"W"}`, "move", `{"direction":"W"}`)}}
-	h := start(t, g, b, nil, nil)
-	e, w1, w2 := h.proposed("move"), h.proposed("move"), h.proposed("move")
+	h, e, w1, w2 := startEastWestWest(t)
 	if e.Simulation == nil || e.Simulation.Fails || e.Simulation.Warning != "" {
 		t.Fatalf("first call's dry run = %+v, want a plain prediction", e.Simulation)
 	}
@@ -48,7 +54,7 @@ func TestCallsRunAsApprovedAndDryRunsFollowTheWorld(t *testing.T) {
 		!strings.Contains(up.Call.Simulation.Summary, "(0,0)") {
 		t.Fatalf("tool_updated = %+v %+v, want call %s predicted to reach (0,0)", up.Call, up.Call.Simulation, w1.ID)
 	}
-	if got := g.callLog(); len(got) != 1 {
+	if got := h.g.callLog(); len(got) != 1 {
 		t.Fatalf("game calls %v before the others were decided; want only the first", got)
 	}
 
@@ -61,7 +67,7 @@ func TestCallsRunAsApprovedAndDryRunsFollowTheWorld(t *testing.T) {
 	}
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: w2.ID, Decision: agent.Veto, Reason: "the edge"})
 	h.next("idle", isState(agent.Idle))
-	if got := strings.Join(g.callLog(), "|"); got != `move {"direction":"E"}|move {"direction":"W"}` {
+	if got := strings.Join(h.g.callLog(), "|"); got != `move {"direction":"E"}|move {"direction":"W"}` {
 		t.Fatalf("game calls = %s", got)
 	}
 	if err := h.finish(); err != nil {
@@ -410,11 +416,7 @@ func TestCommitsPerStep(t *testing.T) {
 // shows a predicted failure as a warning ("an earlier call may change that"); once that
 // call is vetoed, nothing can, and the failure is shown as a failure at once.
 func TestVetoingAnEarlierCallRepredictsTheLaterOnes(t *testing.T) {
-	g := &gridGame{}
-	b := &scriptBrain{replies: []scripted{say("East, then west twice.",
-		"move", `{"direction":"E"}`, "move", `{"direction":"W"}`, "move", `{"direction":"W"}`)}}
-	h := start(t, g, b, nil, nil)
-	e, w1, w2 := h.proposed("move"), h.proposed("move"), h.proposed("move")
+	h, e, w1, w2 := startEastWestWest(t)
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: e.ID, Decision: agent.Veto, Reason: "stay"})
 	up := h.next("the second move predicted again", func(ev agent.Event) bool {
 		return ev.Type == agent.EventToolUpdated && ev.Call.ID == w1.ID
@@ -425,7 +427,7 @@ func TestVetoingAnEarlierCallRepredictsTheLaterOnes(t *testing.T) {
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: w1.ID, Decision: agent.Veto})
 	h.send(agent.Command{Cmd: agent.CmdDecide, CallID: w2.ID, Decision: agent.Veto})
 	h.next("idle", isState(agent.Idle))
-	if got := g.callLog(); len(got) != 0 {
+	if got := h.g.callLog(); len(got) != 0 {
 		t.Fatalf("vetoed calls reached the game: %v", got)
 	}
 	if err := h.finish(); err != nil {

@@ -17,14 +17,28 @@ type triggerGame struct {
 
 func (g *triggerGame) Triggers() <-chan game.Trigger { return g.ch }
 
+// startTriggers runs a runner over a new triggerGame whose brain says replies, and
+// waits until it idles.
+func startTriggers(t *testing.T, why string, replies ...scripted) (*triggerGame, *harness) {
+	t.Helper()
+	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
+	h := startGame(t, g, &scriptBrain{replies: replies}, nil, nil)
+	h.next(why, isState(agent.Idle))
+	return g, h
+}
+
+// stepInput is the input of the model's request i: its last message.
+func (h *harness) stepInput(i int) string {
+	h.t.Helper()
+	req := h.request(i)
+	return req.Messages[len(req.Messages)-1].Content
+}
+
 // A model that only answers in prose, with every call asked (no keep playing), ends its
 // turn and idles; the world's next trigger starts a new turn by itself, with the trigger
 // at the end of the new step's input.
 func TestTriggerWakesAnIdleAgent(t *testing.T) {
-	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
-	b := &scriptBrain{replies: []scripted{say("Let me think about the best route."), say("Nothing to do.")}}
-	h := startGame(t, g, b, nil, nil)
-	h.next("idle after a reply in prose", isState(agent.Idle))
+	g, h := startTriggers(t, "idle after a reply in prose", say("Let me think about the best route."), say("Nothing to do."))
 
 	g.ch <- game.Trigger{Type: "battle.started", Subject: "battle-789", Text: "your community fights now", Time: time.Now()}
 	ev := h.next("the trigger event", is(agent.EventTrigger))
@@ -32,8 +46,7 @@ func TestTriggerWakesAnIdleAgent(t *testing.T) {
 		t.Fatalf("trigger event %+v: want the trigger, journaled", ev)
 	}
 	h.next("a new step", is(agent.EventStep))
-	req := h.request(1)
-	last := req.Messages[len(req.Messages)-1].Content
+	last := h.stepInput(1)
 	want := "Trigger: battle.started battle-789 — your community fights now"
 	if !strings.Contains(last, want) || !strings.HasSuffix(strings.TrimSpace(last), want) {
 		t.Fatalf("the new step's input does not end with the trigger:\n%s", last)
@@ -46,10 +59,7 @@ func TestTriggerWakesAnIdleAgent(t *testing.T) {
 // Triggers that arrive while the agent is paused wait for resume: the person paused it.
 // Triggers that arrive while a step runs go into the next step, in order.
 func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
-	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
-	b := &scriptBrain{replies: []scripted{say("Thinking."), say("Still thinking.")}}
-	h := startGame(t, g, b, nil, nil)
-	h.next("idle", isState(agent.Idle))
+	g, h := startTriggers(t, "idle", say("Thinking."), say("Still thinking."))
 	h.send(agent.Command{Cmd: agent.CmdPause})
 	g.ch <- game.Trigger{Type: "message.received", Subject: "Mara", Text: "Mara: hi!"}
 	g.ch <- game.Trigger{Type: "market.changed", Subject: "bread", Text: "bread 12 → 15 gold"}
@@ -69,8 +79,7 @@ func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
 		}
 	}
 	h.send(agent.Command{Cmd: agent.CmdResume})
-	req := h.request(1)
-	last := req.Messages[len(req.Messages)-1].Content
+	last := h.stepInput(1)
 	i, j := strings.Index(last, "Mara: hi!"), strings.Index(last, "bread 12 → 15 gold")
 	if i < 0 || j < i {
 		t.Fatalf("both triggers, in order, should be in the step after resume:\n%s", last)
@@ -84,18 +93,14 @@ func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
 // world after it (a ship that arrived is in orbit there), so it would wake the agent for
 // nothing. One from after it wakes the agent.
 func TestStaleTriggerIsDropped(t *testing.T) {
-	g := &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}
-	b := &scriptBrain{replies: []scripted{say("Waiting."), say("Woken.")}}
-	h := startGame(t, g, b, nil, nil)
-	h.next("idle", isState(agent.Idle))
+	g, h := startTriggers(t, "idle", say("Waiting."), say("Woken."))
 	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "OLD", Text: "seen already", Time: time.Now().Add(-time.Minute)}
 	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "NEW", Text: "fresh", Time: time.Now().Add(time.Second)}
 	ev := h.next("a trigger event", is(agent.EventTrigger))
 	if ev.Trigger.Subject != "NEW" {
 		t.Fatalf("first trigger event %+v, want the fresh one (the stale one dropped)", ev.Trigger)
 	}
-	req := h.request(1)
-	if last := req.Messages[len(req.Messages)-1].Content; strings.Contains(last, "seen already") {
+	if last := h.stepInput(1); strings.Contains(last, "seen already") {
 		t.Fatalf("the stale trigger reached the model:\n%s", last)
 	}
 	if err := h.finish(); err != nil {
