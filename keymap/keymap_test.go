@@ -82,6 +82,18 @@ func writeKeys(t *testing.T, body string) string {
 	return path
 }
 
+// loadError loads body from a key file and returns the file's path and the error
+// Load gave; a file that loads fails the test with msg.
+func loadError(t *testing.T, body, msg string) (string, error) {
+	t.Helper()
+	path := writeKeys(t, body)
+	_, err := Load(path)
+	if err == nil {
+		t.Fatal(msg)
+	}
+	return path, err
+}
+
 func TestLoadMissingFileGivesDefaults(t *testing.T) {
 	km, err := Load(filepath.Join(t.TempDir(), "nope.json"))
 	if err != nil {
@@ -101,11 +113,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := writeKeys(t, c.body)
-			_, err := Load(path)
-			if err == nil {
-				t.Fatal("no error")
-			}
+			path, err := loadError(t, c.body, "no error")
 			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %q does not name %s and say %q", err, path, c.want)
 			}
@@ -161,11 +169,7 @@ func TestLoadRefusesAKeyBoundTwice(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := writeKeys(t, c.body)
-			_, err := Load(path)
-			if err == nil {
-				t.Fatal("clash accepted")
-			}
+			path, err := loadError(t, c.body, "clash accepted")
 			for _, w := range append(c.want, path) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %s", err, w)
