@@ -84,17 +84,23 @@ func (w *world) npcMessage(m int64, roll int) {
 	case roll < 55 && onChannel:
 		w.post(&message{From: from.Name, To: channelOf(home), Text: pick(mentions), Kind: kindMention}, false)
 	case roll < 85 || w.openHelp(from.Name):
-		lines := hiNeutral
-		switch {
-		case from.Trust >= 20:
-			lines = hiFriendly
-		case from.Trust < 0:
-			lines = hiCold
-		}
+		lines := byTrust(from.Trust, hiFriendly, hiNeutral, hiCold)
 		w.post(&message{From: from.Name, To: AgentName, Text: pick(lines), Kind: kindHi}, false)
 	default:
 		w.post(&message{From: from.Name, To: AgentName, Text: pick(helpLines), Kind: kindHelp, Due: w.s.Now.Add(helpDue)}, false)
 	}
+}
+
+// byTrust picks a member's lines by their trust toward the agent: warm from 20 up,
+// cold below 0, neutral between.
+func byTrust(trust int, warm, neutral, cold []string) []string {
+	switch {
+	case trust >= 20:
+		return warm
+	case trust < 0:
+		return cold
+	}
+	return neutral
 }
 
 // openHelp reports whether a member's call for help is still waiting for an answer.
@@ -143,13 +149,7 @@ func (w *world) answer(m *member, to *message) {
 		return
 	}
 	m.LastReply = w.s.Now
-	lines := repliesMid
-	switch {
-	case m.Trust >= 20:
-		lines = repliesUp
-	case m.Trust < 0:
-		lines = repliesLow
-	}
+	lines := byTrust(m.Trust, repliesUp, repliesMid, repliesLow)
 	k := int64(to.ID)
 	text := strings.ReplaceAll(lines[below(w.s.Seed, len(lines), "reply-line", k)], "{a}", AgentName)
 	at := w.s.Now.Add(time.Duration(between(w.s.Seed, 1, 3, "reply-delay", k)) * time.Minute)
