@@ -288,6 +288,7 @@ func TestSecretInArgumentsIsRefusedAndGoesNowhere(t *testing.T) {
 	g := &gridGame{now: time.Now}
 	b := &scriptBrain{replies: []scripted{say("My key is "+key+".", "move", `{"direction":"`+key+`"}`), say("Sorry.")}}
 	h := start(t, g, b, nil, func(c *agent.Config) { c.Scrubber = sc })
+	h.send(agent.Command{Cmd: agent.CmdAdvise, Text: "the key is " + key + ", do not share it"})
 	p := h.proposed("move")
 	if len(p.Problems) != 1 || p.Problems[0].Got != "the value of OPENAI_API_KEY" || strings.Contains(string(p.Args), key) {
 		t.Fatalf("proposal %+v", p)

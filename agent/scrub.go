@@ -27,6 +27,18 @@ func newScrubber(s *secret.Scrubber, secrets []string) scrubber {
 // text returns t with every secret replaced.
 func (s scrubber) text(t string) string { return s.s.String(t) }
 
+// texts returns ts with every secret replaced, in a new slice (nil for none).
+func (s scrubber) texts(ts []string) []string {
+	if len(ts) == 0 {
+		return ts
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = s.text(t)
+	}
+	return out
+}
+
 // json returns raw JSON with every secret replaced inside its strings.
 func (s scrubber) json(raw json.RawMessage) json.RawMessage { return s.s.JSON(raw) }
 

@@ -74,8 +74,10 @@ func (r *Runner) doStep() stepOutcome {
 
 	advice, triggers := r.advice, r.triggers
 	r.advice, r.freshAdvice = nil, false
-	cur := stepRecord{n: r.step, advice: advice}
-	cur.input, cur.full = r.stepInput(obs, advice, r.takeNotices())
+	// Advice, triggers and notes reach the model here: none of them carries a secret on.
+	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
+	cur.input, cur.full = r.stepInput(obs, cur.advice, r.takeNotices())
+	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
 	msgs := r.prompt(cur)
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
