@@ -46,13 +46,37 @@ type askItem struct {
 // formField is one property of a question's schema.
 type formField struct {
 	name, title, desc string
-	typ               string   // string, number, integer, boolean
+	typ               string   // string, number, integer, boolean, array (of choices)
 	choices           []string // an enum's values
 	labels            []string // what the person reads for each choice
 	required          bool
 	val               string // the value as typed or chosen ("" and !set: none)
 	set               bool
 	min, max          *float64
+	picked            map[string]bool // array: the choices picked
+	cursor            int             // array: the choice the cursor is on
+}
+
+// choiceSchema is an enum as a schema says it: enum (with enumNames) or oneOf/anyOf of
+// const and title.
+type choiceSchema struct {
+	Enum      []string                        `json:"enum"`
+	EnumNames []string                        `json:"enumNames"`
+	OneOf     []struct{ Const, Title string } `json:"oneOf"`
+	AnyOf     []struct{ Const, Title string } `json:"anyOf"`
+}
+
+// options returns the values and their labels.
+func (c choiceSchema) options() (values, labels []string) {
+	values, labels = c.Enum, c.EnumNames
+	for _, o := range append(c.OneOf, c.AnyOf...) {
+		values = append(values, o.Const)
+		labels = append(labels, o.Title)
+	}
+	if len(labels) != len(values) {
+		labels = values
+	}
+	return values, labels
 }
 
 // id is the question's id, for the answer command.
@@ -84,34 +108,37 @@ func formFields(schema json.RawMessage) []*formField {
 		}
 		name, _ := t.(string)
 		var p struct {
-			Type        string                          `json:"type"`
-			Title       string                          `json:"title"`
-			Description string                          `json:"description"`
-			Enum        []string                        `json:"enum"`
-			EnumNames   []string                        `json:"enumNames"`
-			OneOf       []struct{ Const, Title string } `json:"oneOf"`
-			Default     json.RawMessage                 `json:"default"`
-			Minimum     *float64                        `json:"minimum"`
-			Maximum     *float64                        `json:"maximum"`
+			choiceSchema
+			Type        string          `json:"type"`
+			Title       string          `json:"title"`
+			Description string          `json:"description"`
+			Items       choiceSchema    `json:"items"`
+			Default     json.RawMessage `json:"default"`
+			Minimum     *float64        `json:"minimum"`
+			Maximum     *float64        `json:"maximum"`
 		}
 		if dec.Decode(&p) != nil {
 			return out
 		}
 		f := &formField{name: name, title: p.Title, desc: p.Description, typ: p.Type, min: p.Minimum, max: p.Maximum}
-		f.choices, f.labels = p.Enum, p.EnumNames
-		for _, o := range p.OneOf {
-			f.choices = append(f.choices, o.Const)
-			f.labels = append(f.labels, o.Title)
-		}
-		if len(f.labels) != len(f.choices) {
-			f.labels = f.choices
+		f.choices, f.labels = p.options()
+		if p.Type == "array" {
+			f.choices, f.labels = p.Items.options()
+			f.picked = map[string]bool{}
 		}
 		for _, r := range s.Required {
 			f.required = f.required || r == name
 		}
 		if len(p.Default) > 0 {
 			var v any
-			if json.Unmarshal(p.Default, &v) == nil {
+			var picks []string
+			switch {
+			case f.picked != nil && json.Unmarshal(p.Default, &picks) == nil:
+				for _, c := range picks {
+					f.picked[c] = true
+				}
+				f.set = true
+			case f.picked == nil && json.Unmarshal(p.Default, &v) == nil:
 				f.val, f.set = fmt.Sprint(v), true
 			}
 		}
@@ -139,6 +166,14 @@ func (a *askItem) content() (json.RawMessage, error) {
 			obj[f.name] = n
 		case "boolean":
 			obj[f.name] = f.val == "true"
+		case "array":
+			picks := []string{}
+			for _, c := range f.choices {
+				if f.picked[c] {
+					picks = append(picks, c)
+				}
+			}
+			obj[f.name] = picks
 		default:
 			obj[f.name] = f.val
 		}
@@ -359,6 +394,16 @@ func (m *Model) formLines(a *askItem, w int) []string {
 		}
 		var val string
 		switch {
+		case f.picked != nil:
+			parts := make([]string, len(f.choices))
+			for j, c := range f.choices {
+				box := map[bool]string{true: "[x] ", false: "[ ] "}[f.picked[c]]
+				parts[j] = box + f.labels[j]
+				if j == f.cursor && i == a.sel {
+					parts[j] = "›" + parts[j]
+				}
+			}
+			val = strings.Join(parts, "  ")
 		case len(f.choices) > 0:
 			parts := make([]string, len(f.choices))
 			for j, c := range f.choices {
@@ -403,6 +448,12 @@ func (m *Model) formKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		a.sel = max(a.sel-1, 0)
 	case key.Matches(msg, km.Down):
 		a.sel = min(a.sel+1, max(len(a.fields)-1, 0))
+	case f != nil && f.picked != nil && msg.String() == "space" && len(f.choices) > 0:
+		c := f.choices[f.cursor]
+		f.picked[c], f.set = !f.picked[c], true
+	case f != nil && f.picked != nil && key.Matches(msg, km.Choose, km.ChooseBack) && len(f.choices) > 0:
+		d := map[bool]int{true: 1, false: -1}[key.Matches(msg, km.Choose)]
+		f.cursor = (f.cursor + d + len(f.choices)) % len(f.choices)
 	case key.Matches(msg, km.Choose) && f != nil && f.choose(1):
 	case key.Matches(msg, km.ChooseBack) && f != nil && f.choose(-1):
 	case key.Matches(msg, km.Fill) && f != nil && len(f.choices) == 0 && f.typ != "boolean":

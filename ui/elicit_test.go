@@ -95,3 +95,18 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("the log:\n%s", log)
 	}
 }
+
+// A multiple choice (an array of an enum) is a row of boxes: the cursor moves with
+// choose, space picks; defaults are picked to begin with.
+func TestQuestionMultipleChoice(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	schema := `{"type":"object","properties":{"fish":{"type":"array","title":"Fish","items":{"anyOf":[
+		{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"},{"const":"fish-3","title":"Trout"}]},"default":["fish-1"]}}}`
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events(opening(), []agent.Event{question(schema)}))
+	if screen := ansi.Strip(m.render()); !strings.Contains(screen, "›[x] Tuna  [ ] Salmon  [ ] Trout") {
+		t.Errorf("the boxes are not shown:\n%s", screen)
+	}
+	drive(t, m, keys("right", "right", "space", "a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdAnswer, ID: "ask_1_1", Action: "accept", Content: json.RawMessage(`{"fish":["fish-1","fish-3"]}`)})
+}
