@@ -357,7 +357,17 @@ func (m *Model) renderAsk(a *askItem, w, maxH int) []string {
 		keys = []key.Binding{km.OpenURL, withDesc(km.AnswerAccept, "done"), km.AnswerDecline, withDesc(km.AnswerCancel, "cancel")}
 	default:
 		lines = append(lines, wrapStyled(a.el.Message, w, st.strong, "")...)
-		lines = append(lines, m.formLines(a, w)...)
+		fields := m.formLines(a, w)
+		// A long form shows the fields around the selected one.
+		room := maxH - 1 - len(lines)
+		if m.ask.editing {
+			room--
+		}
+		if room > 0 && len(fields) > room {
+			from := min(max(a.sel-room/2, 0), len(fields)-room)
+			fields = fields[from : from+room]
+		}
+		lines = append(lines, fields...)
 		keys = []key.Binding{withDesc(km.AnswerAccept, "accept"), km.AnswerDecline, withDesc(km.AnswerCancel, "cancel"), withDesc(km.Down, "next field")}
 		if len(a.fields) > 0 {
 			f := a.fields[a.sel]

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -109,4 +110,22 @@ func TestQuestionMultipleChoice(t *testing.T) {
 	}
 	drive(t, m, keys("right", "right", "space", "a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdAnswer, ID: "ask_1_1", Action: "accept", Content: json.RawMessage(`{"fish":["fish-1","fish-3"]}`)})
+}
+
+// A form longer than the pane shows the fields around the selected one.
+func TestLongFormFollowsTheSelection(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	props := []string{}
+	for i := range 30 {
+		props = append(props, fmt.Sprintf(`"field%02d":{"type":"string"}`, i))
+	}
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 30}}, events(opening(), []agent.Event{question(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)}))
+	for range 25 {
+		drive(t, m, keys("down"))
+	}
+	screen := ansi.Strip(m.render())
+	if !strings.Contains(screen, "▸ field25") || strings.Contains(screen, "field00") || !strings.Contains(screen, "a accept") {
+		t.Errorf("the selected field or the keys are not on screen:\n%s", screen)
+	}
 }
