@@ -191,3 +191,48 @@ func isDialError(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }
+
+// lastEnd keeps how the last stdio server ended, until a reconnect tells the model.
+// A nil *lastEnd keeps nothing.
+type lastEnd struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (l *lastEnd) set(err error) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	l.err = err
+	l.mu.Unlock()
+}
+
+// or returns how the server ended, or def when that is not known.
+func (l *lastEnd) or(def error) error {
+	if l == nil {
+		return def
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		return def
+	}
+	return l.err
+}
+
+// take returns " (the server exited with status 3; …)" for the reconnect notice, once,
+// or "".
+func (l *lastEnd) take() string {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.err
+	l.err = nil
+	if err == nil {
+		return ""
+	}
+	return " (" + err.Error() + ")"
+}

@@ -40,8 +40,9 @@ type Game struct {
 	changes     []string // for Changes
 	changed     bool     // for ToolsChanged
 
-	hosts hosts // the calls in flight and the runner's Host (host.go)
-	trig  trig  // resource updates as triggers (notify.go)
+	hosts hosts    // the calls in flight and the runner's Host (host.go)
+	ended *lastEnd // how the last stdio server ended, for the reconnect notice (exit.go)
+	trig  trig     // resource updates as triggers (notify.go)
 }
 
 // defaultBackoff is the wait before each reconnect attempt within one Observe or Call.
@@ -60,13 +61,13 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	if cfg.Command != "" {
 		args, _ := splitCommand(cfg.Command)
 		name = serverName(args)
-		sd := &stdioDialer{args: args}
+		sd := &stdioDialer{args: args, ended: &lastEnd{}}
 		if cfg.LogDir != "" {
 			sd.logPath = filepath.Join(cfg.LogDir, "mcp-"+name+".log")
 		}
 		d = sd.dial
 		g := newGame(cfg, name, d)
-		sd.skipped = &g.skipped
+		sd.skipped, g.ended = &g.skipped, sd.ended
 		return g, g.start(ctx)
 	}
 	u, err := url.Parse(cfg.URL)
@@ -152,7 +153,7 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 	old := g.cat
 	g.sess, g.lost, g.info, g.cat, g.listChanged = sess, nil, info, cat, false
 	if !first {
-		g.notices = append(g.notices, fmt.Sprintf("Reconnected to MCP server %s: the world may have moved on since the last observation, and a call that was running when the connection dropped may or may not have happened.", g.name))
+		g.notices = append(g.notices, fmt.Sprintf("Reconnected to MCP server %s%s: the world may have moved on since the last observation, and a call that was running when the connection dropped may or may not have happened.", g.name, g.ended.take()))
 		g.noteChanges(old, cat)
 	} else if len(cat.skipped) > 0 {
 		g.notices = append(g.notices, "Tools of the server left out, because their arguments could not be checked: "+strings.Join(cat.skipped, "; ")+".")
@@ -164,7 +165,7 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 		if g.sess == sess {
 			g.sess = nil
 			if err == nil {
-				err = errors.New("the connection closed")
+				err = g.ended.or(errors.New("the connection closed")) // a stdio server's exit (exit.go)
 			}
 			g.lost = err
 		}

@@ -26,6 +26,7 @@ type stdioDialer struct {
 	args    []string
 	logPath string        // "" discards stderr and warnings
 	skipped *atomic.Int64 // non-JSON stdout lines dropped, over every connection
+	ended   *lastEnd      // how the last server ended (exit.go); may be nil
 }
 
 func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
@@ -61,7 +62,8 @@ func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	}
 	p := &process{cmd: cmd, stdin: stdin, log: log, stderr: last, done: make(chan struct{})}
 	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
-	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped, end: p.ended}
+	end := func() error { err := p.ended(); d.ended.set(err); return err }
+	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped, end: end}
 	return &sdk.IOTransport{Reader: io.NopCloser(filter), Writer: p}, nil
 }
 

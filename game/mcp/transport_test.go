@@ -73,8 +73,8 @@ func TestStdio(t *testing.T) {
 		t.Fatalf("crash: %+v, %v: want outcome unknown", res, err)
 	}
 	obs, err := g.Observe(ctx)
-	if err != nil || !strings.Contains(obs.Summary, "Reconnected to MCP server mcp:") || !strings.Contains(obs.Summary, `"moves":0`) {
-		t.Errorf("observe after the crash: %q, %v: want a reconnect notice and the new server's state", obs.Summary, err)
+	if err != nil || !strings.Contains(obs.Summary, "Reconnected to MCP server mcp (the server exited with status 3; its last words on stderr: treasure-hunt: hello on stderr | treasure-hunt: crashing):") || !strings.Contains(obs.Summary, `"moves":0`) {
+		t.Errorf("observe after the crash: %q, %v: want a reconnect notice saying how the server ended, and the new server's state", obs.Summary, err)
 	}
 	if err := g.Close(); err != nil {
 		t.Errorf("close: %v", err)
