@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -51,19 +50,13 @@ func headlessRunEnv(t *testing.T, args, env []string, on func(ev agent.Event, se
 		}
 	}
 	var evs []agent.Event
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var ev agent.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatalf("stdout line is not an event: %v: %s", err, sc.Bytes())
-		}
+	eachEvent(t, stdout, func(ev agent.Event, line []byte) {
 		evs = append(evs, ev)
 		if os.Getenv("COPLAY_TEST_TRACE") != "" {
-			t.Logf("event: %.300s", sc.Bytes())
+			t.Logf("event: %.300s", line)
 		}
 		on(ev, send)
-	}
+	})
 	io.Copy(io.Discard, stdout)
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
