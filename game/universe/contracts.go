@@ -159,11 +159,8 @@ func (u *Universe) fulfillContract(c *call) (int, any, *apiError) {
 // negotiate offers a new contract to a ship docked at a faction waypoint, once the agent
 // has no open contract left.
 func (u *Universe) negotiate(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, e := u.readyShip(c, u.mustDock)
 	if e != nil {
-		return fail(e)
-	}
-	if e := u.mustDock(s); e != nil {
 		return fail(e)
 	}
 	w := u.waypoints[s.Waypoint]

@@ -64,6 +64,16 @@ func shipRequest[T any](u *Universe, c *call, optional bool) (*ship, T, *apiErro
 	return s, req, e
 }
 
+// readyShip looks up the call's ship, then checks it with check (u.inTransit,
+// u.mustDock): a problem of either is the answer.
+func (u *Universe) readyShip(c *call, check func(*ship) *apiError) (*ship, *apiError) {
+	s, e := u.lookupShip(c)
+	if e == nil {
+		e = check(s)
+	}
+	return s, e
+}
+
 func (u *Universe) inTransit(s *ship) *apiError {
 	if s.Status != "IN_TRANSIT" {
 		return nil
@@ -147,11 +157,8 @@ func (u *Universe) getCooldown(c *call) (int, any, *apiError) {
 // takes the status.
 func (u *Universe) setStatus(status string) func(*call) (int, any, *apiError) {
 	return func(c *call) (int, any, *apiError) {
-		s, e := u.lookupShip(c)
+		s, e := u.readyShip(c, u.inTransit)
 		if e != nil {
-			return fail(e)
-		}
-		if e := u.inTransit(s); e != nil {
 			return fail(e)
 		}
 		s.Status = status

@@ -210,11 +210,8 @@ func (u *Universe) checkSurvey(given *wire.Survey, w *waypoint) (*survey, *apiEr
 }
 
 func (u *Universe) chart(c *call) (int, any, *apiError) {
-	s, e := u.lookupShip(c)
+	s, e := u.readyShip(c, u.inTransit)
 	if e != nil {
-		return fail(e)
-	}
-	if e := u.inTransit(s); e != nil {
 		return fail(e)
 	}
 	w := u.waypoints[s.Waypoint]
