@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,22 +46,31 @@ func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	cmd := exec.Command(d.args[0], d.args[1:]...)
 	last := &tail{}
 	cmd.Stderr = io.MultiWriter(log, last)
-	stdout, err := cmd.StdoutPipe()
+	// A pipe of our own, not StdoutPipe: cmd.Wait closes that one as soon as the server
+	// exits, which can cut off its last lines and hide how it ended ("file already
+	// closed"). This one is read to its end and closed by process.Close.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		log.Close()
 		return nil, err
 	}
+	cmd.Stdout = stdoutW
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		log.Close()
+		stdout.Close()
+		stdoutW.Close()
 		return nil, err
 	}
 	fmt.Fprintf(log, "coplay: %s starting %q\n", time.Now().UTC().Format(time.RFC3339), d.args)
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdoutW.Close() // the server holds its end now
+	if err != nil {
 		log.Close()
+		stdout.Close()
 		return nil, fmt.Errorf("start %q: %w", d.args[0], err)
 	}
-	p := &process{cmd: cmd, stdin: stdin, log: log, stderr: last, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, log: log, stderr: last, done: make(chan struct{})}
 	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
 	end := func() error { err := p.ended(); d.ended.set(err); return err }
 	filter := &jsonLines{r: bufio.NewReaderSize(stdout, 64<<10), warn: log, skipped: d.skipped, end: end}
@@ -72,6 +82,7 @@ func (d *stdioDialer) dial(ctx context.Context) (sdk.Transport, error) {
 type process struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
+	stdout  io.Closer // our end of its stdout
 	log     io.WriteCloser
 	stderr  *tail // its last lines on stderr, for the reason it died
 	done    chan struct{}
@@ -95,6 +106,7 @@ func (p *process) Close() error {
 				<-p.done
 			}
 		}
+		p.stdout.Close()
 		p.log.Close()
 	})
 	return nil
@@ -117,9 +129,10 @@ type jsonLines struct {
 	ended error
 }
 
-// eof replaces io.EOF with what end says about it (once).
+// eof replaces io.EOF (or a read of our end once it is closed) with what end says
+// about it (once).
 func (j *jsonLines) eof(err error) error {
-	if err != io.EOF || j.end == nil {
+	if err != io.EOF && !errors.Is(err, os.ErrClosed) || j.end == nil {
 		return err
 	}
 	if j.ended == nil {
