@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
+	"github.com/coplayhq/coplay/game"
 	"strconv"
 	"strings"
 	"time"
@@ -473,7 +471,7 @@ func (m *Model) formKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		m.ask.input.SetValue(f.val)
 		return m.ask.input.Focus(), true
 	case key.Matches(msg, km.OpenURL) && a.el != nil && a.el.URL != "":
-		if err := openURL(a.el.URL); err != nil {
+		if err := game.OpenURL(a.el.URL); err != nil {
 			m.hint = "could not open the page: " + err.Error() + "; open it by hand"
 		} else {
 			m.hint = "opened " + a.el.URL
@@ -531,27 +529,4 @@ func (m *Model) askInputKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return typed(&m.ask.input, msg)
-}
-
-// openURL opens a page in the person's browser: $BROWSER with the URL as its last
-// argument, else the platform's opener. It does not wait for the browser.
-func openURL(u string) error {
-	var cmd *exec.Cmd
-	if b := strings.Fields(os.Getenv("BROWSER")); len(b) > 0 {
-		cmd = exec.Command(b[0], append(b[1:], u)...)
-	} else {
-		switch runtime.GOOS {
-		case "darwin":
-			cmd = exec.Command("open", u)
-		case "windows":
-			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
-		default:
-			cmd = exec.Command("xdg-open", u)
-		}
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait()
-	return nil
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/game"
 	"html"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -164,7 +163,7 @@ func (g *Game) authorizeInBrowser(ctx context.Context, port int, authURL string)
 	say(fmt.Sprintf("The MCP server %s needs you to authorize coplay: open %s", g.name, authURL))
 	open := o.Open
 	if open == nil {
-		open = openBrowser
+		open = game.OpenURL
 	}
 	if err := open(authURL); err != nil {
 		say(fmt.Sprintf("(the browser could not be started: %v; open the address by hand)", err))
@@ -216,29 +215,6 @@ func callbackHandler(got chan<- callback) http.Handler {
 		}
 		fmt.Fprintf(w, "<!doctype html><title>coplay</title><p>%s</p>\n", html.EscapeString(msg))
 	})
-}
-
-// openBrowser opens url in the person's browser: $BROWSER (its words, the URL last),
-// else the platform's opener. It does not wait for the browser.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	if b := strings.Fields(os.Getenv("BROWSER")); len(b) > 0 {
-		cmd = exec.Command(b[0], append(b[1:], url)...)
-	} else {
-		switch runtime.GOOS {
-		case "darwin":
-			cmd = exec.Command("open", url)
-		case "windows":
-			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-		default:
-			cmd = exec.Command("xdg-open", url)
-		}
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait()
-	return nil
 }
 
 // withOAuth makes d's HTTP transports authorize with h.
