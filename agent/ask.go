@@ -186,16 +186,7 @@ func (r *Runner) putQuestion(a *asking) {
 	a.q.Message = r.scrub.text(a.q.Message)
 	ev := Elicitation{ID: a.id, Server: a.q.Server, Message: a.q.Message, Schema: a.q.Schema, URL: a.q.URL, CallID: a.call, NeedsOK: !r.cfg.ApproveAll}
 	r.emit(Event{Type: EventElicitation, Elicitation: &ev, Text: questionText(a)})
-	st.mu.Lock()
-	if st.open == nil {
-		st.open = map[string]*asking{}
-	}
-	st.open[a.id] = a
-	st.mu.Unlock()
-	if st.openN == 0 {
-		st.since = time.Now()
-	}
-	st.openN++
+	st.track(a)
 	if r.cfg.ApproveAll {
 		ans, why := unattendedAnswer(a)
 		if ans.Action == game.Decline && r.modelMayAnswer(a) {
@@ -377,4 +368,19 @@ func checkAnswerShape(c Command) error {
 		return errors.New("command answer: content must be a JSON object of the form's fields")
 	}
 	return nil
+}
+
+// track keeps a as open until it is answered, and starts the clock of open questions
+// (the call's deadline does not count the time they wait).
+func (st *askState) track(a *asking) {
+	st.mu.Lock()
+	if st.open == nil {
+		st.open = map[string]*asking{}
+	}
+	st.open[a.id] = a
+	st.mu.Unlock()
+	if st.openN == 0 {
+		st.since = time.Now()
+	}
+	st.openN++
 }

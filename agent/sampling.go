@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/coplayhq/coplay/game"
 )
@@ -120,16 +119,7 @@ func (r *Runner) putSample(a *asking) {
 	ev := Sampling{ID: a.id, Server: req.Server, System: req.System, Messages: req.Messages, MaxTokens: req.MaxTokens,
 		CallID: a.call, NeedsOK: !r.cfg.ApproveAll}
 	r.emit(Event{Type: EventSampling, Sampling: &ev, Text: sampleText(a)})
-	st.mu.Lock()
-	if st.open == nil {
-		st.open = map[string]*asking{}
-	}
-	st.open[a.id] = a
-	st.mu.Unlock()
-	if st.openN == 0 {
-		st.since = time.Now()
-	}
-	st.openN++
+	st.track(a)
 	if st.sampled == nil {
 		st.sampled = map[string]int{}
 	}
