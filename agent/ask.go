@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/coplayhq/coplay/agent/rules"
 	"sort"
 	"strings"
 	"sync"
@@ -175,19 +176,26 @@ func (r *Runner) onHost(m *hostMsg) {
 }
 
 // putQuestion journals and shows a game's question, and answers it by policy when play
-// is unattended (--approve all): accepted with the schema's defaults when every
-// required field has one, declined otherwise. A URL question is declined unattended:
-// nobody is there to open the page.
+// is unattended (--approve all) or a rule allows it: accepted with the schema's defaults
+// when every required field has one, declined otherwise. A URL question is declined
+// unattended: nobody is there to open the page. A deny rule declines it; an ask rule
+// puts it to the person even when play is handed over.
 func (r *Runner) putQuestion(a *asking) {
 	st := &r.asks
 	st.next++
 	a.id = fmt.Sprintf("ask_%d_%d", r.step, st.next)
 	a.call = r.runningCall()
 	a.q.Message = r.scrub.text(a.q.Message)
-	ev := Elicitation{ID: a.id, Server: a.q.Server, Message: a.q.Message, Schema: a.q.Schema, URL: a.q.URL, CallID: a.call, NeedsOK: !r.cfg.ApproveAll}
+	rule, ruled := r.hostRule(rules.Elicitation, a.q.Server, a.q.Message)
+	needsOK := r.hostNeedsOK(rule, ruled)
+	ev := Elicitation{ID: a.id, Server: a.q.Server, Message: a.q.Message, Schema: a.q.Schema, URL: a.q.URL, CallID: a.call, NeedsOK: needsOK}
 	r.emit(Event{Type: EventElicitation, Elicitation: &ev, Text: questionText(a)})
 	st.track(a)
-	if r.cfg.ApproveAll {
+	if ruled && rule.Action == rules.Deny {
+		r.closeAsk(a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
+		return
+	}
+	if !needsOK {
 		ans, why := unattendedAnswer(a)
 		if ans.Action == game.Decline && r.modelMayAnswer(a) {
 			a.reply <- game.Answer{Action: askTheModel} // the asking goroutine asks the model (askmodel.go)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"github.com/coplayhq/coplay/agent/rules"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
@@ -116,8 +117,10 @@ func (r *Runner) putSample(a *asking) {
 		req.Messages[i].Text = r.scrub.text(req.Messages[i].Text)
 	}
 	req.System = r.scrub.text(req.System)
+	rule, ruled := r.hostRule(rules.Sampling, req.Server, "")
+	needsOK := r.hostNeedsOK(rule, ruled)
 	ev := Sampling{ID: a.id, Server: req.Server, System: req.System, Messages: req.Messages, MaxTokens: req.MaxTokens,
-		CallID: a.call, NeedsOK: !r.cfg.ApproveAll}
+		CallID: a.call, NeedsOK: needsOK}
 	r.emit(Event{Type: EventSampling, Sampling: &ev, Text: sampleText(a)})
 	st.track(a)
 	if st.sampled == nil {
@@ -128,7 +131,11 @@ func (r *Runner) putSample(a *asking) {
 		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", fmt.Sprintf("%s has had its %d sampling requests of this run", req.Server, SamplesPerServer))
 	case r.capReached() != "":
 		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", r.capReached())
-	case r.cfg.ApproveAll:
+	case ruled && rule.Action == rules.Deny:
+		r.closeAsk(a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
+	case ruled && rule.Action == rules.Allow:
+		r.closeAsk(a, game.Answer{Action: game.Accept}, "rule", "rule: "+rule.String())
+	case !needsOK:
 		r.closeAsk(a, game.Answer{Action: game.Accept}, "policy", "play is unattended")
 	default:
 		r.askWaits(a)

@@ -162,11 +162,15 @@ func (r Rule) Check(tools []game.Tool) error {
 	return nil
 }
 
-// ParseChecked parses a rule line and checks it against the catalogue.
+// ParseChecked parses a rule line and checks it against the catalogue and the host
+// requests (HostTools).
 func ParseChecked(line string, tools []game.Tool) (Rule, error) {
 	r, err := Parse(line)
 	if err != nil {
 		return r, err
+	}
+	if r.Tool == Elicitation || r.Tool == Sampling {
+		tools = HostTools
 	}
 	return r, r.Check(tools)
 }
