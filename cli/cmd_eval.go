@@ -66,15 +66,13 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	speed := fs.Float64("speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
 	gameName := fs.String("game", "universe", "built-in `game` to play: universe or arena")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
+		fmt.Fprintln(fs.Output(), "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	case len(profiles) == 0:
 		return errors.New("name at least one --profile (e.g. --profile autopilot); `coplay config profiles` lists them")
 	case *steps <= 0:

@@ -354,6 +354,9 @@ func TestEvalRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"eval"}, "name at least one --profile"},
+		{[]string{"eval", "--profile", "autopilot", "--sped", "3"}, "unknown flag --sped: did you mean --speed?"},
+		{[]string{"eval", "--profile", "autopilot", "extra"}, `unexpected arguments ["extra"]`},
+		{[]string{"eval", "--game", "arenna", "--profile", "autopilot"}, "not --game \"arenna\" (did you mean arena?)"},
 		{[]string{"eval", "--profile", "autopilot", "--seeds", "1,x"}, `--seeds: "x" is not a seed`},
 		{[]string{"eval", "--profile", "autopilot", "--seeds", "5-2"}, `"5-2" is not a range`},
 		{[]string{"eval", "--profile", "autopilot", "--steps", "0"}, "--steps must be at least 1"},
