@@ -29,27 +29,11 @@ func TestDamageNamesTheSessionAndTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const pageSize = 4096
-	rng := uint64(0x1234567)
-	caught, tried := 0, 0
-	for attempt := 0; tried < 150 && attempt < 100_000; attempt++ {
-		rng ^= rng << 13
-		rng ^= rng >> 7
-		rng ^= rng << 17
-		off := 2*pageSize + int64(rng%uint64(size-2*pageSize))
-		if raceEnabled && !inLeafData(good, off, pageSize) {
-			continue
-		}
-		tried++
-		bad := bytes.Clone(good)
-		bad[off] ^= byte(1 << (rng >> 60 % 8))
-		path := tempPath(t)
-		if err := os.WriteFile(path, bad, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	caught := 0
+	tried := flipBits(t, good, size, 150, 0x1234567, func(path string, off int64) {
 		_, err := exportFile(path)
 		if err == nil {
-			continue
+			return
 		}
 		caught++
 		msg := err.Error()
@@ -59,7 +43,7 @@ func TestDamageNamesTheSessionAndTheRecord(t *testing.T) {
 		if !strings.Contains(msg, path) || !named || !placed {
 			t.Errorf("flip at %d: %q does not name the file, the session and the place", off, strings.ReplaceAll(msg, path, "FILE"))
 		}
-	}
+	})
 	t.Logf("%d flips, %d reported as damage", tried, caught)
 }
 
