@@ -346,21 +346,8 @@ func faultsHTTP(t *testing.T) (f *mcptest.Faults, url string, down func()) {
 	return f, srv.URL + "/mcp", down
 }
 
-// streamSpec is a game whose read answers with an ndjson stream, as Lichess' event
-// stream does.
-const streamSpec = `openapi: 3.0.3
-info: {title: Streams, version: "1"}
-paths:
-  /events:
-    get:
-      operationId: streamEvents
-      responses:
-        "200":
-          description: one event per line, for as long as the connection lives
-          content:
-            application/x-ndjson:
-              schema: {type: object}
-`
+// streamSpec is a game whose reads answer with streams (testdata/openapi/streams.yaml).
+const streamSpec = "../testdata/openapi/streams.yaml"
 
 // TestHeadlessNdjsonStreamReachesTheModel: a GET answered with three ndjson lines on a
 // connection kept open reaches the model as the start of a stream when the window
@@ -381,10 +368,7 @@ func TestHeadlessNdjsonStreamReachesTheModel(t *testing.T) {
 		closed <- struct{}{}
 	}))
 	defer game.Close()
-	spec := filepath.Join(t.TempDir(), "streams.yaml")
-	if err := os.WriteFile(spec, []byte(streamSpec), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	spec := streamSpec
 	model, modelEnv := scriptedModel(t,
 		llmtest.Step{Calls: []llmtest.Call{scall("streamEvents", `{}`)}},
 		llmtest.Step{Text: "Done."},

@@ -6,38 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// streamSpec is a game whose reads answer with streams, as Lichess' event, game and
-// board streams do.
-const streamSpec = `openapi: 3.0.3
-info: {title: Streams, version: "1"}
-paths:
-  /events:
-    get:
-      operationId: streamEvents
-      responses:
-        "200":
-          description: one event per line, for as long as the connection lives
-          content:
-            application/x-ndjson:
-              schema: {type: object}
-  /board:
-    get:
-      operationId: streamBoard
-      responses:
-        "200":
-          description: a JSON document that never ends
-          content:
-            application/json:
-              schema: {type: object}
-`
+// streamSpec is a game whose reads answer with streams (testdata/openapi/streams.yaml).
+const streamSpec = "../../testdata/openapi/streams.yaml"
 
 // streamServer answers /events with lines then keeps the connection open, and
 // /board with the start of a JSON document it never finishes. It counts GETs and
@@ -67,10 +43,7 @@ func newStreamServer(t *testing.T, lines int) (*streamServer, *Game) {
 		s.closed <- r.URL.Path
 	}))
 	t.Cleanup(s.srv.Close)
-	spec := filepath.Join(t.TempDir(), "streams.yaml")
-	if err := os.WriteFile(spec, []byte(streamSpec), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	spec := streamSpec
 	return s, mustOpen(t, Config{Spec: spec, BaseURL: s.srv.URL})
 }
 
