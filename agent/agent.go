@@ -85,7 +85,7 @@ type Usage struct {
 	// CachedTokens is how many of PromptTokens the provider served from its prompt
 	// cache (OpenAI's prompt_tokens_details.cached_tokens, DeepSeek's
 	// prompt_cache_hit_tokens); they are billed at the cached price.
-	CachedTokens int     `json:"cached_tokens,omitempty"`
+	CachedTokens int     `json:"cached_tokens"`  // always present: 0 is a count too
 	Cost         float64 `json:"cost,omitempty"` // in dollars, when known
 	// CostKnown says Cost is the real price of the call (the model has a price); when it
 	// is false and tokens were used, the cost is unknown, not zero.

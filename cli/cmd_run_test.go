@@ -172,13 +172,21 @@ func resultText(ev agent.Event) string {
 // --steps 30 without ever going idle, and every usage event carries the cached tokens
 // the scripted endpoint reports.
 func TestHeadlessProseDoesNotIdleUnattended(t *testing.T) {
-	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "30")
+	out := runInProcess(t, "run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
+		"--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "30")
+	var evs []agent.Event
 	steps, usages, cached := 0, 0, 0
-	for _, ev := range evs {
+	eachEvent(t, strings.NewReader(out), func(ev agent.Event, line []byte) {
+		evs = append(evs, ev)
+		// The count is on the wire even when it is 0 (the first request has nothing
+		// cached): a reader can tell "none cached" from "not reported".
+		if ev.Type == agent.EventUsage && !bytes.Contains(line, []byte(`"cached_tokens":`)) {
+			t.Errorf("usage event without cached_tokens: %s", line)
+		}
 		switch ev.Type {
 		case agent.EventState:
 			if ev.State == agent.Idle {
-				t.Fatalf("idle at step %d: %s", ev.Step, ev.Text)
+				t.Errorf("idle at step %d: %s", ev.Step, ev.Text)
 			}
 		case agent.EventStep:
 			steps++
@@ -188,7 +196,7 @@ func TestHeadlessProseDoesNotIdleUnattended(t *testing.T) {
 				cached++
 			}
 		}
-	}
+	})
 	if last := evs[len(evs)-1]; steps != 30 || !strings.Contains(last.Text, "step limit of 30") {
 		t.Fatalf("%d steps, ended with %q", steps, last.Text)
 	}

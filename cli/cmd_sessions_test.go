@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/coplayhq/coplay/ui"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/ui"
 )
 
 // newNotebook opens a new notebook in a temporary directory and returns its path; the
@@ -228,5 +229,31 @@ func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 0 {
 		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// A session played by a model records the model's name, not the kind of brain, so
+// `coplay sessions` tells a gpt-4o-mini run from a qwen one; the autopilot and a
+// cassette are recorded as such.
+func TestSessionsRecordTheModelName(t *testing.T) {
+	model := llmtest.NewServer(&llmtest.Cassette{Name: "named", Model: "scripted-7b", Steps: []llmtest.Step{{Text: "Nothing to do."}}})
+	defer model.Close()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("OPENAI_BASE_URL", model.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-named-0000")
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	runInProcess(t, "run", "--headless", "--data", data, "--model", "scripted-7b", "--approve", "all", "--steps", "1")
+	runInProcess(t, "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
+	out, err := sessions(t, "--json", "--data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []notes.SessionInfo
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 2 {
+		t.Fatalf("--json gave %s (%v)", out, err)
+	}
+	got := map[string]bool{list[0].Model: true, list[1].Model: true}
+	if !got["scripted-7b"] || !got["autopilot"] {
+		t.Errorf("sessions record the models %q and %q, want scripted-7b and autopilot", list[0].Model, list[1].Model)
 	}
 }

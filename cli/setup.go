@@ -291,7 +291,7 @@ func (p *play) openSession(o *options, path, name, brainName string, beforeCreat
 		return nil
 	}
 	var err error
-	if p.session, err = p.book.Create("", o.game, brainName); err != nil {
+	if p.session, err = p.book.Create("", o.game, o.sessionModel(brainName)); err != nil {
 		return err
 	}
 	*created = p.session.Name()
@@ -506,6 +506,20 @@ func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
 
 // brainKind says which brain the options ask for: "autopilot", "script", or "model".
 // An explicit --brain wins over --model, --preset and the environment.
+// sessionModel is what a new session records as its model, for `coplay sessions` and
+// the exported transcript: the model's own name (gpt-4o-mini) when a model plays and
+// its settings resolve, else the kind of brain (autopilot, script). A setting that
+// does not resolve is reported by openBrain, in its words.
+func (o *options) sessionModel(brainName string) string {
+	if brainName != "model" {
+		return brainName
+	}
+	if cfg, err := o.modelConfig(); err == nil && cfg.Model != "" {
+		return cfg.Model
+	}
+	return brainName
+}
+
 func (o *options) brainKind() (string, error) {
 	switch {
 	case o.brain == "autopilot" || o.brain == "model":
