@@ -111,7 +111,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return printEval(secret.NewWriter(stdout, scrub), rep, *asJSON, *out)
+	return printEval(secret.NewWriter(stdout, scrub), secret.NewWriter(stderr, scrub), rep, *asJSON, *out)
 }
 
 // planProfiles resolves every profile before anything is played: a typo in the second
@@ -172,8 +172,11 @@ func playEval(plans []evalPlan, file *config.File, w evalWorld, steps int, paral
 // printEval writes the report as JSON or tables. The report carries what brains said
 // only as numbers, but error texts come from models and servers: w scrubs every known
 // secret on the way out all the same.
-func printEval(w *secret.Writer, rep eval.Report, asJSON bool, out string) error {
+func printEval(w *secret.Writer, stderr io.Writer, rep eval.Report, asJSON bool, out string) error {
 	if asJSON {
+		// Tables carry these lines; JSON readers have model_failures and model_error,
+		// and the person who ran it still sees why on stderr.
+		eval.WriteModelFailures(stderr, rep, "coplay eval: ")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {

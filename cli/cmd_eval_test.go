@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
@@ -369,5 +370,43 @@ func TestEvalRefusesBadInput(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %s; want %q", c.args, code, stderr.String(), c.want)
 		}
+	}
+}
+
+// An eval of an endpoint that is down says so: the table and stderr (with --json) name
+// how many steps' model calls failed and the first failure's words, and the JSON
+// carries them; without it the profile reads as one that played and did nothing.
+func TestEvalSaysWhenTheModelIsUnreachable(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close() // nothing listens there now: every model call is refused
+	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, `[profiles."gone/x"]
+model = "gone-model"
+base_url = "`+url+`/v1"
+api_key_env = "LOOKER_KEY"
+`))
+	t.Setenv("LOOKER_KEY", lookerKey)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "gone/x seed 1: the model call failed at 3 of 3 steps; the first: the model (gone-model) failed") ||
+		!strings.Contains(stdout.String(), "cannot reach the server") {
+		t.Errorf("the table does not say the model was unreachable:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3", "--json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep eval.Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Episodes) != 1 {
+		t.Fatalf("eval --json: %v\n%s", err, stdout.String())
+	}
+	if ep := rep.Episodes[0]; ep.ModelFailures != 3 || !strings.Contains(ep.ModelError, "cannot reach the server") {
+		t.Errorf("JSON: %d model failures (%q), want 3 and why", ep.ModelFailures, ep.ModelError)
+	}
+	if !strings.Contains(stderr.String(), "coplay eval: gone/x seed 1: the model call failed at 3 of 3 steps") {
+		t.Errorf("stderr does not say the model was unreachable:\n%s", stderr.String())
 	}
 }

@@ -81,9 +81,12 @@ type Episode struct {
 	FailedCalls        int     `json:"failed_calls"`
 	// ModelFailures counts the steps whose model call failed (a cut stream, a timeout
 	// after the brain's retries): they used no tokens the server reported.
-	ModelFailures int   `json:"model_failures"`
-	GameRequests  int64 `json:"game_requests"`
-	PromptTokens  int64 `json:"prompt_tokens"`
+	ModelFailures int `json:"model_failures"`
+	// ModelError is what the first failed model call said (an endpoint that refuses
+	// connections, a wrong key), so an eval of a dead endpoint says why, not only 0 tokens.
+	ModelError   string `json:"model_error,omitempty"`
+	GameRequests int64  `json:"game_requests"`
+	PromptTokens int64  `json:"prompt_tokens"`
 	// CachedTokens are the prompt tokens the provider served from its prompt cache
 	// (some of PromptTokens), billed at the model's cached_prompt price.
 	CachedTokens     int64    `json:"cached_tokens"`
@@ -224,6 +227,9 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 	case agent.EventError:
 		if strings.HasPrefix(ev.Text, "the model (") { // the runner's "the model (NAME) failed: ..."
 			ep.ModelFailures++
+			if ep.ModelError == "" {
+				ep.ModelError = ev.Text
+			}
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {

@@ -146,6 +146,7 @@ func WriteTables(w io.Writer, rep Report) {
 			fmt.Fprintf(w, "  %s seed %d ended early: %s\n", e.Profile, e.Seed, e.Error)
 		}
 	}
+	WriteModelFailures(w, rep, "  ")
 	fmt.Fprintln(w, "\nProfiles (means over episodes)")
 	fmt.Fprintln(tw, "profile\tepisodes\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, p := range rep.Profiles {
@@ -206,8 +207,20 @@ func markdown(rep Report, args []string) string {
 			fmt.Fprintf(&b, "\n- %s seed %d ended early: %s\n", e.Profile, e.Seed, e.Error)
 		}
 	}
+	WriteModelFailures(&b, rep, "\n- ")
 	b.WriteString("\nCounts: contracts are successful fulfill_contract calls; invalid calls failed schema validation and never ran; failed calls ran and the game refused them (or their outcome was lost); requests are HTTP requests that reached the game server; cached tokens are the prompt tokens the provider served from its prompt cache (with their share of the prompt tokens). Costs use the config file's [prices]; a model without a price is \"cost unknown\", and a cost marked ≤ counts cached tokens at the prompt price (the model has no cached_prompt price): the real bill is at most that.\n")
 	return b.String()
+}
+
+// WriteModelFailures writes a line, after prefix, for each episode some of whose model
+// calls failed: how many of its steps, and what the first failure said. Without it an
+// eval of an endpoint that is down reads as a profile that played and did nothing.
+func WriteModelFailures(w io.Writer, rep Report, prefix string) {
+	for _, e := range rep.Episodes {
+		if e.ModelFailures > 0 {
+			fmt.Fprintf(w, "%s%s seed %d: the model call failed at %d of %d steps; the first: %s\n", prefix, e.Profile, e.Seed, e.ModelFailures, e.Steps, e.ModelError)
+		}
+	}
 }
 
 // hasUpperCost reports whether some cost in rep is an upper bound.
