@@ -250,6 +250,17 @@ func (r *Runner) stdinEnded() {
 	}
 }
 
+// orphaned is told by Headless that stdin has ended and the run waits for a person:
+// nobody can answer, so it stops, saying why once (a run that stopped when stdin ended
+// has said so already).
+func (r *Runner) orphaned() {
+	if r.stopping {
+		return
+	}
+	r.emit(Event{Type: EventError, Text: "stdin is closed and the runner waits for a person: stopping"})
+	r.stop(command{why: stdinClosedText})
+}
+
 // stdinClosedText is the reason a run stops when its headless reader went away.
 const stdinClosedText = "stdin closed"
 

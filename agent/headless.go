@@ -81,8 +81,7 @@ func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error
 		}
 		if inClosed == nil && needsPerson && !stopSent {
 			stopSent = true
-			r.enqueue(command{refused: "stdin is closed and the runner waits for a person: stopping"})
-			r.enqueue(command{Command: Command{Cmd: CmdStop}, why: stdinClosedText})
+			r.enqueue(command{orphaned: true})
 		}
 	}
 	return <-runErr

@@ -170,6 +170,9 @@ type command struct {
 	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 	why     string         // stop: why, when not the person ("stdin closed")
 	inEnded bool           // Headless: stdin reached its end (deadline.go)
+	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
+	// no longer answer (deadline.go)
+	orphaned bool
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -587,6 +590,10 @@ func (r *Runner) handle(c command) {
 	}
 	if c.inEnded {
 		r.stdinEnded()
+		return
+	}
+	if c.orphaned {
+		r.orphaned()
 		return
 	}
 	switch c.Cmd {

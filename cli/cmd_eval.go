@@ -30,7 +30,7 @@ import (
 )
 
 func init() {
-	commands["eval"] = command{summary: "compare profiles: play each on seeds of the offline universe, headless, and report", run: runEval}
+	commands["eval"] = command{summary: "compare profiles: play each on seeds of a built-in world (universe, arena), headless, and report", run: runEval}
 }
 
 // evalSpeed is the offline universe's speed factor in eval: travel and cooldowns take
@@ -57,7 +57,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
 	var profiles stringList
 	fs.Var(&profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
-	seedList := fs.String("seeds", "1", "offline universe `seeds`: a list such as 1,2,3 or 1-5")
+	seedList := fs.String("seeds", "1", "`seeds` of the built-in world: a list such as 1,2,3 or 1-5")
 	steps := fs.Int("steps", 200, "steps per episode (`n`)")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	out := fs.String("out", "", "also write eval.json, report.md and credits.png to `dir`")

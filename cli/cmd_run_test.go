@@ -235,3 +235,38 @@ func TestHeadlessTokenCapStopsEarly(t *testing.T) {
 		t.Fatalf("ended at step %d with %q", last.Step, last.Text)
 	}
 }
+
+// Stdin ends while the run waits for a person (a prose answer with --approve ask): the
+// run stops, saying why once.
+func TestHeadlessStdinClosedSaysSoOnce(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	stdin = inR
+	defer func() { stdin = nil }()
+	code := make(chan int, 1)
+	go func() {
+		var errOut bytes.Buffer
+		c := run([]string{"run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
+			"--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "ask", "--steps", "30"}, outW, &errOut)
+		outW.Close()
+		code <- c
+	}()
+	var evs []agent.Event
+	said := 0
+	eachEvent(t, outR, func(ev agent.Event, _ []byte) {
+		evs = append(evs, ev)
+		if ev.Type == agent.EventState && (ev.State == agent.Idle || ev.State == agent.Deciding) {
+			inW.Close() // nobody is left to answer
+		}
+		if ev.Type == agent.EventError && strings.Contains(ev.Text, "stdin") && strings.Contains(ev.Text, "stopping") {
+			said++
+		}
+	})
+	if c := <-code; c != 0 || len(evs) == 0 {
+		t.Fatalf("exit %d with %d events", c, len(evs))
+	}
+	last := evs[len(evs)-1]
+	if said != 1 || last.State != agent.Stopped || !strings.Contains(last.Text, "stdin closed") {
+		t.Errorf("%d error events say the run stops for stdin, ended with %q (%s); want 1 and a stop because stdin closed", said, last.Text, last.State)
+	}
+}
