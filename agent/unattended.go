@@ -84,6 +84,7 @@ func (r *Runner) spend(u Usage) {
 	if u.PromptTokens+u.CompletionTokens > 0 && !u.CostKnown {
 		r.costUnknown = true
 	}
+	r.run.CostUpper = r.run.CostUpper || u.CostUpper
 }
 
 // capReached says which spend cap this run has reached, or "".
@@ -98,6 +99,12 @@ func (r *Runner) capReached() string {
 		return fmt.Sprintf("the cost cap of $%.4f cannot be kept: %s has no price (add [prices.%q] to config.toml); %s",
 			r.cfg.MaxRunCost, r.cfg.Brain.Name(), r.cfg.Brain.Name(), spent)
 	case r.cfg.MaxRunCost > 0 && r.run.Cost >= r.cfg.MaxRunCost:
+		if r.run.CostUpper {
+			// Without a cached_prompt price the cost is an upper bound: the cap stops the
+			// run early rather than late, and says so.
+			return fmt.Sprintf("the cost cap of $%.4f was reached: at most $%.4f spent (cached tokens counted at the prompt price: the model has no cached_prompt price), %s",
+				r.cfg.MaxRunCost, r.run.Cost, spent)
+		}
 		return fmt.Sprintf("the cost cap of $%.4f was reached: $%.4f spent, %s", r.cfg.MaxRunCost, r.run.Cost, spent)
 	}
 	return ""

@@ -121,3 +121,28 @@ func TestCostCapNeedsAPrice(t *testing.T) {
 	}
 	<-h.done
 }
+
+// A cost cap reached on an upper-bound cost (cached tokens counted at the prompt price)
+// says the spend is at most that; a cost known exactly says it plainly.
+func TestCostCapSaysWhenTheCostIsAnUpperBound(t *testing.T) {
+	for _, upper := range []bool{true, false} {
+		var replies []scripted
+		for range 10 {
+			s := say("Moving on.", "move", `{"direction":"E"}`)
+			s.reply.Usage = agent.Usage{PromptTokens: 900, CompletionTokens: 100, CachedTokens: 600, Cost: 0.4, CostKnown: true, CostUpper: upper}
+			replies = append(replies, s)
+		}
+		b := &scriptBrain{replies: replies}
+		h := start(t, &gridGame{}, b, nil, func(c *agent.Config) {
+			c.ApproveAll, c.KeepPlaying, c.MaxRunCost, c.MaxSteps = true, true, 1, 10
+		})
+		ev := h.next("the stop", isState(agent.Stopped))
+		if !strings.Contains(ev.Text, "cost cap of $1.0000 was reached") || strings.Contains(ev.Text, "at most $1.2000 spent") != upper {
+			t.Errorf("upper=%v: stopped with %q", upper, ev.Text)
+		}
+		if n := len(b.requests()); n != 3 {
+			t.Errorf("upper=%v: %d model calls, want 3 ($0.40 each, cap $1)", upper, n)
+		}
+		<-h.done
+	}
+}
