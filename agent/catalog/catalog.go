@@ -35,6 +35,10 @@ type Options struct {
 	// Pinned are the person's pins (--pin), loaded after Always whatever the budget.
 	// A name the catalogue does not have is an error from New.
 	Pinned []string
+	// IndexBudget is the most characters of Index: 0 means DefaultIndexBudget, below 0
+	// no limit. Over it the index names tools without their summaries, and over that
+	// it lists groups with their counts (find_tools finds the tools).
+	IndexBudget int
 	// Loaded are the names a saved session had loaded, in their saved order. They are
 	// loaded again first, so that a resumed session sends the same bytes as before
 	// (and a provider's cached prefix still holds). Names no longer in the catalogue
@@ -111,7 +115,11 @@ func New(tools []game.Tool, o Options) (*Set, error) {
 			}
 		}
 		if s.Deferred() {
-			s.index = renderIndex(s.indexEntries())
+			budget := o.IndexBudget
+			if budget == 0 {
+				budget = DefaultIndexBudget
+			}
+			s.index = makeIndex(s.indexEntries(), budget)
 		} else {
 			// The pins alone brought in every tool: load_tools would have nothing to load.
 			s.hideOnlyWhenDeferred()

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -341,6 +342,73 @@ func TestSummary(t *testing.T) {
 	} {
 		if got := Summary(game.Tool{Name: c.name, Description: c.desc}); got != c.want {
 			t.Errorf("Summary(%s, %q) = %q, want %q", c.name, c.desc, got, c.want)
+		}
+	}
+}
+
+// An index that would not fit its budget is shortened, never cut at random: first the
+// summaries go (every tool still named), then the names (each group with its count),
+// and a note at its head says what was left out and that find_tools finds the rest.
+func TestIndexKeepsWithinItsBudget(t *testing.T) {
+	many := func(n int) []game.Tool {
+		var tools []game.Tool
+		for i := range n {
+			tools = append(tools, tool(fmt.Sprintf("op%04d", i), game.Read, fmt.Sprintf("group%d", i%7),
+				"Does one particular thing for the player. More words follow.", 600, "id"))
+		}
+		return tools
+	}
+	for _, tc := range []struct {
+		tools, budget int
+		want          string // what the index must show
+	}{
+		{150, 0, "with summaries"},
+		{400, 0, "names only"},
+		{3000, 0, "groups only"},
+		{150, 4000, "names only"},
+		{150, 1000, "groups only"},
+	} {
+		tools := many(tc.tools)
+		s, err := New(tools, Options{IndexBudget: tc.budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, budget := s.Index(), tc.budget
+		if budget == 0 {
+			budget = DefaultIndexBudget
+		}
+		name := fmt.Sprintf("%d tools, budget %d", tc.tools, tc.budget)
+		if len(idx) > budget || idx == "" {
+			t.Errorf("%s: index of %d characters, over %d (or empty)", name, len(idx), budget)
+		}
+		summaries := strings.Contains(idx, "Does one particular thing")
+		switch tc.want {
+		case "with summaries", "names only":
+			if summaries != (tc.want == "with summaries") || strings.Contains(idx, "Too many tools to describe") == summaries {
+				t.Errorf("%s: want %s, got:\n%.400s", name, tc.want, idx)
+			}
+			for _, tl := range tools {
+				if !strings.Contains(idx, "- "+tl.Name+" (") {
+					t.Errorf("%s: %s is not named", name, tl.Name)
+					break
+				}
+			}
+		case "groups only":
+			if summaries || strings.Contains(idx, "op0001") || !strings.Contains(idx, "find_tools") {
+				t.Errorf("%s: want groups only, got:\n%.400s", name, idx)
+			}
+			sent := len(s.Loaded())
+			total := 0
+			for g := range 7 {
+				var n int
+				if _, err := fmt.Sscanf(idx[strings.Index(idx, fmt.Sprintf("- group%d: ", g)):], "- group"+fmt.Sprint(g)+": %d tools", &n); err != nil {
+					t.Fatalf("%s: group%d has no count: %v\n%s", name, g, err, idx)
+				}
+				total += n
+			}
+			if total != tc.tools || sent == 0 || !strings.Contains(idx, " sent)") {
+				t.Errorf("%s: the groups count %d tools (%d sent), want %d:\n%s", name, total, sent, tc.tools, idx)
+			}
 		}
 	}
 }

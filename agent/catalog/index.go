@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -31,7 +32,8 @@ type entry struct {
 //	- get-my-ships (read): Return a paginated list of all of ships under your agent's…
 //
 // It is computed once and never changes with later loads or updates, because it lives
-// in the cached part of the prompt. It is "" when nothing is deferred.
+// in the cached part of the prompt. It is "" when nothing is deferred. It keeps within
+// Options.IndexBudget: over it the summaries go, then the names (see makeIndex).
 func (s *Set) Index() string { return s.index }
 
 // indexEntries lists the game's tools in catalogue order: the deferred ones with their
@@ -67,14 +69,36 @@ func groupOf(t game.Tool) string {
 	return g
 }
 
-// renderIndex writes entries grouped, groups in order of first appearance and "other"
-// last.
-func renderIndex(entries []entry) string {
-	if len(entries) == 0 {
-		return ""
+// DefaultIndexBudget is the most characters the index may take in the system prompt
+// (about 4,000 tokens, sent every request, though cached). 190 operations with their
+// summaries take about 10,000.
+const DefaultIndexBudget = 16_000
+
+// Notes that head a shortened index, so that the model knows what was left out and how
+// to get it.
+const (
+	namesOnlyNote  = "(Too many tools to describe here: names only. find_tools shows what a tool does.)\n\n"
+	groupsOnlyNote = "(Too many tools to name here: their groups and how many. find_tools {\"query\": \"...\"} finds them by words, and load_tools loads them by name.)\n\n"
+)
+
+// makeIndex renders entries within budget characters: with their summaries when they
+// fit; else by name and kind only; else each group with its number of tools (and the
+// ones sent), so that a catalogue of thousands of tools still gets a short index and
+// the model finds the rest with find_tools.
+func makeIndex(entries []entry, budget int) string {
+	full := renderIndex(entries, true)
+	if budget <= 0 || len(full) <= budget {
+		return full
 	}
-	var order []string
-	byGroup := map[string][]entry{}
+	if names := namesOnlyNote + renderIndex(entries, false); len(names) <= budget {
+		return names
+	}
+	return groupsOnlyNote + renderGroups(entries)
+}
+
+// groupOrder lists the groups of entries in order of first appearance, "other" last.
+func groupOrder(entries []entry) (order []string, byGroup map[string][]entry) {
+	byGroup = map[string][]entry{}
 	for _, e := range entries {
 		if _, ok := byGroup[e.group]; !ok && e.group != otherGroup {
 			order = append(order, e.group)
@@ -84,6 +108,37 @@ func renderIndex(entries []entry) string {
 	if len(byGroup[otherGroup]) > 0 {
 		order = append(order, otherGroup)
 	}
+	return order, byGroup
+}
+
+// renderGroups writes one line a group: how many tools it has, and how many of them
+// are sent whole.
+func renderGroups(entries []entry) string {
+	order, byGroup := groupOrder(entries)
+	var b strings.Builder
+	for _, g := range order {
+		sent := 0
+		for _, e := range byGroup[g] {
+			if e.sent {
+				sent++
+			}
+		}
+		fmt.Fprintf(&b, "- %s: %d tools", g, len(byGroup[g]))
+		if sent > 0 {
+			fmt.Fprintf(&b, " (%d sent)", sent)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// renderIndex writes entries grouped, groups in order of first appearance and "other"
+// last; with summaries, or by name and kind only.
+func renderIndex(entries []entry, summaries bool) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	order, byGroup := groupOrder(entries)
 	var b strings.Builder
 	for i, g := range order {
 		if i > 0 {
@@ -100,7 +155,7 @@ func renderIndex(entries []entry) string {
 				b.WriteString(", sent")
 			}
 			b.WriteByte(')')
-			if e.summary != "" {
+			if e.summary != "" && summaries {
 				b.WriteString(": ")
 				b.WriteString(e.summary)
 			}
