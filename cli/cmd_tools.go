@@ -129,6 +129,9 @@ func printAsModel(w io.Writer, g game.Game, cfg agent.Config, asJSON bool) error
 	}
 	sent, index, total, err := agent.ModelCatalog(g, cfg)
 	if err != nil {
+		if pe := pinMistake(err); pe != err {
+			return pe
+		}
 		return usagef("%v", err)
 	}
 	wire, err := openai.WireTools(sent)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/catalog"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
@@ -440,6 +441,16 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		Scrubber: p.scrub,
 		Secrets:  append(secrets(), opened.Secrets...),
 	})
+	return pinMistake(err)
+}
+
+// pinMistake turns the catalogue's refusal of an unknown pin into the person's mistake
+// (exit 2, in the words of the flag); other errors pass unchanged.
+func pinMistake(err error) error {
+	var pe *catalog.UnknownPinError
+	if errors.As(err, &pe) {
+		return usagef("--pin: no tool %s in this game (`coplay tools` lists them; a pin in config.toml counts too)", strings.Join(pe.Names, "; "))
+	}
 	return err
 }
 

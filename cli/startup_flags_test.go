@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
-	"github.com/coplayhq/coplay/game"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -108,5 +111,27 @@ func TestRunExitStatus(t *testing.T) {
 		if c.code != 0 && strings.Count(errOut.String(), "\n") != 1 {
 			t.Errorf("run(%q): stderr is not one line: %q", c.args, errOut.String())
 		}
+	}
+}
+
+// A pin the game does not have is the person's mistake: exit 2, one line naming the
+// flag and what was probably meant, from run and from tools --as-model alike; no
+// session is left behind.
+func TestPinTypoIsAUsageError(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	for _, args := range [][]string{
+		{"run", "--headless", "--data", data, "--approve", "all", "--steps", "1", "--pin", "navigate_shp"},
+		{"tools", "--game", "universe", "--as-model", "--pin", "navigate_shp"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(args, &out, &errOut)
+		msg := strings.TrimSpace(errOut.String())
+		if code != 2 || strings.Count(msg, "\n") != 0 || !strings.Contains(msg, "--pin: no tool navigate_shp (did you mean navigate_ship?)") {
+			t.Errorf("%s: exit %d, stderr %q", args[0], code, msg)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"sessions", "--data", data, "--json"}, &out, &errOut); code != 0 || strings.TrimSpace(out.String()) != "[]" {
+		t.Errorf("a failed start left sessions behind: exit %d, %s%s", code, out.String(), errOut.String())
 	}
 }

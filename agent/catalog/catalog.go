@@ -96,7 +96,7 @@ func New(tools []game.Tool, o Options) (*Set, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("pinned tool not in the catalogue: %s", strings.Join(bad, "; "))
+		return nil, &UnknownPinError{Names: bad}
 	}
 	s.loaded = map[string]bool{}
 
@@ -135,6 +135,16 @@ func New(tools []game.Tool, o Options) (*Set, error) {
 		}
 	}
 	return s, nil
+}
+
+// UnknownPinError is New's error for pins the catalogue does not have: a mistake of the
+// person's (--pin, the pin key of config.toml), not of the program.
+type UnknownPinError struct {
+	Names []string // each unknown pin, with its "did you mean" when something is near
+}
+
+func (e *UnknownPinError) Error() string {
+	return "pinned tool not in the catalogue: " + strings.Join(e.Names, "; ")
 }
 
 // addRequired loads what is loaded whatever the budget: Always, OnlyWhenDeferred and
