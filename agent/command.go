@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // commandFields lists, for each command, the fields it may carry and which of them it
@@ -43,7 +45,7 @@ func ParseCommand(line []byte) (Command, error) {
 	}
 	spec, ok := commandFields[c.Cmd]
 	if !ok {
-		return Command{}, fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())
+		return Command{}, unknownCmd(c.Cmd)
 	}
 	for _, k := range sortedUnion(fields, nil) {
 		if k == "cmd" {
@@ -130,9 +132,22 @@ func checkShape(c Command) error {
 		return checkAnswerShape(c)
 	case CmdPause, CmdResume, CmdStop, CmdKeepPlaying:
 	default:
-		return fmt.Errorf("command: unknown cmd %q (want one of %s)", c.Cmd, cmdNames())
+		return unknownCmd(c.Cmd)
 	}
 	return nil
+}
+
+// unknownCmd refuses a cmd nobody knows, with the one probably meant ("advice" for
+// advise) and the whole list.
+func unknownCmd(cmd CommandType) error {
+	var names []string
+	for k := range commandFields {
+		names = append(names, string(k))
+	}
+	if near := game.Closest(string(cmd), names, 1); len(near) > 0 {
+		return fmt.Errorf("command: unknown cmd %q: did you mean %q? (want one of %s)", cmd, near[0], cmdNames())
+	}
+	return fmt.Errorf("command: unknown cmd %q (want one of %s)", cmd, cmdNames())
 }
 
 func cmdNames() string {

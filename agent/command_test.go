@@ -37,6 +37,7 @@ func TestParseCommand(t *testing.T) {
 		`[]`:                              "cannot unmarshal",
 		`null`:                            "null",
 		`{"cmd":"fly"}`:                   "unknown cmd",
+		`{"cmd":"advice","text":"x"}`:     `unknown cmd "advice": did you mean "advise"?`,
 		`{"cmd":"stop","text":"x"}`:       `"text" is not used`,
 		`{"cmd":"stop","colour":1}`:       "unknown field",
 		`{"cmd":"stop"} {"cmd":"stop"}`:   "extra data",
