@@ -335,6 +335,10 @@ func TestSummary(t *testing.T) {
 	for _, c := range []struct{ name, desc, want string }{
 		{"get-ship-nav", "Get Ship Nav. Get the current nav status of a ship.", "Get the current nav status of a ship."},
 		{"get-my-ships", "List Ships. Return a paginated list.", "List Ships."},
+		{"account_read", "Reads of Account. Read account information and preferences. More.", "Read account information and preferences."},
+		{"x", "The x. Then more.", "Then more."},
+		{"games_act", "Actions of Games. Access games played. More.", "Access games played."},
+		{"get_ship", "Getaway plans. Then more.", "Getaway plans."},
 		{"x", "Use it, e.g. to fly. Then stop.", "Use it, e.g. to fly."},
 		{"x", "  One\n line  only ", "One line only"},
 		{"x", "", ""},

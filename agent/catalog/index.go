@@ -210,12 +210,27 @@ func repeatsName(sentence, name string) bool {
 		return false
 	}
 	for _, w := range words {
-		if !nameWords[w] && !nameWords[strings.TrimSuffix(w, "s")] {
+		if !nameWords[w] && !nameWords[strings.TrimSuffix(w, "s")] && !filler[w] && !extendsOne(w, nameWords) {
 			return false
 		}
 	}
 	return true
 }
+
+// extendsOne reports whether w is a word of the name with an ending ("actions" for
+// act): a name shortens the words its title spells out.
+func extendsOne(w string, nameWords map[string]bool) bool {
+	for n := range nameWords {
+		if len(n) >= 3 && strings.HasPrefix(w, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// filler are the small words a title adds to a name ("Reads of Account" for
+// account_read, a grouped OpenAPI tool): they do not make it say more than the name.
+var filler = map[string]bool{"of": true, "the": true, "a": true, "an": true, "and": true, "for": true, "to": true, "in": true}
 
 // cut shortens s to at most max runes, at a word boundary where there is one, marking
 // the cut with "…".
