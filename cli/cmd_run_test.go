@@ -270,3 +270,28 @@ func TestHeadlessStdinClosedSaysSoOnce(t *testing.T) {
 		t.Errorf("%d error events say the run stops for stdin, ended with %q (%s); want 1 and a stop because stdin closed", said, last.Text, last.State)
 	}
 }
+
+// The demo cassette prices its tokens (like a small hosted model), so a new user's
+// scripted run shows a bill; config.toml's price for the model wins over it.
+func TestDemoCassetteShowsACost(t *testing.T) {
+	cost := func(evs []agent.Event) (float64, bool) {
+		total, known := 0.0, true
+		for _, ev := range evs {
+			if ev.Type == agent.EventUsage {
+				total += ev.Usage.Cost
+				known = known && ev.Usage.CostKnown && !ev.Usage.CostUpper
+			}
+		}
+		return total, known
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	demo, known := cost(headlessEvents(t, "--brain", "script:../testdata/cassettes/demo.cassette.json", "--approve", "all", "--steps", "3"))
+	if demo <= 0 || !known {
+		t.Fatalf("the demo's usage costs $%g (known %v), want a known cost above 0", demo, known)
+	}
+	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, "[prices.scripted]\nprompt = 150\ncompletion = 600\ncached_prompt = 75\n"))
+	priced, _ := cost(headlessEvents(t, "--brain", "script:../testdata/cassettes/demo.cassette.json", "--approve", "all", "--steps", "3"))
+	if r := priced / demo; r < 900 || r > 1100 {
+		t.Errorf("with config.toml's price 1000 times the cassette's, the run cost $%g against $%g", priced, demo)
+	}
+}

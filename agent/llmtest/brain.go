@@ -27,13 +27,18 @@ func NewBrain(path string) (agent.Brain, io.Closer, error) {
 }
 
 // BrainConfig is the openai.Config NewBrain uses for srv: streaming, the cassette's
-// model, no key, a 10 s silence limit (a timeout fault costs that much), three retries.
+// model and its price, no key, a 10 s silence limit (a timeout fault costs that much),
+// three retries.
 func BrainConfig(srv *Server) openai.Config {
-	return openai.Config{
+	cfg := openai.Config{
 		BaseURL:    srv.URL(),
 		Model:      srv.c.Model,
 		Stream:     true,
 		MaxRetries: 3,
 		Timeout:    10 * time.Second,
 	}
+	if p := srv.c.Price; p != nil {
+		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = p.Prompt, p.Completion, p.CachedPrompt
+	}
+	return cfg
 }

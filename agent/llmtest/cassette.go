@@ -19,8 +19,19 @@ type Cassette struct {
 	Repeat bool `json:"repeat"`
 	// Cache is how the server reports the prompt tokens its simulated prompt cache
 	// served (see Server): "openai" (the default when empty), "deepseek" or "none".
-	Cache Cache  `json:"cache,omitempty"`
+	Cache Cache `json:"cache,omitempty"`
+	// Price, when set, is what the scripted model's tokens cost, so that a demo shows
+	// the bill a hosted model would run up; config.toml's [prices] for the model win.
+	Price *Price `json:"price,omitempty"`
 	Steps []Step `json:"steps"`
+}
+
+// Price is a cassette's price for its tokens, in dollars per million, as [prices] in
+// config.toml.
+type Price struct {
+	Prompt       float64 `json:"prompt"`
+	Completion   float64 `json:"completion"`
+	CachedPrompt float64 `json:"cached_prompt,omitempty"` // 0: cached tokens cost the prompt price
 }
 
 // Cache is the wire format in which a Server reports cached prompt tokens.
@@ -141,7 +152,7 @@ func parse(data []byte) (*Cassette, error) {
 		}
 		return nil, fmt.Errorf("not JSON: %v", err)
 	}
-	top, err := object(doc, "cassette", "name", "model", "repeat", "cache", "steps")
+	top, err := object(doc, "cassette", "name", "model", "repeat", "cache", "price", "steps")
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +176,9 @@ func parse(data []byte) (*Cassette, error) {
 		if !slices.Contains(caches, c.Cache) {
 			return nil, fmt.Errorf("cassette.cache: unknown cache %q (want %s)", cache, cacheList())
 		}
+	}
+	if c.Price, err = parsePrice(top); err != nil {
+		return nil, err
 	}
 	var steps []json.RawMessage
 	if err := field(top, "cassette", "steps", &steps, "a list of steps"); err != nil {
@@ -288,6 +302,32 @@ func parseCall(raw json.RawMessage, path string) (Call, error) {
 
 // object decodes raw as a JSON object whose keys are all in allowed (any key when
 // allowed is empty).
+// parsePrice reads the cassette's price, if it has one: dollars per million tokens,
+// none negative.
+func parsePrice(top map[string]json.RawMessage) (*Price, error) {
+	raw, ok := top["price"]
+	if !ok {
+		return nil, nil
+	}
+	m, err := object(raw, "cassette.price", "prompt", "completion", "cached_prompt")
+	if err != nil {
+		return nil, err
+	}
+	p := &Price{}
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"prompt", &p.Prompt}, {"completion", &p.Completion}, {"cached_prompt", &p.CachedPrompt}} {
+		if err := field(m, "cassette.price", f.name, f.dst, "dollars per million tokens"); err != nil {
+			return nil, err
+		}
+		if *f.dst < 0 {
+			return nil, fmt.Errorf("cassette.price.%s: a price cannot be negative", f.name)
+		}
+	}
+	return p, nil
+}
+
 func object(raw json.RawMessage, path string, allowed ...string) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {

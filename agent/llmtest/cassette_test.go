@@ -31,6 +31,10 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": 11}}]}`, `steps[0].usage.cached_tokens: 11 is more than prompt_tokens 10`},
 		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": -1}}]}`, `steps[0].usage: token counts cannot be negative`},
 		{`{"steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": "2"}}]}`, `steps[0].usage.cached_tokens: want a whole number, got a string "2"`},
+		{`{"price": {"prompt": -1}, "steps": [{"text": "a"}]}`, `cassette.price.prompt: a price cannot be negative`},
+		{`{"price": {"input": 1}, "steps": [{"text": "a"}]}`, `cassette.price: unknown field "input"`},
+		{`{"price": {"completion": "cheap"}, "steps": [{"text": "a"}]}`, `cassette.price.completion: want dollars per million tokens, got a string "cheap"`},
+		{`{"price": 3, "steps": [{"text": "a"}]}`, `cassette.price: want a JSON object, got the number 3`},
 		{`{"cache": "none", "steps": [{"text": "a", "usage": {"prompt_tokens": 10, "cached_tokens": 2}}]}`, `steps[0].usage.cached_tokens: the cassette's cache is "none", which reports no cached tokens`},
 	}
 	for _, tt := range tests {
