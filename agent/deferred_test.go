@@ -129,3 +129,26 @@ func lastToolMessage(req agent.Request) string {
 	}
 	return ""
 }
+
+// A call to a tool no catalogue has, in a catalogue of dozens, is refused with the names
+// near it, not a list of every tool (which would cost the model thousands of tokens at
+// every typo); in a small catalogue the whole list is the answer.
+func TestUnknownToolInALargeCatalogue(t *testing.T) {
+	b := &scriptBrain{replies: []scripted{say("Try.", "op_4", `{"target": "rock"}`), say("Done.")}}
+	h := startGame(t, &bigGame{}, b, newSession(t), nil)
+	c := h.proposed("op_4")
+	h.next("idle", isState(agent.Idle))
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) != 1 {
+		t.Fatalf("problems = %+v", c.Problems)
+	}
+	p := c.Problems[0]
+	if strings.Contains(p.Expected, "op_17") || !strings.Contains(p.Expected, "tools by its exact name") || !strings.Contains(p.Hint, "op_40") {
+		t.Errorf("the refusal of op_4 says %q (hint %q): want the near names, not the whole list", p.Expected, p.Hint)
+	}
+	if msg := lastToolMessage(b.requests()[1]); len(msg) > 1000 {
+		t.Errorf("the model was told %d characters about an unknown tool:\n%s", len(msg), msg)
+	}
+}

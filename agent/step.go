@@ -695,7 +695,7 @@ func problemsOf(err error) []game.Problem {
 	case errors.As(err, &ve):
 		return ve.Problems
 	case errors.As(err, &ue):
-		p := game.Problem{Path: "tool", Expected: "one of " + strings.Join(ue.Valid, ", "), Got: fmt.Sprintf("%q", ue.Name)}
+		p := game.Problem{Path: "tool", Expected: ue.Expected(), Got: fmt.Sprintf("%q", ue.Name)}
 		if len(ue.Near) > 0 {
 			p.Hint = "did you mean " + strings.Join(ue.Near, " or ") + "?"
 		}

@@ -74,13 +74,30 @@ type UnknownToolError struct {
 	Near  []string // the closest names, if any
 }
 
-// Error names the unknown tool and the valid ones.
+// Error names the unknown tool and the valid ones (see Expected).
 func (e *UnknownToolError) Error() string {
 	s := fmt.Sprintf("unknown tool %q", e.Name)
 	if len(e.Near) > 0 {
 		s += " (did you mean " + orList(e.Near) + "?)"
 	}
-	return s + "; valid tools: " + strings.Join(e.Valid, ", ")
+	if len(e.Valid) <= maxToolsListed {
+		return s + "; valid tools: " + strings.Join(e.Valid, ", ")
+	}
+	return s + "; valid tools: " + strings.TrimPrefix(e.Expected(), "one of ")
+}
+
+// maxToolsListed is the most tool names an unknown tool's error lists: a catalogue of
+// hundreds would cost a model thousands of tokens at every typo, and the names near the
+// mistake are given besides.
+const maxToolsListed = 30
+
+// Expected says which tools exist: every name in a small catalogue ("one of a, b"),
+// else how many there are and where they are named.
+func (e *UnknownToolError) Expected() string {
+	if len(e.Valid) <= maxToolsListed {
+		return "one of " + strings.Join(e.Valid, ", ")
+	}
+	return fmt.Sprintf("one of the %d tools by its exact name (those sent with the request, and any index of the others)", len(e.Valid))
 }
 
 // Lookup returns the named tool, or an *UnknownToolError.

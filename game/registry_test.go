@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -83,5 +84,22 @@ func TestKindRoundTrips(t *testing.T) {
 	var k Kind
 	if err := json.Unmarshal([]byte(`"write"`), &k); err == nil || !strings.Contains(err.Error(), `unknown tool kind "write"`) {
 		t.Fatalf("bad kind: %v", err)
+	}
+}
+
+// A catalogue of hundreds is not listed whole at every typo: the error names the near
+// tools and says how many there are.
+func TestUnknownToolInALongCatalogue(t *testing.T) {
+	var valid []string
+	for i := range 200 {
+		valid = append(valid, fmt.Sprintf("op_%03d", i))
+	}
+	e := &UnknownToolError{Name: "op_1000", Valid: valid, Near: []string{"op_100"}}
+	if msg := e.Error(); strings.Contains(msg, "op_150") || !strings.Contains(msg, "did you mean op_100?") || !strings.Contains(msg, "the 200 tools") {
+		t.Errorf("Error() = %q", msg)
+	}
+	small := &UnknownToolError{Name: "x", Valid: valid[:3]}
+	if got := small.Expected(); got != "one of op_000, op_001, op_002" {
+		t.Errorf("Expected() = %q", got)
 	}
 }
