@@ -347,7 +347,10 @@ func TestEventsFromChannel(t *testing.T) {
 	tm.Send(keyMsg("a"))
 	waitFor(t, func() bool { return len(f.commands()) == 1 })
 	close(f.ch)
-	waitFor(t, func() bool { return strings.Contains(stripANSI(tm.view()), "│ stopped │") })
+	waitFor(t, func() bool {
+		v := stripANSI(tm.view())
+		return strings.Contains(v, "│ stopped │") || strings.Contains(v, "│stopped│")
+	})
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, finalTimeout)
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
@@ -370,6 +373,35 @@ func TestStatusBarSaysCostUnknownWithoutAPrice(t *testing.T) {
 		v := m.View().Content
 		if !strings.Contains(v, tc.want) || (tc.want == "cost unknown" && strings.Contains(v, "$0.0000")) {
 			t.Errorf("status bar after %+v does not say %q:\n%s", tc.usage, tc.want, v[strings.LastIndex(v, "\n")+1:])
+		}
+	}
+}
+
+// On an 80-column terminal, with a model deciding and play handed over, the status bar
+// still shows the tokens, the cached share and the cost: it packs tighter before it
+// drops the bill. At 160 columns it keeps its roomy form.
+func TestStatusBarKeepsTheBillAt80Columns(t *testing.T) {
+	m := newTestModelInfo(newFake(), func(i *Info) { i.Brain = "gpt-4o-mini" })
+	on := true
+	u := agent.Usage{PromptTokens: 41_000, CompletionTokens: 200, CachedTokens: 36_080, Cost: 0.0123, CostKnown: true}
+	m.Update(eventMsg(agent.Event{Type: agent.EventUsage, Usage: &u}))
+	m.Update(eventMsg(agent.Event{Type: agent.EventKeepPlaying, KeepPlaying: &on}))
+	m.Update(eventMsg(agent.Event{Type: agent.EventState, State: agent.Deciding}))
+	for _, tc := range []struct {
+		w    int
+		want []string
+	}{
+		{80, []string{"gpt-4o-mini", "deciding", "keep playing", "41.2k tok 88% cached $0.0123", "? help"}},
+		{160, []string{"gpt-4o-mini │ step", "waiting for decision", "41.2k tok · 88% cached · $0.0123"}},
+	} {
+		status := stripANSI(m.renderStatus(tc.w))
+		if widthOf(status) > tc.w {
+			t.Errorf("width %d: the status bar is %d wide", tc.w, widthOf(status))
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(status, w) {
+				t.Errorf("width %d: status %q lacks %q", tc.w, status, w)
+			}
 		}
 	}
 }

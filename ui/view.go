@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/coplayhq/coplay/agent"
 )
 
 // wideWidth is the narrowest terminal that gets columns instead of tabs.
@@ -183,70 +185,101 @@ func (m *Model) renderAdviceLine(w int) string {
 
 // renderStatus is the bottom line: game, brain, step, state, tokens and cost, wait,
 // session, and the most useful keys. When the line is too short the least useful
-// parts go first: the key list (down to "? help"), the session, the game, the cost.
+// parts go first: the key list (down to "? help"), the session, the game and the tool
+// count; then the line packs tighter (the state and the bill in short words, narrower
+// separators) before the bill goes, last of all: an 80-column terminal still shows what
+// the run costs.
 func (m *Model) renderStatus(w int) string {
-	st := &m.st
-	type part struct {
-		text string
-		drop int // 0 never dropped; higher is dropped first
-		hot  bool
-	}
-	var parts []part
-	if m.info.Game != "" {
-		parts = append(parts, part{m.info.Game, 2, true})
-	}
-	if b := brainLabel(m.info.Brain); b != "" {
-		parts = append(parts, part{b, 0, m.info.Game == ""})
-	}
-	parts = append(parts, part{fmt.Sprintf("step %d", m.step), 0, false})
-	if m.state != "" {
-		parts = append(parts, part{strings.ReplaceAll(string(m.state), "_", " "), 0, false})
-	}
-	if m.keepPlaying {
-		parts = append(parts, part{"keep playing", 0, true})
-	}
-	parts = append(parts, part{m.spendText(), 1, false})
-	if c := m.catalog; c != nil && c.Loaded < c.Total {
-		parts = append(parts, part{fmt.Sprintf("tools %d/%d", c.Loaded, c.Total), 2, false})
-	}
-	if m.wait != nil {
-		parts = append(parts, part{"wait " + countdown(m.wait.Until.Sub(m.now())), 0, true})
-	}
-	if m.info.Session != "" {
-		parts = append(parts, part{m.info.Session, 3, false})
-	}
+	parts := m.statusParts()
 	var keys []string
 	for _, b := range m.keys.ShortHelp() {
 		keys = append(keys, firstKey(b)+" "+b.Help().Desc)
 	}
 	right := " " + strings.Join(keys, " · ") + " "
 	short := " " + firstKey(m.keys.Help) + " help "
-	build := func(limit int) string {
-		var out []string
-		for _, p := range parts {
-			if p.drop > limit {
-				continue
-			}
-			if p.hot {
-				out = append(out, st.statusAccent.Render(p.text))
-			} else {
-				out = append(out, st.statusBar.Render(p.text))
-			}
-		}
-		return st.statusBar.Render(" ") + strings.Join(out, st.statusBar.Render(" │ ")) + st.statusBar.Render(" ")
-	}
-	left := build(3)
+	left := m.statusLeft(parts, 3, false)
 	if widthOf(left)+widthOf(right) > w {
 		right = short
 	}
-	for limit := 2; limit >= 0 && widthOf(left)+widthOf(right) > w; limit-- {
-		left = build(limit)
+	for _, try := range []struct {
+		limit int
+		tight bool
+	}{{2, false}, {1, false}, {1, true}, {0, false}, {0, true}} {
+		if widthOf(left)+widthOf(right) <= w {
+			break
+		}
+		left = m.statusLeft(parts, try.limit, try.tight)
 	}
 	lw, rw := widthOf(left), widthOf(right)
 	if lw+rw > w {
 		return padLine(left, w)
 	}
-	return left + st.statusBar.Render(strings.Repeat(" ", w-lw-rw)+right)
+	return left + m.st.statusBar.Render(strings.Repeat(" ", w-lw-rw)+right)
+}
+
+// statusPart is one piece of the status bar's left side.
+type statusPart struct {
+	text  string
+	tight string // a shorter form for a narrow screen; "" keeps text
+	drop  int    // 0 never dropped; higher is dropped first
+	hot   bool
+}
+
+// statusParts lists what the status bar says, most useful first.
+func (m *Model) statusParts() []statusPart {
+	var parts []statusPart
+	if m.info.Game != "" {
+		parts = append(parts, statusPart{text: m.info.Game, drop: 2, hot: true})
+	}
+	if b := brainLabel(m.info.Brain); b != "" {
+		parts = append(parts, statusPart{text: b, hot: m.info.Game == ""})
+	}
+	parts = append(parts, statusPart{text: fmt.Sprintf("step %d", m.step)})
+	if m.state != "" {
+		parts = append(parts, statusPart{text: strings.ReplaceAll(string(m.state), "_", " "), tight: tightState[m.state]})
+	}
+	if m.keepPlaying {
+		parts = append(parts, statusPart{text: "keep playing", hot: true})
+	}
+	parts = append(parts, statusPart{text: m.spendText(), tight: strings.ReplaceAll(m.spendText(), " · ", " "), drop: 1})
+	if c := m.catalog; c != nil && c.Loaded < c.Total {
+		parts = append(parts, statusPart{text: fmt.Sprintf("tools %d/%d", c.Loaded, c.Total), drop: 2})
+	}
+	if m.wait != nil {
+		parts = append(parts, statusPart{text: "wait " + countdown(m.wait.Until.Sub(m.now())), hot: true})
+	}
+	if m.info.Session != "" {
+		parts = append(parts, statusPart{text: m.info.Session, drop: 3})
+	}
+	return parts
+}
+
+// tightState is the short word for a long state on a narrow status bar.
+var tightState = map[agent.State]string{agent.Deciding: "deciding"}
+
+// statusLeft renders the parts dropped to limit; tight packs them closer.
+func (m *Model) statusLeft(parts []statusPart, limit int, tight bool) string {
+	st := &m.st
+	sep := " │ "
+	if tight {
+		sep = "│"
+	}
+	var out []string
+	for _, p := range parts {
+		if p.drop > limit {
+			continue
+		}
+		text := p.text
+		if tight && p.tight != "" {
+			text = p.tight
+		}
+		if p.hot {
+			out = append(out, st.statusAccent.Render(text))
+		} else {
+			out = append(out, st.statusBar.Render(text))
+		}
+	}
+	return st.statusBar.Render(" ") + strings.Join(out, st.statusBar.Render(sep)) + st.statusBar.Render(" ")
 }
 
 // brainLabel is how the status bar names the brain; the autopilot says that no model
