@@ -197,14 +197,13 @@ func (m *Model) renderStatus(w int) string {
 	}
 	right := " " + strings.Join(keys, " · ") + " "
 	short := " " + firstKey(m.keys.Help) + " help "
-	left := m.statusLeft(parts, 3, false)
+	left := m.statusLeft(parts, 3, 0)
 	if widthOf(left)+widthOf(right) > w {
 		right = short
 	}
 	for _, try := range []struct {
-		limit int
-		tight bool
-	}{{2, false}, {1, false}, {1, true}, {0, false}, {0, true}} {
+		limit, tight int
+	}{{2, 0}, {1, 0}, {1, 1}, {1, 2}, {0, 1}, {0, 2}} {
 		if widthOf(left)+widthOf(right) <= w {
 			break
 		}
@@ -257,11 +256,12 @@ func (m *Model) statusParts() []statusPart {
 // tightState is the short word for a long state on a narrow status bar.
 var tightState = map[agent.State]string{agent.Deciding: "deciding"}
 
-// statusLeft renders the parts dropped to limit; tight packs them closer.
-func (m *Model) statusLeft(parts []statusPart, limit int, tight bool) string {
+// statusLeft renders the parts dropped to limit; tight 1 uses their short forms, and
+// 2 narrower separators besides.
+func (m *Model) statusLeft(parts []statusPart, limit, tight int) string {
 	st := &m.st
 	sep := " │ "
-	if tight {
+	if tight >= 2 {
 		sep = "│"
 	}
 	var out []string
@@ -270,7 +270,7 @@ func (m *Model) statusLeft(parts []statusPart, limit int, tight bool) string {
 			continue
 		}
 		text := p.text
-		if tight && p.tight != "" {
+		if tight >= 1 && p.tight != "" {
 			text = p.tight
 		}
 		if p.hot {
