@@ -47,14 +47,16 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
 	uiErr := ui.Run(ctx, p.runner, ui.Info{
-		Game:    p.title,
-		Brain:   p.brain.Name(),
-		Session: p.session.Name(),
-		Banner:  strings.TrimSpace(p.banner + "\n" + p.skipped),
-		Tools:   p.runner.Tools(),
-		Keys:    keys,
-		History: history,
-		Rules:   o.fixedRules(),
+		Game:      p.title,
+		Brain:     p.brain.Name(),
+		Session:   p.session.Name(),
+		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
+		Tools:     p.runner.Tools(),
+		Keys:      keys,
+		History:   history,
+		Rules:     o.fixedRules(),
+		MaxTokens: o.maxTokens,
+		MaxCost:   o.maxCost,
 	})
 	cancel()
 	runErr := <-runDone

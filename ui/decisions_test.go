@@ -405,3 +405,14 @@ func TestStatusBarKeepsTheBillAt80Columns(t *testing.T) {
 		}
 	}
 }
+
+// With spend caps, the status bar shows the spend against them, so a person leaving it
+// to play overnight sees how far the run is from its stop.
+func TestStatusBarShowsTheSpendCaps(t *testing.T) {
+	m := newTestModelInfo(newFake(), func(i *Info) { i.MaxTokens, i.MaxCost = 2_000_000, 1.5 })
+	u := agent.Usage{PromptTokens: 41_000, CompletionTokens: 200, CachedTokens: 36_080, Cost: 0.0123, CostKnown: true}
+	m.Update(eventMsg(agent.Event{Type: agent.EventUsage, Usage: &u}))
+	if s := stripANSI(m.renderStatus(160)); !strings.Contains(s, "41.2k/2.0M tok · 88% cached · $0.0123/$1.50") {
+		t.Errorf("status %q does not show the spend against the caps", s)
+	}
+}

@@ -38,6 +38,10 @@ type Info struct {
 	// Rules are the approval rules from config.toml and the profile: the rules dialog
 	// lists them, marked with where they come from, and cannot change them.
 	Rules []agent.FixedRule
+	// MaxTokens and MaxCost are the run's spend caps (0: none): the status bar shows the
+	// spend against them ("41.2k/2.0M tok", "$0.0123/$1.50").
+	MaxTokens int64
+	MaxCost   float64
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.

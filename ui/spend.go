@@ -30,15 +30,24 @@ func (m *Model) addUsage(u *agent.Usage) {
 // spendText is the status bar's bill: "41.2k tok · 88% cached · $0.0123", with "≤" when
 // cached tokens were priced at the full rate and "cost unknown" for a model without a
 // price.
+//
+// With a spend cap, the spend is shown against it: "41.2k/2.0M tok", "$0.0123/$1.50".
 func (m *Model) spendText() string {
 	cost := fmt.Sprintf("$%.4f", m.cost)
+	if m.info.MaxCost > 0 {
+		cost += fmt.Sprintf("/$%.2f", m.info.MaxCost)
+	}
 	switch {
 	case m.costUnknown:
 		cost = "cost unknown"
 	case m.spend.upper:
 		cost = "≤" + cost
 	}
-	s := ShortCount(int64(m.tokens)) + " tok"
+	s := ShortCount(int64(m.tokens))
+	if m.info.MaxTokens > 0 {
+		s += "/" + ShortCount(m.info.MaxTokens)
+	}
+	s += " tok"
 	if m.spend.prompt > 0 && m.spend.cached > 0 {
 		s += fmt.Sprintf(" · %d%% cached", m.spend.cached*100/m.spend.prompt)
 	}
