@@ -140,24 +140,23 @@ func checkShape(c Command) error {
 // unknownCmd refuses a cmd nobody knows, with the one probably meant ("advice" for
 // advise) and the whole list.
 func unknownCmd(cmd CommandType) error {
-	var names []string
-	for k := range commandFields {
-		names = append(names, string(k))
-	}
-	if near := game.Closest(string(cmd), names, 1); len(near) > 0 {
+	if near := game.Closest(string(cmd), cmdList(), 1); len(near) > 0 {
 		return fmt.Errorf("command: unknown cmd %q: did you mean %q? (want one of %s)", cmd, near[0], cmdNames())
 	}
 	return fmt.Errorf("command: unknown cmd %q (want one of %s)", cmd, cmdNames())
 }
 
-func cmdNames() string {
+// cmdList is every command's name, sorted.
+func cmdList() []string {
 	var names []string
 	for k := range commandFields {
 		names = append(names, string(k))
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return names
 }
+
+func cmdNames() string { return strings.Join(cmdList(), ", ") }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {

@@ -515,8 +515,6 @@ func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
 	return book, nil
 }
 
-// brainKind says which brain the options ask for: "autopilot", "script", or "model".
-// An explicit --brain wins over --model, --preset and the environment.
 // sessionModel is what a new session records as its model, for `coplay sessions` and
 // the exported transcript: the model's own name (gpt-4o-mini) when a model plays and
 // its settings resolve, else the kind of brain (autopilot, script). A setting that
@@ -531,6 +529,8 @@ func (o *options) sessionModel(brainName string) string {
 	return brainName
 }
 
+// brainKind says which brain the options ask for: "autopilot", "script", or "model".
+// An explicit --brain wins over --model, --preset and the environment.
 func (o *options) brainKind() (string, error) {
 	switch {
 	case o.brain == "autopilot" || o.brain == "model":

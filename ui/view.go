@@ -240,7 +240,8 @@ func (m *Model) statusParts() []statusPart {
 	if m.keepPlaying {
 		parts = append(parts, statusPart{text: "keep playing", hot: true})
 	}
-	parts = append(parts, statusPart{text: m.spendText(), tight: strings.ReplaceAll(m.spendText(), " · ", " "), drop: 1})
+	bill := m.spendText()
+	parts = append(parts, statusPart{text: bill, tight: strings.ReplaceAll(bill, " · ", " "), drop: 1})
 	if c := m.catalog; c != nil && c.Loaded < c.Total {
 		parts = append(parts, statusPart{text: fmt.Sprintf("tools %d/%d", c.Loaded, c.Total), drop: 2})
 	}

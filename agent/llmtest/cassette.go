@@ -300,8 +300,6 @@ func parseCall(raw json.RawMessage, path string) (Call, error) {
 	return c, nil
 }
 
-// object decodes raw as a JSON object whose keys are all in allowed (any key when
-// allowed is empty).
 // parsePrice reads the cassette's price, if it has one: dollars per million tokens,
 // none negative.
 func parsePrice(top map[string]json.RawMessage) (*Price, error) {
@@ -328,6 +326,8 @@ func parsePrice(top map[string]json.RawMessage) (*Price, error) {
 	return p, nil
 }
 
+// object decodes raw as a JSON object whose keys are all in allowed (any key when
+// allowed is empty).
 func object(raw json.RawMessage, path string, allowed ...string) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {

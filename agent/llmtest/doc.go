@@ -11,8 +11,8 @@
 // tokens on (see Server). A cassette's "cache" says in which wire format ("openai",
 // the default; "deepseek"; or "none"), and a step may script its own usage, cached
 // tokens included. A cassette's "price" (dollars per million tokens) prices the
-// scripted model like a hosted one, so a demo shows its bill. PromptTexts and SharedPrefix let a test measure how much of each
-// prompt repeated the one before.
+// scripted model like a hosted one, so a demo shows its bill. PromptTexts and
+// SharedPrefix let a test measure how much of each prompt repeated the one before.
 //
 // NewBrain wires a cassette to an agent/openai Brain, so scripted play goes through
 // the same client code as a real model.
