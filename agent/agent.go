@@ -33,6 +33,25 @@ type InstantBrain interface {
 	Instant() bool
 }
 
+// Preparer is implemented by brains that learn about their model before the first
+// step: a local server's context window, whether it will cut a long prompt. The runner
+// calls Prepare once, before its first model request, sizes the prompt to Prep.Window
+// when Config.ContextWindow is not set, and shows Prep.Notice to the person. An error
+// is shown too, and play goes on: the first request will say more.
+type Preparer interface {
+	Prepare(ctx context.Context) (Prep, error)
+}
+
+// Prep is what a Preparer learned.
+type Prep struct {
+	// Window is the model's usable context in tokens as the server will run it (0 =
+	// unknown): the prompt, the tools and the answer must fit in it.
+	Window int
+	// Notice is one plain line for the person (the server will cut prompts, and how
+	// to fix it), or "".
+	Notice string
+}
+
 // Request is what a Brain sees at one step.
 type Request struct {
 	Messages []Message   // system prompt first, then the bounded history, then this step's input
@@ -61,6 +80,24 @@ type Message struct {
 	Content    string     `json:"content,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`   // assistant messages
 	ToolCallID string     `json:"tool_call_id,omitempty"` // tool messages: the call answered
+	// Thinking is the model's signed reasoning of an assistant message (Reply.Thinking
+	// blocks that carry a Signature or Redacted data): a provider that signs its thinking
+	// (Anthropic) needs it back within a tool loop. Other brains never send it.
+	Thinking []Thinking `json:"thinking,omitempty"`
+}
+
+// Thinking is a piece of a model's reasoning: the content's <think> blocks, a
+// reasoning_content or reasoning field, Anthropic's thinking blocks. It is shown to the
+// person dimmed, counted in usage, and never written into notes or sent back to the
+// model as text.
+type Thinking struct {
+	Text string `json:"text,omitempty"`
+	// Signature is the provider's seal on the block (Anthropic): the block must go back
+	// to that provider unchanged within a tool loop.
+	Signature string `json:"signature,omitempty"`
+	// Redacted is a provider's encrypted reasoning (Anthropic's redacted_thinking):
+	// nothing to show, sent back as it came.
+	Redacted string `json:"redacted,omitempty"`
 }
 
 // ToolCall is a call a Brain asked for. Args is whatever the brain sent: it may be
@@ -69,6 +106,9 @@ type ToolCall struct {
 	ID   string          `json:"id"`
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
+	// FromText says the call was read from the model's text (a <tool_call> block, a
+	// [TOOL_CALLS] list) because the server returned no native call: the Log marks it.
+	FromText bool `json:"from_text,omitempty"`
 }
 
 // Reply is a Brain's answer for one step.
@@ -76,6 +116,9 @@ type Reply struct {
 	Text  string
 	Calls []ToolCall
 	Usage Usage
+	// Thinking is the model's reasoning for this reply, apart from Text: shown dimmed,
+	// never put into notes or sent back as text.
+	Thinking []Thinking
 }
 
 // Usage is what one model call cost.
@@ -85,8 +128,14 @@ type Usage struct {
 	// CachedTokens is how many of PromptTokens the provider served from its prompt
 	// cache (OpenAI's prompt_tokens_details.cached_tokens, DeepSeek's
 	// prompt_cache_hit_tokens); they are billed at the cached price.
-	CachedTokens int     `json:"cached_tokens"`  // always present: 0 is a count too
-	Cost         float64 `json:"cost,omitempty"` // in dollars, when known
+	CachedTokens int `json:"cached_tokens"` // always present: 0 is a count too
+	// CacheWriteTokens is how many of PromptTokens the provider wrote into its cache
+	// (Anthropic's cache_creation_input_tokens), billed at the cache-write price.
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// ThinkingTokens is how many of CompletionTokens were reasoning, when the provider
+	// says (OpenAI's completion_tokens_details.reasoning_tokens), or an estimate.
+	ThinkingTokens int     `json:"thinking_tokens,omitempty"`
+	Cost           float64 `json:"cost,omitempty"` // in dollars, when known
 	// CostKnown says Cost is the real price of the call (the model has a price); when it
 	// is false and tokens were used, the cost is unknown, not zero.
 	CostKnown bool `json:"cost_known,omitempty"`

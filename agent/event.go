@@ -18,6 +18,7 @@ const (
 	EventStep           EventType = "step"            // a step began; Step is its number
 	EventTextDelta      EventType = "text_delta"      // Text is a piece of the model's streaming text (not journaled)
 	EventText           EventType = "text"            // Text is the model's whole message for this step
+	EventThinking       EventType = "thinking"        // Text is the model's reasoning for this step (shown dimmed; never sent back)
 	EventProposed       EventType = "tool_proposed"   // Call is a call the brain asked for (validated; see Call.Problems)
 	EventDecision       EventType = "decision"        // Decision is what was decided about a call
 	EventToolStart      EventType = "tool_started"    // Call is about to run
@@ -78,6 +79,7 @@ type Call struct {
 	Args       json.RawMessage  `json:"args"`
 	Kind       game.Kind        `json:"kind"`
 	Problems   []game.Problem   `json:"problems,omitempty"`   // validation failures: the call will not run
+	FromText   bool             `json:"from_text,omitempty"`  // read from the model's text, not a native tool call
 	Simulation *game.Simulation `json:"simulation,omitempty"` // dry run, when the game can predict
 	NeedsOK    bool             `json:"needs_ok"`             // the runner waits for a decision on this call
 	// Deferred: a rule with a condition may decide this call, on a dry run of the world

@@ -38,6 +38,10 @@ type stepRecord struct {
 	text        string
 	calls       []ToolCall // as the brain sent them
 	results     []toolResult
+	// thinking is the reply's signed reasoning (Thinking with a Signature or Redacted
+	// data), kept in memory for a provider that needs it back within a tool loop; it is
+	// not journaled, so a resumed conversation goes on without it.
+	thinking []Thinking
 }
 
 // toolResult is what the model was told about one call.
@@ -205,6 +209,8 @@ func (r *Runner) promptBudget() int {
 	switch b := r.cfg.PromptBudget; {
 	case b <= 0:
 		return DefaultPromptBudget
+	case r.cfg.windowFitted:
+		return max(b, minWindowPrompt) // the model's window: a larger prompt would be cut
 	case b < minPromptBudget:
 		return minPromptBudget
 	default:
@@ -225,10 +231,10 @@ func stepMessages(st stepRecord, opens bool) []Message {
 	} else if len(st.advice) > 0 {
 		msgs = append(msgs, Message{Role: RoleUser, Content: adviceText(st.advice)})
 	}
-	if st.text == "" && len(st.calls) == 0 {
+	if st.text == "" && len(st.calls) == 0 && len(st.thinking) == 0 {
 		return msgs
 	}
-	am := Message{Role: RoleAssistant, Content: clip(st.text, maxTextChars)}
+	am := Message{Role: RoleAssistant, Content: clip(st.text, maxTextChars), Thinking: st.thinking}
 	for _, c := range st.calls {
 		if !json.Valid(c.Args) {
 			// Keep the conversation well formed for the endpoint; the tool message

@@ -68,6 +68,13 @@ type Config struct {
 	// rest that the model loads from (load_tools). Pinned tools are always sent whole.
 	ToolBudget int
 	Pinned     []string
+	// ContextWindow is the model's context in tokens (0 = unknown: the defaults, sized
+	// for a 32k-token model). The prompt, the tools and the tool index are sized so that
+	// a request and its answer fit in it (window.go); a brain that learns the window
+	// itself (Preparer) sets it when this is 0.
+	ContextWindow int
+	// windowFitted says the budgets above were narrowed to ContextWindow.
+	windowFitted bool
 	// CallTimeout is how long one game call (a tool call, an observation, a dry run) may
 	// run before it is cancelled and journaled as outcome unknown (0 =
 	// DefaultCallTimeout; deadline.go).
@@ -103,6 +110,10 @@ type Runner struct {
 	scrub    scrubber // Config.Secrets, set once in New
 	mu       sync.Mutex
 	awaiting map[string]game.Tool // calls waiting for a person's decision, for Send
+
+	// loadedAtStart is the session's loaded tools when the run began (catalogue rebuilt
+	// when a brain reports its window: window.go).
+	loadedAtStart []string
 
 	// Owned by the Run goroutine.
 	ctx      context.Context
@@ -215,8 +226,10 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.hist.keep = cfg.HistorySteps
 	r.keepPlaying = cfg.KeepPlaying
+	r.loadedAtStart = info.LoadedTools
 	r.addRunnerTools(r.reg)
-	if r.cat, err = newCatalog(r.reg.Tools(), cfg, info.LoadedTools); err != nil {
+	fitWindow(&r.cfg)
+	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	if err := r.loadRules(); err != nil {
@@ -384,6 +397,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}()
 	r.emit(Event{Type: EventStarted, Text: fmt.Sprintf("%s playing %s (session %s)",
 		r.cfg.Brain.Name(), r.cfg.Game.Info().Title, r.cfg.Session.Name())})
+	r.prepare()
 	for _, w := range r.rules.warnings {
 		r.emitError("%s", w)
 	}

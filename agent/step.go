@@ -106,11 +106,15 @@ func (r *Runner) doStep() stepOutcome {
 	r.emit(Event{Type: EventUsage, Usage: &u})
 	r.spend(u)
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
+	if t := r.scrub.text(thinkingText(reply.Thinking)); t != "" {
+		r.emit(Event{Type: EventThinking, Text: t})
+	}
 	if reply.Text != "" {
 		r.emit(Event{Type: EventText, Text: reply.Text})
 	}
 	rec := cur
 	rec.text = reply.Text
+	rec.thinking = signedThinking(reply.Thinking)
 	if len(reply.Calls) == 0 {
 		r.hist.add(rec)
 		return stepOutcome{endTurn: "the model ended its turn", prose: true, idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
@@ -191,7 +195,7 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // the prediction is made on the world the earlier calls leave. Only a deny without a
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
-	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown}}
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
 	if t, err := r.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t

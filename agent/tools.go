@@ -88,7 +88,7 @@ func newCatalog(tools []game.Tool, cfg Config, loaded []string) (*catalog.Set, e
 		}
 	}
 	return catalog.New(tools, catalog.Options{
-		Budget: cfg.ToolBudget, Always: always, Pinned: cfg.Pinned, Loaded: loaded,
+		Budget: cfg.ToolBudget, Always: always, Pinned: cfg.Pinned, Loaded: loaded, IndexBudget: indexBudget(cfg),
 		OnlyWhenDeferred: []string{ToolLoadTools, ToolFindTools},
 	})
 }
