@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game"
@@ -223,11 +224,18 @@ func (o *options) recordProfile(s interface{ SetProfile(string) error }) error {
 
 // modelConfig is the openai.Config for a model brain: the endpoint and key from the
 // profile or the file's defaults when they name one, otherwise from the environment
-// (openai.ConfigFromEnv), with the profile's temperature and max_tokens and the file's
-// price for the model.
+// (openai.ConfigFromEnv); --model-url over either; the profile's temperature and
+// max_tokens; the price from config.toml's [prices], else from the model catalogue.
 func (o *options) modelConfig() (openai.Config, error) {
 	var cfg openai.Config
+	p, hasPreset := models.PresetNamed(o.preset)
 	switch {
+	case o.modelURL != "" && !hasPreset && o.pr.keyEnv == "":
+		// A server named on the command line: whether it needs a key is its business.
+		cfg = openai.Config{Model: o.model, BaseURL: o.modelURL, APIKey: os.Getenv("OPENAI_API_KEY"), Stream: true}
+		if cfg.Model == "" {
+			return cfg, fmt.Errorf("no model for --model-url %s: pass --model with a name the server knows", o.modelURL)
+		}
 	case o.pr.baseURL == "" && o.pr.keyEnv == "":
 		var err error
 		if cfg, err = openai.ConfigFromEnv(o.model, o.preset); err != nil {
@@ -235,34 +243,40 @@ func (o *options) modelConfig() (openai.Config, error) {
 		}
 	default:
 		cfg = openai.Config{Model: o.model, Preset: o.preset, BaseURL: o.pr.baseURL, Stream: true}
-		if o.pr.keyEnv != "" {
+		switch {
+		case o.pr.keyEnv != "":
 			cfg.APIKey = os.Getenv(o.pr.keyEnv)
 			if cfg.APIKey == "" {
 				return cfg, fmt.Errorf("%s names the environment variable %s for the model's key, and it is not set", o.configWhere(), o.pr.keyEnv)
 			}
-		} else {
+		case hasPreset:
+			// A preset behind another URL (a company proxy) keeps its own key variable.
+			cfg.APIKey = p.Key(os.Getenv)
+			if p.NeedsKey && cfg.APIKey == "" {
+				return cfg, fmt.Errorf("preset %q needs an API key: set %s", p.Name, p.KeyVars())
+			}
+		default:
 			cfg.APIKey = os.Getenv("OPENAI_API_KEY")
 		}
-		if cfg.Preset != "" {
-			ps, ok := openai.Presets()[strings.ToLower(cfg.Preset)]
-			if !ok {
-				return cfg, fmt.Errorf("unknown preset %q", cfg.Preset)
-			}
-			if cfg.Model == "" {
-				cfg.Model = ps.DefaultModel
-			}
+		if o.preset != "" && !hasPreset {
+			return cfg, fmt.Errorf("unknown preset %q", cfg.Preset)
+		}
+		if cfg.Model == "" {
+			cfg.Model = p.Model
 		}
 		if cfg.Model == "" {
 			return cfg, fmt.Errorf("%s names an endpoint but no model: set model", o.configWhere())
 		}
 	}
+	if o.modelURL != "" {
+		cfg.BaseURL = o.modelURL // the preset's key, catalogue and dialect stay
+	}
 	if t := o.pr.temperature; t != nil {
 		f := float32(*t)
 		cfg.Temperature = &f
 	}
-	if price, ok := o.pr.file.PriceOf(cfg.Model); ok {
-		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
-	}
+	price, _ := o.modelPrice(cfg.Preset, cfg.Model)
+	cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
 	if o.pr.maxTokens > 0 {
 		cfg.HTTPClient = &http.Client{Transport: maxTokensTransport{base: http.DefaultTransport, n: o.pr.maxTokens}}
 	}

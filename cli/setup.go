@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/catalog"
 	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
@@ -28,6 +28,10 @@ type options struct {
 	game    string
 	model   string
 	preset  string
+	// modelURL is --model-url: the model server's URL, over the preset's (a company
+	// proxy, a regional endpoint, a test server); the preset's key, catalogue and dialect
+	// stay.
+	modelURL string
 	brain   string
 	data    string
 	resume  bool
@@ -39,6 +43,9 @@ type options struct {
 	maxCost    float64
 	toolBudget int
 	pins       stringList
+	// window is the model's context window in tokens, from the catalogue (0 = unknown:
+	// the brain may learn it from its server, or the defaults apply).
+	window int
 	// callTimeout is how long one game call may run (--call-timeout; 0 = the runner's
 	// default, 60 s).
 	callTimeout time.Duration
@@ -53,14 +60,15 @@ type options struct {
 func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
-	fs.StringVar(&o.preset, "preset", "", "endpoint `preset`: openai, openrouter, ollama, lmstudio, vllm")
+	fs.StringVar(&o.preset, "preset", "", "model `preset`: "+strings.Join(presetNames(), ", ")+" (`coplay models` lists their models)")
+	fs.StringVar(&o.modelURL, "model-url", "", "the model server's `URL`, over the preset's (a proxy, a regional endpoint); the preset's key variable, prices and dialect stay")
 	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
 	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
 	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot; not used once play is handed over)")
 	fs.Int64Var(&o.maxTokens, "max-tokens", 0, "stop the run once it has spent `n` model tokens, prompt and completion (0 = no cap; the session resumes with a fresh budget)")
-	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's [prices] in config.toml)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's price: the catalogue's, or [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
@@ -116,6 +124,9 @@ type play struct {
 	banner  string           // which brain and game, and how to change them
 	skipped string           // what the game could not make a tool of, in a line ("" = nothing)
 	scrub   *secret.Scrubber // every secret this run holds: the environment's and the game's
+	// priceFrom says where the model's price came from: "config", "catalogue", "none"
+	// ("" for the autopilot, which costs nothing).
+	priceFrom string
 	closers []func() error
 }
 
@@ -142,9 +153,12 @@ func (o *options) check() error {
 	}
 	if o.preset != "" {
 		names := presetNames()
-		if _, ok := openai.Presets()[strings.ToLower(o.preset)]; !ok {
+		if _, ok := models.PresetNamed(o.preset); !ok {
 			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
 		}
+	}
+	if u := o.modelURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return usagef("--model-url must start with http:// or https://, not %q", u)
 	}
 	if o.maxIter < 0 {
 		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
@@ -170,11 +184,12 @@ func (o *options) check() error {
 			return fmt.Errorf("--brain %s: %s", o.brain, strings.TrimPrefix(err.Error(), "llmtest: "))
 		}
 	case "model":
-		if _, err := openai.ConfigFromEnv(o.model, o.preset); err != nil {
+		cfg, err := o.modelConfig()
+		if err != nil {
 			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
 		}
-		if cfg, err := o.modelConfig(); err == nil && o.maxCost > 0 && cfg.PriceIn == 0 && cfg.PriceOut == 0 {
-			return usagef("--max-cost needs the price of model %s to count what it spends: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", cfg.Model, cfg.Model)
+		if o.maxCost > 0 && cfg.PriceIn == 0 && cfg.PriceOut == 0 {
+			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", cfg.Model, models.Source, cfg.Model)
 		}
 	}
 	if o.resume {
@@ -190,14 +205,7 @@ func (o *options) check() error {
 }
 
 // presetNames lists the model presets, sorted.
-func presetNames() []string {
-	var names []string
-	for n := range openai.Presets() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func presetNames() []string { return models.PresetNames() }
 
 // setup opens the notebook and session, starts the game and the brain, and builds the
 // runner. name is the session to resume, when o.resume is set ("" = the newest).
@@ -403,7 +411,10 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 			return err
 		}
 		p.brain = b
-		p.banner = "model " + b.Name() + " on " + p.title + " · --preset/--model to change, unset them for the autopilot"
+		o.window = modelWindow(cfg.Preset, cfg.Model)
+		_, from := o.modelPrice(cfg.Preset, cfg.Model)
+		p.priceFrom = from
+		p.banner = "model " + b.Name() + " on " + p.title + " · price: " + priceWords(from) + " · --preset/--model to change, unset them for the autopilot"
 	}
 	p.brain = o.wrapBrain(p.brain)
 	if o.maxIter == 0 {
@@ -432,6 +443,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		MaxRunCost:    o.maxCost,
 		ToolBudget:    o.toolBudget,
 		Pinned:        o.pins,
+		ContextWindow: o.window,
 		HistorySteps:  o.historySteps(),
 		SaveState:     opened.Save,
 		Rules:         o.fixedRules(),

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/coplayhq/coplay/agent/models"
 )
 
 // Config says which endpoint and model a Brain talks to and how.
@@ -19,8 +21,12 @@ type Config struct {
 	APIKey string
 	// Model is the model name the server knows, e.g. "gpt-4o-mini", "qwen2.5:7b".
 	Model string
-	// Preset names an entry of Presets; it fills BaseURL and Model when they are empty.
+	// Preset names an entry of Presets; it fills BaseURL, Model and Dialect when they
+	// are empty.
 	Preset string
+	// Dialect is the server's variant of the wire (models.DialectGemini: tool schemas
+	// without the keywords Gemini refuses). "" is the preset's, or the plain wire.
+	Dialect models.Dialect
 	// HTTPClient, if set, is used for every request (its Transport, not its Timeout:
 	// the brain applies Timeout itself). Nil means a fresh client.
 	HTTPClient *http.Client
@@ -65,59 +71,32 @@ const (
 	DefaultTimeout    = 2 * time.Minute
 )
 
-// Preset is a known kind of OpenAI-compatible server.
-type Preset struct {
-	Name         string
-	BaseURL      string
-	NeedsKey     bool   // the server refuses requests without an API key
-	KeyEnv       string // an environment variable read for the key before OPENAI_API_KEY, if any
-	DefaultModel string // used when no model is given; empty means a model must be given
-	Help         string // one line for --help and error messages
-}
+// Preset is a known server of the OpenAI wire: one of models.Presets.
+type Preset = models.Preset
 
-// presets is the fixed catalogue; Presets hands out a copy.
-var presets = map[string]Preset{
-	"openai": {
-		Name: "openai", BaseURL: "https://api.openai.com/v1", NeedsKey: true,
-		DefaultModel: "gpt-4o-mini", Help: "OpenAI (needs OPENAI_API_KEY)",
-	},
-	"openrouter": {
-		Name: "openrouter", BaseURL: "https://openrouter.ai/api/v1", NeedsKey: true,
-		KeyEnv: "OPENROUTER_API_KEY", DefaultModel: "openai/gpt-4o-mini",
-		Help: "OpenRouter (needs OPENROUTER_API_KEY or OPENAI_API_KEY)",
-	},
-	"ollama": {
-		Name: "ollama", BaseURL: "http://localhost:11434/v1",
-		DefaultModel: "qwen2.5:7b", Help: "Ollama on this machine (no key; the model must support tools)",
-	},
-	"lmstudio": {
-		Name: "lmstudio", BaseURL: "http://localhost:1234/v1",
-		Help: "LM Studio's local server (no key; pass the loaded model's name)",
-	},
-	"vllm": {
-		Name: "vllm", BaseURL: "http://localhost:8000/v1",
-		Help: "vLLM's OpenAI server (no key unless started with --api-key; pass the served model name; needs --enable-auto-tool-choice)",
-	},
-	"llamacpp": {
-		Name: "llamacpp", BaseURL: "http://localhost:8080/v1", DefaultModel: "default",
-		Help: "llama.cpp's llama-server (no key; start it with --jinja for tool calls)",
-	},
-}
-
-// Presets returns the known servers by name: openai, openrouter, ollama, lmstudio,
-// vllm, llamacpp. The map is a copy; changing it changes nothing else.
+// Presets returns the known servers of the OpenAI wire by name (openai, openrouter,
+// gemini, deepseek, mistral, groq, xai, ollama, lmstudio, vllm, llamacpp), from the one
+// table in agent/models. The map is a copy; changing it changes nothing else.
 func Presets() map[string]Preset {
-	out := make(map[string]Preset, len(presets))
-	for k, v := range presets {
-		out[k] = v
+	out := map[string]Preset{}
+	for _, p := range models.Presets() {
+		if p.Wire == models.WireOpenAI {
+			out[p.Name] = p
+		}
 	}
 	return out
 }
 
+// preset finds an OpenAI-wire preset by name, without regard to case.
+func preset(name string) (Preset, bool) {
+	p, ok := models.PresetNamed(name)
+	return p, ok && p.Wire == models.WireOpenAI
+}
+
 // presetNames lists the presets in a stable order, for messages.
 func presetNames() string {
-	names := make([]string, 0, len(presets))
-	for k := range presets {
+	names := make([]string, 0)
+	for k := range Presets() {
 		names = append(names, k)
 	}
 	slices.Sort(names)
@@ -129,43 +108,36 @@ func presetNames() string {
 // preset picks a server from Presets; its URL wins over OPENAI_BASE_URL, because a
 // flag on the command line is more deliberate than a variable left in a shell profile.
 // With no preset, OPENAI_BASE_URL is used when set, else OpenAI's URL. The key comes
-// from the preset's own variable (OPENROUTER_API_KEY) or OPENAI_API_KEY. model, when
-// empty, is the preset's default. It fails when the preset is unknown, when the
-// server needs a key and none is set, or when no model can be chosen.
-func ConfigFromEnv(model, preset string) (Config, error) {
-	cfg := Config{Model: model, Preset: preset, Stream: true}
+// from the preset's own variable (GEMINI_API_KEY, OPENROUTER_API_KEY), and for OpenAI,
+// OpenRouter, local servers and a custom URL from OPENAI_API_KEY; another company's
+// preset never reads OPENAI_API_KEY. model, when empty, is the preset's default. It
+// fails when the preset is unknown, when the server needs a key and none is set, or
+// when no model can be chosen.
+func ConfigFromEnv(model, name string) (Config, error) {
+	cfg := Config{Model: model, Preset: name, Stream: true}
 	var p Preset
 	switch {
-	case preset != "":
+	case name != "":
 		var ok bool
-		p, ok = presets[strings.ToLower(preset)]
+		p, ok = preset(name)
 		if !ok {
-			return Config{}, fmt.Errorf("openai: unknown preset %q (known: %s)", preset, presetNames())
+			return Config{}, fmt.Errorf("openai: unknown preset %q (known: %s)", name, presetNames())
 		}
 		cfg.Preset = p.Name
 	case os.Getenv("OPENAI_BASE_URL") != "":
 		// A custom server: whether it needs a key is its business.
-		p = Preset{BaseURL: os.Getenv("OPENAI_BASE_URL")}
+		p = Preset{BaseURL: os.Getenv("OPENAI_BASE_URL"), OpenAIKey: true}
 	default:
-		p = presets["openai"]
+		p, _ = preset("openai")
 		cfg.Preset = p.Name
 	}
 	cfg.BaseURL = p.BaseURL
-	if p.KeyEnv != "" {
-		cfg.APIKey = os.Getenv(p.KeyEnv)
-	}
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
+	cfg.APIKey = p.Key(os.Getenv)
 	if p.NeedsKey && cfg.APIKey == "" {
-		vars := "OPENAI_API_KEY"
-		if p.KeyEnv != "" {
-			vars = p.KeyEnv + " or " + vars
-		}
-		return Config{}, fmt.Errorf("openai: preset %q (%s) needs an API key: set %s, or pick a local preset such as ollama", p.Name, p.BaseURL, vars)
+		return Config{}, fmt.Errorf("openai: preset %q (%s) needs an API key: set %s, or pick a local preset such as ollama", p.Name, p.BaseURL, p.KeyVars())
 	}
 	if cfg.Model == "" {
-		cfg.Model = p.DefaultModel
+		cfg.Model = p.Model
 	}
 	if cfg.Model == "" {
 		where := "OPENAI_BASE_URL " + p.BaseURL
@@ -180,7 +152,7 @@ func ConfigFromEnv(model, preset string) (Config, error) {
 // withDefaults fills the zero values of cfg from its preset and the package defaults.
 func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Preset != "" {
-		p, ok := presets[strings.ToLower(cfg.Preset)]
+		p, ok := preset(cfg.Preset)
 		if !ok {
 			return cfg, fmt.Errorf("openai: unknown preset %q (known: %s)", cfg.Preset, presetNames())
 		}
@@ -188,11 +160,15 @@ func (cfg Config) withDefaults() (Config, error) {
 			cfg.BaseURL = p.BaseURL
 		}
 		if cfg.Model == "" {
-			cfg.Model = p.DefaultModel
+			cfg.Model = p.Model
+		}
+		if cfg.Dialect == "" {
+			cfg.Dialect = p.Dialect
 		}
 	}
 	if cfg.BaseURL == "" {
-		cfg.BaseURL = presets["openai"].BaseURL
+		p, _ := preset("openai")
+		cfg.BaseURL = p.BaseURL
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {

@@ -29,11 +29,20 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "openrouter key", preset: "OpenRouter", env: map[string]string{"OPENROUTER_API_KEY": "or", "OPENAI_API_KEY": "oa"},
 			wantURL: "https://openrouter.ai/api/v1", wantModel: "openai/gpt-4o-mini", wantKey: "or"},
 		{name: "openrouter missing key", preset: "openrouter", wantErrSubstr: "set OPENROUTER_API_KEY or OPENAI_API_KEY"},
-		{name: "unknown preset", preset: "gemini", wantErrSubstr: `unknown preset "gemini" (known: llamacpp, lmstudio, ollama, openai, openrouter, vllm)`},
+		{name: "unknown preset", preset: "gemeni", wantErrSubstr: `unknown preset "gemeni" (known: deepseek, gemini, groq, llamacpp, lmstudio, mistral, ollama, openai, openrouter, vllm, xai)`},
+		{name: "gemini reads its own key", preset: "gemini", env: map[string]string{"GEMINI_API_KEY": "g"},
+			wantURL: "https://generativelanguage.googleapis.com/v1beta/openai", wantModel: "gemini-2.5-flash", wantKey: "g"},
+		{name: "gemini never takes OpenAI's key", preset: "gemini", env: map[string]string{"OPENAI_API_KEY": "oa"},
+			wantErrSubstr: `preset "gemini" (https://generativelanguage.googleapis.com/v1beta/openai) needs an API key: set GEMINI_API_KEY,`},
+		{name: "deepseek", preset: "deepseek", env: map[string]string{"DEEPSEEK_API_KEY": "d"}, wantURL: "https://api.deepseek.com/v1", wantModel: "deepseek-v4-flash", wantKey: "d"},
+		{name: "mistral missing key", preset: "mistral", wantErrSubstr: "set MISTRAL_API_KEY,"},
+		{name: "groq missing key", preset: "groq", wantErrSubstr: "set GROQ_API_KEY,"},
+		{name: "xai missing key", preset: "xai", wantErrSubstr: "set XAI_API_KEY,"},
+		{name: "anthropic is not this wire", preset: "anthropic", wantErrSubstr: `unknown preset "anthropic"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY"} {
+			for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY", "XAI_API_KEY"} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := openai.ConfigFromEnv(tt.model, tt.preset)
