@@ -25,18 +25,18 @@ import (
 
 // options are the flags shared by the companion and the headless runner.
 type options struct {
-	game    string
-	model   string
-	preset  string
+	game   string
+	model  string
+	preset string
 	// modelURL is --model-url: the model server's URL, over the preset's (a company
 	// proxy, a regional endpoint, a test server); the preset's key, catalogue and dialect
 	// stay.
 	modelURL string
-	brain   string
-	data    string
-	resume  bool
-	approve string
-	maxIter int
+	brain    string
+	data     string
+	resume   bool
+	approve  string
+	maxIter  int
 
 	// Spending: this run's caps, and what each model request carries.
 	maxTokens  int64
@@ -127,7 +127,7 @@ type play struct {
 	// priceFrom says where the model's price came from: "config", "catalogue", "none"
 	// ("" for the autopilot, which costs nothing).
 	priceFrom string
-	closers []func() error
+	closers   []func() error
 }
 
 // Close saves what should be saved and releases everything, newest first. A nil play
