@@ -8,7 +8,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +36,32 @@ type Brain struct {
 	noStreamUsage atomic.Bool
 	// calls numbers the model calls, for ids of tool calls that came without one.
 	calls atomic.Int64
+	// stripMu guards strip: schema keywords the server refused, left out from then on.
+	stripMu   sync.Mutex
+	stripKeys []string
+}
+
+// maxStrip bounds the schema keywords learned from refusals: a server that refuses more
+// is not one a schema can be made for by leaving things out.
+const maxStrip = 8
+
+// strip adds a keyword the server refused; false when it was already left out (the
+// refusal is about something else) or too many have been.
+func (b *Brain) strip(kw string) bool {
+	b.stripMu.Lock()
+	defer b.stripMu.Unlock()
+	if slices.Contains(b.stripKeys, kw) || len(b.stripKeys) >= maxStrip {
+		return false
+	}
+	b.stripKeys = append(b.stripKeys, kw)
+	return true
+}
+
+// stripped is the keywords left out so far.
+func (b *Brain) stripped() []string {
+	b.stripMu.Lock()
+	defer b.stripMu.Unlock()
+	return slices.Clone(b.stripKeys)
 }
 
 var _ agent.Brain = (*Brain)(nil)
@@ -78,7 +106,7 @@ func (b *Brain) BaseURL() string { return b.cfg.BaseURL }
 // request or in a backoff. Errors are *Error (test with errors.Is against the Err*
 // kinds) or, on cancellation, wrap ctx's error.
 func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
-	tools, err := toWireTools(req.Tools)
+	tools, err := toWireTools(req.Tools, b.cfg.Dialect, b.stripped())
 	if err != nil {
 		return agent.Reply{}, err
 	}
@@ -129,6 +157,23 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 				shrinks++
 				attempt--
 				continue
+			}
+		}
+		if e.Kind == ErrRejected {
+			if kw, i, ok := schemaRefusal(e.Detail); ok {
+				// A server that refuses a schema keyword refuses it in every request:
+				// leave it out from now on and ask again at once (no attempt spent).
+				tool := fmt.Sprintf("#%d", i)
+				if i < len(req.Tools) {
+					tool = req.Tools[i].Name
+				}
+				if b.strip(kw) {
+					if wreq.Tools, err = toWireTools(req.Tools, b.cfg.Dialect, b.stripped()); err == nil {
+						attempt--
+						continue
+					}
+				}
+				e.Kind, e.Detail = ErrSchema, schemaError(tool, kw, b.stripped())
 			}
 		}
 		if shrinks > 0 {

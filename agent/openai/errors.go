@@ -32,6 +32,10 @@ var (
 	ErrNoTools = errors.New("the model does not support tool calls; coplay plays through tools, so pick a model that has them (e.g. gpt-4o-mini, qwen2.5, llama3.1)")
 	// ErrAuth is HTTP 401 or 403: the key is missing, wrong or not allowed this model.
 	ErrAuth = errors.New("the server refused the API key (check OPENAI_API_KEY)")
+	// ErrSchema is a 400 refusing a keyword of a tool's schema (Gemini's "Unknown name
+	// \"additionalProperties\""): the brain leaves the keyword out and asks again
+	// before it reports this, naming the tool and the keyword.
+	ErrSchema = errors.New("the server refused a tool's schema")
 	// ErrRejected is any other HTTP 4xx: the server understood and refused.
 	ErrRejected = errors.New("request refused")
 	// ErrUnreachable means nothing answered at the base URL.

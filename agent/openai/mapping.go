@@ -7,6 +7,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -42,8 +43,9 @@ func toWireMessages(msgs []agent.Message) []goopenai.ChatCompletionMessage {
 	return out
 }
 
-// toWireTools maps the catalogue to function definitions, the schema as parameters.
-func toWireTools(tools []game.Tool) ([]goopenai.Tool, error) {
+// toWireTools maps the catalogue to function definitions, the schema as parameters in
+// the server's dialect (dialect.go), without the keywords in strip.
+func toWireTools(tools []game.Tool, d models.Dialect, strip []string) ([]goopenai.Tool, error) {
 	out := make([]goopenai.Tool, 0, len(tools))
 	for _, t := range tools {
 		params := emptyObjectSchema
@@ -53,6 +55,10 @@ func toWireTools(tools []game.Tool) ([]goopenai.Tool, error) {
 				return nil, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
 			}
 			params = b
+		}
+		params, err := dialectSchema(d, params, strip)
+		if err != nil {
+			return nil, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
 		}
 		out = append(out, goopenai.Tool{
 			Type: goopenai.ToolTypeFunction,
@@ -108,8 +114,11 @@ func estimateTokens(chars int) int {
 
 // WireTools returns the JSON of the tools array a chat-completions request carries for
 // tools, byte for byte as it is sent (for `coplay tools --as-model`).
-func WireTools(tools []game.Tool) ([]byte, error) {
-	wt, err := toWireTools(tools)
+func WireTools(tools []game.Tool) ([]byte, error) { return WireToolsFor(tools, "") }
+
+// WireToolsFor is WireTools for a server of dialect d (models.DialectGemini).
+func WireToolsFor(tools []game.Tool, d models.Dialect) ([]byte, error) {
+	wt, err := toWireTools(tools, d, nil)
 	if err != nil {
 		return nil, err
 	}

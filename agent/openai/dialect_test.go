@@ -1,0 +1,126 @@
+package openai
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/agent/models"
+)
+
+// geminiSchemaFields are the fields of the Schema object in Gemini's API reference
+// (ai.google.dev/api/caching#Schema); its endpoints refuse any other with
+// "Unknown name".
+var geminiSchemaFields = map[string]bool{
+	"type": true, "format": true, "title": true, "description": true, "nullable": true, "enum": true,
+	"maxItems": true, "minItems": true, "properties": true, "required": true, "minProperties": true,
+	"maxProperties": true, "minLength": true, "maxLength": true, "pattern": true, "example": true,
+	"anyOf": true, "propertyOrdering": true, "default": true, "items": true, "minimum": true, "maximum": true,
+}
+
+// geminiRefuses walks a schema as Gemini reads it and returns the first field it would
+// refuse, with its path, or "".
+func geminiRefuses(s map[string]any, path string) string {
+	for k, v := range s {
+		if !geminiSchemaFields[k] {
+			return path + "." + k
+		}
+		switch k {
+		case "type":
+			if _, ok := v.(string); !ok {
+				return path + ".type (not a string)"
+			}
+		case "properties":
+			for name, p := range v.(map[string]any) {
+				if bad := geminiRefuses(p.(map[string]any), path+".properties."+name); bad != "" {
+					return bad
+				}
+			}
+		case "items":
+			if bad := geminiRefuses(v.(map[string]any), path+".items"); bad != "" {
+				return bad
+			}
+		case "anyOf":
+			for _, p := range v.([]any) {
+				if bad := geminiRefuses(p.(map[string]any), path+".anyOf"); bad != "" {
+					return bad
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func TestGeminiDialect(t *testing.T) {
+	in := `{
+	  "$schema": "https://json-schema.org/draft/2020-12/schema",
+	  "type": "object", "additionalProperties": false,
+	  "properties": {
+	    "mode": {"const": "CRUISE", "description": "how to fly"},
+	    "ship": {"$ref": "#/$defs/Ship"},
+	    "note": {"type": ["string", "null"], "format": "uuid"},
+	    "when": {"type": "string", "format": "date-time"},
+	    "level": {"type": "integer", "enum": [1, 2, 3]},
+	    "cargo": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+	              "properties": {"symbol": {"type": "string"}, "units": {"type": "integer", "exclusiveMinimum": 0}},
+	              "required": ["symbol", "units"]}},
+	    "target": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+	    "both": {"allOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "number"}}}]},
+	    "tags": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "additionalProperties": {"type": "string"}}
+	  },
+	  "required": ["mode", "ghost"],
+	  "$defs": {"Ship": {"type": "object", "properties": {"symbol": {"type": "string"}, "next": {"$ref": "#/$defs/Ship"}}}}
+	}`
+	out, err := dialectSchema(models.DialectGemini, json.RawMessage(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatal(err)
+	}
+	if bad := geminiRefuses(s, "parameters"); bad != "" {
+		t.Fatalf("Gemini would refuse %s in %s", bad, out)
+	}
+	props := s["properties"].(map[string]any)
+	for _, want := range []struct{ path, got, want string }{
+		{"mode", jsonText(props["mode"]), `{"description":"how to fly","enum":["CRUISE"]}`},
+		{"ship.symbol", jsonText(props["ship"].(map[string]any)["properties"].(map[string]any)["symbol"]), `{"type":"string"}`},
+		{"note", jsonText(props["note"]), `{"description":"(format uuid)","nullable":true,"type":"string"}`},
+		{"when", jsonText(props["when"]), `{"format":"date-time","type":"string"}`},
+		{"level", jsonText(props["level"]), `{"description":"(one of [1,2,3])","type":"integer"}`},
+		{"target", jsonText(props["target"]), `{"anyOf":[{"type":"string"},{"type":"integer"}]}`},
+		{"both", jsonText(props["both"]), `{"properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a"],"type":"object"}`},
+		{"required", jsonText(s["required"]), `["mode"]`},
+	} {
+		if want.got != want.want {
+			t.Errorf("%s = %s, want %s", want.path, want.got, want.want)
+		}
+	}
+	// A recursive $ref is cut, not followed for ever.
+	if !strings.Contains(string(out), "an object of the same shape as its parent") {
+		t.Errorf("the recursive Ship was not cut: %s", out)
+	}
+	// The plain wire is untouched, byte for byte: OpenAI's prompt cache depends on it.
+	plain, _ := dialectSchema("", json.RawMessage(in), nil)
+	if string(plain) != in {
+		t.Error("the plain dialect changed the schema")
+	}
+}
+
+func TestSchemaRefusal(t *testing.T) {
+	body := `[{
+  "error": {
+    "code": 400,
+    "message": "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'tools[3].function_declarations[0].parameters': Cannot find field.",
+    "status": "INVALID_ARGUMENT"
+  }
+}]`
+	kw, i, ok := schemaRefusal(body)
+	if !ok || kw != "additionalProperties" || i != 3 {
+		t.Errorf("schemaRefusal = %q, %d, %v; want additionalProperties, 3", kw, i, ok)
+	}
+	if _, _, ok := schemaRefusal(`{"error":{"message":"model not found"}}`); ok {
+		t.Error("a refusal that names no schema keyword was read as one")
+	}
+}
