@@ -49,6 +49,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	}
+	if name == "play" && len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		// `coplay --version`, as every tool answers it; the same line as `coplay version`.
+		fmt.Fprintln(stdout, versionLine())
+		return 0
+	}
 	cmd, ok := commands[name]
 	if !ok {
 		names := make([]string, 0, len(commands)+1)

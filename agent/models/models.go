@@ -110,30 +110,9 @@ var providerOf = map[string]struct{ provider, vendor string }{
 // compared without case. ok is false when the catalogue does not know the model: a
 // local model, a fine-tune, a name typed wrong.
 func Lookup(preset, model string) (Model, bool) {
-	loadOnce.Do(load)
 	model = strings.TrimSpace(model)
-	if model == "" {
-		return Model{}, false
-	}
-	find := func(provider, id string) (Model, bool) {
-		for _, m := range all {
-			if (provider == "" || m.Provider == provider) && strings.EqualFold(m.ID, id) {
-				return m, true
-			}
-		}
-		return Model{}, false
-	}
-	if p, ok := providerOf[strings.ToLower(preset)]; ok {
-		if p.provider != "" {
-			if m, ok := find(p.provider, model); ok {
-				return m, true
-			}
-		}
-		if p.vendor != "" {
-			if m, ok := find("openrouter", p.vendor+model); ok {
-				return m, true
-			}
-		}
+	if m, ok := LookupIn(preset, model); ok || model == "" {
+		return m, ok
 	}
 	// Any provider that sells exactly this name, the model's own maker first.
 	for _, provider := range []string{"openai", "anthropic", "gemini", "deepseek", "xai", "groq", "openrouter"} {
@@ -142,4 +121,36 @@ func Lookup(preset, model string) (Model, bool) {
 		}
 	}
 	return find("", model)
+}
+
+// LookupIn finds a model only where preset's server sells it: in the preset's provider,
+// or under its vendor prefix at OpenRouter (mistral-large-2512 as
+// mistralai/mistral-large-2512).
+func LookupIn(preset, model string) (Model, bool) {
+	p, ok := providerOf[strings.ToLower(preset)]
+	if !ok || model == "" {
+		return Model{}, false
+	}
+	if p.provider != "" {
+		if m, ok := find(p.provider, model); ok {
+			return m, true
+		}
+	}
+	if p.vendor != "" && preset != "openrouter" {
+		if m, ok := find("openrouter", p.vendor+model); ok {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// find is the model of provider ("" = any) with id, without regard to case.
+func find(provider, id string) (Model, bool) {
+	loadOnce.Do(load)
+	for _, m := range all {
+		if (provider == "" || m.Provider == provider) && strings.EqualFold(m.ID, id) {
+			return m, true
+		}
+	}
+	return Model{}, false
 }
