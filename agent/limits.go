@@ -85,8 +85,13 @@ func clipStrings(v any) any {
 // an assistant or user message), then cuts the longest messages. It returns the
 // messages and how many history messages it dropped.
 func fitBudget(msgs []Message, budget, first, last int) ([]Message, int) {
+	return fitMeasured(msgs, budget, first, last, promptChars)
+}
+
+// fitMeasured is fitBudget with the prompt's size measured by measure.
+func fitMeasured(msgs []Message, budget, first, last int, measure func([]Message) int) ([]Message, int) {
 	dropped := 0
-	for promptChars(msgs) > budget && first < last {
+	for measure(msgs) > budget && first < last {
 		// Drop one unit: a message and the tool answers that follow it.
 		end := first + 1
 		for end < last && msgs[end].Role == RoleTool {
@@ -97,7 +102,7 @@ func fitBudget(msgs []Message, budget, first, last int) ([]Message, int) {
 		last -= n
 		dropped += n
 	}
-	for over := promptChars(msgs) - budget; over > 0; over = promptChars(msgs) - budget {
+	for over := measure(msgs) - budget; over > 0; over = measure(msgs) - budget {
 		// Cut the longest message by what is over (and a little for the note).
 		i := 0
 		for j := range msgs {

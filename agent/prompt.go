@@ -180,7 +180,7 @@ func stepLine(st stepRecord) string {
 // longest messages are cut.
 func (r *Runner) prompt(cur stepRecord) []Message {
 	msgs := r.render(cur)
-	if budget := r.promptBudget(); promptChars(msgs) > budget && len(r.hist.recent) > 1 {
+	if budget := r.promptBudget(); r.measure(msgs) > budget && len(r.hist.recent) > 1 {
 		r.hist.fold(max(1, len(r.hist.recent)/4))
 		msgs = r.render(cur)
 	}
@@ -188,7 +188,7 @@ func (r *Runner) prompt(cur stepRecord) []Message {
 	if r.hist.sum.String() != "" {
 		first = 2
 	}
-	msgs, _ = fitBudget(msgs, r.promptBudget(), first, len(msgs)-1)
+	msgs, _ = fitMeasured(msgs, r.promptBudget(), first, len(msgs)-1, r.measure)
 	return msgs
 }
 

@@ -102,3 +102,40 @@ func indexBudget(cfg Config) int {
 	}
 	return min(catalog.DefaultIndexBudget, max(cfg.PromptBudget/4, 600))
 }
+
+// measure is the size of a prompt as the budget counts it: its characters, or within a
+// model's window the characters it takes on the wire (wireChars), which is what the
+// window holds.
+func (r *Runner) measure(msgs []Message) int {
+	if r.cfg.windowFitted {
+		return wireChars(msgs)
+	}
+	return promptChars(msgs)
+}
+
+// wireChars estimates the characters msgs take in a chat request's JSON: the content
+// with its escapes, each message's keys, and each call's id, name and arguments as an
+// escaped string. Over 30 messages the keys alone are a tenth of a small window.
+func wireChars(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += promptChars([]Message{{Content: m.Content}}) + escapes(m.Content) + 32
+		for _, c := range m.ToolCalls {
+			n += len(c.Tool) + len(c.Args) + escapes(string(c.Args)) + len(c.ID) + 64
+		}
+		n += len(m.ToolCallID)
+	}
+	return n
+}
+
+// escapes counts the characters JSON writes as two: quotes, backslashes, newlines, tabs.
+func escapes(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '\n', '\t', '\r':
+			n++
+		}
+	}
+	return n
+}
