@@ -27,6 +27,9 @@ const maxWait = 60 * time.Second
 type Brain struct {
 	cfg    Config
 	client *goopenai.Client
+	http   *http.Client // the client's, for the questions and the Ollama API go-openai does not ask
+	// ollama is the Ollama server spoken to natively (ollama.go), once Prepare found one.
+	ollama atomic.Pointer[ollamaState]
 
 	// sleep waits between attempts; tests replace it to record the waits.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -64,7 +67,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), sleep: sleepCtx}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: sleepCtx}, nil
 }
 
 // Name returns the model name.
@@ -102,7 +105,9 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		var reply agent.Reply
 		var e *Error
 		var wait time.Duration
-		if b.cfg.Stream {
+		if st := b.native(); st != nil {
+			reply, e, wait = b.ollamaOnce(ctx, st, wreq, req.OnDelta, idPrefix)
+		} else if b.cfg.Stream {
 			reply, e, wait = b.streamOnce(ctx, wreq, req.OnDelta, idPrefix)
 		} else {
 			reply, e, wait = b.once(ctx, wreq, idPrefix)

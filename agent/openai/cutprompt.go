@@ -53,7 +53,9 @@ func cutNotice(server string, reported, estimate, chars int) string {
 // probably cut the prompt of wreq. (A count the brain estimated itself is the
 // estimate, and never suspect.)
 func (b *Brain) checkCut(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
-	if b.cutSaid.Load() {
+	if b.cutSaid.Load() || b.native() != nil {
+		// Ollama's own count leaves out what its cache kept, and its context is set to
+		// fit each prompt (ollama.go).
 		return
 	}
 	chars := promptChars(wreq)
