@@ -119,6 +119,12 @@ type Reply struct {
 	// Thinking is the model's reasoning for this reply, apart from Text: shown dimmed,
 	// never put into notes or sent back as text.
 	Thinking []Thinking
+	// Notices are the brain's word to the person about the server (it probably cut the
+	// prompt, and how to fix that): each is shown once, as an error line.
+	Notices []string
+	// Unread says what the brain could not read in the model's text (a malformed
+	// <tool_call> block): the person sees it, and the model is told at its next step.
+	Unread []string
 }
 
 // Usage is what one model call cost.

@@ -106,6 +106,14 @@ func (r *Runner) doStep() stepOutcome {
 	r.emit(Event{Type: EventUsage, Usage: &u})
 	r.spend(u)
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
+	for _, n := range reply.Notices {
+		r.emitError("%s", r.scrub.text(n))
+	}
+	for _, u := range reply.Unread {
+		u = r.scrub.text(u)
+		r.emitError("%s", u)
+		r.notices = append(r.notices, unreadNotice+u)
+	}
 	if t := r.scrub.text(thinkingText(reply.Thinking)); t != "" {
 		r.emit(Event{Type: EventThinking, Text: t})
 	}

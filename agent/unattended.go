@@ -23,6 +23,10 @@ const (
 // while play is handed over.
 const proseNotice = "## Note from the runner\n\nYour last answer had no tool call, so nothing happened in the game. Play is handed over to you: act with a tool call, or call wait with the seconds until something is worth doing."
 
+// unreadNotice heads what the model reads at its next step about a tool call it wrote
+// as text that could not be read (Reply.Unread).
+const unreadNotice = "## Note from the runner\n\nA tool call in your last answer could not be read, so it did not run: "
+
 // keepPlayingText describes the mode for the person.
 func keepPlayingText(on bool) string {
 	if on {

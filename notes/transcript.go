@@ -59,6 +59,7 @@ type bookkeeping struct {
 	steps, started int
 	policy         int // calls decided by policy (read and note tools, --approve all)
 	noteCalls      int // note tool calls that did what they were asked
+	thinking       int // characters of the model's reasoning, kept out of the text
 }
 
 // transcript renders the journal, step by step.
@@ -108,6 +109,9 @@ func (t *transcript) add(r Record) {
 		if s := jsonString(fields["text"]); strings.TrimSpace(s) != "" {
 			st.texts = append(st.texts, s)
 		}
+	case "thinking":
+		// The model's reasoning is not what it said: only its size is noted.
+		st.book.thinking += len([]rune(jsonString(fields["text"])))
 	case "observation":
 		if !st.obsSeen {
 			st.obsSeen, st.obsStart, st.obsStartKnown = true, t.summary, t.known
@@ -653,6 +657,9 @@ func writeBookkeeping(w *bufio.Writer, b bookkeeping) {
 	}
 	if b.unchangedObs > 0 {
 		parts = append(parts, fmt.Sprintf("%d observation(s) unchanged", b.unchangedObs))
+	}
+	if b.thinking > 0 {
+		parts = append(parts, fmt.Sprintf("the model's reasoning, %d characters, not shown", b.thinking))
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "- _%s._\n", strings.Join(parts, " · "))

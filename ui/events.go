@@ -41,6 +41,7 @@ var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	agent.EventStep:      (*Model).onStep,
 	agent.EventTextDelta: (*Model).onTextDelta,
 	agent.EventText:      (*Model).onText,
+	agent.EventThinking:  (*Model).onThinking,
 	agent.EventUsage:     (*Model).onUsage,
 	// calls
 	agent.EventProposed:       (*Model).onProposed,
@@ -138,6 +139,24 @@ func (m *Model) onTextDelta(ev agent.Event) { m.log.delta(ev.Text) }
 func (m *Model) onText(ev agent.Event) {
 	m.reason = strings.TrimSpace(ev.Text)
 	m.log.finishText(ev.Text)
+}
+
+// thinkingLines is how many lines of the model's reasoning the log shows; the rest is
+// folded into a count.
+const thinkingLines = 3
+
+// onThinking logs the model's reasoning dimmed and folded: it explains the step, but
+// it is not what the model said.
+func (m *Model) onThinking(ev agent.Event) {
+	text := strings.TrimSpace(ev.Text)
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if n := len(lines) - thinkingLines; n > 0 {
+		lines = append(lines[:thinkingLines], fmt.Sprintf("… %d more lines of thinking", n))
+	}
+	m.log.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"))
 }
 
 func (m *Model) onUsage(ev agent.Event) { m.addUsage(ev.Usage) }
@@ -282,6 +301,9 @@ func (m *Model) proposed(c agent.Call) {
 			ps = append(ps, p.String())
 		}
 		text += "\ninvalid, not run: " + strings.Join(ps, "; ")
+	}
+	if c.FromText {
+		text += "\nread from the model's text (the server returned no tool call)"
 	}
 	if c.Deferred {
 		text += "\ndecided when its turn comes: a rule with a condition needs the world the earlier calls leave"

@@ -18,7 +18,8 @@ const (
 	kindError
 	kindAdvice
 	kindWait
-	kindTrigger // something in the game woke the agent
+	kindTrigger  // something in the game woke the agent
+	kindThinking // the model's reasoning: dimmed, folded
 )
 
 // entry is one item of the log. lines caches its wrapped, styled form for width.
@@ -65,6 +66,20 @@ func (l *logView) addEntry(e *entry) {
 	}
 	l.entries = append(l.entries, e)
 	l.keepPlace(len(l.entries) - 1)
+}
+
+// addAside adds an entry before the model's message if it is still streaming, so that
+// the message stays last and finishes in place (the model's reasoning arrives after
+// its streamed text).
+func (l *logView) addAside(k kind, text string) {
+	n := len(l.entries)
+	if l.muted || n == 0 || !l.entries[n-1].streaming {
+		l.add(k, text)
+		return
+	}
+	streaming := l.entries[n-1]
+	l.entries = append(l.entries[:n-1], &entry{kind: k, text: text}, streaming)
+	l.keepPlace(n - 1)
 }
 
 // shown says whether e is in the view.
@@ -158,6 +173,8 @@ func (k kind) glyph() string {
 		return "~ "
 	case kindTrigger:
 		return "↯ "
+	case kindThinking:
+		return "∴ "
 	}
 	return "· "
 }
@@ -170,7 +187,7 @@ func (l *logView) wrapped(e *entry, w int) []string {
 	st := l.st
 	style := st.text
 	switch e.kind {
-	case kindInfo, kindWait:
+	case kindInfo, kindWait, kindThinking:
 		style = st.muted
 	case kindStep:
 		style = st.muted

@@ -29,6 +29,9 @@ const maxWait = 60 * time.Second
 type Brain struct {
 	cfg    Config
 	client *goopenai.Client
+	http   *http.Client // the client's, for the questions and the Ollama API go-openai does not ask
+	// ollama is the Ollama server spoken to natively (ollama.go), once Prepare found one.
+	ollama atomic.Pointer[ollamaState]
 
 	// sleep waits between attempts; tests replace it to record the waits.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -36,6 +39,8 @@ type Brain struct {
 	noStreamUsage atomic.Bool
 	// calls numbers the model calls, for ids of tool calls that came without one.
 	calls atomic.Int64
+	// cutSaid is set once the person was told the server probably cut a prompt.
+	cutSaid atomic.Bool
 	// stripMu guards strip: schema keywords the server refused, left out from then on.
 	stripMu   sync.Mutex
 	stripKeys []string
@@ -90,7 +95,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), sleep: sleepCtx}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: sleepCtx}, nil
 }
 
 // Name returns the model name.
@@ -128,13 +133,17 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		var reply agent.Reply
 		var e *Error
 		var wait time.Duration
-		if b.cfg.Stream {
+		if st := b.native(); st != nil {
+			reply, e, wait = b.ollamaOnce(ctx, st, wreq, req.OnDelta, idPrefix)
+		} else if b.cfg.Stream {
 			reply, e, wait = b.streamOnce(ctx, wreq, req.OnDelta, idPrefix)
 		} else {
 			reply, e, wait = b.once(ctx, wreq, idPrefix)
 		}
 		if e == nil {
+			readAnswer(&reply, req.Tools, idPrefix)
 			b.fillUsage(&reply, wreq)
+			b.checkCut(&reply, wreq)
 			return reply, nil
 		}
 		if ctx.Err() != nil {
@@ -214,6 +223,7 @@ func (b *Brain) once(ctx context.Context, wreq goopenai.ChatCompletionRequest, i
 	if e != nil {
 		return agent.Reply{}, e, 0
 	}
+	reply.Thinking = thinkingOf(msg.ReasoningContent)
 	reply.Usage = toUsage(&resp.Usage, slot)
 	return reply, nil, 0
 }
@@ -279,6 +289,9 @@ func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequ
 // DeepSeek's prompt_cache_hit_tokens, which the transport noted in slot.
 func toUsage(u *goopenai.Usage, slot *retrySlot) agent.Usage {
 	out := agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if d := u.CompletionTokensDetails; d != nil {
+		out.ThinkingTokens = d.ReasoningTokens
+	}
 	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
 		out.CachedTokens = d.CachedTokens
 	} else if n, ok := slot.cacheHits(); ok {
@@ -296,6 +309,14 @@ func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
 		r.Usage.PromptTokens = estimateTokens(promptChars(wreq))
 		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
 		r.Usage.CachedTokens = 0
+	}
+	if r.Usage.ThinkingTokens == 0 && len(r.Thinking) > 0 {
+		// The server did not say how much was reasoning: estimate it, within the count.
+		n := 0
+		for _, t := range r.Thinking {
+			n += len(t.Text)
+		}
+		r.Usage.ThinkingTokens = min(estimateTokens(n), r.Usage.CompletionTokens)
 	}
 	r.Usage.Cost, r.Usage.CostUpper = b.cfg.cost(r.Usage.PromptTokens, r.Usage.CachedTokens, r.Usage.CompletionTokens)
 	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0 || b.cfg.PriceCached > 0

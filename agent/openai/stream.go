@@ -14,6 +14,8 @@ import (
 // reason and the usage chunk.
 type assembler struct {
 	text   strings.Builder
+	vis    *visibleText    // the text as shown while it streams: no think blocks, no call markup
+	reason strings.Builder // reasoning_content (or reasoning) deltas
 	calls  []*partCall
 	finish goopenai.FinishReason // empty until the model says it is done
 	usage  *goopenai.Usage
@@ -43,10 +45,13 @@ func (a *assembler) add(chunk goopenai.ChatCompletionStreamResponse, onDelta fun
 		if d := ch.Delta.Content; d != "" {
 			a.text.WriteString(d)
 			if onDelta != nil {
-				onDelta(d)
-				a.spoke = true
+				if a.vis == nil {
+					a.vis = &visibleText{out: func(s string) { onDelta(s); a.spoke = true }}
+				}
+				a.vis.write(d)
 			}
 		}
+		a.reason.WriteString(ch.Delta.ReasoningContent)
 		for _, tc := range ch.Delta.ToolCalls {
 			a.addCall(tc)
 		}
@@ -114,7 +119,9 @@ func (a *assembler) finished(idPrefix string) (agent.Reply, *Error) {
 	for i, c := range a.calls {
 		wire[i] = goopenai.ToolCall{ID: c.id, Function: goopenai.FunctionCall{Name: c.name, Arguments: c.args.String()}}
 	}
-	return buildReply(a.text.String(), wire, a.finish, idPrefix)
+	reply, e := buildReply(a.text.String(), wire, a.finish, idPrefix)
+	reply.Thinking = thinkingOf(a.reason.String())
+	return reply, e
 }
 
 // buildReply checks a finished message and maps it to a Reply (without usage).
@@ -142,6 +149,9 @@ func buildReply(text string, wire []goopenai.ToolCall, finish goopenai.FinishRea
 // completionChars measures what the model wrote, for estimating tokens.
 func completionChars(r agent.Reply) int {
 	n := len(r.Text)
+	for _, t := range r.Thinking {
+		n += len(t.Text)
+	}
 	for _, c := range r.Calls {
 		n += len(c.Tool) + len(c.Args)
 	}

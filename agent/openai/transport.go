@@ -67,7 +67,7 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if slot, ok := req.Context().Value(slotKey{}).(*retrySlot); ok {
 			slot.set(retryAfter(resp.Header, time.Now()))
 			if resp.Body != nil {
-				resp.Body = &watchedBody{ReadCloser: resp.Body, scan: hitScanner{found: slot.setCacheHit}}
+				resp.Body = &watchedBody{ReadCloser: renameReasoning(resp.Body), scan: hitScanner{found: slot.setCacheHit}}
 			}
 		}
 	}
