@@ -71,3 +71,36 @@ func writable(r Rule) bool {
 }
 
 func validGlob(g string) bool { _, err := path.Match(g, ""); return err == nil }
+
+// FuzzSameRule is what unrule and the session's rule list rely on: two lines that
+// parse are the same rule exactly when their canonical forms are equal (unrule of one
+// removes the other; adding one when the other is in force adds nothing), and no line
+// a rule may be stored as (Forms) belongs to a different rule, so that replacing an
+// unreadable older form never removes another rule.
+func FuzzSameRule(f *testing.F) {
+	f.Add("allow   navigate_ship if fuel<=100", "allow navigate_ship if fuel <= 100")
+	f.Add(`deny x(y="a\nb")`, `deny x(y="a\x0ab")`)
+	f.Add("allow x if a < 1e300", "allow x if a < 1000000000000000000000000000000")
+	f.Add(`ask y(z="\u00e9")`, "ask y(z=é)")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ra, errA := Parse(a)
+		rb, errB := Parse(b)
+		if errA != nil || errB != nil {
+			return
+		}
+		same := reflect.DeepEqual(ra, rb)
+		if (ra.String() == rb.String()) != same {
+			t.Fatalf("%q and %q: canonical forms %q, %q; same rule %v", a, b, ra, rb, same)
+		}
+		if same {
+			return
+		}
+		for _, fa := range ra.Forms() {
+			for _, fb := range rb.Forms() {
+				if fa == fb {
+					t.Fatalf("%q and %q are different rules that may both be stored as %q", a, b, fa)
+				}
+			}
+		}
+	})
+}
