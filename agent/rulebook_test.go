@@ -145,3 +145,44 @@ func TestReAddingAnUnreadableRuleInItsNewFormRestoresIt(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnruleRemovesTheFormTheNotebookHolds: a rule stored in the form an earlier
+// version wrote (a long number in full) reads as the same rule; unrule, typed any way
+// that parses to it, removes that stored line, so it does not come back on resume.
+func TestUnruleRemovesTheFormTheNotebookHolds(t *testing.T) {
+	const stored = "allow navigate_ship if fuel <= 10000000000000000000000"
+	sess := newSession(t)
+	if err := sess.AddRuleLine(stored); err != nil {
+		t.Fatal(err)
+	}
+	h := startGame(t, newShipGame(), &scriptBrain{}, sess, nil)
+	if ev := h.next("rules", is(agent.EventRules)); !slices.Equal(ev.Rules, []string{"allow navigate_ship if fuel <= 1e+22"}) {
+		t.Fatalf("rules at start = %q", ev.Rules)
+	}
+	h.send(agent.Command{Cmd: agent.CmdUnrule, Rule: "allow navigate_ship if fuel<=1e22"})
+	if ev := h.next("removed", is(agent.EventRules)); ev.Text != "rule removed: allow navigate_ship if fuel <= 1e+22" || len(ev.Rules) != 0 {
+		t.Fatalf("unrule: %q %q", ev.Text, ev.Rules)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if lines, err := sess.RuleLines(); err != nil || len(lines) != 0 {
+		t.Fatalf("the notebook still holds %q (%v)", lines, err)
+	}
+}
+
+// TestARuleHoldingASecretIsRefused: rules are kept in the notebook, where a secret is
+// stored redacted; a rule holding one would come back as another rule, so it is
+// refused when added, naming the secret and not showing it.
+func TestARuleHoldingASecretIsRefused(t *testing.T) {
+	const key = "sk-test-0123456789abcdef0123456789"
+	h := startGame(t, newShipGame(), &scriptBrain{}, nil, func(c *agent.Config) { c.Secrets = []string{key} })
+	h.next("idle", isState(agent.Idle))
+	err := h.r.Send(agent.Command{Cmd: agent.CmdRule, Rule: "deny orbit_ship(shipSymbol=" + key + ")"})
+	if err == nil || !strings.Contains(err.Error(), "holds the value of") || strings.Contains(err.Error(), key) {
+		t.Fatalf("Send: %v", err)
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}
