@@ -26,7 +26,7 @@ parallel=()
 if [ -n "${FUZZ_PARALLEL:-}" ]; then parallel=(-parallel "$FUZZ_PARALLEL"); fi
 
 targets=()
-while read -r line; do
+while read -r line _count; do
   [ -z "$line" ] && continue
   name=${line##*:}
   if [ $# -gt 0 ]; then
@@ -50,9 +50,10 @@ summary="$logs/summary.md"
 found=0
 for target in "${targets[@]}"; do
   pkg=${target%%:*}; name=${target##*:}
-  log="$logs/${pkg//\//_}_$name.log"
+  pkgname=${pkg#./}
+  log="$logs/${pkgname//\//_}_$name.log"
   echo "== $target ($(date -u +%H:%M:%S))"
-  go test -run '^$' -fuzz "^${name}\$" -fuzztime "${minutes}m" "${parallel[@]}" "$pkg" > "$log" 2>&1
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "${minutes}m" "${parallel[@]}" "$pkg" > "$log" 2>&1 </dev/null
   rc=$?
   last=$(grep -a -E '^fuzz: elapsed: .*execs: ' "$log" | tail -1)
   execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
