@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/coplayhq/coplay/agent/rules"
+	"github.com/coplayhq/coplay/game"
 )
 
 // hostRule returns the rule that decides a game's request of the host (rules.Elicitation
@@ -23,8 +24,15 @@ func (r *Runner) hostRule(kind, server, message string) (rules.Rule, bool) {
 }
 
 // hostNeedsOK says whether a request waits for the person: a rule decides (ask always
-// waits; allow and deny never do), else the approval mode.
+// waits; allow and deny never do), else the approval mode. While a stored rule cannot
+// be read, everything but a deny waits: the lost rule may have named the request.
 func (r *Runner) hostNeedsOK(rule rules.Rule, ruled bool) bool {
+	if ruled && rule.Action == rules.Deny {
+		return false
+	}
+	if r.rules.failSafe("", game.Act) {
+		return true
+	}
 	if ruled {
 		return rule.Action == rules.Ask
 	}

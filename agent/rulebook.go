@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/coplayhq/coplay/agent/rules"
+	"github.com/coplayhq/coplay/game"
 )
 
 // FixedRule is an approval rule from outside the session (config.toml, a profile): it
@@ -18,12 +21,28 @@ type FixedRule struct {
 
 // ruleBook is the runner's approval rules: the fixed ones and the session's. It is
 // owned by the Run goroutine after New; only Commands change it (never the model, the
-// game or the notebook).
+// game or the notebook). unreadable is also read by Send's check, under Runner.mu.
 type ruleBook struct {
-	fixed    []rules.Rule
-	fixedBy  []string // fixedBy[i] is where fixed[i] comes from
-	session  []rules.Rule
-	warnings []string // session rules that could not be read back, reported at start
+	fixed   []rules.Rule
+	fixedBy []string // fixedBy[i] is where fixed[i] comes from
+	session []rules.Rule
+	// stored[i] is every line the notebook holds for session[i]: its canonical form,
+	// and an older form an earlier version wrote (removing the rule removes them all).
+	stored [][]string
+	// unreadable are the session's stored rule lines that do not read back. While there
+	// is one the run fails safe (failSafe): what it said is unknown, and a deny or ask
+	// that is lost must not let a call run that the person held back.
+	unreadable []unreadableRule
+	warnings   []string // what the start reports about the stored rules
+}
+
+// unreadableRule is a stored session rule line that does not parse, and what can be
+// told of it.
+type unreadableRule struct {
+	line   string
+	err    error
+	action rules.Action // rules.Salvage's reading: "" unknown
+	tool   string       // "" unknown: it could have covered any tool
 }
 
 // set is every rule in force.
@@ -71,9 +90,82 @@ func (b *ruleBook) fixedFrom(line string) string {
 	return ""
 }
 
+// failSafe reports whether a call of this tool and kind must wait for the person
+// because a stored rule could not be read: every Act call (the lost rule may have
+// been a deny or an ask, and --approve all or an allow rule would otherwise run it),
+// and a Read or Note call that the lost rule may have denied (its tool reads as one
+// matching, or does not read at all; a lost allow never held a call back).
+func (b *ruleBook) failSafe(tool string, kind game.Kind) bool {
+	if len(b.unreadable) == 0 {
+		return false
+	}
+	if kind == game.Act {
+		return true
+	}
+	for _, u := range b.unreadable {
+		if u.action == rules.Allow {
+			continue
+		}
+		if u.tool == "" {
+			return true
+		}
+		if m, _ := path.Match(u.tool, tool); m {
+			return true
+		}
+	}
+	return false
+}
+
+// failSafeText says why calls ask while a stored rule cannot be read, naming the rules
+// and the way out; "" when every stored rule reads.
+func (b *ruleBook) failSafeText() string {
+	if len(b.unreadable) == 0 {
+		return ""
+	}
+	names := make([]string, len(b.unreadable))
+	for i, u := range b.unreadable {
+		names[i] = strconv.Quote(u.line)
+	}
+	return fmt.Sprintf("the session's rule %s cannot be read, so every Act call asks, even under --approve all, until you remove it (unrule with the rule as shown) or add it again",
+		strings.Join(names, ", "))
+}
+
+// unreadableIndex returns the index of the unreadable stored line that text names, or
+// -1: the line itself, or as shown in messages (quoted, with Go's escapes, the quotes
+// left off or not).
+func (b *ruleBook) unreadableIndex(text string) int {
+	for i, u := range b.unreadable {
+		shown := strconv.Quote(u.line)
+		if text == u.line || text == shown || text == shown[1:len(shown)-1] {
+			return i
+		}
+	}
+	return -1
+}
+
+// readRule is the one reading of a stored session rule line: nil error for a rule that
+// parses. A rule that parses but no longer fits the catalogue (its tool is gone, an
+// argument renamed) still applies as written: it means what the person set, and the
+// warning says it may never match.
+func readRule(line string, tools []game.Tool) (rules.Rule, string, error) {
+	rule, err := rules.Parse(line)
+	if err != nil {
+		return rule, "", err
+	}
+	if tool := rule.Tool; tool == rules.Elicitation || tool == rules.Sampling {
+		tools = rules.HostTools
+	}
+	if err := rule.Check(tools); err != nil {
+		return rule, fmt.Sprintf("the session's rule %q still applies as written, but may never match: %v", line, err), nil
+	}
+	return rule, "", nil
+}
+
 // loadRules reads the fixed rules (checked against the catalogue: a bad one stops New
-// with its error) and the session's stored rule lines (one that no longer reads, say
-// because its tool is gone, is left out with a warning; it stays in the notebook).
+// with its error) and the session's stored rule lines. A stored line that does not
+// parse (damage, or a form an earlier version wrote) is not dropped quietly: it stays
+// in the notebook, the start says so, and the run fails safe until the person removes
+// it or adds it again (failSafe).
 func (r *Runner) loadRules() error {
 	tools := r.registry().Tools()
 	for _, f := range r.cfg.Rules {
@@ -89,52 +181,136 @@ func (r *Runner) loadRules() error {
 		return fmt.Errorf("reading the session's approval rules: %w", err)
 	}
 	for _, l := range lines {
-		rule, err := rules.ParseChecked(l, tools)
+		rule, warning, err := readRule(l, tools)
 		if err != nil {
-			r.rules.warnings = append(r.rules.warnings, fmt.Sprintf("the session's rule %q is not applied: %v", l, err))
+			action, tool := rules.Salvage(l)
+			r.rules.unreadable = append(r.rules.unreadable, unreadableRule{line: l, err: err, action: action, tool: tool})
 			continue
 		}
-		if r.rules.sessionIndex(rule.String()) < 0 {
-			r.rules.session = append(r.rules.session, rule)
+		if warning != "" {
+			r.rules.warnings = append(r.rules.warnings, warning)
 		}
+		if i := r.rules.sessionIndex(rule.String()); i >= 0 {
+			r.rules.stored[i] = append(r.rules.stored[i], l)
+			continue
+		}
+		r.rules.session = append(r.rules.session, rule)
+		r.rules.stored = append(r.rules.stored, []string{l})
+	}
+	for _, u := range r.rules.unreadable {
+		r.rules.warnings = append(r.rules.warnings, fmt.Sprintf(
+			"the session's rule %q cannot be read (%v): every Act call asks, even under --approve all, until you remove it (unrule %s) or add it again",
+			u.line, u.err, strconv.Quote(u.line)))
 	}
 	return nil
 }
 
 // addRule adds a session rule (checked by Send), keeps it in the notebook and tells
-// the reader. It applies to calls decided from now on.
+// the reader. It applies to calls decided from now on. An unreadable stored line that
+// is an older form of this rule is replaced by it.
 func (r *Runner) addRule(rule rules.Rule) {
 	line := rule.String()
-	if r.rules.sessionIndex(line) >= 0 {
+	in := r.rules.sessionIndex(line) >= 0
+	if !in {
+		if err := r.cfg.Session.AddRuleLine(line); err != nil {
+			r.emitError("rule %s: saving it in the session: %v", line, err)
+			return
+		}
+		r.rules.session = append(r.rules.session, rule)
+		r.rules.stored = append(r.rules.stored, []string{line})
+	}
+	gone := r.dropUnreadable(rule)
+	switch {
+	case len(gone) > 0:
+		r.emit(Event{Type: EventRules, Text: fmt.Sprintf("rule added: %s (in place of the unreadable %s%s)",
+			line, strings.Join(gone, ", "), r.stillFailSafe()), Rules: r.rules.lines()})
+	case in:
 		r.emit(Event{Type: EventRules, Text: "rule already in force: " + line, Rules: r.rules.lines()})
-		return
+	default:
+		r.emit(Event{Type: EventRules, Text: "rule added: " + line, Rules: r.rules.lines()})
 	}
-	if err := r.cfg.Session.AddRuleLine(line); err != nil {
-		r.emitError("rule %s: saving it in the session: %v", line, err)
-		return
-	}
-	r.rules.session = append(r.rules.session, rule)
-	r.emit(Event{Type: EventRules, Text: "rule added: " + line, Rules: r.rules.lines()})
 }
 
-// removeRule removes a session rule, matched on its canonical form.
+// dropUnreadable removes from the notebook the unreadable stored lines that are an
+// older form of rule (rules.Rule.Forms), and returns them, quoted.
+func (r *Runner) dropUnreadable(rule rules.Rule) []string {
+	var gone []string
+	for _, form := range rule.Forms() {
+		i := slices.IndexFunc(r.rules.unreadable, func(u unreadableRule) bool { return u.line == form })
+		if i < 0 {
+			continue
+		}
+		if _, err := r.cfg.Session.RemoveRuleLine(form); err != nil {
+			r.emitError("rule %s: removing its unreadable older form %q from the session: %v", rule, form, err)
+			continue
+		}
+		r.mu.Lock()
+		r.rules.unreadable = slices.Delete(r.rules.unreadable, i, i+1)
+		r.mu.Unlock()
+		gone = append(gone, strconv.Quote(form))
+	}
+	return gone
+}
+
+// stillFailSafe tells, after an unreadable rule went, whether calls still ask for it.
+func (r *Runner) stillFailSafe() string {
+	if len(r.rules.unreadable) == 0 {
+		return "; calls are decided by the rules again"
+	}
+	return fmt.Sprintf("; %d unreadable rule(s) left, every Act call still asks", len(r.rules.unreadable))
+}
+
+// removeUnreadable removes the unreadable stored line that text names (see
+// unreadableIndex).
+func (r *Runner) removeUnreadable(text string) {
+	r.mu.Lock()
+	i := r.rules.unreadableIndex(text)
+	r.mu.Unlock()
+	if i < 0 { // an add of its newer form removed it since Send checked
+		r.emitError("unrule %q: the session has no such rule (its rules: %v)", text, r.rules.lines())
+		return
+	}
+	line := r.rules.unreadable[i].line
+	if _, err := r.cfg.Session.RemoveRuleLine(line); err != nil {
+		r.emitError("unrule %q: removing it from the session: %v", line, err)
+		return
+	}
+	r.mu.Lock()
+	r.rules.unreadable = slices.Delete(r.rules.unreadable, i, i+1)
+	r.mu.Unlock()
+	r.emit(Event{Type: EventRules, Text: fmt.Sprintf("unreadable rule removed: %q%s", line, r.stillFailSafe()), Rules: r.rules.lines()})
+}
+
+// removeRule removes a session rule, matched on its canonical form, with every line
+// the notebook holds for it (an older form too), and an unreadable stored line that is
+// an older form of it.
 func (r *Runner) removeRule(rule rules.Rule) {
 	line := rule.String()
 	i := r.rules.sessionIndex(line)
-	if i < 0 {
+	if i >= 0 {
+		for _, l := range r.rules.stored[i] {
+			if _, err := r.cfg.Session.RemoveRuleLine(l); err != nil {
+				r.emitError("unrule %s: removing it from the session: %v", line, err)
+				return
+			}
+		}
+		r.rules.session = slices.Delete(r.rules.session, i, i+1)
+		r.rules.stored = slices.Delete(r.rules.stored, i, i+1)
+	}
+	gone := r.dropUnreadable(rule)
+	switch {
+	case len(gone) > 0:
+		r.emit(Event{Type: EventRules, Text: fmt.Sprintf("rule removed: %s (its unreadable form %s too%s)",
+			line, strings.Join(gone, ", "), r.stillFailSafe()), Rules: r.rules.lines()})
+	case i >= 0:
+		r.emit(Event{Type: EventRules, Text: "rule removed: " + line, Rules: r.rules.lines()})
+	default:
 		if from := r.rules.fixedFrom(line); from != "" {
 			r.emitError("unrule %s: this rule comes from %s, not from the session; change it there", line, from)
 			return
 		}
 		r.emitError("unrule %s: the session has no such rule (its rules: %v)", line, r.rules.lines())
-		return
 	}
-	if _, err := r.cfg.Session.RemoveRuleLine(line); err != nil {
-		r.emitError("unrule %s: removing it from the session: %v", line, err)
-		return
-	}
-	r.rules.session = slices.Delete(r.rules.session, i, i+1)
-	r.emit(Event{Type: EventRules, Text: "rule removed: " + line, Rules: r.rules.lines()})
 }
 
 // ruleDecision is the decision a rule makes about a call, or nil when no rule applies.

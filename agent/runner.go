@@ -179,8 +179,11 @@ type command struct {
 	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
 	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
 	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
-	why     string         // stop: why, when not the person ("stdin closed")
-	inEnded bool           // Headless: stdin reached its end (deadline.go)
+	// unreadable: unrule names a stored session rule line that does not read back
+	// (ruleBook.unreadable), by its text rather than a rule.
+	unreadable bool
+	why        string // stop: why, when not the person ("stdin closed")
+	inEnded    bool   // Headless: stdin reached its end (deadline.go)
 	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
 	// no longer answer (deadline.go)
 	orphaned bool
@@ -334,9 +337,20 @@ func (r *Runner) check(c Command) (command, error) {
 		if err != nil {
 			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
 		}
+		// The session keeps its rules in the notebook, where a secret is never written
+		// (it would be stored redacted, and read back as another rule).
+		if name, ok := r.scrub.s.Find(rule.String()); ok {
+			return out, fmt.Errorf("rule refused: it holds the value of %s, and rules are kept in the notebook, where secrets never go", name)
+		}
 		out.rule = rule
 		return out, nil
 	case CmdUnrule:
+		r.mu.Lock()
+		out.unreadable = r.rules.unreadableIndex(c.Rule) >= 0
+		r.mu.Unlock()
+		if out.unreadable {
+			return out, nil
+		}
 		// Not checked against the catalogue: a rule for a tool that is gone can go too.
 		rule, err := rules.Parse(c.Rule)
 		if err != nil {
@@ -636,7 +650,11 @@ func (r *Runner) handle(c command) {
 	case CmdRule:
 		r.addRule(c.rule)
 	case CmdUnrule:
-		r.removeRule(c.rule)
+		if c.unreadable {
+			r.removeUnreadable(c.Rule)
+		} else {
+			r.removeRule(c.rule)
+		}
 	case CmdDecide:
 		r.decide(c)
 	case CmdRevise:

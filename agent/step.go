@@ -287,13 +287,17 @@ func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, er
 // The rules decide first (deny beats ask beats allow; a rule with a condition applies
 // only on pc's dry run when it predicts success); an Act call no rule covers runs under
 // --approve all and otherwise asks; an ask rule asks even under --approve all. Read and
-// Note calls run unless a deny rule covers them.
+// Note calls run unless a deny rule covers them. While a stored rule cannot be read,
+// calls it may have held back ask (ruleBook.failSafe).
 func (r *Runner) gate(pc *pendingCall) *Decision {
 	rule, ok := r.rules.set().Decide(rules.Call{Tool: pc.call.Tool, Args: pc.valid.Args(), Sim: pc.call.Simulation})
+	if ok && rule.Action == rules.Deny {
+		return ruleDecision(pc.call.ID, rule)
+	}
+	if r.rules.failSafe(pc.call.Tool, pc.tool.Kind) {
+		return nil // a stored rule cannot be read: the person decides (rulebook.go)
+	}
 	if pc.tool.Kind != game.Act {
-		if ok && rule.Action == rules.Deny {
-			return ruleDecision(pc.call.ID, rule)
-		}
 		return &Decision{CallID: pc.call.ID, Decision: Auto, By: "policy"}
 	}
 	if ok {
@@ -405,7 +409,11 @@ func (r *Runner) runBatch(b *batch) bool {
 			r.decideAtTurn(pc)
 		}
 		if pc.waiting() {
-			r.setState(Deciding, fmt.Sprintf("%d call(s) wait for a decision", b.open()))
+			why := fmt.Sprintf("%d call(s) wait for a decision", b.open())
+			if t := r.rules.failSafeText(); t != "" {
+				why += " (" + t + ")"
+			}
+			r.setState(Deciding, why)
 			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })
 		}
 		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {

@@ -40,6 +40,13 @@ func Parse(line string) (Rule, error) {
 	if err != nil {
 		return Rule{}, err
 	}
+	// The canonical form is what a session keeps and reads back: it must parse too.
+	// Quoting and spacing can make it longer than the line as typed.
+	if n := len(r.String()); n > MaxLen {
+		return Rule{}, &ParseError{Line: line, Col: 1,
+			Expected: fmt.Sprintf("a rule of at most %d characters once written out (values quoted, spaces around operators)", MaxLen),
+			Got:      fmt.Sprintf("%d", n), Hint: "shorten it, or split it into several rules"}
+	}
 	return r, nil
 }
 
@@ -268,4 +275,32 @@ func (p *parser) cond() (Cond, error) {
 	}
 	c.Value = v
 	return c, nil
+}
+
+// Salvage reads what it can of a line that does not parse: its action and its tool (or
+// glob over tools), so that a caller can tell what a rule it cannot read could have
+// covered. action is "" when the first word is not allow, ask or deny; tool is "" when
+// the second word does not read as a whole tool name or glob (the rule could then have
+// covered any tool).
+func Salvage(line string) (action Action, tool string) {
+	p := &parser{src: line}
+	p.spaces()
+	switch a := Action(p.word(isIdent)); a {
+	case Allow, Ask, Deny:
+		action = a
+	default:
+		return "", ""
+	}
+	if !p.peek(" ") && !p.peek("\t") {
+		return action, ""
+	}
+	p.spaces()
+	tool = p.word(isToolChar)
+	if _, err := path.Match(tool, ""); err != nil || tool == "" {
+		return action, ""
+	}
+	if p.pos < len(p.src) && !strings.ContainsRune("( \t:", rune(p.src[p.pos])) {
+		return action, "" // the name runs into something else: it may be cut short
+	}
+	return action, tool
 }

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Action is what a rule does with the calls it matches.
@@ -100,7 +102,23 @@ type Rule struct {
 }
 
 // String returns the rule in its canonical one-line form; parsing it gives the same rule.
-func (r Rule) String() string {
+// A value that would not read back as one bare word, or that holds a character one
+// cannot see (a newline, a NUL, a non-breaking space, a byte that is not UTF-8), is
+// quoted with Go's escapes: deny say(text="a\nb").
+func (r Rule) String() string { return r.format(quoteIfNeeded, formatNumber) }
+
+// Forms returns the lines this rule may be stored as in a session: its canonical form,
+// then the form coplay wrote before values with control characters were quoted and
+// long numbers shortened (an older notebook may hold that form; it may not parse).
+func (r Rule) Forms() []string {
+	forms := []string{r.String()}
+	if old := r.format(oldQuote, oldNumber); old != forms[0] {
+		forms = append(forms, old)
+	}
+	return forms
+}
+
+func (r Rule) format(quote, number func(string) string) string {
 	var b strings.Builder
 	b.WriteString(string(r.Action))
 	b.WriteByte(' ')
@@ -113,7 +131,7 @@ func (r Rule) String() string {
 			}
 			b.WriteString(a.Field)
 			b.WriteByte('=')
-			b.WriteString(quoteIfNeeded(a.Glob))
+			b.WriteString(quote(a.Glob))
 		}
 		b.WriteByte(')')
 	}
@@ -123,7 +141,7 @@ func (r Rule) String() string {
 		} else {
 			b.WriteString(" and ")
 		}
-		fmt.Fprintf(&b, "%s %s %s", c.Effect, c.Op, strconv.FormatFloat(c.Value, 'f', -1, 64))
+		fmt.Fprintf(&b, "%s %s %s", c.Effect, c.Op, number(strconv.FormatFloat(c.Value, 'f', -1, 64)))
 	}
 	if r.Reason != "" {
 		b.WriteString(": ")
@@ -132,10 +150,43 @@ func (r Rule) String() string {
 	return b.String()
 }
 
-// quoteIfNeeded quotes a glob that would not read back as one bare word.
+// quoteIfNeeded quotes a glob that would not read back as one bare word, or that holds
+// a character that is not printable (strconv.Quote escapes those).
 func quoteIfNeeded(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t,()\"\\:=") || !printable(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// printable reports whether s is valid UTF-8 of printable characters only.
+func printable(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// formatNumber keeps a number as written in full (5000, 0.25) unless that is long
+// (1e300 in full is 301 digits): then it is the shortest exponent form (1e+300).
+// Either reads back as the same float64.
+func formatNumber(full string) string {
+	if len(full) <= 21 {
+		return full
+	}
+	v, _ := strconv.ParseFloat(full, 64)
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// oldQuote and oldNumber are how coplay wrote values and numbers before they were
+// quoted when unprintable and shortened when long (see Forms).
+func oldQuote(s string) string {
 	if s == "" || strings.ContainsAny(s, " \t,()\"\\:=") {
 		return strconv.Quote(s)
 	}
 	return s
 }
+
+func oldNumber(full string) string { return full }

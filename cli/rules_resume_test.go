@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// headlessLines runs the coplay binary headless with stdin, whatever its exit status,
+// and returns the events it printed, decoded.
+func headlessLines(t *testing.T, stdin string, args ...string) []map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless", "--no-rate-limit"}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	_ = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("coplay %v did not finish in 2 minutes; stderr:\n%s", args, errOut.String())
+	}
+	var evs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("stdout line %q: %v (stderr %s)", l, err, errOut.String())
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// eventsOf returns the events of a type.
+func eventsOf(evs []map[string]any, typ string) []map[string]any {
+	var out []map[string]any
+	for _, ev := range evs {
+		if ev["type"] == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// TestDenyRuleWithANewlineSurvivesResume is issue 34 through the binary: a deny rule
+// whose value holds a newline (a glob that matches every ship symbol without one) is
+// added headless, and after --resume under --approve all it still denies the call. A
+// session holding the form earlier versions stored for it (which does not parse)
+// resumes asking for the Act call, even under --approve all, and says why.
+func TestDenyRuleWithANewlineSurvivesResume(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "coplay.db")
+	const rule = `deny orbit_ship(shipSymbol="[^\n]*"): stay docked`
+	quiet := writeCassette(t, dir, llmtest.Cassette{Name: "quiet", Steps: []llmtest.Step{{Text: "Ready."}}})
+	evs := headlessLines(t, `{"cmd":"rule","rule":`+jsonString(rule)+`}`+"\n",
+		"--data", db, "--approve", "all", "--brain", "script:"+quiet, "--steps", "1")
+	added := eventsOf(evs, "rules_changed")
+	if len(added) != 1 || added[0]["text"] != "rule added: "+rule {
+		t.Fatalf("rule command answered %v; errors %v", added, eventsOf(evs, "error"))
+	}
+
+	orbit := writeCassette(t, dir, llmtest.Cassette{Name: "orbit", Steps: []llmtest.Step{
+		{Calls: []llmtest.Call{scall("orbit_ship", `{"shipSymbol":"`+relShip+`"}`)}}, {Text: "Done."}}})
+	evs = headlessLines(t, "", "--data", db, "--resume", "--approve", "all", "--brain", "script:"+orbit, "--steps", "1")
+	if errs := eventsOf(evs, "error"); len(errs) > 0 {
+		t.Fatalf("resume reported %v", errs)
+	}
+	if rc := eventsOf(evs, "rules_changed"); len(rc) == 0 || !strings.Contains(rc[0]["text"].(string), rule) {
+		t.Fatalf("resumed rules: %v", rc)
+	}
+	ds := eventsOf(evs, "decision")
+	if len(ds) != 1 {
+		t.Fatalf("decisions %v", ds)
+	}
+	if d := ds[0]["decision"].(map[string]any); d["decision"] != "veto" || d["by"] != "rule" || d["rule"] != rule {
+		t.Fatalf("after --resume the orbit was decided %v, want a veto by %s", d, rule)
+	}
+
+	// The form an earlier version stored for the same rule: the newline written raw.
+	old := strings.Replace(rule, `"[^\n]*"`, "[^\n]*", 1)
+	book, err := notes.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := book.Session("")
+	if err == nil {
+		if _, err = sess.RemoveRuleLine(rule); err == nil {
+			err = sess.AddRuleLine(old)
+		}
+	}
+	book.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = headlessLines(t, "", "--data", db, "--resume", "--approve", "all", "--brain", "script:"+orbit, "--steps", "1")
+	errs := eventsOf(evs, "error")
+	if len(errs) == 0 || !strings.Contains(errs[0]["text"].(string), jsonString(old)) ||
+		!strings.Contains(errs[0]["text"].(string), "every Act call asks, even under --approve all") {
+		t.Fatalf("resume with an unreadable rule reported %v", errs)
+	}
+	var asked bool
+	for _, p := range eventsOf(evs, "tool_proposed") {
+		if c := p["call"].(map[string]any); c["tool"] == "orbit_ship" {
+			asked = c["needs_ok"] == true
+		}
+	}
+	if !asked {
+		t.Fatalf("the orbit did not wait for the person; decisions %v", eventsOf(evs, "decision"))
+	}
+	for _, ev := range eventsOf(evs, "tool_result") {
+		if ev["call"].(map[string]any)["tool"] == "orbit_ship" {
+			t.Fatalf("the orbit ran: %v", ev)
+		}
+	}
+	var why string
+	for _, st := range eventsOf(evs, "state") {
+		if st["state"] == "waiting_for_decision" {
+			why, _ = st["text"].(string)
+		}
+	}
+	if !strings.Contains(why, "cannot be read") || !strings.Contains(why, jsonString(old)) {
+		t.Fatalf("waiting state says %q, not why", why)
+	}
+}
+
+// jsonString is s as a JSON (and Go) string literal.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
