@@ -344,9 +344,11 @@ func (pl evalPlan) fill(s *eval.Setup, file *config.File, st game.Game) error {
 	s.Config = agent.Config{MaxIterations: maxIter, HistorySteps: o.historySteps(), Rules: o.fixedRules()}
 	if kind == "model" {
 		if cfg, err := o.modelConfig(); err == nil {
-			if price, ok := file.PriceOf(cfg.Model); ok {
+			// config.toml's price, else the catalogue's (the same as a run's).
+			if price, from := o.modelPrice(cfg.Preset, cfg.Model); from != priceFromNone {
 				s.Price = &price
 			}
+			s.Config.ContextWindow = modelWindow(cfg.Preset, cfg.Model)
 		}
 	}
 	return nil
