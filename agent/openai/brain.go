@@ -87,6 +87,9 @@ func New(cfg Config) (*Brain, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	if cachesByBreakpoint(cfg.Dialect, cfg.Model) {
+		base = breakpointTransport{base: base}
+	}
 	hc.Transport = headerTransport{base: base}
 	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
 	// would also cut a long stream that is still flowing.
