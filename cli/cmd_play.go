@@ -57,6 +57,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Rules:     o.fixedRules(),
 		MaxTokens: o.maxTokens,
 		MaxCost:   o.maxCost,
+		PriceFrom: p.priceFrom,
 	})
 	cancel()
 	runErr := <-runDone

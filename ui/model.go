@@ -42,6 +42,9 @@ type Info struct {
 	// spend against them ("41.2k/2.0M tok", "$0.0123/$1.50").
 	MaxTokens int64
 	MaxCost   float64
+	// PriceFrom says where the model's price comes from: "catalogue", "config" or "none"
+	// ("" says nothing: the autopilot, a test). The status bar names it after the cost.
+	PriceFrom string
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.

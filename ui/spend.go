@@ -40,8 +40,14 @@ func (m *Model) spendText() string {
 	switch {
 	case m.costUnknown:
 		cost = "cost unknown"
+		if m.info.PriceFrom == "none" {
+			cost += " (no price)"
+		}
 	case m.spend.upper:
 		cost = "≤" + cost
+	}
+	if !m.costUnknown && (m.info.PriceFrom == "catalogue" || m.info.PriceFrom == "config") {
+		cost += " (" + m.info.PriceFrom + ")"
 	}
 	s := ShortCount(int64(m.tokens))
 	if m.info.MaxTokens > 0 {
