@@ -253,7 +253,7 @@ func (m *wireMsg) dropThinking() {
 }
 
 // cacheMark is Anthropic's prompt cache breakpoint (5-minute entries).
-var cacheMark = sdk.CacheControlEphemeralParam{}
+var cacheMark = sdk.NewCacheControlEphemeralParam()
 
 // markLast puts a cache breakpoint on the last block of m that can carry one
 // (thinking blocks cannot), and says whether it found one.
