@@ -341,3 +341,18 @@ func TestTemperatureSentWithoutThinking(t *testing.T) {
 		t.Errorf("temperature = %v, want 0 sent", r.Temperature)
 	}
 }
+
+func TestFaultKinds(t *testing.T) {
+	for fault, kind := range map[string]error{
+		"malformed_body": anthropic.ErrMalformed,
+		"no_tools":       anthropic.ErrNoTools,
+		"500":            anthropic.ErrServer,
+	} {
+		for _, stream := range []bool{true, false} {
+			_, b, _ := script(t, `{"steps": [{"fault": "`+fault+`"}]}`, func(c *anthropic.Config) { c.MaxRetries = -1; c.Stream = stream })
+			if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, kind) {
+				t.Errorf("%s stream=%v: err = %v, want %v", fault, stream, err, kind)
+			}
+		}
+	}
+}

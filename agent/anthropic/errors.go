@@ -30,6 +30,7 @@ var (
 	ErrUnreachable   = openai.ErrUnreachable   // nothing answered at the base URL
 	ErrNetwork       = openai.ErrNetwork       // another connection failure
 	ErrContextLength = openai.ErrContextLength // "prompt is too long", after shrinking failed
+	ErrNoTools       = openai.ErrNoTools       // a proxy's model that cannot call tools
 )
 
 // Error is a failed model call: what kind of failure, where, and what the server said.
@@ -114,7 +115,8 @@ func classify(err error) *Error {
 		return &Error{Kind: ErrNetwork, Detail: err.Error()}
 	}
 	msg := err.Error()
-	if strings.Contains(msg, "unmarshal") || strings.Contains(msg, "invalid character") {
+	if strings.Contains(msg, "unmarshal") || strings.Contains(msg, "invalid character") ||
+		strings.Contains(msg, "content-type") || strings.Contains(msg, "unexpected end of JSON") {
 		return &Error{Kind: ErrMalformed, Detail: "not a Messages API answer: " + clip(msg, 300)}
 	}
 	return &Error{Kind: ErrNetwork, Detail: clip(msg, 300)}
@@ -139,6 +141,8 @@ func byStatus(status int, typ, msg string) *Error {
 	switch {
 	case status == 413 || typ == "request_too_large" || (status >= 400 && status < 500 && contextLengthMessage(msg)):
 		e.Kind = ErrContextLength
+	case status >= 400 && status < 500 && noToolsMessage(msg):
+		e.Kind = ErrNoTools
 	case status == 429 || typ == "rate_limit_error":
 		e.Kind = ErrRateLimited
 	case status == 529 || typ == "overloaded_error" || typ == "api_error" || status >= 500:
@@ -164,6 +168,21 @@ func contextLengthMessage(msg string) bool {
 	m := strings.ToLower(msg)
 	for _, s := range []string{"prompt is too long", "exceed context limit", "context window", "context length",
 		"too many tokens", "entity too large", "request too large", "input is too long"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// noToolsMessage recognises a server saying its model cannot call tools: every Claude
+// model can, but a proxy may serve another model under this wire.
+func noToolsMessage(msg string) bool {
+	m := strings.ToLower(msg)
+	if !strings.Contains(m, "tool") {
+		return false
+	}
+	for _, s := range []string{"does not support", "not supported", "unsupported"} {
 		if strings.Contains(m, s) {
 			return true
 		}

@@ -479,7 +479,7 @@ func (s *Server) anthropicBuild(st Step, id, model string, req anthropicRequest,
 		completion += len(c.Tool) + len(args)
 		a.stop = "tool_use"
 	}
-	prompt, out := total, completion/charsPerToken
+	prompt, out := total, (completion+charsPerToken-1)/charsPerToken
 	if st.Usage != nil {
 		prompt, out = st.Usage.PromptTokens, st.Usage.CompletionTokens
 		read, write = min(st.Usage.CachedTokens, prompt), 0
