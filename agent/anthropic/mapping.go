@@ -368,3 +368,14 @@ func toolID(id string) string {
 		return '_'
 	}, id)
 }
+
+// WireTools returns the JSON of the tools array a Messages API request carries, byte
+// for byte as it is sent, breakpoint included (for `coplay tools --as-model`).
+func WireTools(tools []game.Tool) ([]byte, error) {
+	wt, err := toWireTools(tools)
+	if err != nil {
+		return nil, err
+	}
+	conversation{}.params(wt)
+	return json.Marshal(wt)
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // render is the JSON of a conversation's messages, as sent.
@@ -88,5 +89,17 @@ func TestRenderingIsStable(t *testing.T) {
 	strip := func(s string) string { return strings.ReplaceAll(s, `,"cache_control":{"type":"ephemeral"}`, "") }
 	if short := strings.TrimSuffix(strip(a), "]"); !strings.HasPrefix(strip(c), short) {
 		t.Errorf("the longer prompt does not start with the shorter:\n%s\n%s", strip(a), strip(c))
+	}
+}
+
+func TestWireTools(t *testing.T) {
+	b, err := WireTools([]game.Tool{{Name: "look", Description: "Look."}, {Name: "wait"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"input_schema":{"type":"object","properties":{}},"name":"look","description":"Look."},` +
+		`{"input_schema":{"type":"object","properties":{}},"name":"wait","cache_control":{"type":"ephemeral"}}]`
+	if string(b) != want {
+		t.Errorf("WireTools = %s\nwant %s", b, want)
 	}
 }
