@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/anthropic"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -31,6 +32,24 @@ func NewBrain(path string) (agent.Brain, io.Closer, error) {
 // three retries.
 func BrainConfig(srv *Server) openai.Config {
 	cfg := openai.Config{
+		BaseURL:    srv.URL(),
+		Model:      srv.c.Model,
+		Stream:     true,
+		MaxRetries: 3,
+		Timeout:    10 * time.Second,
+	}
+	if p := srv.c.Price; p != nil {
+		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = p.Prompt, p.Completion, p.CachedPrompt
+	}
+	return cfg
+}
+
+// AnthropicConfig is an anthropic.Config for srv's Messages API route: streaming, the
+// cassette's model and its price, a stand-in key (the route wants one, as Anthropic
+// does), a 10 s silence limit, three retries.
+func AnthropicConfig(srv *Server) anthropic.Config {
+	cfg := anthropic.Config{
+		APIKey:     "llmtest-key",
 		BaseURL:    srv.URL(),
 		Model:      srv.c.Model,
 		Stream:     true,

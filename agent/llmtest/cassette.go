@@ -59,6 +59,10 @@ type Step struct {
 	// carry Text and Calls: the part that is sent before the cut.
 	Fault Fault  `json:"fault,omitempty"`
 	Usage *Usage `json:"usage,omitempty"` // reported token counts; estimated when nil
+	// Thinking is the model's reasoning, sent as a signed thinking block by the Messages
+	// API route when the request turns thinking on (a default line when empty); the
+	// chat-completions route does not send it.
+	Thinking string `json:"thinking,omitempty"`
 }
 
 // Call is a scripted tool call.
@@ -114,9 +118,21 @@ const (
 	FaultNoTools Fault = "no_tools"
 	// FaultMalformedBody answers HTTP 200 with a body that is not JSON.
 	FaultMalformedBody Fault = "malformed_body"
+	// FaultOverloaded answers HTTP 529, Anthropic's overloaded_error.
+	FaultOverloaded Fault = "529"
+	// FaultOverloadedEvent starts a streamed answer and breaks it off with an error
+	// event of type overloaded_error, as Anthropic does under load (HTTP 529 when not
+	// streamed, and on the chat-completions route).
+	FaultOverloadedEvent Fault = "overloaded_event"
+	// FaultTooLong refuses the prompt as longer than the model's window: HTTP 400
+	// "prompt is too long" (Anthropic), context_length_exceeded (OpenAI).
+	FaultTooLong Fault = "too_long"
+	// FaultAuth answers HTTP 401: the key was refused.
+	FaultAuth Fault = "401"
 )
 
-var faults = []Fault{FaultRateLimit, FaultServer, FaultCut, FaultTimeout, FaultNoTools, FaultMalformedBody}
+var faults = []Fault{FaultRateLimit, FaultServer, FaultCut, FaultTimeout, FaultNoTools, FaultMalformedBody,
+	FaultOverloaded, FaultOverloadedEvent, FaultTooLong, FaultAuth}
 
 // Load reads and checks a cassette file. Errors name the file, the field and what
 // was wrong with it, e.g. "x.json: steps[2].fault: unknown fault "502" (want ...)".
@@ -204,12 +220,15 @@ func parse(data []byte) (*Cassette, error) {
 }
 
 func parseStep(raw json.RawMessage, path string, cache Cache) (Step, error) {
-	m, err := object(raw, path, "text", "calls", "fault", "usage")
+	m, err := object(raw, path, "text", "calls", "fault", "usage", "thinking")
 	if err != nil {
 		return Step{}, err
 	}
 	var st Step
 	if err := field(m, path, "text", &st.Text, "a string"); err != nil {
+		return st, err
+	}
+	if err := field(m, path, "thinking", &st.Thinking, "a string"); err != nil {
 		return st, err
 	}
 	var fault string
@@ -258,8 +277,8 @@ func parseStep(raw json.RawMessage, path string, cache Cache) (Step, error) {
 		st.Calls = append(st.Calls, c)
 	}
 	switch {
-	case st.Fault != "" && st.Fault != FaultCut && (st.Text != "" || len(st.Calls) > 0):
-		return st, fmt.Errorf("%s: a %q fault sends no answer, so text and calls make no sense here (only a cut fault carries the part sent before the cut)", path, st.Fault)
+	case st.Fault != "" && st.Fault != FaultCut && st.Fault != FaultOverloadedEvent && (st.Text != "" || len(st.Calls) > 0):
+		return st, fmt.Errorf("%s: a %q fault sends no answer, so text and calls make no sense here (only a cut or overloaded_event fault carries the part sent before the break)", path, st.Fault)
 	case st.Fault == "" && st.Text == "" && len(st.Calls) == 0:
 		return st, fmt.Errorf("%s: empty step: want text, calls or fault", path)
 	}

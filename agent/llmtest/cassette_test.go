@@ -9,8 +9,8 @@ import (
 
 func TestParseErrorsNameTheField(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"steps": [{"text": "a"}, {"fault": "502"}]}`, `steps[1].fault: unknown fault "502" (want 429, 500, cut, timeout, no_tools, malformed_body)`},
-		{`{"steps": [{"txt": "a"}]}`, `steps[0]: unknown field "txt" (want text, calls, fault, usage)`},
+		{`{"steps": [{"text": "a"}, {"fault": "502"}]}`, `steps[1].fault: unknown fault "502" (want 429, 500, cut, timeout, no_tools, malformed_body, 529, overloaded_event, too_long, 401)`},
+		{`{"steps": [{"txt": "a"}]}`, `steps[0]: unknown field "txt" (want text, calls, fault, usage, thinking)`},
 		{`{"stepz": []}`, `cassette: unknown field "stepz"`},
 		{`{"steps": [{"calls": [{"tool": "x", "args": [1]}]}]}`, `steps[0].calls[0].args: want a JSON object`},
 		{`{"steps": [{"calls": [{"tool": "x", "args": {}, "raw_args": "{"}]}]}`, `steps[0].calls[0]: both args and raw_args`},

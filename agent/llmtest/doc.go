@@ -14,6 +14,13 @@
 // scripted model like a hosted one, so a demo shows its bill. PromptTexts and
 // SharedPrefix let a test measure how much of each prompt repeated the one before.
 //
+// The same Server answers POST /v1/messages in Anthropic's Messages API (streamed
+// SSE events and not), with Anthropic's explicit prompt cache: cache_control
+// breakpoints, a 20-block lookback, cache reads and writes in usage (see anthropic.go).
+// A step's "thinking" is sent as a signed thinking block when the request turns
+// thinking on, and the server checks the signature when the block comes back.
+//
 // NewBrain wires a cassette to an agent/openai Brain, so scripted play goes through
-// the same client code as a real model.
+// the same client code as a real model; AnthropicConfig points an agent/anthropic
+// Brain at the Messages API route.
 package llmtest

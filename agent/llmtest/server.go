@@ -20,7 +20,8 @@ const maxHold = 30 * time.Second
 
 // Server is a scripted OpenAI-compatible server on 127.0.0.1. It answers
 // POST /v1/chat/completions from its cassette and GET /v1/models with the cassette's
-// model. It is safe for concurrent use.
+// model; POST /v1/messages answers from the same cassette in Anthropic's Messages API
+// (anthropic.go). It is safe for concurrent use.
 //
 // It reports cached prompt tokens the way automatic prefix caching does. A request's
 // prompt text is the raw JSON of its tools array followed by the raw JSON of its
@@ -45,7 +46,11 @@ type Server struct {
 	// prompts are the prompt texts of the last CacheKept requests the model processed
 	// (answered, cut or held), oldest first: the simulated prompt cache.
 	prompts [][]byte
-	close   sync.Once
+	// anthCache is the simulated prompt cache of the Messages API route: the prefixes
+	// written at breakpoints (anthropic.go), anthOrder the same oldest first.
+	anthCache map[[32]byte]bool
+	anthOrder [][32]byte
+	close     sync.Once
 }
 
 // NewServer starts a server for c on a free loopback port. It panics if it cannot
@@ -59,6 +64,7 @@ func NewServer(c *Cassette) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.track(s.chat))
 	mux.HandleFunc("GET /v1/models", s.track(s.models))
+	mux.HandleFunc("POST /v1/messages", s.track(s.messages)) // Anthropic's wire (anthropic.go)
 	mux.HandleFunc("/", s.track(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "invalid_request_error", "unknown_url")
 	}))
@@ -262,6 +268,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "The server had an error while processing your request. Sorry about that!", "server_error", nil)
 	case FaultNoTools:
 		writeError(w, http.StatusBadRequest, model+" does not support tools", "invalid_request_error", nil)
+	case FaultOverloaded, FaultOverloadedEvent:
+		writeError(w, 529, "The server is overloaded. Please try again later.", "server_error", nil)
+	case FaultTooLong:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.",
+			anthropicWindow, max(promptTokens(prompt), anthropicWindow+1)), "invalid_request_error", "context_length_exceeded")
+	case FaultAuth:
+		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key")
 	case FaultMalformedBody:
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
