@@ -22,7 +22,6 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
@@ -221,7 +220,7 @@ func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
 		return evalPlan{}, fmt.Errorf("profile %s: %w", spec, err)
 	}
 	if kind == "model" {
-		if _, err := o.modelConfig(); err != nil {
+		if _, _, err := o.modelPriced(); err != nil {
 			return evalPlan{}, fmt.Errorf("profile %s: %w", spec, err)
 		}
 	}
@@ -343,12 +342,13 @@ func (pl evalPlan) fill(s *eval.Setup, file *config.File, st game.Game) error {
 	s.Record = func(sess *notes.Session) error { return o.recordProfile(sess) }
 	s.Config = agent.Config{MaxIterations: maxIter, HistorySteps: o.historySteps(), Rules: o.fixedRules()}
 	if kind == "model" {
-		if cfg, err := o.modelConfig(); err == nil {
+		if model, _, err := o.modelPriced(); err == nil {
 			// config.toml's price, else the catalogue's (the same as a run's).
-			if price, from := o.modelPrice(cfg.Preset, cfg.Model); from != priceFromNone {
+			preset := o.preset
+			if price, from := o.modelPrice(preset, model); from != priceFromNone {
 				s.Price = &price
 			}
-			s.Config.ContextWindow = modelWindow(cfg.Preset, cfg.Model)
+			s.Config.ContextWindow = modelWindow(preset, model)
 		}
 	}
 	return nil
@@ -371,10 +371,6 @@ func evalBrain(o *options, st game.Game) (b agent.Brain, closer io.Closer, kind 
 		b, c, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
 		return b, c, kind, err
 	}
-	cfg, err := o.modelConfig()
-	if err != nil {
-		return nil, nil, "", err
-	}
-	ob, err := openai.New(cfg)
-	return ob, nil, kind, err
+	mb, _, _, _, err := o.modelBrain()
+	return mb, nil, kind, err
 }

@@ -1,7 +1,16 @@
 package cli
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/anthropic"
 	"github.com/coplayhq/coplay/agent/models"
+	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
 )
 
@@ -42,4 +51,91 @@ func priceWords(from string) string {
 		return "from the model catalogue"
 	}
 	return "unknown (add [prices] to config.toml)"
+}
+
+// wantsAnthropic says the options name a model of the Anthropic wire (--preset anthropic,
+// or preset = "anthropic" in config.toml).
+func (o *options) wantsAnthropic() bool {
+	p, ok := models.PresetNamed(o.preset)
+	return ok && p.Wire == models.WireAnthropic
+}
+
+// anthropicConfig is the anthropic.Config for --preset anthropic: the key from
+// ANTHROPIC_API_KEY (or the profile's api_key_env), the URL from --model-url, base_url,
+// ANTHROPIC_BASE_URL or Anthropic's; the model and its prices and window from the
+// catalogue unless config.toml prices it; --thinking.
+func (o *options) anthropicConfig() (anthropic.Config, error) {
+	p, _ := models.PresetNamed("anthropic")
+	model := cmp.Or(o.model, p.Model)
+	var cfg anthropic.Config
+	if o.pr.keyEnv != "" {
+		cfg = anthropic.Config{APIKey: os.Getenv(o.pr.keyEnv), Model: model, Stream: true, BaseURL: cmp.Or(os.Getenv(anthropic.BaseURLEnv), p.BaseURL)}
+		if cfg.APIKey == "" {
+			return cfg, fmt.Errorf("%s names the environment variable %s for the model's key, and it is not set", o.configWhere(), o.pr.keyEnv)
+		}
+	} else {
+		var err error
+		if cfg, err = anthropic.ConfigFromEnv(model); err != nil {
+			return cfg, errors.New(strings.TrimPrefix(err.Error(), "anthropic: "))
+		}
+	}
+	if u := cmp.Or(o.modelURL, o.pr.baseURL); u != "" {
+		cfg.BaseURL = u
+	}
+	if t := o.pr.temperature; t != nil {
+		f := float32(*t)
+		cfg.Temperature = &f
+	}
+	cfg.ThinkingBudget = o.thinking
+	if o.pr.maxTokens > 0 {
+		cfg.MaxTokens = o.pr.maxTokens
+	}
+	price, _ := o.modelPrice("anthropic", cfg.Model)
+	cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
+	if m, ok := models.Lookup("anthropic", cfg.Model); ok {
+		if _, fromConfig := o.pr.file.PriceOf(cfg.Model); !fromConfig {
+			cfg.PriceCacheWrite = m.Price.CacheWrite
+		}
+		if cfg.ThinkingBudget > 0 && cfg.MaxTokens == 0 && m.MaxOutput > 0 {
+			cfg.MaxTokens = min(m.MaxOutput, cfg.ThinkingBudget+16384)
+		}
+	}
+	return cfg, nil
+}
+
+// modelBrain builds the brain of a model, on the wire its preset speaks, and says which
+// model it is, where its price comes from and its context window (0 = unknown).
+func (o *options) modelBrain() (b agent.Brain, model, priceFrom string, window int, err error) {
+	if o.wantsAnthropic() {
+		cfg, err := o.anthropicConfig()
+		if err != nil {
+			return nil, "", "", 0, err
+		}
+		ab, err := anthropic.New(cfg)
+		if err != nil {
+			return nil, "", "", 0, err
+		}
+		_, from := o.modelPrice("anthropic", cfg.Model)
+		return ab, cfg.Model, from, modelWindow("anthropic", cfg.Model), nil
+	}
+	cfg, err := o.modelConfig()
+	if err != nil {
+		return nil, "", "", 0, err
+	}
+	ob, err := openai.New(cfg)
+	if err != nil {
+		return nil, "", "", 0, err
+	}
+	_, from := o.modelPrice(cfg.Preset, cfg.Model)
+	return ob, cfg.Model, from, modelWindow(cfg.Preset, cfg.Model), nil
+}
+
+// modelPriced says whether the options' model has a price (for --max-cost), and its name.
+func (o *options) modelPriced() (model string, priced bool, err error) {
+	if o.wantsAnthropic() {
+		cfg, err := o.anthropicConfig()
+		return cfg.Model, cfg.PriceIn > 0 || cfg.PriceOut > 0, err
+	}
+	cfg, err := o.modelConfig()
+	return cfg.Model, cfg.PriceIn > 0 || cfg.PriceOut > 0, err
 }

@@ -32,6 +32,8 @@ type options struct {
 	// proxy, a regional endpoint, a test server); the preset's key, catalogue and dialect
 	// stay.
 	modelURL string
+	// thinking is --thinking: Claude's extended thinking budget in tokens (0 = off).
+	thinking int
 	brain    string
 	data     string
 	resume   bool
@@ -61,6 +63,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.StringVar(&o.preset, "preset", "", "model `preset`: "+strings.Join(presetNames(), ", ")+" (`coplay models` lists their models)")
+	fs.IntVar(&o.thinking, "thinking", 0, "let Claude think before it answers, with this many `tokens` (1024 or more; --preset anthropic; 0 = off): shown dimmed in the Log, counted in the tokens")
 	fs.StringVar(&o.modelURL, "model-url", "", "the model server's `URL`, over the preset's (a proxy, a regional endpoint); the preset's key variable, prices and dialect stay")
 	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
@@ -160,6 +163,12 @@ func (o *options) check() error {
 	if u := o.modelURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return usagef("--model-url must start with http:// or https://, not %q", u)
 	}
+	if o.thinking < 0 || (o.thinking > 0 && !o.wantsAnthropic()) {
+		if o.thinking < 0 {
+			return usagef("--thinking must be a number of tokens (1024 or more), or 0 for off, not %d", o.thinking)
+		}
+		return usagef("--thinking is for Claude (--preset anthropic); other reasoning models think by themselves, and coplay shows it")
+	}
 	if o.maxIter < 0 {
 		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
 	}
@@ -184,12 +193,12 @@ func (o *options) check() error {
 			return fmt.Errorf("--brain %s: %s", o.brain, strings.TrimPrefix(err.Error(), "llmtest: "))
 		}
 	case "model":
-		cfg, err := o.modelConfig()
+		model, priced, err := o.modelPriced()
 		if err != nil {
 			return fmt.Errorf("cannot use a model: %s", strings.TrimPrefix(err.Error(), "openai: "))
 		}
-		if o.maxCost > 0 && cfg.PriceIn == 0 && cfg.PriceOut == 0 {
-			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", cfg.Model, models.Source, cfg.Model)
+		if o.maxCost > 0 && !priced {
+			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", model, models.Source, model)
 		}
 	}
 	if o.resume {
@@ -402,17 +411,12 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 		p.brain = b
 		p.banner = "scripted model " + o.brain + " on " + p.title
 	default:
-		cfg, err := o.modelConfig()
-		if err != nil {
-			return err
-		}
-		b, err := openai.New(cfg)
+		b, _, from, window, err := o.modelBrain()
 		if err != nil {
 			return err
 		}
 		p.brain = b
-		o.window = modelWindow(cfg.Preset, cfg.Model)
-		_, from := o.modelPrice(cfg.Preset, cfg.Model)
+		o.window = window
 		p.priceFrom = from
 		p.banner = "model " + b.Name() + " on " + p.title + " · price: " + priceWords(from) + " · --preset/--model to change, unset them for the autopilot"
 	}
@@ -535,8 +539,8 @@ func (o *options) sessionModel(brainName string) string {
 	if brainName != "model" {
 		return brainName
 	}
-	if cfg, err := o.modelConfig(); err == nil && cfg.Model != "" {
-		return cfg.Model
+	if model, _, err := o.modelPriced(); err == nil && model != "" {
+		return model
 	}
 	return brainName
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 )
@@ -608,15 +608,10 @@ func (c *checker) preset(key toml.Key, s string) {
 	if s == "" {
 		return
 	}
-	ps := openai.Presets()
-	if _, ok := ps[strings.ToLower(s)]; ok {
+	if _, ok := models.PresetNamed(s); ok {
 		return
 	}
-	names := make([]string, 0, len(ps))
-	for n := range ps {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := models.PresetNames()
 	msg := fmt.Sprintf("unknown preset %q", s)
 	if sg := suggest(s, names); sg != "" {
 		msg += " (did you mean " + sg + "?)"
