@@ -679,8 +679,20 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 			return err
 		}
 		if state != nil {
-			if err := putState(sb, state); err != nil {
+			changed, err := putState(sb, state)
+			if err != nil {
 				return err
+			}
+			if changed {
+				// The history's key: the first record of this commit, or the next
+				// seq when it has none (see snapshots.go).
+				key := sb.Bucket(bucketJournal).Sequence() + 1
+				if len(recs) > 0 {
+					key = recs[0].Seq
+				}
+				if err := s.putSnapshot(sb, key, state); err != nil {
+					return err
+				}
 			}
 		}
 		if b.Step > 0 {
