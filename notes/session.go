@@ -68,7 +68,7 @@ type Session struct {
 	book *Book
 	name string
 
-	staged staging // note and plan edits waiting for the next Commit (DeferEdits)
+	staged staging    // note and plan edits waiting for the next Commit (DeferEdits)
 	snap   *snapCache // the last state saved to the history (snapshots.go)
 }
 
