@@ -23,11 +23,15 @@ const sessionsUsage = `usage:
   coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
   coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript
   coplay sessions rm NAME [--data FILE]                  delete a session
+  coplay sessions replay NAME [--json] [--data FILE]     replay it step by step (--json: one line a step)
 `
 
 // runSessions lists, exports or deletes the sessions in the notebook.
 func runSessions(args []string, stdout, stderr io.Writer) error {
 	sub := "list"
+	if len(args) > 0 && args[0] == "replay" {
+		return runReplay(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
 		sub, args = args[0], args[1:]
 	}
