@@ -78,6 +78,9 @@ type Config struct {
 	// arguments hold one is refused before the gate, naming it (scrub.go). Secrets
 	// are added to it. nil: a scrubber of Secrets alone.
 	Scrubber *secret.Scrubber
+	// Notice, when set, is said once at the start: to the person as a notice event and
+	// to the model at the first step (a fork of a live game: the world has moved on).
+	Notice string
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -215,6 +218,9 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.hist.keep = cfg.HistorySteps
 	r.keepPlaying = cfg.KeepPlaying
+	if cfg.Notice != "" {
+		r.notices = append(r.notices, cfg.Notice)
+	}
 	r.addRunnerTools(r.reg)
 	if r.cat, err = newCatalog(r.reg.Tools(), cfg, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
@@ -384,6 +390,9 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}()
 	r.emit(Event{Type: EventStarted, Text: fmt.Sprintf("%s playing %s (session %s)",
 		r.cfg.Brain.Name(), r.cfg.Game.Info().Title, r.cfg.Session.Name())})
+	if r.cfg.Notice != "" {
+		r.emit(Event{Type: EventNotice, Text: r.scrub.text(r.cfg.Notice)})
+	}
 	for _, w := range r.rules.warnings {
 		r.emitError("%s", w)
 	}

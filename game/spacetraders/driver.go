@@ -19,6 +19,7 @@ func init() {
 		Summary: "SpaceTraders in the built-in offline universe (no key, no account, no network)",
 		Saves:   true,
 		Flags:   universeFlags,
+		Rewind:  universe.Rewind,
 	})
 	game.RegisterDriver(game.Driver{
 		Name:    "spacetraders",
