@@ -78,6 +78,9 @@ type Config struct {
 	// arguments hold one is refused before the gate, naming it (scrub.go). Secrets
 	// are added to it. nil: a scrubber of Secrets alone.
 	Scrubber *secret.Scrubber
+	// StepObserved, if set, is called after each step has observed the world (a fork
+	// releases its held clock there: the first observation shows the world as it was).
+	StepObserved func(step int)
 	// Notice, when set, is said once at the start: to the person as a notice event and
 	// to the model at the first step (a fork of a live game: the world has moved on).
 	Notice string

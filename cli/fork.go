@@ -58,7 +58,8 @@ func (p *play) forkSession(o *options, path, brainName string, beforeCreate func
 	if brainName == "autopilot" && !autopilotPlays(o.game) {
 		return usagef("session %s plays %s, which the autopilot cannot: pass --model NAME or --brain script:FILE", at.Session, o.game)
 	}
-	state, live, err := forkState(parent, at, d, time.Now())
+	now := time.Now()
+	state, live, err := forkState(parent, at, d, now)
 	if err != nil {
 		return fmt.Errorf("--fork %s: %w", o.fork, err)
 	}
@@ -79,6 +80,9 @@ func (p *play) forkSession(o *options, path, brainName string, beforeCreate func
 		if err := child.SaveState(state); err != nil {
 			return err
 		}
+	}
+	if !live {
+		p.held = game.NewHeldClock(now) // the world as rewound to now stands still until observed
 	}
 	if live {
 		p.notice = fmt.Sprintf("forked from %s: the notes, the plan and the conversation are as they were at the start of step %d, but the world has moved on since (%s lives on its server and cannot go back): it is as it is now, observe before acting", at, at.Step, o.game)
@@ -179,4 +183,19 @@ func parentName(parent string) string {
 		return at.Session
 	}
 	return ""
+}
+
+// clock is the clock the game is opened on: a fork's held clock, or nil (the machine's).
+func (p *play) clock() game.Clock {
+	if p.held == nil {
+		return nil
+	}
+	return p.held
+}
+
+// release lets a fork's held clock go on once the first step has observed the world.
+func (p *play) release(int) {
+	if p.held != nil {
+		p.held.Release()
+	}
 }

@@ -118,6 +118,7 @@ type play struct {
 	banner  string           // which brain and game, and how to change them
 	skipped string           // what the game could not make a tool of, in a line ("" = nothing)
 	notice  string           // said once at the start (a fork whose world has moved on)
+	held    *game.HeldClock  // a fork's rewound world stands still until first observed (fork.go)
 	scrub   *secret.Scrubber // every secret this run holds: the environment's and the game's
 	closers []func() error
 }
@@ -447,9 +448,10 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		CallTimeout:   o.callTimeout,
 		// Nothing the game or a model says may carry a key or token on: not to the
 		// model, the game, the journal or the screen. The one scrubber names each.
-		Scrubber: p.scrub,
-		Secrets:  append(secrets(), opened.Secrets...),
-		Notice:   p.notice,
+		Scrubber:     p.scrub,
+		Secrets:      append(secrets(), opened.Secrets...),
+		Notice:       p.notice,
+		StepObserved: p.release,
 	})
 	return pinMistake(err)
 }
@@ -492,7 +494,7 @@ func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened,
 		return nil, fmt.Errorf("--game %s cannot be opened", o.game)
 	}
 	kind, _ := o.brainKind() // a model may serve the game's server (MCP sampling)
-	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv, Model: kind == "model"})
+	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv, Model: kind == "model", Clock: p.clock()})
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,9 @@ type Env struct {
 	// (nil, err): coplay does this before it opens the notebook, so that a mistake never
 	// leaves a session behind.
 	CheckOnly bool
+	// Clock, for an offline world, is the clock to read (nil: the machine's): a fork
+	// opens a rewound world on a HeldClock so that it stands still until observed.
+	Clock Clock
 	// Model is set when a model plays (not the autopilot, not a cassette): a game may
 	// then offer it to its server (MCP sampling), each use approved by the person.
 	Model bool

@@ -44,7 +44,7 @@ func flags(fs *game.FlagSet) game.Opener {
 		if env.CheckOnly {
 			return nil, nil
 		}
-		cfg := Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario}
+		cfg := Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario, Clock: env.Clock}
 		if env.ToolsOnly {
 			cfg = Config{Poll: -1} // the catalogue needs no clock running
 		}

@@ -43,7 +43,7 @@ func universeFlags(fs *game.FlagSet) game.Opener {
 			// The catalogue needs no universe.
 			return &game.Opened{Game: New(Config{Offline: true}), Title: "SpaceTraders (offline universe)"}, nil
 		}
-		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit}, env.State, "")
+		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit, Clock: env.Clock}, env.State, "")
 		if err != nil {
 			return nil, fmt.Errorf("starting the offline universe: %w", err)
 		}
