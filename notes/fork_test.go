@@ -83,6 +83,19 @@ func TestStateAtAndFork(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Saves between steps are the tail: the state now, not a step's world.
+	if _, err := s.Commit(Batch{Records: []Record{{Type: "text", Step: 40}}, State: []byte("after an act")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.State(); err != nil || string(got) != "after an act" {
+		t.Errorf("State after a save between steps = %q, %v", got, err)
+	}
+	if err := s.SaveState(state(40)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.State(); err != nil || !bytes.Equal(got, state(40)) {
+		t.Errorf("State back at step 40's = %q, %v", got, err)
+	}
 	for _, step := range []int{1, 2, 17, 39, 40} {
 		got, err := s.StateAt(stepSeq[step])
 		if err != nil || !bytes.Equal(got, state(step)) {

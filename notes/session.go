@@ -451,31 +451,11 @@ func (s *Session) RemoveRuleLine(line string) (bool, error) {
 func (s *Session) SaveState(data []byte) error {
 	data = s.book.scrub(append([]byte(nil), data...))
 	return s.update(func(sb *bolt.Bucket) error {
-		changed, err := putState(sb, data)
-		if err != nil {
+		if err := s.putState(sb, sb.Bucket(bucketJournal).Sequence()+1, data, false); err != nil {
 			return err
-		}
-		if changed {
-			if err := s.putSnapshot(sb, sb.Bucket(bucketJournal).Sequence()+1, data); err != nil {
-				return err
-			}
 		}
 		return s.editInfo(sb, nil)
 	})
-}
-
-// putState stores raw (already scrubbed) as the state unless the stored one has the
-// same hash: the universe's 160 KB state is mostly unchanged between saves, and
-// rewriting it costs pages and time. It is stored compressed.
-// It reports whether it wrote.
-func putState(sb *bolt.Bucket, raw []byte) (bool, error) {
-	sum := sha256.Sum256(raw)
-	st := sb.Bucket(bucketState)
-	if old := st.Get(keyState); len(old) > 2+len(sum) && old[0] == sealMagic && bytes.Equal(old[2:2+len(sum)], sum[:]) {
-		return false, nil
-	}
-	p := append(sum[:], deflate(raw)...)
-	return true, st.Put(keyState, seal(kindState, keyState, p))
 }
 
 // maxState bounds what a stored state may inflate to.
@@ -485,6 +465,12 @@ const maxState = 1 << 30
 func (s *Session) State() ([]byte, error) {
 	var out []byte
 	err := s.view(func(sb *bolt.Bucket) error {
+		// The state history's newest save and its tail are the state (snapshots.go).
+		if raw, ok, err := latestState(sb); err != nil || ok {
+			out = raw
+			return err
+		}
+		// A notebook written before the state history keeps the state whole.
 		v := sb.Bucket(bucketState).Get(keyState)
 		if v == nil {
 			return nil

@@ -25,7 +25,7 @@ var bucketSnaps = []byte("snaps") // seq (8 bytes) -> a save, whole or as edits
 
 // snapEvery is how often a save is stored whole: it bounds how many edits rebuilding
 // one applies (each a pass over the state).
-const snapEvery = 128
+const snapEvery = 512
 
 // Flags of a stored save.
 const (
@@ -41,6 +41,88 @@ type snapCache struct {
 	key   uint64
 	raw   []byte
 	chain int // saves since the last whole one
+}
+
+// putState stores raw (already scrubbed) as the game's state. A save in a commit that
+// begins a step (step is true) goes into the state history, keyed key: it is the world
+// that step observed, which a fork starts from. Any other save (after an Act call, when
+// the run stops) is the tail: the state as it is now, kept as the changes from the
+// history's newest save and replaced by the next save, since only the state at the start
+// of a step is ever asked for again. The state (Session.State) is the tail when there is
+// one, else the history's newest save; the whole state an older notebook kept in its
+// state bucket is removed once the history has one. An unchanged state is not written.
+func (s *Session) putState(sb *bolt.Bucket, key uint64, raw []byte, step bool) error {
+	b, err := sb.CreateBucketIfNotExists(bucketSnaps)
+	if err != nil {
+		return err
+	}
+	newest, _, err := s.lastSnapshot(b)
+	if err != nil {
+		return err
+	}
+	st := sb.Bucket(bucketState)
+	hasTail := st.Get(keyTail) != nil
+	switch {
+	case newest != nil && bytes.Equal(newest, raw):
+		if hasTail {
+			return st.Delete(keyTail) // back to the newest save
+		}
+		return nil
+	case !step && newest != nil:
+		edits, ok := diffState(newest, raw)
+		flags := byte(0)
+		if !ok {
+			flags, edits = snapWhole, raw
+		}
+		return st.Put(keyTail, seal(kindSnap, keyTail, append([]byte{flags}, deflate(edits)...)))
+	}
+	if err := s.putSnapshot(sb, key, raw); err != nil {
+		return err
+	}
+	if hasTail {
+		if err := st.Delete(keyTail); err != nil {
+			return err
+		}
+	}
+	if st.Get(keyState) != nil {
+		return st.Delete(keyState)
+	}
+	return nil
+}
+
+// keyTail, in the state bucket, holds the tail of the state history (putState).
+var keyTail = []byte("tail")
+
+// latestState returns the state: the tail applied to the history's newest save, or that
+// save; ok is false when the session has no history.
+func latestState(sb *bolt.Bucket) (raw []byte, ok bool, err error) {
+	b := sb.Bucket(bucketSnaps)
+	if b == nil {
+		return nil, false, nil
+	}
+	k, _ := b.Cursor().Last()
+	if k == nil {
+		return nil, false, nil
+	}
+	if raw, _, err = snapshotAt(b, binary.BigEndian.Uint64(k)); err != nil {
+		return nil, false, err
+	}
+	if v := sb.Bucket(bucketState).Get(keyTail); v != nil {
+		p, err := openSnap(keyTail, v)
+		if err != nil {
+			return nil, false, err
+		}
+		body, err := inflate(p[1:], maxState)
+		if err != nil {
+			return nil, false, fmt.Errorf("notes: the game state: %w: %w", ErrCorrupt, err)
+		}
+		if p[0]&snapWhole != 0 {
+			raw = body
+		} else if raw, err = patchState(raw, body); err != nil {
+			return nil, false, fmt.Errorf("notes: the game state: %w: %w", ErrCorrupt, err)
+		}
+	}
+	return append([]byte{}, raw...), true, nil
 }
 
 // putSnapshot stores raw as the save keyed key, as edits of the save before it when
@@ -84,7 +166,11 @@ func (s *Session) lastSnapshot(b *bolt.Bucket) ([]byte, int, error) {
 	if c := s.snap; c != nil && c.key == key {
 		return c.raw, c.chain, nil
 	}
-	return snapshotAt(b, key)
+	raw, chain, err := snapshotAt(b, key)
+	if err == nil && raw != nil {
+		s.snap = &snapCache{key: key, raw: raw, chain: chain}
+	}
+	return raw, chain, err
 }
 
 // snapshotAt rebuilds the latest save keyed ≤ seq, and how many edits it is from the
@@ -136,11 +222,15 @@ func snapshotAt(b *bolt.Bucket, seq uint64) (raw []byte, chain int, err error) {
 
 func openSnap(k, v []byte) ([]byte, error) {
 	p, sealed, err := unseal(kindSnap, k, v)
+	where := "the state's tail"
+	if len(k) == 8 {
+		where = fmt.Sprintf("state history at %d", binary.BigEndian.Uint64(k))
+	}
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("notes: state history at %d: %w: %w", binary.BigEndian.Uint64(k), ErrCorrupt, err)
+		return nil, fmt.Errorf("notes: %s: %w: %w", where, ErrCorrupt, err)
 	case !sealed || len(p) < 1:
-		return nil, fmt.Errorf("notes: state history at %d: %w: not a save", binary.BigEndian.Uint64(k), ErrCorrupt)
+		return nil, fmt.Errorf("notes: %s: %w: not a save", where, ErrCorrupt)
 	}
 	return p, nil
 }
