@@ -121,7 +121,6 @@ func TestReplayForkAndEvalFrom(t *testing.T) {
 	}
 }
 
-
 func metrics(o *game.Observation) string {
 	b, _ := json.Marshal(o.Metrics)
 	return string(b)
