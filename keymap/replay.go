@@ -44,7 +44,7 @@ func DefaultReplay() *ReplayKeys {
 		NextTrigger:  b("next trigger", "t"),
 		PrevError:    b("previous error", "E"),
 		NextError:    b("next error", "e"),
-		Fork:         b("fork here: first advice, then play", "f"),
+		Fork:         b("fork here, advise, play", "f"),
 		Help:         b("help", "?"),
 		Quit:         b("quit", "q", "ctrl+c"),
 		Close:        b("close / cancel", "esc"),

@@ -245,10 +245,14 @@ func copyVersions(from, to *bolt.Bucket, step int, legacy func(k, v []byte) (tex
 			return fmt.Errorf("version %d: %w", binary.BigEndian.Uint64(k), err)
 		}
 		if got.Step >= step {
-			return nil
+			break
 		}
 		prev = got.Text
 		if err := to.Put(bytes.Clone(k), bytes.Clone(v)); err != nil {
+			return err
+		}
+		// The next version is numbered from the bucket's sequence.
+		if err := to.SetSequence(binary.BigEndian.Uint64(k)); err != nil {
 			return err
 		}
 	}

@@ -82,6 +82,11 @@ func TestStateAtAndFork(t *testing.T) {
 		if _, err := s.SetNotes(fmt.Sprintf("# Notes\n\nstep %d\n", step), step); err != nil {
 			t.Fatal(err)
 		}
+		if step == 10 || step == 35 {
+			if _, err := s.SetPlan([]PlanStep{{Text: "late"}}, step); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	// Saves between steps are the tail: the state now, not a step's world.
 	if _, err := s.Commit(Batch{Records: []Record{{Type: "text", Step: 40}}, State: []byte("after an act")}); err != nil {
@@ -135,6 +140,19 @@ func TestStateAtAndFork(t *testing.T) {
 	rec, err := child.Recover()
 	if err != nil || len(rec.Pending)+len(rec.Unknown)+len(rec.NotStarted) != 0 {
 		t.Errorf("fork has open calls: %+v, %v", rec, err)
+	}
+	// The fork's next notes and plan versions follow the copied ones.
+	if _, err := child.SetPlan([]PlanStep{{Text: "go on"}}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := child.SetPlan([]PlanStep{{Text: "go on and on"}}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := child.SetNotes("# Notes\n\nforked\n", 30); err != nil || n.Version != 30 {
+		t.Errorf("the fork's next notes = %+v, %v; want version 30", n, err)
+	}
+	if plans, err := child.PlanHistory(); err != nil || len(plans) != 3 || plans[2].Steps[0].Text != "go on and on" {
+		t.Errorf("the fork's plans = %+v, %v", plans, err)
 	}
 	// The fork goes on from its own seq.
 	more, err := child.Commit(Batch{Records: []Record{{Type: "step", Step: 30}}})

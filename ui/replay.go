@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -429,24 +430,49 @@ func (r *ReplayModel) status(w int) string {
 	return st.statusBar.Render(l + strings.Repeat(" ", w-widthOf(l)-widthOf(right)) + right)
 }
 
-// renderHelp lists the replay's keys and the panes' keys.
+// renderHelp lists the replay's keys and the panes' keys: two columns when they fit.
 func (r *ReplayModel) renderHelp(w, h int) []string {
 	st := &r.m.st
 	km := r.m.keys
 	titles := []string{"Move", "Jump to", "Fork & screen", "Panes"}
-	groups := append(r.rk.FullHelp(), []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.Up, km.Down, km.ScrollUp, km.ScrollDown, km.ToggleNotebook})
-	var lines []string
-	for i, g := range groups {
-		if i > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, st.strong.Render(titles[i]))
+	groups := r.rk.FullHelp()
+	var taken []string // keys the replay's own bindings take from the panes'
+	for _, g := range groups {
 		for _, b := range g {
-			lines = append(lines, st.key.Render(padLine(b.Help().Key, 12))+"  "+b.Help().Desc)
+			taken = append(taken, b.Keys()...)
 		}
 	}
-	lines = append(lines, "", st.muted.Render("the session is shown as it stood at the selected step; nothing is changed"))
-	dw := min(w, 76)
+	var panes []key.Binding
+	for _, b := range []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
+		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook} {
+		if b = without(b, taken); len(b.Keys()) > 0 {
+			panes = append(panes, b)
+		}
+	}
+	groups = append(groups, panes)
+	const keyW = 11
+	group := func(i int) []string {
+		out := []string{st.strong.Render(titles[i])}
+		for _, b := range groups[i] {
+			out = append(out, st.key.Render(padLine(b.Help().Key, keyW))+" "+b.Help().Desc)
+		}
+		return out
+	}
+	left := append(append(group(0), ""), group(1)...)
+	right := append(append(group(2), ""), group(3)...)
+	colW := 0
+	for _, l := range append(append([]string{}, left...), right...) {
+		colW = max(colW, widthOf(l))
+	}
+	var lines []string
+	if 2*colW+2+2 <= w {
+		n := max(len(left), len(right))
+		lines = besides(block(left, colW+2, n), block(right, colW, n))
+	} else {
+		lines = append(append(left, ""), right...)
+	}
+	lines = append(lines, "", st.muted.Render("shown as it stood at the selected step; nothing is changed"))
+	dw := min(w, max(widthOf(lines[0]), 60)+2)
 	return box(st, "Replay help", lines[:min(len(lines), max(h-2, 1))], dw, min(len(lines)+2, h), frameFocus)
 }
 
@@ -512,3 +538,21 @@ func (m *Model) replayPending(w, maxH int) []string {
 
 // oneLineText is s on one line, its runs of white space one space.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// without is b without the keys in taken, its help saying only the keys left.
+func without(b key.Binding, taken []string) key.Binding {
+	var keys []string
+	for _, k := range b.Keys() {
+		if !slices.Contains(taken, k) {
+			keys = append(keys, k)
+		}
+	}
+	var shown []string
+	for _, k := range keys {
+		if arrow, ok := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→"}[k]; ok {
+			k = arrow
+		}
+		shown = append(shown, k)
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(shown, "/"), b.Help().Desc))
+}
