@@ -23,6 +23,7 @@ type growth struct {
 	commits   uint64
 	free      int64
 	sizes     notes.Sizes
+	session   *notes.Session // still open: the caller may read it (the book closes with the test)
 }
 
 // playAutopilot plays steps steps of the offline universe (seed 1) with the autopilot,
@@ -52,7 +53,7 @@ func playAutopilot(tb testing.TB, steps int) growth {
 			tb.Logf("step %d: %s", ev.Step, ev.Text)
 		}
 	})
-	g := growth{steps: steps, commits: book.Commits() - commits0}
+	g := growth{steps: steps, commits: book.Commits() - commits0, session: sess}
 	if g.fileBytes, err = book.FileBytes(); err != nil {
 		tb.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func (g growth) report(tb testing.TB) {
 	for _, x := range []struct {
 		name string
 		b    notes.Bytes
-	}{{"notes versions", g.sizes.Notes}, {"plan versions", g.sizes.Plan}, {"call index", g.sizes.Calls}, {"game state", g.sizes.State}} {
+	}{{"notes versions", g.sizes.Notes}, {"plan versions", g.sizes.Plan}, {"call index", g.sizes.Calls}, {"game state", g.sizes.State}, {"state history", g.sizes.Snaps}} {
 		tb.Logf("  %-18s %6.0f B/step  %6d values", x.name, float64(x.b.Bytes)/n, x.b.Count)
 	}
 }

@@ -26,7 +26,7 @@ func TestResumeOfADamagedSessionSaysWhatIsSkipped(t *testing.T) {
 	}
 	g := &gridGame{now: time.Now}
 	b := &scriptBrain{replies: []scripted{say("On.", "look", `{}`)}, loop: true}
-	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess, MaxSteps: 40, ApproveAll: true, KeepPlaying: true})
+	r, err := agent.New(agent.Config{Game: g, Brain: b, Session: sess, MaxSteps: 80, ApproveAll: true, KeepPlaying: true})
 	if err != nil {
 		t.Fatal(err)
 	}

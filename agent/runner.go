@@ -85,6 +85,12 @@ type Config struct {
 	// arguments hold one is refused before the gate, naming it (scrub.go). Secrets
 	// are added to it. nil: a scrubber of Secrets alone.
 	Scrubber *secret.Scrubber
+	// StepObserved, if set, is called after each step has observed the world (a fork
+	// releases its held clock there: the first observation shows the world as it was).
+	StepObserved func(step int)
+	// Notice, when set, is said once at the start: to the person as a notice event and
+	// to the model at the first step (a fork of a live game: the world has moved on).
+	Notice string
 }
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
@@ -230,6 +236,9 @@ func New(cfg Config) (*Runner, error) {
 	r.hist.keep = cfg.HistorySteps
 	r.keepPlaying = cfg.KeepPlaying
 	r.loadedAtStart = info.LoadedTools
+	if cfg.Notice != "" {
+		r.notices = append(r.notices, cfg.Notice)
+	}
 	r.addRunnerTools(r.reg)
 	fitWindow(&r.cfg)
 	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
@@ -411,6 +420,9 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}()
 	r.emit(Event{Type: EventStarted, Text: fmt.Sprintf("%s playing %s (session %s)",
 		r.cfg.Brain.Name(), r.cfg.Game.Info().Title, r.cfg.Session.Name())})
+	if r.cfg.Notice != "" {
+		r.emit(Event{Type: EventNotice, Text: r.scrub.text(r.cfg.Notice)})
+	}
 	r.prepare()
 	for _, w := range r.rules.warnings {
 		r.emitError("%s", w)

@@ -71,6 +71,10 @@ func (r *Runner) doStep() stepOutcome {
 	r.out.Step = r.step
 	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
+	r.saveState() // the world this step observed, for a fork from here (notes.Session.StateAt)
+	if r.cfg.StepObserved != nil {
+		r.cfg.StepObserved(r.step)
+	}
 
 	advice, triggers := r.advice, r.triggers
 	r.advice, r.freshAdvice = nil, false

@@ -64,6 +64,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", runtime.NumCPU(), "episodes played at once (`n`)")
 	speed := fs.Float64("speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
 	gameName := fs.String("game", "universe", "built-in `game` to play: universe or arena")
+	fromSpec := fs.String("from", "", "play each profile from the world session NAME observed at the start of step STEP (`NAME@STEP`; its game, one episode per profile) instead of new seeded worlds")
+	data := fs.String("data", "", "notebook `file` that holds the --from session (default: the user data directory)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
 		fs.PrintDefaults()
@@ -89,6 +91,19 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var from *evalFrom
+	if *fromSpec != "" {
+		if set["seeds"] {
+			return usagef("--from plays from a session's step, not from --seeds: use one of them")
+		}
+		if from, err = loadEvalFrom(*fromSpec, *data); err != nil {
+			return err
+		}
+		if set["game"] && *gameName != from.game {
+			return usagef("--from %s plays %s, not --game %s", *fromSpec, from.game, *gameName)
+		}
+		*gameName, seeds = from.game, []int64{0}
+	}
 	if *gameName == "arena" && !set["speed"] {
 		*speed = evalArenaSpeed
 	}
@@ -100,7 +115,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := playEval(plans, file, evalWorld{game: *gameName, seeds: seeds, speed: *speed}, *steps, *parallel, stderr)
+	rep, err := playEval(plans, file, evalWorld{game: *gameName, seeds: seeds, speed: *speed, from: from}, *steps, *parallel, stderr)
 	if err != nil {
 		return err
 	}
@@ -137,6 +152,7 @@ type evalWorld struct {
 	game  string
 	seeds []int64
 	speed float64
+	from  *evalFrom // play from a session's step rather than seeds (eval_from.go)
 }
 
 // playEval plays every plan on every seed and gathers the report.
@@ -148,11 +164,19 @@ func playEval(plans []evalPlan, file *config.File, w evalWorld, steps int, paral
 		for _, seed := range w.seeds {
 			jobs = append(jobs, eval.Job{
 				Profile: pl.prof.Name, Version: pl.prof.Version(), Seed: seed, Steps: steps, Game: w.game, Metric: evalGames[w.game],
+				From: w.from.String(),
 				Open: func(ctx context.Context) (*eval.Setup, error) {
-					if w.game == "universe" {
-						return openUniverseEpisode(pl, file, seed, w.speed)
+					var state []byte // nil: a new world of seed
+					if w.from != nil {
+						var err error
+						if state, err = w.from.world(); err != nil {
+							return nil, err
+						}
 					}
-					return openDriverEpisode(ctx, w.game, pl, file, seed, w.speed)
+					if w.game == "universe" {
+						return openUniverseEpisode(pl, file, seed, w.speed, state)
+					}
+					return openDriverEpisode(ctx, w.game, pl, file, seed, w.speed, state)
 				},
 			})
 		}
@@ -253,11 +277,22 @@ func (c *countingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // openUniverseEpisode starts a universe of seed on loopback (its requests counted), and
 // the plan's game and brain on it.
-func openUniverseEpisode(pl evalPlan, file *config.File, seed int64, speed float64) (*eval.Setup, error) {
-	u := universe.New(universe.Config{Seed: seed, Speed: speed})
-	token, err := u.Register(spacetraders.DefaultAgentSymbol, "COSMIC")
-	if err != nil {
-		return nil, err
+func openUniverseEpisode(pl evalPlan, file *config.File, seed int64, speed float64, state []byte) (*eval.Setup, error) {
+	var u *universe.Universe
+	if state == nil {
+		u = universe.New(universe.Config{Seed: seed, Speed: speed})
+	} else { // --from: the world a session saved
+		var err error
+		if u, err = universe.Restore(state, universe.Config{Speed: speed}); err != nil {
+			return nil, err
+		}
+	}
+	token, known := u.AgentToken(spacetraders.DefaultAgentSymbol)
+	if !known {
+		var err error
+		if token, err = u.Register(spacetraders.DefaultAgentSymbol, "COSMIC"); err != nil {
+			return nil, err
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -281,8 +316,8 @@ func openUniverseEpisode(pl evalPlan, file *config.File, seed int64, speed float
 
 // openDriverEpisode opens a seeded built-in game other than the universe (which eval
 // serves over loopback to count its requests) through its driver, and the plan's brain.
-func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *config.File, seed int64, speed float64) (*eval.Setup, error) {
-	opened, err := openDriver(ctx, name, game.Env{Getenv: os.Getenv}, "--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(speed, 'g', -1, 64))
+func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *config.File, seed int64, speed float64, state []byte) (*eval.Setup, error) {
+	opened, err := openDriver(ctx, name, game.Env{Getenv: os.Getenv, State: state, Resuming: state != nil}, "--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(speed, 'g', -1, 64))
 	if err != nil {
 		return nil, err
 	}

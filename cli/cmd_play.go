@@ -43,7 +43,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := interruptContext()
 	defer cancel()
 
-	history := resumedHistory(o.resume, p.session, stderr) // read before the runner appends
+	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
 	uiErr := ui.Run(ctx, p.runner, ui.Info{

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -23,11 +24,15 @@ const sessionsUsage = `usage:
   coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
   coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript
   coplay sessions rm NAME [--data FILE]                  delete a session
+  coplay sessions replay NAME [--json] [--data FILE]     replay it step by step (--json: one line a step)
 `
 
 // runSessions lists, exports or deletes the sessions in the notebook.
 func runSessions(args []string, stdout, stderr io.Writer) error {
 	sub := "list"
+	if len(args) > 0 && args[0] == "replay" {
+		return runReplay(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
 		sub, args = args[0], args[1:]
 	}
@@ -107,12 +112,17 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tTOKENS\tPROFILE\tLAST ACTIVE\tRECORDS")
-	for _, s := range list {
+	list, depth := sessionTree(list) // forks under their parents
+	for i, s := range list {
 		profile := s.Profile
 		if profile == "" {
 			profile = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", s.Name, s.Game, s.Model, s.Steps, tokensText(s), profile,
+		name := s.Name
+		if depth[i] > 0 {
+			name = strings.Repeat("  ", depth[i]-1) + "└ " + s.Name + " (from @" + strings.TrimPrefix(s.Parent, parentName(s.Parent)+"@") + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", name, s.Game, s.Model, s.Steps, tokensText(s), profile,
 			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
 	}
 	return tw.Flush()

@@ -37,6 +37,7 @@ type options struct {
 	brain    string
 	data     string
 	resume   bool
+	fork     string // --fork NAME@STEP: a new session from another's step (fork.go)
 	approve  string
 	maxIter  int
 
@@ -68,6 +69,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
 	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")
+	fs.StringVar(&o.fork, "fork", "", "start a new session from `NAME@STEP`: session NAME as it stood at the start of step STEP (its memory; a built-in world as it was then)")
 	fs.StringVar(&o.approve, "approve", "ask", "`policy` for calls that change the game: ask, or all")
 	fs.IntVar(&o.maxIter, "max-iterations", 0, "brain calls per turn before the agent stops and asks to go on (`n`; default 10 for a model, 1000 for the autopilot; not used once play is handed over)")
 	fs.Int64Var(&o.maxTokens, "max-tokens", 0, "stop the run once it has spent `n` model tokens, prompt and completion (0 = no cap; the session resumes with a fresh budget)")
@@ -126,6 +128,8 @@ type play struct {
 	title   string           // "SpaceTraders (offline universe)"
 	banner  string           // which brain and game, and how to change them
 	skipped string           // what the game could not make a tool of, in a line ("" = nothing)
+	notice  string           // said once at the start (a fork whose world has moved on)
+	held    *game.HeldClock  // a fork's rewound world stands still until first observed (fork.go)
 	scrub   *secret.Scrubber // every secret this run holds: the environment's and the game's
 	// priceFrom says where the model's price came from: "config", "catalogue", "none"
 	// ("" for the autopilot, which costs nothing).
@@ -201,7 +205,10 @@ func (o *options) check() error {
 			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", model, models.Source, model)
 		}
 	}
-	if o.resume {
+	if err := o.checkFork(); err != nil {
+		return err
+	}
+	if o.resume || o.fork != "" {
 		return nil // the session says which game; start checks it once it is read
 	}
 	if err := o.checkGame(nil); err != nil {
@@ -295,6 +302,9 @@ func (p *play) openBook(o options) (string, error) {
 // openSession finds the session to resume (and the game it plays, into o.game), or
 // creates a new one once beforeCreate agrees.
 func (p *play) openSession(o *options, path, name, brainName string, beforeCreate func() error, created *string) error {
+	if o.fork != "" {
+		return p.forkSession(o, path, brainName, beforeCreate, created)
+	}
 	if o.resume {
 		if err := p.resumeSession(o, path, name, brainName); err != nil {
 			return err
@@ -454,8 +464,10 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		CallTimeout:   o.callTimeout,
 		// Nothing the game or a model says may carry a key or token on: not to the
 		// model, the game, the journal or the screen. The one scrubber names each.
-		Scrubber: p.scrub,
-		Secrets:  append(secrets(), opened.Secrets...),
+		Scrubber:     p.scrub,
+		Secrets:      append(secrets(), opened.Secrets...),
+		Notice:       p.notice,
+		StepObserved: p.release,
 	})
 	return pinMistake(err)
 }
@@ -498,7 +510,7 @@ func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened,
 		return nil, fmt.Errorf("--game %s cannot be opened", o.game)
 	}
 	kind, _ := o.brainKind() // a model may serve the game's server (MCP sampling)
-	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv, Model: kind == "model"})
+	opened, err := open(context.Background(), game.Env{State: state, Resuming: o.resume, Dir: filepath.Dir(notebook), Getenv: os.Getenv, Model: kind == "model", Clock: p.clock()})
 	if err != nil {
 		return nil, err
 	}

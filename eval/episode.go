@@ -54,6 +54,9 @@ type Job struct {
 	Game string
 	// Metric is the observation metric the episode is scored by ("credits").
 	Metric string
+	// From is the session step the world was restored from (NAME@STEP; "" = a new
+	// world of Seed).
+	From string
 	// Open builds the episode's game and brain.
 	Open func(ctx context.Context) (*Setup, error)
 }
@@ -63,6 +66,7 @@ type Episode struct {
 	Profile string `json:"profile"`
 	Version string `json:"version"`
 	Seed    int64  `json:"seed"`
+	From    string `json:"from,omitempty"` // the session step its world was restored from (NAME@STEP)
 	Steps   int    `json:"steps"`
 	// Score names the observation metric the game scores a player by ("credits" for
 	// SpaceTraders, "score" for the arena); ScoreStart, ScoreEnd and ScorePer1000 are it
@@ -129,7 +133,7 @@ func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode
 // Play plays one job in its own game and notebook, with every call approved, and
 // measures it from the runner's events.
 func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
-	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed, Score: cmp.Or(j.Metric, "credits")}
+	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed, From: j.From, Score: cmp.Or(j.Metric, "credits")}
 	start := time.Now()
 	defer func() { ep.WallSeconds = time.Since(start).Seconds() }()
 	fail := func(err error) Episode { ep.Error = err.Error(); return ep }

@@ -62,3 +62,33 @@ func Sleep(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// HeldClock reads a fixed time until it is released, then the machine's clock. A world
+// restored as it stood at an earlier moment (a fork) is opened on one, so that it
+// stands still while coplay starts and the first observation shows it exactly as it
+// was; once released it goes on with the machine's time.
+type HeldClock struct {
+	mu       sync.Mutex
+	at       time.Time
+	released bool
+}
+
+// NewHeldClock returns a clock that reads at until Release.
+func NewHeldClock(at time.Time) *HeldClock { return &HeldClock{at: at} }
+
+// Now returns the held time, or the machine's time once released.
+func (c *HeldClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released {
+		return time.Now()
+	}
+	return c.at
+}
+
+// Release lets the clock go on with the machine's time. Releasing twice is harmless.
+func (c *HeldClock) Release() {
+	c.mu.Lock()
+	c.released = true
+	c.mu.Unlock()
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Driver is one kind of game coplay can play. Each driver lives in its own package and
@@ -26,6 +27,12 @@ type Driver struct {
 	Flags func(fs *FlagSet) Opener
 	// Saves says the driver's games save and restore their state with the session.
 	Saves bool
+	// Rewind, for an offline world whose saved state is the whole world, turns a state
+	// saved `ago` in the past into one that restores the world as it stood then, its
+	// clocks included (a ship in transit is still in transit, for the time it had left).
+	// A fork (coplay --fork NAME@STEP) plays from it. nil: the world lives elsewhere
+	// (a server), and a fork can only say that it has moved on.
+	Rewind func(state []byte, ago time.Duration) ([]byte, error)
 }
 
 // Opener opens a game with the flags the driver added, once they are parsed. It checks
@@ -50,6 +57,9 @@ type Env struct {
 	// (nil, err): coplay does this before it opens the notebook, so that a mistake never
 	// leaves a session behind.
 	CheckOnly bool
+	// Clock, for an offline world, is the clock to read (nil: the machine's): a fork
+	// opens a rewound world on a HeldClock so that it stands still until observed.
+	Clock Clock
 	// Model is set when a model plays (not the autopilot, not a cassette): a game may
 	// then offer it to its server (MCP sampling), each use approved by the person.
 	Model bool

@@ -679,7 +679,17 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 			return err
 		}
 		if state != nil {
-			if err := putState(sb, state); err != nil {
+			// The history's key: the first record of this commit, or the next seq
+			// when it has none (see snapshots.go).
+			key := sb.Bucket(bucketJournal).Sequence() + 1
+			if len(recs) > 0 {
+				key = recs[0].Seq
+			}
+			step := false // a commit that begins a step: its save goes into the history
+			for _, r := range recs {
+				step = step || r.Type == "step"
+			}
+			if err := s.putState(sb, key, state, step); err != nil {
 				return err
 			}
 		}

@@ -57,6 +57,9 @@ type SessionInfo struct {
 	// has been sent when the catalogue is too long to send whole (load_tools), so that a
 	// resumed session sends the same tools.
 	LoadedTools []string `json:"loaded_tools,omitempty"`
+	// Parent is the session and step this one was forked from (NAME@STEP; "" = none):
+	// it began as that session stood at the start of that step (fork.go).
+	Parent string `json:"parent,omitempty"`
 }
 
 // Session is one saved game session inside a [Book]. Its methods are safe
@@ -65,7 +68,8 @@ type Session struct {
 	book *Book
 	name string
 
-	staged staging // note and plan edits waiting for the next Commit (DeferEdits)
+	staged staging    // note and plan edits waiting for the next Commit (DeferEdits)
+	snap   *snapCache // the last state saved to the history (snapshots.go)
 }
 
 // Name returns the session's name.
@@ -447,24 +451,11 @@ func (s *Session) RemoveRuleLine(line string) (bool, error) {
 func (s *Session) SaveState(data []byte) error {
 	data = s.book.scrub(append([]byte(nil), data...))
 	return s.update(func(sb *bolt.Bucket) error {
-		if err := putState(sb, data); err != nil {
+		if err := s.putState(sb, sb.Bucket(bucketJournal).Sequence()+1, data, false); err != nil {
 			return err
 		}
 		return s.editInfo(sb, nil)
 	})
-}
-
-// putState stores raw (already scrubbed) as the state unless the stored one has the
-// same hash: the universe's 160 KB state is mostly unchanged between saves, and
-// rewriting it costs pages and time. It is stored compressed.
-func putState(sb *bolt.Bucket, raw []byte) error {
-	sum := sha256.Sum256(raw)
-	st := sb.Bucket(bucketState)
-	if old := st.Get(keyState); len(old) > 2+len(sum) && old[0] == sealMagic && bytes.Equal(old[2:2+len(sum)], sum[:]) {
-		return nil
-	}
-	p := append(sum[:], deflate(raw)...)
-	return st.Put(keyState, seal(kindState, keyState, p))
 }
 
 // maxState bounds what a stored state may inflate to.
@@ -474,6 +465,12 @@ const maxState = 1 << 30
 func (s *Session) State() ([]byte, error) {
 	var out []byte
 	err := s.view(func(sb *bolt.Bucket) error {
+		// The state history's newest save and its tail are the state (snapshots.go).
+		if raw, ok, err := latestState(sb); err != nil || ok {
+			out = raw
+			return err
+		}
+		// A notebook written before the state history keeps the state whole.
 		v := sb.Bucket(bucketState).Get(keyState)
 		if v == nil {
 			return nil

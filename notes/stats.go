@@ -22,8 +22,9 @@ func (b *Bytes) add(k, v []byte) {
 type Sizes struct {
 	// Journal is by record type.
 	Journal map[string]Bytes
-	// Notes, Plan, Calls and State are the other buckets.
-	Notes, Plan, Calls, State Bytes
+	// Notes, Plan, Calls and State are the other buckets; Snaps is the history of the
+	// game's state (snapshots.go).
+	Notes, Plan, Calls, State, Snaps Bytes
 	// Pages is what each bucket's pages take in the file, by bucket name: data plus
 	// bbolt's per-value overhead and the room left in pages.
 	Pages map[string]int64
@@ -71,6 +72,13 @@ func (s *Session) Sizes() (Sizes, error) {
 			into *Bytes
 		}{{bucketNotes, &out.Notes}, {bucketPlan, &out.Plan}, {bucketCalls, &out.Calls}, {bucketState, &out.State}} {
 			if err := sb.Bucket(x.name).ForEach(func(k, v []byte) error { x.into.add(k, v); return nil }); err != nil {
+				return err
+			}
+		}
+		if b := sb.Bucket(bucketSnaps); b != nil {
+			st := b.Stats()
+			out.Pages[string(bucketSnaps)] = int64(st.BranchAlloc + st.LeafAlloc)
+			if err := b.ForEach(func(k, v []byte) error { out.Snaps.add(k, v); return nil }); err != nil {
 				return err
 			}
 		}

@@ -35,6 +35,7 @@ type stepView struct {
 	calls         []*callView
 	byID          map[string]*callView
 	other         []Record // rendered one by one, in journal order
+	triggers      []string // what woke the agent, a line each
 	book          bookkeeping
 }
 
@@ -121,6 +122,12 @@ func (t *transcript) add(r Record) {
 		t.observation(fields["observation"])
 	case "notes_changed":
 		st.book.notes = append(st.book.notes, notesLine(fields["notes"]))
+	case "trigger":
+		if line := triggerLine(fields["trigger"]); line != "" {
+			st.triggers = append(st.triggers, line)
+		} else {
+			st.other = append(st.other, r)
+		}
 	case TypeProposed, TypeDecision, TypeStarted, TypeResult, TypeOutcomeUnknown:
 		if r.CallID == "" {
 			st.other = append(st.other, r)
@@ -203,10 +210,34 @@ func (t *transcript) flush() {
 	for _, c := range st.calls {
 		writeCall(w, c, &st.book, t.sections)
 	}
+	for _, tr := range st.triggers {
+		fmt.Fprintf(w, "- ↯ %s\n", tr)
+	}
 	for _, r := range st.other {
 		writeRecord(w, r)
 	}
 	writeBookkeeping(w, st.book)
+}
+
+// triggerLine is a trigger on one line: "ship.arrived COPLAY-2 — COPLAY-2 arrived at
+// X1-A1" ("" when it has no type).
+func triggerLine(v json.RawMessage) string {
+	var tr struct {
+		Type    string `json:"type"`
+		Subject string `json:"subject"`
+		Text    string `json:"text"`
+	}
+	if json.Unmarshal(v, &tr) != nil || tr.Type == "" {
+		return ""
+	}
+	line := tr.Type
+	if tr.Subject != "" {
+		line += " " + tr.Subject
+	}
+	if tr.Text != "" {
+		line += " — " + oneLine(tr.Text)
+	}
+	return line
 }
 
 // stepObservation returns the lines that show what the step's observations changed,

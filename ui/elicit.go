@@ -311,11 +311,16 @@ func (m *Model) onServerLog(ev agent.Event) {
 }
 
 // pendingShown says whether the Pending pane has anything: a question or a call.
-func (m *Model) pendingShown() bool { return len(m.ask.items) > 0 || len(m.pending) > 0 }
+func (m *Model) pendingShown() bool {
+	return m.replayStep != nil || len(m.ask.items) > 0 || len(m.pending) > 0
+}
 
 // pendingLines draws the Pending pane: the first question when one waits, else the
 // calls.
 func (m *Model) pendingLines(w, maxH int) []string {
+	if m.replayStep != nil {
+		return m.replayPending(w, maxH)
+	}
 	if len(m.ask.items) > 0 {
 		return m.renderAsk(m.ask.items[0], w, maxH)
 	}

@@ -31,6 +31,7 @@ func (m *Model) handleEvent(ev agent.Event) {
 var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	// the session
 	agent.EventStarted:     (*Model).onStarted,
+	agent.EventNotice:      (*Model).onStarted,
 	agent.EventState:       (*Model).onState,
 	agent.EventRules:       (*Model).onRules,
 	agent.EventError:       (*Model).onError,

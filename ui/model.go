@@ -142,6 +142,9 @@ type Model struct {
 	wait        *game.Wait
 	closed      bool
 	ask         askPane // a server's questions and requests to use the model (elicit.go)
+	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
+	// calls with their decisions (replay.go).
+	replayStep *agent.ReplayStep
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once

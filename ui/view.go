@@ -152,6 +152,9 @@ func (m *Model) renderTabs(w int) string {
 }
 
 func (m *Model) pendingTitle() string {
+	if s := m.replayStep; s != nil {
+		return fmt.Sprintf("Pending at step %d: %d call(s), as decided", s.Step, len(s.Calls))
+	}
 	if t := m.askTitle(); t != "" {
 		return t
 	}

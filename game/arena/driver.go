@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"time"
+
 	"context"
 	"fmt"
 	"math"
@@ -20,6 +22,9 @@ func init() {
 		Summary: "the arena: an offline social battle world of communities, messages, a market and battles (no key, no network)",
 		Saves:   true,
 		Flags:   flags,
+		// The arena keeps its own game time in its state and goes on from it when
+		// restored: a world saved at any time restores as it stood then.
+		Rewind: func(state []byte, _ time.Duration) ([]byte, error) { return state, nil },
 	})
 }
 
@@ -39,7 +44,7 @@ func flags(fs *game.FlagSet) game.Opener {
 		if env.CheckOnly {
 			return nil, nil
 		}
-		cfg := Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario}
+		cfg := Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario, Clock: env.Clock}
 		if env.ToolsOnly {
 			cfg = Config{Poll: -1} // the catalogue needs no clock running
 		}

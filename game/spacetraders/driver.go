@@ -19,6 +19,7 @@ func init() {
 		Summary: "SpaceTraders in the built-in offline universe (no key, no account, no network)",
 		Saves:   true,
 		Flags:   universeFlags,
+		Rewind:  universe.Rewind,
 	})
 	game.RegisterDriver(game.Driver{
 		Name:    "spacetraders",
@@ -42,7 +43,7 @@ func universeFlags(fs *game.FlagSet) game.Opener {
 			// The catalogue needs no universe.
 			return &game.Opened{Game: New(Config{Offline: true}), Title: "SpaceTraders (offline universe)"}, nil
 		}
-		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit}, env.State, "")
+		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit, Clock: env.Clock}, env.State, "")
 		if err != nil {
 			return nil, fmt.Errorf("starting the offline universe: %w", err)
 		}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/secret"
+	"github.com/coplayhq/coplay/ui"
+)
+
+const replayUsage = `usage:
+  coplay sessions replay NAME [--data FILE]          replay the session on the screen, read-only
+  coplay sessions replay NAME --json [--data FILE]   print one JSON object per step
+`
+
+// runReplay reads a session back step by step: on the screen (read-only, with a key to
+// fork at the selected step and play on), or as JSON lines (docs/PROTOCOL.md).
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sessions replay", stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), replayUsage); fs.PrintDefaults() }
+	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
+	asJSON := fs.Bool("json", false, "print one JSON object per step instead of opening the screen")
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("replay needs exactly one session name (see `coplay sessions`)")
+	}
+	path := *data
+	if path == "" {
+		if path, err = notes.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("no notebook at %s", path)
+	}
+	book, err := openNotebookWith(path, true)
+	if err != nil {
+		return err
+	}
+	s, err := book.Session(pos[0])
+	if err != nil {
+		book.Close()
+		return sessionErr(err, pos[0], path)
+	}
+	rp, err := agent.ReadReplay(s)
+	if err != nil {
+		book.Close()
+		return fmt.Errorf("reading session %s: %w", pos[0], err)
+	}
+	if !*asJSON {
+		// The screen may fork and play on: it opens the notebook for writing then, so
+		// this read-only handle is put away first.
+		book.Close()
+		return replayScreen(path, rp, stdout, stderr)
+	}
+	defer book.Close()
+	w := secret.NewWriter(stdout, scrubber())
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range rp.Steps {
+		if err := enc.Encode(&rp.Steps[i]); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// replayScreen opens the replay screen on the session read into rp; when the person
+// forks at a step there, the fork is made and played on the companion screen, its first
+// advice already given.
+func replayScreen(path string, rp *agent.Replay, stdout, stderr io.Writer) error {
+	if err := needTerminal(); err != nil {
+		return fmt.Errorf("%w (or print the steps with --json)", err)
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	choice, err := ui.RunReplay(ctx, rp, ui.Info{Game: rp.Info.Game, Brain: rp.Info.Model, Session: rp.Info.Name})
+	if err != nil || !choice.Fork {
+		return err
+	}
+	cancel()
+	spec := notes.ForkPoint{Session: rp.Info.Name, Step: choice.Step}.String()
+	return playFork([]string{"--data", path, "--fork", spec}, choice.Advice, stdout, stderr)
+}
+
+// playFork starts the companion screen on a fork (args are play's flags, --fork among
+// them), with advice as the person's first advice ("" for none).
+func playFork(args []string, advice string, stdout, stderr io.Writer) error {
+	var o options
+	if _, err := o.parseSession(newFlagSet("coplay", stderr), args, stdout); err != nil {
+		return err
+	}
+	keys, err := loadKeys()
+	if err != nil {
+		return fmt.Errorf("reading your key bindings: %w", err)
+	}
+	p, err := setup(o, "", 0, needTerminal)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	history := resumedHistory(true, p.session, stderr)
+	if advice != "" {
+		if err := p.runner.Send(agent.Command{Cmd: agent.CmdAdvise, Text: advice}); err != nil {
+			return errors.Join(err, p.Close())
+		}
+	}
+	runDone := make(chan error, 1)
+	go func() { runDone <- p.runner.Run(ctx) }()
+	uiErr := ui.Run(ctx, p.runner, ui.Info{
+		Game: p.title, Brain: p.brain.Name(), Session: p.session.Name(),
+		Banner: strings.TrimSpace(p.banner + "\nforked from " + o.fork + "\n" + p.skipped),
+		Tools:  p.runner.Tools(), Keys: keys, History: history, Rules: o.fixedRules(),
+		MaxTokens: o.maxTokens, MaxCost: o.maxCost,
+	})
+	cancel()
+	runErr := <-runDone
+	if errors.Is(runErr, context.Canceled) {
+		runErr = nil
+	}
+	return errors.Join(uiErr, runErr, p.Close())
+}

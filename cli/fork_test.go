@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
+)
+
+// TestForkStateLiveAndRewound: a driver that can rewind gets the state the step
+// observed, moved by the time since; one that cannot (a live game) gets the session's
+// latest state and is told its world has moved on.
+func TestForkStateLiveAndRewound(t *testing.T) {
+	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	s, err := book.Create("live", "mcp", "model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for step, state := range []string{"world at 1", "world at 2"} {
+		recs := []notes.Record{{Type: "step", Step: step + 1}, {Type: "observation", Step: step + 1, Data: []byte(`{"observation":{"time":"` + observed.Add(time.Duration(step)*time.Hour).Format(time.RFC3339) + `"}}`)}}
+		if _, err := s.Commit(notes.Batch{Records: recs, Step: step + 1, State: []byte(state)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := notes.ForkPoint{Session: "live", Step: 1}
+	state, live, err := forkState(s, at, game.Driver{Name: "mcp"}, time.Now())
+	if err != nil || !live || string(state) != "world at 2" {
+		t.Errorf("live game: state %q, live %v, %v; want the latest state, live", state, live, err)
+	}
+	now := observed.Add(90 * time.Minute)
+	var ago time.Duration
+	rewind := game.Driver{Name: "universe", Rewind: func(st []byte, d time.Duration) ([]byte, error) {
+		ago = d
+		return append([]byte("rewound "), st...), nil
+	}}
+	state, live, err = forkState(s, at, rewind, now)
+	if err != nil || live || string(state) != "rewound world at 1" || ago != 90*time.Minute {
+		t.Errorf("built-in world: state %q, live %v, ago %v, %v; want step 1's world rewound by 90m", state, live, ago, err)
+	}
+	if _, _, err := forkState(s, notes.ForkPoint{Session: "live", Step: 3}, rewind, now); err == nil || !strings.Contains(err.Error(), "no step 3") {
+		t.Errorf("a step past the end: %v", err)
+	}
+}

@@ -1,0 +1,180 @@
+package notes
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDiffStateRoundTrips patches random edits of a JSON-like state back exactly.
+func TestDiffStateRoundTrips(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var sb strings.Builder
+	sb.WriteString(`{"ships":[`)
+	for i := range 2000 {
+		fmt.Fprintf(&sb, `{"symbol":"S-%d","fuel":%d,"status":"DOCKED"},`, i, rng.IntN(400))
+	}
+	sb.WriteString(`{}]}`)
+	prev := []byte(sb.String())
+	for round := range 50 {
+		cur := bytes.Clone(prev)
+		for range rng.IntN(8) + 1 {
+			i := rng.IntN(len(cur))
+			switch rng.IntN(3) {
+			case 0:
+				cur = append(cur[:i:i], append([]byte(`"new":1,`), cur[i:]...)...)
+			case 1:
+				cur = append(cur[:i:i], cur[min(len(cur), i+rng.IntN(30)):]...)
+			default:
+				cur[i] = '7'
+			}
+		}
+		edits, ok := diffState(prev, cur)
+		if !ok {
+			t.Fatalf("round %d: no diff for a few edits", round)
+		}
+		got, err := patchState(prev, edits)
+		if err != nil || !bytes.Equal(got, cur) {
+			t.Fatalf("round %d: patched state differs (err %v)", round, err)
+		}
+		if len(edits) > 2000 {
+			t.Errorf("round %d: %d bytes of edits for a few changes", round, len(edits))
+		}
+		prev = cur
+	}
+	if _, err := patchState(prev, []byte{200, 1, 1, 1}); err == nil {
+		t.Error("a bad edit was applied")
+	}
+}
+
+// TestStateAtAndFork saves a state per step, then reads each back and forks at a step:
+// the fork has the journal, notes, rules and spend up to that step, and the parent is
+// unchanged.
+func TestStateAtAndFork(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "coplay.db")
+	b, s := createAt(t, path, "p", "universe", "autopilot")
+	defer b.Close()
+	state := func(step int) []byte {
+		return []byte(fmt.Sprintf(`{"credits":%d,"ships":[{"s":"A","fuel":%d},{"s":"B"}],"pad":"%s"}`, 1000+step, 400-step, strings.Repeat("x", 500)))
+	}
+	stepSeq := map[int]uint64{}
+	for step := 1; step <= 40; step++ {
+		recs := []Record{{Type: "step", Step: step}, {Type: "observation", Step: step, Data: []byte(`{"observation":{"summary":"s"}}`)}}
+		if step == 3 {
+			recs = append(recs, Record{Type: "rules_changed", Step: step, Data: []byte(`{"rules":["allow orbit_ship"]}`)})
+		}
+		if step == 20 {
+			recs = append(recs, Record{Type: "rules_changed", Step: step, Data: []byte(`{"rules":["allow dock_ship","allow orbit_ship"]}`)})
+		}
+		recs = append(recs, Record{Type: "usage", Step: step, Data: []byte(`{"usage":{"prompt_tokens":100,"completion_tokens":10,"cost":0.5}}`)},
+			Record{Type: TypeProposed, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"call":{"tool":"orbit_ship"}}`)},
+			Record{Type: TypeDecision, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"decision":"auto"}`)},
+			Record{Type: TypeStarted, Step: step, CallID: fmt.Sprint("c", step)},
+			Record{Type: TypeResult, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"result":{}}`)})
+		got, err := s.Commit(Batch{Records: recs, Step: step, State: state(step)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stepSeq[step] = got[0].Seq
+		if _, err := s.SetNotes(fmt.Sprintf("# Notes\n\nstep %d\n", step), step); err != nil {
+			t.Fatal(err)
+		}
+		if step == 10 || step == 35 {
+			if _, err := s.SetPlan([]PlanStep{{Text: "late"}}, step); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Saves between steps are the tail: the state now, not a step's world.
+	if _, err := s.Commit(Batch{Records: []Record{{Type: "text", Step: 40}}, State: []byte("after an act")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.State(); err != nil || string(got) != "after an act" {
+		t.Errorf("State after a save between steps = %q, %v", got, err)
+	}
+	if err := s.SaveState(state(40)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.State(); err != nil || !bytes.Equal(got, state(40)) {
+		t.Errorf("State back at step 40's = %q, %v", got, err)
+	}
+	for _, step := range []int{1, 2, 17, 39, 40} {
+		got, err := s.StateAt(stepSeq[step])
+		if err != nil || !bytes.Equal(got, state(step)) {
+			t.Fatalf("StateAt(step %d) = %q, %v; want %q", step, got, err, state(step))
+		}
+	}
+	var before bytes.Buffer
+	if err := s.Export(&before); err != nil {
+		t.Fatal(err)
+	}
+	child, cut, err := b.Fork(ForkPoint{Session: "p", Step: 30}, "", "gpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut != stepSeq[30] {
+		t.Errorf("cut at %d, want the step record %d", cut, stepSeq[30])
+	}
+	info, err := child.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Parent != "p@30" || info.Steps != 29 || info.Records != cut-1 || info.Calls != 29 || info.PromptTokens != 2900 || info.Cost != 14.5 || info.Model != "gpt" {
+		t.Errorf("fork info = %+v", info)
+	}
+	n, err := child.Notes()
+	if err != nil || n.Version != 29 || !strings.Contains(n.Text, "step 29") {
+		t.Errorf("fork notes = %+v, %v; want version 29", n, err)
+	}
+	rules, err := child.RuleLines()
+	if err != nil || strings.Join(rules, ";") != "allow dock_ship;allow orbit_ship" {
+		t.Errorf("fork rules = %q, %v", rules, err)
+	}
+	got, err := child.StateAt(stepSeq[10])
+	if err != nil || !bytes.Equal(got, state(10)) {
+		t.Errorf("fork's history at step 10 = %q, %v", got, err)
+	}
+	rec, err := child.Recover()
+	if err != nil || len(rec.Pending)+len(rec.Unknown)+len(rec.NotStarted) != 0 {
+		t.Errorf("fork has open calls: %+v, %v", rec, err)
+	}
+	// The fork's next notes and plan versions follow the copied ones.
+	if _, err := child.SetPlan([]PlanStep{{Text: "go on"}}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := child.SetPlan([]PlanStep{{Text: "go on and on"}}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := child.SetNotes("# Notes\n\nforked\n", 30); err != nil || n.Version != 30 {
+		t.Errorf("the fork's next notes = %+v, %v; want version 30", n, err)
+	}
+	if plans, err := child.PlanHistory(); err != nil || len(plans) != 3 || plans[2].Steps[0].Text != "go on and on" {
+		t.Errorf("the fork's plans = %+v, %v", plans, err)
+	}
+	// The fork goes on from its own seq.
+	more, err := child.Commit(Batch{Records: []Record{{Type: "step", Step: 30}}})
+	if err != nil || more[0].Seq != cut {
+		t.Errorf("the fork's next record is %v (%v), want seq %d", more, err, cut)
+	}
+	var after bytes.Buffer
+	if err := s.Export(&after); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before.Bytes(), after.Bytes()) {
+		t.Error("forking changed the parent's export")
+	}
+	if _, _, err := b.Fork(ForkPoint{Session: "p", Step: 41}, "", "x"); err == nil || !strings.Contains(err.Error(), "steps 1 to 40") {
+		t.Errorf("fork past the end: %v", err)
+	}
+	for _, bad := range []string{"p", "p@", "p@0", "@3", "p@x"} {
+		if _, err := ParseForkPoint(bad); err == nil {
+			t.Errorf("ParseForkPoint(%q) accepted", bad)
+		}
+	}
+	if p, err := ParseForkPoint("a@b@12"); err != nil || p.Session != "a@b" || p.Step != 12 {
+		t.Errorf("ParseForkPoint(a@b@12) = %+v, %v", p, err)
+	}
+}
