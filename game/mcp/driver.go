@@ -31,6 +31,7 @@ type saved struct {
 	Observe     []string          `json:"observe,omitempty"`
 	ObserveTool string            `json:"observe_tool,omitempty"`
 	LogLevel    string            `json:"log_level,omitempty"`
+	Transport   string            `json:"transport,omitempty"`
 	// The OAuth client, never its secret: only the variable that holds it.
 	ClientID          string `json:"client_id,omitempty"`
 	ClientSecretEnv   string `json:"client_secret_env,omitempty"`
@@ -45,6 +46,7 @@ func flags(fs *game.FlagSet) game.Opener {
 	clientID := fs.StringFlag("mcp-client-id", "", "OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)")
 	clientSecretEnv := fs.StringFlag("mcp-client-secret-env", "", "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)")
 	clientMetadata := fs.StringFlag("mcp-client-metadata", "", "https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one")
+	transport := fs.StringFlag("mcp-transport", "", "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one")
 	logLevel := fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)")
 	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
 		var cfg Config
@@ -53,7 +55,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			if err := json.Unmarshal(env.State, &s); err != nil {
 				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
 			}
-			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel,
+			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel, Transport: s.Transport,
 				OAuth: OAuth{ClientID: s.ClientID, ClientSecretEnv: s.ClientSecretEnv, ClientMetadataURL: s.ClientMetadataURL}}
 		} else {
 			if *server == "" {
@@ -79,6 +81,9 @@ func flags(fs *game.FlagSet) game.Opener {
 		if *logLevel != "" {
 			cfg.LogLevel = *logLevel
 		}
+		if *transport != "" {
+			cfg.Transport = *transport
+		}
 		if *clientID != "" || *clientSecretEnv != "" || *clientMetadata != "" {
 			cfg.OAuth = OAuth{ClientID: *clientID, ClientSecretEnv: *clientSecretEnv, ClientMetadataURL: *clientMetadata}
 		}
@@ -89,6 +94,14 @@ func flags(fs *game.FlagSet) game.Opener {
 			return nil, nil
 		}
 		cfg.LogDir, cfg.Sampling = env.Dir, env.Model
+		if cfg.URL != "" {
+			// OAuth grants outlive the run (tokens.go); never in the session's state.
+			store, err := DefaultTokenStore()
+			if err != nil {
+				return nil, err
+			}
+			cfg.Tokens = store
+		}
 		g, err := Open(ctx, cfg)
 		if err != nil {
 			if g != nil {
@@ -96,7 +109,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel,
+		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
 			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL}
 		for k, v := range cfg.Headers {
 			if strings.Contains(v, "$") {
