@@ -1,11 +1,15 @@
 #!/bin/bash
 # The MCP conformance suite's client (docs/PROTOCOL.md, "A server's questions"): coplay run
 # --headless with a scripted model that calls the tool each scenario expects, --approve all.
+# scripts/mcp-conformance.sh runs every client scenario with it; one by hand:
 #   COPLAY=./coplay npx @modelcontextprotocol/conformance@0.1.16 client \
-#     --command scripts/mcp-conformance-client.sh --suite auth
+#     --command scripts/mcp-conformance-client.sh --scenario auth/metadata-default
 # The suite needs Node 22 or later (fs.globSync).
 url="$1"
 d=$(mktemp -d)
+# Each scenario is a new server: its OAuth grant is kept in a config directory of its
+# own (a 0600 file), never the person's keyring or config.
+export XDG_CONFIG_HOME="$d/config" COPLAY_MCP_TOKENS=file
 call=""
 case "$MCP_CONFORMANCE_SCENARIO" in
   tools_call) call='{"tool":"add_numbers","args":{"a":5,"b":3}}' ;;

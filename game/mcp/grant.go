@@ -158,26 +158,71 @@ type asMeta struct {
 	RevocationEndpoint string `json:"revocation_endpoint"`
 }
 
-// metaWatcher is the OAuth handler's HTTP transport: it passes every request on, and
+// metaWatcher is the OAuth handler's HTTP transport: it passes every request on,
 // notes the revocation endpoint of each authorization server metadata document that
-// goes by, by token endpoint.
+// goes by (by token endpoint), and serves the 2025-03-26 spec's discovery.
+//
+// Under that spec a server publishes no protected resource metadata, and its own
+// origin is its authorization server, whose metadata sits at
+// origin/.well-known/oauth-authorization-server but may name another issuer (the
+// origin with a path, say). The SDK falls back to the origin when no protected
+// resource metadata is found, but then holds the metadata's issuer to the origin
+// (RFC 8414) and gives up. So when a flow found no protected resource metadata, the
+// issuer of the metadata at the MCP server's own origin is taken as the origin. (With
+// no metadata at all the SDK takes the default endpoints /authorize, /token and
+// /register at the origin, as that spec says.)
 type metaWatcher struct {
-	base http.RoundTripper
-	mu   sync.Mutex
-	seen map[string]asMeta // by token endpoint
+	base   http.RoundTripper
+	origin string // the MCP server's scheme://host
+
+	mu       sync.Mutex
+	seen     map[string]asMeta // by token endpoint
+	prmFound bool              // this flow found protected resource metadata
+}
+
+// newFlow starts a new authorization flow's discovery.
+func (m *metaWatcher) newFlow() {
+	m.mu.Lock()
+	m.prmFound = false
+	m.mu.Unlock()
 }
 
 func (m *metaWatcher) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := m.base.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusOK || req.Method != http.MethodGet ||
-		!(strings.Contains(req.URL.Path, "/.well-known/oauth-authorization-server") || strings.Contains(req.URL.Path, "/.well-known/openid-configuration")) {
+	if err != nil || resp.StatusCode != http.StatusOK || req.Method != http.MethodGet {
 		return resp, err
+	}
+	if strings.HasPrefix(req.URL.Path, "/.well-known/oauth-protected-resource") {
+		m.mu.Lock()
+		m.prmFound = true
+		m.mu.Unlock()
+		return resp, nil
+	}
+	if !strings.Contains(req.URL.Path, "/.well-known/oauth-authorization-server") && !strings.Contains(req.URL.Path, "/.well-known/openid-configuration") {
+		return resp, nil
 	}
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if rerr != nil {
 		return resp, nil
+	}
+	m.mu.Lock()
+	legacy := !m.prmFound && req.URL.Scheme+"://"+req.URL.Host == m.origin && req.URL.Path == "/.well-known/oauth-authorization-server"
+	m.mu.Unlock()
+	if legacy {
+		var doc map[string]any
+		if json.Unmarshal(body, &doc) == nil {
+			if iss, _ := doc["issuer"].(string); iss != m.origin {
+				doc["issuer"] = m.origin
+				if b, err := json.Marshal(doc); err == nil {
+					body = b
+					resp.Body = io.NopCloser(bytes.NewReader(body))
+					resp.ContentLength = int64(len(body))
+					resp.Header.Del("Content-Length")
+				}
+			}
+		}
 	}
 	var meta asMeta
 	if json.Unmarshal(body, &meta) == nil && meta.TokenEndpoint != "" {

@@ -86,9 +86,10 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 		}
 	}
 	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
-	watch := &metaWatcher{base: http.DefaultTransport}
+	u, _ := url.Parse(g.cfg.URL) // checked by resourceKey
+	watch := &metaWatcher{base: http.DefaultTransport, origin: u.Scheme + "://" + u.Host}
 	client := &http.Client{Transport: watch}
-	h := &oauthHandler{g: g, resource: resource, store: store}
+	h := &oauthHandler{g: g, resource: resource, store: store, watch: watch}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL: redirect,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
@@ -203,6 +204,7 @@ type oauthHandler struct {
 	g        *Game
 	resource string
 	store    TokenStore
+	watch    *metaWatcher
 	mu       sync.Mutex
 	src      *grantSource
 }
@@ -236,6 +238,7 @@ func (o *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 // Authorize runs the authorization flow after a 401 (or a 403 asking for more scopes).
 func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	status := resp.StatusCode
+	o.watch.newFlow()
 	err := o.h.Authorize(ctx, req, resp)
 	if err == nil {
 		return nil
