@@ -146,7 +146,9 @@ func (s *grantSource) save() {
 	}
 	g := s.grant
 	if err := s.store.Save(&g); err != nil {
-		s.warn.Do(func() { s.say(fmt.Sprintf("MCP server %s: coplay could not keep its authorization for the next run: %v", s.name, err)) })
+		s.warn.Do(func() {
+			s.say(fmt.Sprintf("MCP server %s: coplay could not keep its authorization for the next run: %v", s.name, err))
+		})
 	}
 }
 
