@@ -38,8 +38,11 @@ type grantSource struct {
 
 // newGrantSource starts from g, refreshing with cfg.
 func newGrantSource(ctx context.Context, cfg *oauth2.Config, g Grant, store TokenStore, name string, say func(string)) *grantSource {
-	return &grantSource{ctx: ctx, cfg: cfg, grant: g, store: store, name: name, say: say, now: time.Now}
+	return &grantSource{ctx: ctx, cfg: cfg, grant: g, store: store, name: name, say: say, now: clock}
 }
+
+// clock is the time grant sources go by; tests move it on instead of sleeping.
+var clock = time.Now
 
 // refreshError is a refresh that failed other than by the authorization server's
 // refusal: the tokens are kept and the refresh is tried again at the next request.
@@ -78,7 +81,7 @@ func (s *grantSource) margin() time.Duration {
 	if g.Issued.IsZero() || g.Expiry.IsZero() {
 		return 30 * time.Second
 	}
-	return min(g.Expiry.Sub(g.Issued)/4, time.Minute)
+	return max(min(g.Expiry.Sub(g.Issued)/4, time.Minute), 0)
 }
 
 // fresh reports whether the access token may still be sent.

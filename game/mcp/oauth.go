@@ -106,7 +106,7 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			gr := Grant{Resource: resource, ClientID: c.ClientID, RedirectURL: c.RedirectURL, AuthStyle: int(c.Endpoint.AuthStyle),
 				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: watch.revocation(c.Endpoint.TokenURL), Scopes: c.Scopes,
-				AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType, Expiry: tok.Expiry, Issued: time.Now()}
+				AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType, Expiry: tok.Expiry, Issued: clock()}
 			// Only a client coplay registered is kept whole: a person's client secret
 			// stays in the person's environment variable.
 			if c.ClientID != o.ClientID && c.ClientID != o.ClientMetadataURL {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -67,13 +68,13 @@ func resourceKey(raw string) (string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("%q is not an http or https URL", raw)
 	}
-	host := strings.ToLower(u.Hostname())
-	if p := u.Port(); p != "" && !(u.Scheme == "http" && p == "80") && !(u.Scheme == "https" && p == "443") {
-		host += ":" + p
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname())
+	if p := u.Port(); p != "" && !(scheme == "http" && p == "80") && !(scheme == "https" && p == "443") {
+		host = net.JoinHostPort(host, p)
 	} else if strings.Contains(host, ":") { // IPv6 without a port
 		host = "[" + host + "]"
 	}
-	return strings.ToLower(u.Scheme) + "://" + host + strings.TrimRight(u.EscapedPath(), "/"), nil
+	return scheme + "://" + host + strings.TrimRight(u.EscapedPath(), "/"), nil
 }
 
 // keyringService is the service name grants are kept under in the OS keyring.

@@ -42,6 +42,7 @@ type OAuthServer struct {
 	access  map[string]time.Time // access token → expiry
 	refresh map[string]string    // refresh token → client
 	issued  []string             // every token handed out
+	down    bool                 // the token endpoint answers 503
 	stats   OAuthStats
 }
 
@@ -79,6 +80,13 @@ func (s *OAuthServer) RevokeAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.access, s.refresh = map[string]time.Time{}, map[string]string{}
+}
+
+// TokenEndpointDown makes the token endpoint answer 503 (down is true) or work again.
+func (s *OAuthServer) TokenEndpointDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = down
 }
 
 // Tokens returns every access and refresh token the server ever handed out, for tests
@@ -197,8 +205,17 @@ func (s *OAuthServer) authorize(w http.ResponseWriter, r *http.Request) {
 func (s *OAuthServer) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
 	f := r.Form
+	if id, _, ok := r.BasicAuth(); ok && f.Get("client_id") == "" { // client_secret_basic, with an empty secret
+		if id, err := url.QueryUnescape(id); err == nil {
+			f.Set("client_id", id)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.down {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable"})
+		return
+	}
 	var client string
 	var offline bool
 	switch f.Get("grant_type") {
