@@ -30,6 +30,13 @@ if [ -n "$MCP_CONFORMANCE_CONTEXT" ]; then
   id=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"client_id\",\"\"))")
   sec=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"client_secret\",\"\"))")
   if [ -n "$id" ]; then export CONF_SECRET="$sec"; extra+=(--mcp-client-id "$id" --mcp-client-secret-env CONF_SECRET); fi
+  idp=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"idp_issuer\",\"\"))")
+  if [ -n "$idp" ]; then
+    # Enterprise-managed authorization (SEP-990): the IdP's ID token from the context.
+    export CONF_ID_TOKEN=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"idp_id_token\",\"\"))")
+    idp_client=$(echo "$MCP_CONFORMANCE_CONTEXT" | python3 -c "import json,sys; print(json.load(sys.stdin).get(\"idp_client_id\",\"\"))")
+    extra+=(--mcp-idp-issuer "$idp" --mcp-idp-client-id "$idp_client" --mcp-idp-token-env CONF_ID_TOKEN)
+  fi
 fi
 "${COPLAY:-coplay}" run --headless --data "$d/coplay.db" --game mcp --mcp "$url" --brain "script:$d/c.json" --approve all --steps 2 "${extra[@]}" < /dev/null
 rc=$?

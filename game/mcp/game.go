@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -80,11 +81,16 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	name = u.Host + u.Path // no user info, no query: they may hold secrets
 	hd := newHTTPDialer(cfg, os.LookupEnv)
 	g := newGame(cfg, name, hd.dial)
+	g.http = hd
+	if cfg.OAuth.IdPIssuer != "" { // the organisation's identity provider vouches (enterprise.go)
+		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: http.DefaultClient}
+		return g, g.start(ctx)
+	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
 	if err != nil {
 		return nil, err
 	}
-	hd.oauth, g.oauth, g.http = h, h, hd
+	hd.oauth, hd.fault, g.oauth = h, h.refreshFault, h
 	return g, g.start(ctx)
 }
 

@@ -44,6 +44,14 @@ type OAuth struct {
 	// ClientMetadataURL is the https URL of coplay's client ID metadata document, for
 	// authorization servers that take one instead of registration.
 	ClientMetadataURL string
+	// IdPIssuer, IdPClientID and IdPTokenEnv authorize through the organisation's
+	// identity provider instead of the browser (enterprise.go, SEP-990): its issuer
+	// URL, coplay's client id there, and the environment variable holding the ID
+	// token it issued to the person. They go with ClientID (and its secret), coplay's
+	// client at the MCP server's authorization server.
+	IdPIssuer   string
+	IdPClientID string
+	IdPTokenEnv string
 	// Wait is how long to wait for the browser's redirect (0 = DefaultOAuthWait).
 	Wait time.Duration
 	// Open shows the authorization URL to the person; nil opens it in the browser.
@@ -359,19 +367,26 @@ func (o OAuth) check(stdio bool) error {
 		return errors.New("mcp: OAuth settings are for a URL; a stdio server is not reached over HTTP")
 	case o.ClientSecretEnv != "" && o.ClientID == "":
 		return errors.New("mcp: a client secret goes with a client id (--mcp-client-id)")
+	case (o.IdPIssuer != "" || o.IdPClientID != "" || o.IdPTokenEnv != "") && stdio:
+		return errors.New("mcp: identity provider settings are for a URL; a stdio server is not reached over HTTP")
+	case (o.IdPIssuer != "" || o.IdPClientID != "" || o.IdPTokenEnv != "") && (o.IdPIssuer == "" || o.IdPClientID == "" || o.IdPTokenEnv == "" || o.ClientID == ""):
+		return errors.New("mcp: authorizing through an identity provider needs its issuer (--mcp-idp-issuer), coplay's client id there (--mcp-idp-client-id), the variable holding your ID token (--mcp-idp-token-env), and coplay's client at the MCP server (--mcp-client-id)")
 	case o.ClientMetadataURL != "" && !strings.HasPrefix(o.ClientMetadataURL, "https://"):
 		return fmt.Errorf("mcp: the client metadata document %q must be an https URL", o.ClientMetadataURL)
 	}
 	return nil
 }
 
-// secrets returns the client secret, for the scrubber: it is shown and written nowhere.
+// secrets returns the client secret and the ID token, for the scrubber: it is shown and written nowhere.
 func (o OAuth) secrets(getenv func(string) (string, bool)) []string {
-	if o.ClientSecretEnv == "" {
-		return nil
+	var out []string
+	for _, name := range []string{o.ClientSecretEnv, o.IdPTokenEnv} {
+		if name == "" {
+			continue
+		}
+		if v, ok := getenv(name); ok && v != "" {
+			out = append(out, v)
+		}
 	}
-	if v, ok := getenv(o.ClientSecretEnv); ok && v != "" {
-		return []string{v}
-	}
-	return nil
+	return out
 }

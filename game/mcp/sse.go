@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,7 +29,8 @@ type httpDialer struct {
 	url     string
 	headers map[string]string
 	getenv  func(string) (string, bool)
-	oauth   *oauthHandler // nil: no OAuth (tests)
+	oauth   auth.OAuthHandler // nil: no OAuth (tests)
+	fault   func() error      // a refresh that failed other than by refusal; may be nil
 
 	mu     sync.Mutex
 	mode   string // "" (not settled), TransportHTTP or TransportSSE
@@ -53,7 +55,7 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	if mode == TransportSSE {
 		// No 401 flow on this transport (the SDK's SSE client has none): a token kept
 		// from an earlier run, or got on streamable HTTP, is sent as it is.
-		client := &http.Client{Transport: &bearerTransport{base: rt, oauth: d.oauth}}
+		client := &http.Client{Transport: &bearerTransport{base: rt, oauth: d.oauth, fault: d.fault}}
 		return &sseTransport{inner: &sdk.SSEClientTransport{Endpoint: d.url, HTTPClient: client}}, nil
 	}
 	client := &http.Client{Transport: &statusWatcher{base: rt, d: d}}
@@ -117,7 +119,8 @@ func (s *statusWatcher) RoundTrip(req *http.Request) (*http.Response, error) {
 // bearerTransport sends the OAuth access token, if there is one, with every request.
 type bearerTransport struct {
 	base  http.RoundTripper
-	oauth *oauthHandler
+	oauth auth.OAuthHandler
+	fault func() error
 }
 
 func (b *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -130,8 +133,10 @@ func (b *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	tok, err := ts.Token()
 	if err != nil {
-		if rf := b.oauth.refreshFault(); rf != nil {
-			return nil, rf
+		if b.fault != nil {
+			if rf := b.fault(); rf != nil {
+				return nil, rf
+			}
 		}
 		return b.base.RoundTrip(req) // refused: the server's 401 says the rest
 	}
