@@ -101,6 +101,10 @@ func (s *grantSource) Token() (*oauth2.Token, error) {
 	if s.fresh() {
 		return s.token(), nil
 	}
+	s.adoptKept()
+	if s.fresh() {
+		return s.token(), nil
+	}
 	if s.grant.RefreshToken == "" {
 		if s.grant.AccessToken != "" && s.now().Before(s.grant.Expiry) {
 			return s.token(), nil // nothing to renew it with: use it to its end
@@ -131,6 +135,21 @@ func (s *grantSource) Token() (*oauth2.Token, error) {
 	}
 	s.save()
 	return s.token(), nil
+}
+
+// adoptKept takes the kept grant when another coplay (a second run against the same
+// server) has refreshed it since: a server that rotates refresh tokens has made ours
+// useless then. s.mu held.
+func (s *grantSource) adoptKept() {
+	if s.store == nil {
+		return
+	}
+	kept, err := s.store.Load(s.grant.Resource)
+	if err != nil || kept == nil || kept.ClientID != s.grant.ClientID || kept.TokenURL != s.grant.TokenURL ||
+		kept.AccessToken == "" || kept.AccessToken == s.grant.AccessToken {
+		return
+	}
+	s.grant = *kept
 }
 
 // failed returns the last refresh that failed other than by refusal, if the last

@@ -182,3 +182,38 @@ func TestOAuthRegistersForRefresh(t *testing.T) {
 		t.Errorf("offline_access not asked for: %s", authURL)
 	}
 }
+
+// Two runs against one server share the kept grant: when the other refreshed (and the
+// server rotated the refresh token), this one takes the kept tokens instead of
+// refreshing with a used refresh token and asking the browser again.
+func TestOAuthGrantSharedBetweenRuns(t *testing.T) {
+	by := skew(t)
+	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	store := &memStore{}
+	p := &person{}
+	a, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tick(t, a)
+	tick(t, b)
+	by.Store(int64(59 * time.Minute))
+	tick(t, a) // refreshes, rotating the refresh token
+	tick(t, b) // takes a's tokens
+	if visits, _ := p.count(); visits != 1 {
+		t.Errorf("the browser was opened %d times; want once", visits)
+	}
+	if st := srv.Stats(); st.Refreshes != 1 || st.Refused != 0 {
+		t.Errorf("%d refreshes, %d refused; want one refresh, none refused", st.Refreshes, st.Refused)
+	}
+}

@@ -133,3 +133,19 @@ func TestTransportCheck(t *testing.T) {
 		t.Errorf("a transport for a command: %v", err)
 	}
 }
+
+// Authorizing through an identity provider needs all of its settings, and a URL.
+func TestEnterpriseCheck(t *testing.T) {
+	full := OAuth{IdPIssuer: "https://idp", IdPClientID: "c", IdPTokenEnv: "ID_TOKEN", ClientID: "mcp-client"}
+	if err := (Config{URL: "http://x/mcp", OAuth: full}).check(); err != nil {
+		t.Errorf("complete settings: %v", err)
+	}
+	partial := full
+	partial.IdPTokenEnv = ""
+	if err := (Config{URL: "http://x/mcp", OAuth: partial}).check(); err == nil || !strings.Contains(err.Error(), "--mcp-idp-token-env") {
+		t.Errorf("no ID token variable: %v", err)
+	}
+	if err := (Config{Command: "srv", OAuth: full}).check(); err == nil || !strings.Contains(err.Error(), "stdio") {
+		t.Errorf("for a command: %v", err)
+	}
+}
