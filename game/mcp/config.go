@@ -39,6 +39,12 @@ type Config struct {
 	LogLevel string
 	// OAuth is how coplay identifies itself when a URL server answers 401 (oauth.go).
 	OAuth OAuth
+	// Tokens keeps OAuth grants across runs (tokens.go); nil keeps them in memory only.
+	Tokens TokenStore
+	// Transport forces how a URL is spoken: TransportHTTP (streamable HTTP) or
+	// TransportSSE (the 2024-11-05 HTTP+SSE transport); "" tries streamable HTTP first
+	// and falls back to SSE when the server answers as an old one (sse.go).
+	Transport string
 }
 
 // check reports what is wrong with a Config, before anything is started.
@@ -55,6 +61,14 @@ func (c Config) check() error {
 		if _, err := splitCommand(c.Command); err != nil {
 			return err
 		}
+	}
+	switch c.Transport {
+	case "", TransportHTTP, TransportSSE:
+	default:
+		return fmt.Errorf("mcp: transport %q is not one of http, sse", c.Transport)
+	}
+	if c.Transport != "" && c.Command != "" {
+		return errors.New("mcp: a transport (http or sse) is for a URL; a command is spoken over stdio")
 	}
 	if err := c.OAuth.check(c.Command != ""); err != nil {
 		return err

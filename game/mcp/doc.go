@@ -1,7 +1,8 @@
 // Package mcp plays any MCP server as a game: its tools become the game's typed tools,
 // its instructions become the rules, and the resources or the read tool named in the
 // Config make the observation. Servers are reached with the official go-sdk over stdio
-// (Config.Command) or streamable HTTP (Config.URL).
+// (Config.Command), streamable HTTP (Config.URL), or the 2024-11-05 HTTP+SSE transport
+// for a URL server that answers as an old one (sse.go, Config.Transport).
 //
 // # Using it
 //
@@ -68,7 +69,9 @@
 // the context of the call in flight (host.go). Observed resources are subscribed to when
 // the server allows it, and their updates are triggers of type resource.updated
 // (Triggers). A URL server that answers 401 is authorized with OAuth's authorization
-// code flow through the browser (oauth.go, Config.OAuth); tokens stay in memory.
+// code flow through the browser (oauth.go, Config.OAuth); the grant is kept across runs
+// in Config.Tokens (tokens.go: the OS keyring, else a 0600 file) and refreshed before
+// it expires (grant.go); Logout revokes and forgets it.
 //
 // Nothing a server sends (descriptions, results, notifications) can approve a call or
 // add a rule: this package has no access to either, and only turns what the server

@@ -31,10 +31,15 @@ type saved struct {
 	Observe     []string          `json:"observe,omitempty"`
 	ObserveTool string            `json:"observe_tool,omitempty"`
 	LogLevel    string            `json:"log_level,omitempty"`
+	Transport   string            `json:"transport,omitempty"`
 	// The OAuth client, never its secret: only the variable that holds it.
 	ClientID          string `json:"client_id,omitempty"`
 	ClientSecretEnv   string `json:"client_secret_env,omitempty"`
 	ClientMetadataURL string `json:"client_metadata_url,omitempty"`
+	// An identity provider (enterprise.go), never the ID token: only its variable.
+	IdPIssuer   string `json:"idp_issuer,omitempty"`
+	IdPClientID string `json:"idp_client_id,omitempty"`
+	IdPTokenEnv string `json:"idp_token_env,omitempty"`
 }
 
 func flags(fs *game.FlagSet) game.Opener {
@@ -45,6 +50,10 @@ func flags(fs *game.FlagSet) game.Opener {
 	clientID := fs.StringFlag("mcp-client-id", "", "OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)")
 	clientSecretEnv := fs.StringFlag("mcp-client-secret-env", "", "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)")
 	clientMetadata := fs.StringFlag("mcp-client-metadata", "", "https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one")
+	idpIssuer := fs.StringFlag("mcp-idp-issuer", "", "issuer `URL` of your organisation's identity provider, to authorize an --mcp URL through it (enterprise-managed authorization) instead of the browser")
+	idpClientID := fs.StringFlag("mcp-idp-client-id", "", "coplay's OAuth `client id` at the identity provider (with --mcp-idp-issuer)")
+	idpTokenEnv := fs.StringFlag("mcp-idp-token-env", "", "environment `variable` holding the ID token the identity provider issued you (with --mcp-idp-issuer; never stored)")
+	transport := fs.StringFlag("mcp-transport", "", "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one")
 	logLevel := fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)")
 	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
 		var cfg Config
@@ -53,8 +62,9 @@ func flags(fs *game.FlagSet) game.Opener {
 			if err := json.Unmarshal(env.State, &s); err != nil {
 				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
 			}
-			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel,
-				OAuth: OAuth{ClientID: s.ClientID, ClientSecretEnv: s.ClientSecretEnv, ClientMetadataURL: s.ClientMetadataURL}}
+			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel, Transport: s.Transport,
+				OAuth: OAuth{ClientID: s.ClientID, ClientSecretEnv: s.ClientSecretEnv, ClientMetadataURL: s.ClientMetadataURL,
+					IdPIssuer: s.IdPIssuer, IdPClientID: s.IdPClientID, IdPTokenEnv: s.IdPTokenEnv}}
 		} else {
 			if *server == "" {
 				return nil, game.FlagErrorf("--game mcp needs --mcp: a command that starts a stdio server ('node dist/index.js stdio') or a streamable HTTP URL (http://127.0.0.1:3001/mcp)")
@@ -79,8 +89,12 @@ func flags(fs *game.FlagSet) game.Opener {
 		if *logLevel != "" {
 			cfg.LogLevel = *logLevel
 		}
-		if *clientID != "" || *clientSecretEnv != "" || *clientMetadata != "" {
-			cfg.OAuth = OAuth{ClientID: *clientID, ClientSecretEnv: *clientSecretEnv, ClientMetadataURL: *clientMetadata}
+		if *transport != "" {
+			cfg.Transport = *transport
+		}
+		if *clientID != "" || *clientSecretEnv != "" || *clientMetadata != "" || *idpIssuer != "" || *idpClientID != "" || *idpTokenEnv != "" {
+			cfg.OAuth = OAuth{ClientID: *clientID, ClientSecretEnv: *clientSecretEnv, ClientMetadataURL: *clientMetadata,
+				IdPIssuer: *idpIssuer, IdPClientID: *idpClientID, IdPTokenEnv: *idpTokenEnv}
 		}
 		if err := cfg.check(); err != nil {
 			return nil, game.FlagErrorf("--mcp: %s", strings.TrimPrefix(err.Error(), "mcp: "))
@@ -89,6 +103,14 @@ func flags(fs *game.FlagSet) game.Opener {
 			return nil, nil
 		}
 		cfg.LogDir, cfg.Sampling = env.Dir, env.Model
+		if cfg.URL != "" {
+			// OAuth grants outlive the run (tokens.go); never in the session's state.
+			store, err := DefaultTokenStore()
+			if err != nil {
+				return nil, err
+			}
+			cfg.Tokens = store
+		}
 		g, err := Open(ctx, cfg)
 		if err != nil {
 			if g != nil {
@@ -96,8 +118,9 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel,
-			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL}
+		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
+			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
+			IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
 		for k, v := range cfg.Headers {
 			if strings.Contains(v, "$") {
 				if s.Headers == nil {

@@ -116,3 +116,34 @@ func TestEverythingHTTP(t *testing.T) {
 	defer g.Close()
 	checkEverything(t, g)
 }
+
+// The reference server in sse mode speaks only the 2024-11-05 HTTP+SSE transport: a URL
+// tried as streamable HTTP gets a 4xx to its initialize POST, and the SSE stream is
+// opened instead; forced with Transport, SSE is spoken at once. Either way the
+// catalogue is listed and calls are answered.
+func TestEverythingSSE(t *testing.T) {
+	url := mcptest.EverythingSSE(t)
+	var said []string
+	g, err := Open(context.Background(), Config{URL: url, OAuth: OAuth{Say: func(s string) { said = append(said, s) }}})
+	if err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	defer g.Close()
+	if len(said) != 1 || !strings.Contains(said[0], "speaking the older HTTP+SSE transport") {
+		t.Errorf("the person was told %q; want one line saying the older transport is spoken", said)
+	}
+	checkEverything(t, g)
+
+	forced, err := Open(context.Background(), Config{URL: url, Transport: TransportSSE, OAuth: OAuth{Say: func(s string) { t.Errorf("forced SSE said %q", s) }}})
+	if err != nil {
+		t.Fatalf("open %s over SSE: %v", url, err)
+	}
+	defer forced.Close()
+	res, err := forced.Call(context.Background(), "echo", json.RawMessage(`{"message":"over sse"}`))
+	if err != nil || !strings.Contains(res.Output, "over sse") {
+		t.Errorf("echo over forced SSE: %+v, %v", res, err)
+	}
+	if _, err := Open(context.Background(), Config{URL: url, Transport: TransportHTTP}); err == nil || !strings.Contains(err.Error(), "Not Found") {
+		t.Errorf("forced streamable HTTP against an SSE server: %v", err)
+	}
+}

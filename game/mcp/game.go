@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -39,6 +40,9 @@ type Game struct {
 	notices     []string // for the next observation's summary
 	changes     []string // for Changes
 	changed     bool     // for ToolsChanged
+
+	http  *httpDialer   // a URL server's dialer (sse.go); nil for stdio
+	oauth *oauthHandler // a URL server's authorization (oauth.go); nil for stdio
 
 	hosts hosts    // the calls in flight and the runner's Host (host.go)
 	ended *lastEnd // how the last stdio server ended, for the reconnect notice (exit.go)
@@ -75,13 +79,18 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 		return nil, fmt.Errorf("mcp: URL %q is not an http or https URL", cfg.URL)
 	}
 	name = u.Host + u.Path // no user info, no query: they may hold secrets
-	d = (&httpDialer{url: cfg.URL, headers: cfg.Headers, getenv: os.LookupEnv}).dial
-	g := newGame(cfg, name, d)
+	hd := newHTTPDialer(cfg, os.LookupEnv)
+	g := newGame(cfg, name, hd.dial)
+	g.http = hd
+	if cfg.OAuth.IdPIssuer != "" { // the organisation's identity provider vouches (enterprise.go)
+		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: http.DefaultClient}
+		return g, g.start(ctx)
+	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
 	if err != nil {
 		return nil, err
 	}
-	g.dial = withOAuth(d, h)
+	hd.oauth, hd.fault, g.oauth = h, h.refreshFault, h
 	return g, g.start(ctx)
 }
 
@@ -126,7 +135,28 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.client.Connect(ctx, t, nil)
+	sess, err := g.client.Connect(ctx, t, nil)
+	if g.http == nil {
+		return sess, err
+	}
+	if status, ok := g.http.legacy(err); ok {
+		// An older server (protocol 2024-11-05): the spec's backwards compatibility.
+		g.sayFunc()(fmt.Sprintf("MCP server %s answered %d to streamable HTTP; speaking the older HTTP+SSE transport (protocol 2024-11-05) instead", g.name, status))
+		if t, err = g.dial(ctx); err != nil {
+			return nil, err
+		}
+		if sess, err = g.client.Connect(ctx, t, nil); err != nil {
+			return nil, fmt.Errorf("answered %d to streamable HTTP, and as an HTTP+SSE server: %w", status, err)
+		}
+	}
+	if err != nil {
+		if rf := g.oauth.refreshFault(); rf != nil {
+			return nil, rf
+		}
+		return nil, err
+	}
+	g.http.connected(t)
+	return sess, nil
 }
 
 // adopt makes sess the current session: reads the catalogue and the instructions, and
@@ -461,6 +491,11 @@ func (g *Game) send(ctx context.Context, sess *sdk.ClientSession, name string, a
 		var we *sdkError
 		if isServerAnswer(err) && errors.As(err, &we) {
 			return game.Result{Err: &game.Error{Code: int(we.Code), Message: we.Message, Data: we.Data}}, nil
+		}
+		if rf := g.oauth.refreshFault(); rf != nil && notAnswered(err) {
+			// Not sent: renewing the authorization failed. A fault for the person; the
+			// connection is fine.
+			return game.Result{}, rf
 		}
 		g.dropped(sess, err)
 		if notAnswered(err) { // the server was not reached, or not to the end (exit.go)

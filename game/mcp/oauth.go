@@ -8,13 +8,14 @@ import (
 	"html"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 )
@@ -25,8 +26,9 @@ import (
 // refresh, scope step-up on 403 insufficient_scope). coplay's side is the person: the
 // authorization URL is printed and opened in the browser ($BROWSER, the URL as its last
 // argument, else the platform's opener), and the browser's redirect is caught on a
-// loopback listener. Tokens live in the handler's memory only: never in the session,
-// the journal or a log.
+// loopback listener. The tokens and the client coplay registered are kept across runs
+// in a TokenStore (tokens.go: the OS keyring, else a 0600 file), refreshed before they
+// expire (grant.go), and never put in the session, the journal, an event or a log.
 
 // DefaultOAuthWait is how long coplay waits for the browser to come back.
 const DefaultOAuthWait = 5 * time.Minute
@@ -42,6 +44,14 @@ type OAuth struct {
 	// ClientMetadataURL is the https URL of coplay's client ID metadata document, for
 	// authorization servers that take one instead of registration.
 	ClientMetadataURL string
+	// IdPIssuer, IdPClientID and IdPTokenEnv authorize through the organisation's
+	// identity provider instead of the browser (enterprise.go, SEP-990): its issuer
+	// URL, coplay's client id there, and the environment variable holding the ID
+	// token it issued to the person. They go with ClientID (and its secret), coplay's
+	// client at the MCP server's authorization server.
+	IdPIssuer   string
+	IdPClientID string
+	IdPTokenEnv string
 	// Wait is how long to wait for the browser's redirect (0 = DefaultOAuthWait).
 	Wait time.Duration
 	// Open shows the authorization URL to the person; nil opens it in the browser.
@@ -52,28 +62,82 @@ type OAuth struct {
 }
 
 // newOAuth builds the OAuth handler of a Game reached over HTTP. getenv reads the
-// client secret's variable.
-func (g *Game) newOAuth(getenv func(string) (string, bool)) (auth.OAuthHandler, error) {
+// client secret's variable. A grant kept from an earlier run (tokens.go) is its first
+// token source, and the client coplay registered then is used again when its loopback
+// redirect port is free.
+func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, error) {
 	o := g.cfg.OAuth
-	port, err := freePort()
+	resource, err := resourceKey(g.cfg.URL)
 	if err != nil {
-		return nil, fmt.Errorf("mcp server %s: no loopback port for OAuth's redirect: %w", g.name, err)
+		return nil, fmt.Errorf("mcp: %w", err)
+	}
+	store := g.cfg.Tokens
+	if store == nil {
+		store = &memStore{}
+	}
+	say := g.sayFunc()
+	kept, err := store.Load(resource)
+	if err != nil {
+		say(fmt.Sprintf("MCP server %s: %v; coplay authorizes anew", g.name, err))
+		kept = nil
+	}
+	port := 0
+	if kept != nil && kept.Registered && kept.RedirectURL != "" && o.ClientID == "" {
+		if p, ok := loopbackPort(kept.RedirectURL); ok && portFree(p) {
+			port = p
+		}
+	}
+	reuse := port != 0
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return nil, fmt.Errorf("mcp server %s: no loopback port for OAuth's redirect: %w", g.name, err)
+		}
 	}
 	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
+	u, _ := url.Parse(g.cfg.URL) // checked by resourceKey
+	watch := &metaWatcher{base: http.DefaultTransport, origin: u.Scheme + "://" + u.Host}
+	client := &http.Client{Transport: watch}
+	h := &oauthHandler{g: g, resource: resource, store: store, watch: watch}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL: redirect,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			return g.authorizeInBrowser(ctx, port, args.URL)
 		},
+		// SEP-2207: a client that keeps refresh tokens says so when it registers, and
+		// asks for offline_access where the authorization server lists it.
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs: []string{redirect}, ClientName: "coplay",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
 		}},
 		RequestRefreshToken: true,
+		Client:              client,
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			gr := Grant{Resource: resource, ClientID: c.ClientID, RedirectURL: c.RedirectURL, AuthStyle: int(c.Endpoint.AuthStyle),
+				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: watch.revocation(c.Endpoint.TokenURL), Scopes: c.Scopes,
+				AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType, Expiry: tok.Expiry, Issued: clock()}
+			// Only a client coplay registered is kept whole: a person's client secret
+			// stays in the person's environment variable.
+			if c.ClientID != o.ClientID && c.ClientID != o.ClientMetadataURL {
+				gr.Registered, gr.ClientSecret = true, c.ClientSecret
+			}
+			src := newGrantSource(ctx, c, gr, store, g.name, say)
+			src.save()
+			h.setSource(src)
+			return src, nil
+		},
+	}
+	if kept != nil && kept.AccessToken+kept.RefreshToken != "" {
+		c := kept.oauth2Config()
+		c.RedirectURL = redirect
+		src := newGrantSource(context.WithValue(context.Background(), oauth2.HTTPClient, client), c, *kept, store, g.name, say)
+		cfg.InitialTokenSource = src
+		h.setSource(src)
 	}
 	if o.ClientMetadataURL != "" {
 		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
 	}
-	if o.ClientID != "" {
+	switch {
+	case o.ClientID != "":
 		creds := &oauthex.ClientCredentials{ClientID: o.ClientID}
 		if o.ClientSecretEnv != "" {
 			secret, ok := getenv(o.ClientSecretEnv)
@@ -83,18 +147,95 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (auth.OAuthHandler, 
 			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
 		}
 		cfg.PreregisteredClient = creds
+	case reuse:
+		// The client registered in an earlier run, at the same redirect: no second
+		// registration when the browser is needed again.
+		creds := &oauthex.ClientCredentials{ClientID: kept.ClientID}
+		if kept.ClientSecret != "" {
+			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: kept.ClientSecret}
+		}
+		cfg.PreregisteredClient = creds
 	}
-	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	sdkH, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %s: OAuth settings: %w", g.name, err)
 	}
-	return &oauthHandler{h: h, g: g}, nil
+	h.h = sdkH
+	return h, nil
 }
 
-// oauthHandler is the SDK's handler with errors that say what failed and where.
+// oauth2Config is the client and endpoints of a kept grant, for refreshing it.
+func (gr *Grant) oauth2Config() *oauth2.Config {
+	return &oauth2.Config{ClientID: gr.ClientID, ClientSecret: gr.ClientSecret, Scopes: gr.Scopes,
+		Endpoint: oauth2.Endpoint{AuthURL: gr.AuthURL, TokenURL: gr.TokenURL, AuthStyle: oauth2.AuthStyle(gr.AuthStyle)}}
+}
+
+// sayFunc is how the OAuth flow tells the person something: Config.OAuth.Say, else the
+// Log pane while playing and stderr before.
+func (g *Game) sayFunc() func(string) {
+	if g.cfg.OAuth.Say != nil {
+		return g.cfg.OAuth.Say
+	}
+	return func(s string) {
+		if g.hosts.lastHost() != nil { // playing: the Log pane, not over the screen
+			g.note("%s", s)
+			return
+		}
+		fmt.Fprintln(os.Stderr, s)
+	}
+}
+
+// loopbackPort is the port of a loopback redirect URL.
+func loopbackPort(redirect string) (int, bool) {
+	u, err := url.Parse(redirect)
+	if err != nil || u.Hostname() != "127.0.0.1" {
+		return 0, false
+	}
+	p, err := strconv.Atoi(u.Port())
+	return p, err == nil && p > 0
+}
+
+// portFree reports whether a loopback port can be listened on now.
+func portFree(port int) bool {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
+// oauthHandler is the SDK's handler with errors that say what failed and where, and
+// the grant source in use (kept across runs, grant.go).
 type oauthHandler struct {
-	h *auth.AuthorizationCodeHandler
-	g *Game
+	h        *auth.AuthorizationCodeHandler
+	g        *Game
+	resource string
+	store    TokenStore
+	watch    *metaWatcher
+	mu       sync.Mutex
+	src      *grantSource
+}
+
+func (o *oauthHandler) setSource(s *grantSource) {
+	o.mu.Lock()
+	o.src = s
+	o.mu.Unlock()
+}
+
+// refreshFault is the last refresh that failed other than by refusal (the
+// authorization server did not answer), or nil.
+func (o *oauthHandler) refreshFault() error {
+	if o == nil {
+		return nil
+	}
+	o.mu.Lock()
+	s := o.src
+	o.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.failed()
 }
 
 // TokenSource returns the tokens obtained so far (none before the first 401).
@@ -105,6 +246,7 @@ func (o *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 // Authorize runs the authorization flow after a 401 (or a 403 asking for more scopes).
 func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	status := resp.StatusCode
+	o.watch.newFlow()
 	err := o.h.Authorize(ctx, req, resp)
 	if err == nil {
 		return nil
@@ -150,16 +292,7 @@ func (g *Game) authorizeInBrowser(ctx context.Context, port int, authURL string)
 	go srv.Serve(l)
 	defer srv.Close()
 
-	say := o.Say
-	if say == nil {
-		say = func(s string) {
-			if g.hosts.lastHost() != nil { // playing: the Log pane, not over the screen
-				g.note("%s", s)
-				return
-			}
-			fmt.Fprintln(os.Stderr, s)
-		}
-	}
+	say := g.sayFunc()
 	say(fmt.Sprintf("The MCP server %s needs you to authorize coplay: open %s", g.name, authURL))
 	open := o.Open
 	if open == nil {
@@ -217,17 +350,6 @@ func callbackHandler(got chan<- callback) http.Handler {
 	})
 }
 
-// withOAuth makes d's HTTP transports authorize with h.
-func withOAuth(d dialer, h auth.OAuthHandler) dialer {
-	return func(ctx context.Context) (sdk.Transport, error) {
-		t, err := d(ctx)
-		if st, ok := t.(*sdk.StreamableClientTransport); ok {
-			st.OAuthHandler = h
-		}
-		return t, err
-	}
-}
-
 // freePort finds a loopback port that is free now.
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -245,19 +367,26 @@ func (o OAuth) check(stdio bool) error {
 		return errors.New("mcp: OAuth settings are for a URL; a stdio server is not reached over HTTP")
 	case o.ClientSecretEnv != "" && o.ClientID == "":
 		return errors.New("mcp: a client secret goes with a client id (--mcp-client-id)")
+	case (o.IdPIssuer != "" || o.IdPClientID != "" || o.IdPTokenEnv != "") && stdio:
+		return errors.New("mcp: identity provider settings are for a URL; a stdio server is not reached over HTTP")
+	case (o.IdPIssuer != "" || o.IdPClientID != "" || o.IdPTokenEnv != "") && (o.IdPIssuer == "" || o.IdPClientID == "" || o.IdPTokenEnv == "" || o.ClientID == ""):
+		return errors.New("mcp: authorizing through an identity provider needs its issuer (--mcp-idp-issuer), coplay's client id there (--mcp-idp-client-id), the variable holding your ID token (--mcp-idp-token-env), and coplay's client at the MCP server (--mcp-client-id)")
 	case o.ClientMetadataURL != "" && !strings.HasPrefix(o.ClientMetadataURL, "https://"):
 		return fmt.Errorf("mcp: the client metadata document %q must be an https URL", o.ClientMetadataURL)
 	}
 	return nil
 }
 
-// secrets returns the client secret, for the scrubber: it is shown and written nowhere.
+// secrets returns the client secret and the ID token, for the scrubber: it is shown and written nowhere.
 func (o OAuth) secrets(getenv func(string) (string, bool)) []string {
-	if o.ClientSecretEnv == "" {
-		return nil
+	var out []string
+	for _, name := range []string{o.ClientSecretEnv, o.IdPTokenEnv} {
+		if name == "" {
+			continue
+		}
+		if v, ok := getenv(name); ok && v != "" {
+			out = append(out, v)
+		}
 	}
-	if v, ok := getenv(o.ClientSecretEnv); ok && v != "" {
-		return []string{v}
-	}
-	return nil
+	return out
 }

@@ -241,27 +241,6 @@ func (l *lockedWriter) Close() error {
 	return l.w.Close()
 }
 
-// httpDialer connects to a streamable HTTP endpoint, expanding the headers from the
-// environment at each connect. The expanded values live only in that connection's
-// round tripper.
-type httpDialer struct {
-	url     string
-	headers map[string]string
-	getenv  func(string) (string, bool)
-}
-
-func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
-	h, err := expandHeaders(d.headers, d.getenv)
-	if err != nil {
-		return nil, err
-	}
-	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: h}}
-	// The SDK's retries (5 by default) resume a broken response stream with a GET and
-	// Last-Event-ID, never by sending the request again, so they may save an answer that
-	// would otherwise be lost; a session that is gone for good is reconnected by Game.
-	return &sdk.StreamableClientTransport{Endpoint: d.url, HTTPClient: client}, nil
-}
-
 // headerTransport adds fixed headers to every request.
 type headerTransport struct {
 	base    http.RoundTripper

@@ -43,7 +43,20 @@ func StdioCommand(t testing.TB) string {
 // when t ends, and returns its endpoint URL.
 func EverythingHTTP(t testing.TB) string {
 	t.Helper()
-	path := Everything(t)
+	return everythingServe(t, "streamableHttp", "/mcp")
+}
+
+// EverythingSSE starts the reference server over the 2024-11-05 HTTP+SSE transport
+// (GET /sse, then POSTs to the endpoint it names) like EverythingHTTP, and returns the
+// URL of its event stream.
+func EverythingSSE(t testing.TB) string {
+	t.Helper()
+	return everythingServe(t, "sse", "/sse")
+}
+
+func everythingServe(t testing.TB, mode, path string) string {
+	t.Helper()
+	index := Everything(t)
 	_, file, _, _ := runtime.Caller(0)
 	loopback := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "mcp", "loopback.cjs")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -52,7 +65,7 @@ func EverythingHTTP(t testing.TB) string {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("node", "--require", loopback, path, "streamableHttp")
+	cmd := exec.Command("node", "--require", loopback, index, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -70,5 +83,5 @@ func EverythingHTTP(t testing.TB) string {
 			t.Fatalf("the MCP reference server did not come up on port %d: %v\n%s", port, err, out)
 		}
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	return fmt.Sprintf("http://127.0.0.1:%d%s", port, path)
 }
