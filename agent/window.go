@@ -43,14 +43,11 @@ func windowBudgets(window int) (prompt, tools int, ok bool) {
 // enough for the defaults changes nothing, so a 200k model keeps today's prompt.
 func fitWindow(cfg *Config) {
 	prompt, tools, ok := windowBudgets(cfg.ContextWindow)
-	if !ok {
-		return
+	if !ok || prompt >= DefaultPromptBudget && tools >= catalog.DefaultBudget {
+		return // the defaults fit: a large window changes nothing, byte for byte
 	}
 	if cfg.PromptBudget <= 0 || cfg.PromptBudget > prompt {
 		cfg.PromptBudget = min(prompt, DefaultPromptBudget)
-		if cfg.PromptBudget == DefaultPromptBudget {
-			cfg.PromptBudget = 0
-		}
 	}
 	if cur := cfg.ToolBudget; cur <= 0 && tools < catalog.DefaultBudget || cur > tools {
 		cfg.ToolBudget = tools
