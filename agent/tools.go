@@ -96,7 +96,10 @@ func newCatalog(tools []game.Tool, cfg Config, loaded []string) (*catalog.Set, e
 // ModelCatalog returns what the first model request of a session of g carries: the
 // tools sent whole (with the notebook's and the runner's own) and the index of the
 // others ("" when every tool is sent), for `coplay tools --as-model`.
+//
+// cfg.ContextWindow sizes it as a run's would: a small window sends fewer tools whole.
 func ModelCatalog(g game.Game, cfg Config) (sent []game.Tool, index string, total int, err error) {
+	fitWindow(&cfg)
 	r := &Runner{cfg: cfg}
 	reg := game.NewRegistry(g)
 	r.addRunnerTools(reg)

@@ -52,6 +52,9 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
 	asModel := fs.Bool("as-model", false, "print exactly the tools and the index of tools not sent that a model's first request carries, with their sizes")
 	budget := fs.Int("tool-budget", 0, "with --as-model: characters of tool definitions per request (`n`; default 12000)")
+	window := fs.Int("window", 0, "with --as-model: the model's context window in `tokens` (a small one sends fewer tools whole; default: the catalogue's for --model)")
+	modelName := fs.String("model", "", "with --as-model: the `model` whose window (from the catalogue) sizes the request")
+	presetName := fs.String("preset", "", "with --as-model and --model: the `preset` the model is looked up in")
 	var pins stringList
 	fs.Var(&pins, "pin", "with --as-model: a `tool` always sent whole (repeat for more)")
 	drivers := game.NewFlagSet(fs)
@@ -82,7 +85,14 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 		defer opened.Close()
 	}
 	if *asModel {
-		return printAsModel(stdout, opened.Game, agent.Config{ToolBudget: *budget, Pinned: pins}, *asJSON)
+		if *window < 0 {
+			return usagef("--window must be a positive number of tokens, or 0 for the model's, not %d", *window)
+		}
+		w := *window
+		if w == 0 && *modelName != "" {
+			w = modelWindow(*presetName, *modelName)
+		}
+		return printAsModel(stdout, opened.Game, agent.Config{ToolBudget: *budget, Pinned: pins, ContextWindow: w}, *asJSON)
 	}
 	tools := opened.Game.Tools()
 	skipped := skippedOf(opened.Game)
