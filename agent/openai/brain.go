@@ -120,7 +120,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	}
 	wreq := goopenai.ChatCompletionRequest{
 		Model:    b.cfg.Model,
-		Messages: toWireMessages(req.Messages),
+		Messages: dialectMessages(b.cfg.Dialect, toWireMessages(req.Messages)),
 		Tools:    tools,
 	}
 	if t := b.cfg.Temperature; t != nil {

@@ -1,12 +1,15 @@
 package openai
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent/models"
 )
@@ -328,4 +331,41 @@ func schemaError(tool, keyword string, tried []string) string {
 		s += fmt.Sprintf(" (coplay left out %s and asked again)", strings.Join(tried, ", "))
 	}
 	return s + "; with --preset gemini coplay sends schemas as Gemini takes them"
+}
+
+// Mistral's API refuses a tool call id that is not nine letters and digits ("Tool call
+// id was call_1_0 but must be a-z, A-Z, 0-9, with a length of 9"). Its own models make
+// such ids; the ones coplay makes (a call read from text, a call that came without an
+// id) are mapped to nine characters derived from the id, the same every request, so the
+// prompt's prefix stays put.
+var mistralID = regexp.MustCompile(`^[A-Za-z0-9]{9}$`)
+
+// dialectMessages adapts the conversation to the server's dialect: Mistral's ids.
+func dialectMessages(d models.Dialect, msgs []goopenai.ChatCompletionMessage) []goopenai.ChatCompletionMessage {
+	if d != models.DialectMistral {
+		return msgs
+	}
+	for i := range msgs {
+		for j := range msgs[i].ToolCalls {
+			msgs[i].ToolCalls[j].ID = nineID(msgs[i].ToolCalls[j].ID)
+		}
+		if msgs[i].ToolCallID != "" {
+			msgs[i].ToolCallID = nineID(msgs[i].ToolCallID)
+		}
+	}
+	return msgs
+}
+
+// nineID is id when Mistral takes it, else nine letters and digits from its hash.
+func nineID(id string) string {
+	if mistralID.MatchString(id) {
+		return id
+	}
+	const digits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	sum := sha256.Sum256([]byte(id))
+	out := make([]byte, 9)
+	for i := range out {
+		out[i] = digits[int(sum[i])%len(digits)]
+	}
+	return string(out)
 }

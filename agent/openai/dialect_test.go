@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	goopenai "github.com/sashabaranov/go-openai"
+
 	"github.com/coplayhq/coplay/agent/models"
 )
 
@@ -122,5 +124,20 @@ func TestSchemaRefusal(t *testing.T) {
 	}
 	if _, _, ok := schemaRefusal(`{"error":{"message":"model not found"}}`); ok {
 		t.Error("a refusal that names no schema keyword was read as one")
+	}
+}
+
+func TestMistralIDs(t *testing.T) {
+	msgs := dialectMessages(models.DialectMistral, []goopenai.ChatCompletionMessage{
+		{Role: "assistant", ToolCalls: []goopenai.ToolCall{{ID: "call_1_0"}, {ID: "aB3dE6gH9"}}},
+		{Role: "tool", ToolCallID: "call_1_0"},
+		{Role: "tool", ToolCallID: "aB3dE6gH9"},
+	})
+	a, b := msgs[0].ToolCalls[0].ID, msgs[0].ToolCalls[1].ID
+	if !mistralID.MatchString(a) || b != "aB3dE6gH9" || msgs[1].ToolCallID != a || msgs[2].ToolCallID != b {
+		t.Errorf("ids %q %q, answers %q %q", a, b, msgs[1].ToolCallID, msgs[2].ToolCallID)
+	}
+	if nineID("call_1_0") != a {
+		t.Error("the same id mapped twice differently: the prompt's prefix would change")
 	}
 }
