@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coplayhq/coplay/config"
 	"github.com/zalando/go-keyring"
 )
 
@@ -88,9 +87,9 @@ const TokenFileName = "mcp-tokens.json"
 // config directory. COPLAY_MCP_TOKENS=file chooses the file and =keyring the keyring
 // without trying it first.
 func DefaultTokenStore() (TokenStore, error) {
-	dir, err := config.Dir()
+	dir, err := configDir()
 	if err != nil {
-		return nil, fmt.Errorf("mcp: no place to keep OAuth tokens: %w", err)
+		return nil, fmt.Errorf("mcp: no place to keep OAuth tokens (set XDG_CONFIG_HOME): %w", err)
 	}
 	file := &FileTokenStore{Path: filepath.Join(dir, TokenFileName)}
 	switch os.Getenv("COPLAY_MCP_TOKENS") {
@@ -106,6 +105,20 @@ func DefaultTokenStore() (TokenStore, error) {
 		return keyringStore{}, nil
 	}
 	return file, nil
+}
+
+// configDir is coplay's configuration directory, as config.Dir says it
+// ($XDG_CONFIG_HOME/coplay, else ~/.config/coplay); not imported, because package
+// config's tests import this package.
+func configDir() (string, error) {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "coplay"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".config", "coplay"), nil
 }
 
 var keyringProbe struct {
