@@ -89,7 +89,7 @@ const TokenFileName = "mcp-tokens.json"
 func DefaultTokenStore() (TokenStore, error) {
 	dir, err := configDir()
 	if err != nil {
-		return nil, fmt.Errorf("mcp: no place to keep OAuth tokens: %w", err)
+		return nil, fmt.Errorf("mcp: no place to keep OAuth tokens (set XDG_CONFIG_HOME): %w", err)
 	}
 	file := &FileTokenStore{Path: filepath.Join(dir, TokenFileName)}
 	switch os.Getenv("COPLAY_MCP_TOKENS") {
@@ -105,6 +105,20 @@ func DefaultTokenStore() (TokenStore, error) {
 		return keyringStore{}, nil
 	}
 	return file, nil
+}
+
+// configDir is coplay's configuration directory, as config.Dir says it
+// ($XDG_CONFIG_HOME/coplay, else ~/.config/coplay); not imported, because package
+// config's tests import this package.
+func configDir() (string, error) {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "coplay"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".config", "coplay"), nil
 }
 
 var keyringProbe struct {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coplayhq/coplay/config"
 )
 
 // A grant survives in the file, which only the user can read; forgetting the last one
@@ -100,4 +102,17 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// The token file sits in the directory package config calls coplay's (not imported by
+// this package, whose tests config's import).
+func TestConfigDirIsConfigs(t *testing.T) {
+	for _, xdg := range []string{"", t.TempDir()} {
+		t.Setenv("XDG_CONFIG_HOME", xdg)
+		got, err1 := configDir()
+		want, err2 := config.Dir()
+		if got != want || err1 != nil || err2 != nil {
+			t.Errorf("XDG_CONFIG_HOME=%q: %q (%v); config.Dir says %q (%v)", xdg, got, err1, want, err2)
+		}
+	}
 }
