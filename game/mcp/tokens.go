@@ -336,17 +336,3 @@ func (m *memStore) Delete(resource string) error {
 	delete(m.m, resource)
 	return nil
 }
-
-// configDir is coplay's config directory, as config.Dir says it (XDG_CONFIG_HOME/coplay,
-// else ~/.config/coplay). Package game imports nothing of ours but secret, so the two
-// lines are kept here too (config/config.go's Dir is the other copy).
-func configDir() (string, error) {
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "coplay"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no home directory for the token file (set XDG_CONFIG_HOME): %w", err)
-	}
-	return filepath.Join(home, ".config", "coplay"), nil
-}
