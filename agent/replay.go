@@ -109,8 +109,9 @@ func (s *ReplayStep) Has(mark string) bool {
 	return false
 }
 
-// ReadReplay reads session s back step by step. Records it cannot read are left out,
-// as the export leaves them out.
+// ReadReplay reads session s back step by step. A record whose data cannot be decoded
+// is left out; a journal with records missing (a damaged file) is an error, as for the
+// export.
 func ReadReplay(s *notes.Session) (*Replay, error) {
 	info, err := s.Info()
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands["sessions"] = command{summary: "list, export or delete saved sessions", run: runSessions}
+	commands["sessions"] = command{summary: "list, export, replay or delete saved sessions", run: runSessions}
 }
 
 const sessionsUsage = `usage:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -76,6 +77,9 @@ func (p *play) forkSession(o *options, path, brainName string, beforeCreate func
 		return fmt.Errorf("--fork %s: %w", o.fork, err)
 	}
 	p.session, *created = child, child.Name()
+	if p.advice, err = waitingAdvice(parent, at); err != nil {
+		return err
+	}
 	if state != nil {
 		if err := child.SaveState(state); err != nil {
 			return err
@@ -198,4 +202,42 @@ func (p *play) release(int) {
 	if p.held != nil {
 		p.held.Release()
 	}
+}
+
+// waitingAdvice is the advice the person gave during the step before at.Step: advice
+// reaches the model at the start of the next step, so at the start of at.Step it was
+// still waiting, and the fork gives it again.
+func waitingAdvice(parent *notes.Session, at notes.ForkPoint) ([]string, error) {
+	var out []string
+	err := parent.Records(1, func(r notes.Record) error {
+		if r.Step >= at.Step {
+			return errStop
+		}
+		if r.Type == "advice" && r.Step == at.Step-1 {
+			var d struct {
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(r.Data, &d) == nil && d.Text != "" {
+				out = append(out, d.Text)
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	return out, err
+}
+
+var errStop = errors.New("stop")
+
+// requeueAdvice gives a fork's waiting advice to its runner, to reach the model at the
+// first step.
+func (p *play) requeueAdvice() error {
+	for _, text := range p.advice {
+		if err := p.runner.Send(agent.Command{Cmd: agent.CmdAdvise, Text: text}); err != nil {
+			return fmt.Errorf("giving the fork the advice that was waiting: %w", err)
+		}
+	}
+	return nil
 }

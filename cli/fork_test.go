@@ -49,3 +49,30 @@ func TestForkStateLiveAndRewound(t *testing.T) {
 		t.Errorf("a step past the end: %v", err)
 	}
 }
+
+// TestWaitingAdvice: advice given during the step before the fork had not reached the
+// model yet; advice given earlier had.
+func TestWaitingAdvice(t *testing.T) {
+	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	s, err := book.Create("s", "arena", "autopilot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []notes.Record{
+		{Type: "step", Step: 1}, {Type: "advice", Step: 1, Data: []byte(`{"text":"read at step 2"}`)},
+		{Type: "step", Step: 2}, {Type: "advice", Step: 2, Data: []byte(`{"text":"sell the iron"}`)},
+		{Type: "advice", Step: 2, Data: []byte(`{"text":"and rest"}`)},
+		{Type: "step", Step: 3}, {Type: "advice", Step: 3, Data: []byte(`{"text":"after the fork point"}`)},
+	}
+	if _, err := s.Commit(notes.Batch{Records: recs}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := waitingAdvice(s, notes.ForkPoint{Session: "s", Step: 3})
+	if err != nil || strings.Join(got, "; ") != "sell the iron; and rest" {
+		t.Errorf("waiting advice at step 3 = %q, %v", got, err)
+	}
+}

@@ -130,6 +130,7 @@ type play struct {
 	skipped string           // what the game could not make a tool of, in a line ("" = nothing)
 	notice  string           // said once at the start (a fork whose world has moved on)
 	held    *game.HeldClock  // a fork's rewound world stands still until first observed (fork.go)
+	advice  []string         // a fork's advice given during the step before it, not yet read by the model
 	scrub   *secret.Scrubber // every secret this run holds: the environment's and the game's
 	// priceFrom says where the model's price came from: "config", "catalogue", "none"
 	// ("" for the autopilot, which costs nothing).
@@ -268,7 +269,10 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 	if err := p.openBrain(&o, brainName, opened); err != nil {
 		return err
 	}
-	return p.newRunner(o, steps, opened)
+	if err := p.newRunner(o, steps, opened); err != nil {
+		return err
+	}
+	return p.requeueAdvice() // a fork's advice that was still waiting for its step
 }
 
 // openBook opens the notebook at --data (or the default place) and returns its path.

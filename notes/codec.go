@@ -98,7 +98,7 @@ var typeCode = func() map[string]byte {
 // blockMaxRecords records before compression: one block per page keeps pages full
 // (FillPercent 1 on an append-only bucket) without values overflowing into more pages.
 const (
-	blockPageShare  = 0.9 // of the page size, compressed
+	blockPageShare  = 0.95 // of the page size, compressed
 	blockMaxRaw     = 64 << 10
 	blockMaxRecords = 1024
 )

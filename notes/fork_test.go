@@ -178,3 +178,19 @@ func TestStateAtAndFork(t *testing.T) {
 		t.Errorf("ParseForkPoint(a@b@12) = %+v, %v", p, err)
 	}
 }
+
+// FuzzStateDiff: a diff of any two states patches back exactly, and patching with any
+// bytes returns an error or a state, never a panic.
+func FuzzStateDiff(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":[1,2,3]}`), []byte(`{"a":2,"b":[1,3],"c":{}}`), []byte{1, 2, 3})
+	f.Add([]byte(""), []byte("{}"), []byte{0x80, 0x80})
+	f.Fuzz(func(t *testing.T, prev, cur, junk []byte) {
+		if edits, ok := diffState(prev, cur); ok {
+			got, err := patchState(prev, edits)
+			if err != nil || !bytes.Equal(got, cur) {
+				t.Fatalf("diff of %q → %q patched to %q, %v", prev, cur, got, err)
+			}
+		}
+		_, _ = patchState(prev, junk)
+	})
+}

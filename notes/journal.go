@@ -236,7 +236,14 @@ func (w *blockWriter) add(r *Record) error {
 		return err
 	}
 	r.Seq = seq
-	if n := len(w.recs); n > 0 && (float64(w.raw)*w.ratio >= float64(w.target) || w.raw >= blockMaxRaw ||
+	// The block is closed before r when r would take it past the target: a block that
+	// outgrew its page would take two.
+	var last *Record
+	if n := len(w.recs); n > 0 {
+		last = &w.recs[n-1]
+	}
+	size := entrySize(r, last)
+	if n := len(w.recs); n > 0 && (float64(w.raw+size)*w.ratio >= float64(w.target) || w.raw >= blockMaxRaw ||
 		n >= blockMaxRecords || w.recs[n-1].Seq+1 != seq) {
 		if err := w.flush(); err != nil {
 			return err
