@@ -108,10 +108,10 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		}
 		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
 		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
-		if e.Kind == ErrContextLength && !e.noRetry && shrinks < maxShrinks {
+		if e.Kind == ErrContextLength && !e.noRetry && shrinks < agent.MaxShrinks {
 			// Too long for this model: send less of the conversation, at once. A session
 			// can never be stuck on its own history. This costs no attempt.
-			if shorter, ok := shrink(msgs); ok {
+			if shorter, ok := agent.Shrink(msgs); ok {
 				msgs = shorter
 				params, conv = b.request(msgs, tools)
 				shrinks++

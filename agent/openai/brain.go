@@ -118,6 +118,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	if err != nil {
 		return agent.Reply{}, err
 	}
+	sent := req.Messages // what is sent, shorter after each refusal as too long
 	wreq := goopenai.ChatCompletionRequest{
 		Model:    b.cfg.Model,
 		Messages: dialectMessages(b.cfg.Dialect, toWireMessages(req.Messages)),
@@ -161,11 +162,12 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			attempt--
 			continue
 		}
-		if e.Kind == ErrContextLength && !e.noRetry && shrinks < maxShrinks {
+		if e.Kind == ErrContextLength && !e.noRetry && shrinks < agent.MaxShrinks {
 			// Too long for this model: send less of the conversation, at once. A session
 			// can never be stuck on its own history. This costs no attempt.
-			if msgs, ok := shrink(wreq.Messages); ok {
-				wreq.Messages = msgs
+			if msgs, ok := agent.Shrink(sent); ok {
+				sent = msgs
+				wreq.Messages = dialectMessages(b.cfg.Dialect, toWireMessages(sent))
 				shrinks++
 				attempt--
 				continue

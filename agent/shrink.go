@@ -1,29 +1,27 @@
-package anthropic
+package agent
 
 import (
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/coplayhq/coplay/agent"
 )
 
-// maxShrinks is how many times one request is shrunk after "prompt is too long": each
-// halves what is sent, so this goes from a full prompt to its bare bones.
-const maxShrinks = 8
+// MaxShrinks is how many times a brain shrinks one request after the model refused it as
+// too long: each halves what is sent, so this goes from a full prompt to its bare bones.
+const MaxShrinks = 8
 
 // minContent is the shortest message shrink cuts.
 const minContent = 400
 
-// shrink returns a shorter version of a conversation refused as too long, as
-// agent/openai does: the older half of the history goes (an assistant message with its
+// Shrink returns a shorter version of a conversation a model refused as too long, for
+// every brain: the older half of the history goes (an assistant message with its
 // tool answers as one unit, so every tool_use keeps its tool_result), keeping the
 // system prompt, the first user message (the notes) and the last one (the
 // observation); once no history is left, every message longer than minContent is cut
 // to half. ok is false when nothing more can go.
-func shrink(msgs []agent.Message) (out []agent.Message, ok bool) {
+func Shrink(msgs []Message) (out []Message, ok bool) {
 	first := 0
-	for first < len(msgs) && (msgs[first].Role == agent.RoleSystem ||
-		(msgs[first].Role == agent.RoleUser && first <= 2)) {
+	for first < len(msgs) && (msgs[first].Role == RoleSystem ||
+		(msgs[first].Role == RoleUser && first <= 2)) {
 		first++
 	}
 	last := len(msgs) - 1
@@ -31,7 +29,7 @@ func shrink(msgs []agent.Message) (out []agent.Message, ok bool) {
 		var units [][2]int
 		for i := first; i < last; {
 			j := i + 1
-			for j < last && msgs[j].Role == agent.RoleTool {
+			for j < last && msgs[j].Role == RoleTool {
 				j++
 			}
 			units = append(units, [2]int{i, j})
@@ -43,7 +41,7 @@ func shrink(msgs []agent.Message) (out []agent.Message, ok bool) {
 		out = append(out, msgs[cut:]...)
 		return out, true
 	}
-	out = append([]agent.Message(nil), msgs...)
+	out = append([]Message(nil), msgs...)
 	for i := range out {
 		n := utf8.RuneCountInString(out[i].Content)
 		if n > minContent {
