@@ -67,6 +67,12 @@ func TestClaudePresetNeedsItsKey(t *testing.T) {
 	if code := run([]string{"run", "--headless", "--model", "gpt-4o-mini", "--thinking", "2048", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--thinking is for Claude") {
 		t.Errorf("exit %d: %q", code, errOut.String())
 	}
+	errOut.Reset()
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-x")
+	if code := run([]string{"run", "--headless", "--preset", "anthropic", "--thinking", "10", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "1024 or more") {
+		t.Errorf("--thinking 10: exit %d, %q", code, errOut.String())
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "")
 	for _, preset := range []string{"gemini", "deepseek", "mistral", "groq", "xai"} {
 		errOut.Reset()
 		code := run([]string{"run", "--headless", "--preset", preset, "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/anthropic"
 	"github.com/coplayhq/coplay/agent/catalog"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/models"
@@ -168,8 +169,8 @@ func (o *options) check() error {
 	if u := o.modelURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return usagef("--model-url must start with http:// or https://, not %q", u)
 	}
-	if o.thinking < 0 || (o.thinking > 0 && !o.wantsAnthropic()) {
-		if o.thinking < 0 {
+	if o.thinking < 0 || (o.thinking > 0 && o.thinking < anthropic.MinThinkingBudget) || (o.thinking > 0 && !o.wantsAnthropic()) {
+		if o.thinking < anthropic.MinThinkingBudget {
 			return usagef("--thinking must be a number of tokens (1024 or more), or 0 for off, not %d", o.thinking)
 		}
 		return usagef("--thinking is for Claude (--preset anthropic); other reasoning models think by themselves, and coplay shows it")
