@@ -235,19 +235,34 @@ func TestResourceUpdatesAreTriggers(t *testing.T) {
 	if uri := <-subscribed; uri != "game://board" {
 		t.Fatalf("subscribed to %q", uri)
 	}
-	if err := s.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: "game://board"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case tr := <-g.Triggers():
-		if tr.Type != "resource.updated" || tr.Subject != "game://board" {
-			t.Errorf("trigger %+v", tr)
+	// The SDK calls SubscribeHandler before it records the subscription, so an update
+	// sent at once may find nobody subscribed: the server says it again until it lands.
+	deadline := time.After(5 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for got := false; !got; {
+		if err := s.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: "game://board"}); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no trigger for the update")
+		select {
+		case tr := <-g.Triggers():
+			if tr.Type != "resource.updated" || tr.Subject != "game://board" {
+				t.Errorf("trigger %+v", tr)
+			}
+			got = true
+		case <-tick.C:
+		case <-deadline:
+			t.Fatal("no trigger for the update")
+		}
 	}
 	g.Close()
-	if _, open := <-g.Triggers(); open {
-		t.Errorf("the triggers channel stays open after Close")
+	// Updates said more than once may still be buffered; after them the channel closes.
+	for closed := false; !closed; {
+		select {
+		case _, open := <-g.Triggers():
+			closed = !open
+		case <-time.After(5 * time.Second):
+			t.Fatal("the triggers channel stays open after Close")
+		}
 	}
 }
