@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -16,7 +13,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 )
 
@@ -61,7 +58,7 @@ func New(cfg Config) (*Brain, error) {
 		// made once text is on screen, and its waits can be seen.
 		option.WithMaxRetries(0),
 	)
-	return &Brain{cfg: cfg, client: client, sleep: sleepCtx}, nil
+	return &Brain{cfg: cfg, client: client, sleep: retry.Sleep}, nil
 }
 
 // Name returns the model name.
@@ -125,7 +122,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
 			return agent.Reply{}, e
 		}
-		d := backoff(attempt, e.wait)
+		d := retry.Backoff(attempt, e.wait)
 		if d > maxWait {
 			e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
 			return agent.Reply{}, e
@@ -315,42 +312,4 @@ func estimateTokens(chars int) int {
 		return 0
 	}
 	return (chars + 3) / 4
-}
-
-// backoff is the wait before attempt+1: what the server asked for, else exponential
-// from half a second with jitter, at most 20 s.
-func backoff(attempt int, asked time.Duration) time.Duration {
-	if asked > 0 {
-		return asked
-	}
-	d := 500 * time.Millisecond << min(attempt-1, 6)
-	d = min(d, 20*time.Second)
-	return d + rand.N(d/4+1)
-}
-
-// retryAfter reads the wait a server asks for: retry-after in seconds or as an HTTP
-// date (Anthropic sends seconds). 0 means none.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// sleepCtx waits d or until ctx is done, and then returns ctx's cause.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if game.Sleep(ctx, d) != nil {
-		return context.Cause(ctx)
-	}
-	return nil
 }

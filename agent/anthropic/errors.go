@@ -14,6 +14,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/retry"
 )
 
 // Kinds of failure, the same values as agent/openai's, so a caller tests any brain's
@@ -98,7 +99,7 @@ func classify(err error) *Error {
 		}
 		e := byStatus(status, string(apiErr.Type()), clip(apiMessage(apiErr), 300))
 		if apiErr.Response != nil {
-			e.wait = retryAfter(apiErr.Response.Header, time.Now())
+			e.wait = retry.After(apiErr.Response.Header, time.Now())
 		}
 		switch apiErr.ErrorCode() {
 		case sdk.ErrorCodeEnforcedSpendLimitReached, sdk.ErrorCodeContractSpendLimitReached:

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/coplayhq/coplay/secret"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -14,10 +12,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/retry"
+	"github.com/coplayhq/coplay/secret"
+
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/game"
 )
 
 // maxWait is the longest the brain sleeps before a retry. A server that asks for
@@ -98,7 +98,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: sleepCtx}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep}, nil
 }
 
 // Name returns the model name.
@@ -196,7 +196,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
 			return agent.Reply{}, e
 		}
-		d := backoff(attempt, wait)
+		d := retry.Backoff(attempt, wait)
 		if d > maxWait {
 			e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
 			return agent.Reply{}, e
@@ -325,23 +325,4 @@ func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
 	}
 	r.Usage.Cost, r.Usage.CostUpper = b.cfg.cost(r.Usage.PromptTokens, r.Usage.CachedTokens, r.Usage.CompletionTokens)
 	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0 || b.cfg.PriceCached > 0
-}
-
-// backoff is the wait before attempt+1: what the server asked for, else exponential
-// from half a second with jitter, at most 20 s.
-func backoff(attempt int, asked time.Duration) time.Duration {
-	if asked > 0 {
-		return asked
-	}
-	d := 500 * time.Millisecond << min(attempt-1, 6)
-	d = min(d, 20*time.Second)
-	return d + rand.N(d/4+1)
-}
-
-// sleepCtx waits d or until ctx is done, and then returns ctx's cause.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if game.Sleep(ctx, d) != nil {
-		return context.Cause(ctx)
-	}
-	return nil
 }

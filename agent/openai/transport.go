@@ -5,10 +5,10 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/agent/retry"
 )
 
 // go-openai does not expose the headers of an error answer, and Retry-After lives
@@ -65,7 +65,7 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if resp != nil {
 		if slot, ok := req.Context().Value(slotKey{}).(*retrySlot); ok {
-			slot.set(retryAfter(resp.Header, time.Now()))
+			slot.set(retry.After(resp.Header, time.Now()))
 			if resp.Body != nil {
 				resp.Body = &watchedBody{ReadCloser: renameReasoning(resp.Body), scan: hitScanner{found: slot.setCacheHit}}
 			}
@@ -156,30 +156,6 @@ func (s *hitScanner) end() {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// retryAfter reads the wait a server asks for: OpenAI's retry-after-ms, then the
-// standard Retry-After in seconds or as an HTTP date. 0 means none.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
 
 // withSlot returns a context carrying a fresh slot.
 func withSlot(ctx context.Context) (context.Context, *retrySlot) {
