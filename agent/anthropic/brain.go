@@ -13,6 +13,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -119,7 +120,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		if shrinks > 0 {
 			e.Detail += fmt.Sprintf("; still too long after shrinking the prompt %d times", shrinks)
 		}
-		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
+		if e.noRetry || !openai.Retryable(e.Kind) || attempt > b.cfg.MaxRetries {
 			return agent.Reply{}, e
 		}
 		d := retry.Backoff(attempt, e.wait)

@@ -77,15 +77,6 @@ func (e *Error) Error() string {
 // Unwrap returns the Kind, so errors.Is(err, ErrRateLimited) works.
 func (e *Error) Unwrap() error { return e.Kind }
 
-// retryable reports whether another attempt may succeed.
-func retryable(kind error) bool {
-	switch kind {
-	case ErrRateLimited, ErrServer, ErrTimeout, ErrCut, ErrNetwork:
-		return true
-	}
-	return false
-}
-
 // classify turns an error from the SDK or the transport into an *Error (without Model,
 // BaseURL and Attempts, which the caller knows).
 func classify(err error) *Error {

@@ -193,7 +193,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		if shrinks > 0 {
 			e.Detail += fmt.Sprintf("; still too long after shrinking the prompt %d times", shrinks)
 		}
-		if e.noRetry || !retryable(e.Kind) || attempt > b.cfg.MaxRetries {
+		if e.noRetry || !Retryable(e.Kind) || attempt > b.cfg.MaxRetries {
 			return agent.Reply{}, e
 		}
 		d := retry.Backoff(attempt, wait)

@@ -82,8 +82,9 @@ func (e *Error) Error() string {
 // Unwrap returns the Kind, so errors.Is(err, ErrRateLimited) works.
 func (e *Error) Unwrap() error { return e.Kind }
 
-// retryable reports whether another attempt may succeed.
-func retryable(kind error) bool {
+// Retryable reports whether another attempt may succeed after a failure of this kind,
+// for every brain whose errors use these kinds (agent/anthropic's too).
+func Retryable(kind error) bool {
 	switch kind {
 	case ErrRateLimited, ErrServer, ErrTimeout, ErrCut, ErrNetwork:
 		return true
