@@ -111,6 +111,15 @@ func gameCall[T any](r *Runner, fn func(context.Context) (T, error)) answer[T] {
 		done <- answer[T]{v: v, err: err}
 	}()
 	a, c := serveCall(r, done, waits)
+	if c.none() && a.err != nil {
+		// A call that failed because the run's context ended (an interrupt) can answer
+		// before serveCall sees the context end: it was cut short all the same, and
+		// says why.
+		if c = r.cutNow(); !c.none() {
+			r.afterCall()
+			return answer[T]{cut: c}
+		}
+	}
 	if c.none() {
 		r.afterCall()
 		return a

@@ -309,7 +309,9 @@ func TestArenaScenarioNoFood(t *testing.T) {
 		t.Fatalf("battle-456: %+v", b)
 	}
 	fed := energyIn(t, p.events[eat].Result.Output)
-	if v.Agent.Gold != 0 || v.Agent.Inventory["bread"] != 0 || v.Agent.Energy > fed-20 || v.Agent.Energy < fed-21 {
+	// Below its rest level energy drifts back one point every 4 game minutes (0.8 s at
+	// speed 300): a slow machine (the race detector) sees a few of those before the run ends.
+	if v.Agent.Gold != 0 || v.Agent.Inventory["bread"] != 0 || v.Agent.Energy > fed-20+3 || v.Agent.Energy < fed-21 {
 		t.Fatalf("agent %+v after eating up to %d energy and committing 20", v.Agent, fed)
 	}
 	if trust(v, "Mara") != 15 {
