@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
-	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 const twoCalls = `{"text": "Orbiting, then a look around.", "calls": [
@@ -75,14 +74,14 @@ func TestTextAndParallelCallsStreamedAndNot(t *testing.T) {
 
 // conversation is a request that carries the reply to the one before and its results:
 // what the runner sends next.
-func followUp(t *testing.T, req agent.Request, reply agent.Reply, next string) agent.Request {
+func followUp(t *testing.T, req brain.Request, reply brain.Reply, next string) brain.Request {
 	t.Helper()
-	msgs := append([]agent.Message(nil), req.Messages...)
-	msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls, Thinking: reply.Thinking})
+	msgs := append([]brain.Message(nil), req.Messages...)
+	msgs = append(msgs, brain.Message{Role: brain.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls, Thinking: reply.Thinking})
 	for _, c := range reply.Calls {
-		msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Content: "ok: " + c.Tool})
+		msgs = append(msgs, brain.Message{Role: brain.RoleTool, ToolCallID: c.ID, Content: "ok: " + c.Tool})
 	}
-	msgs = append(msgs, agent.Message{Role: agent.RoleUser, Content: next})
+	msgs = append(msgs, brain.Message{Role: brain.RoleUser, Content: next})
 	req.Messages = msgs
 	return req
 }
@@ -93,7 +92,7 @@ func TestCacheBreakpointsAndCachedUsage(t *testing.T) {
 		c.PriceIn, c.PriceOut = 3, 15 // dollars per million, as Claude Sonnet
 	})
 	req := request(t)
-	var usages []agent.Usage
+	var usages []brain.Usage
 	for i := range 5 {
 		reply, err := b.Next(context.Background(), req)
 		if err != nil {
@@ -180,9 +179,9 @@ func TestOverloadedRetriedWithBackoff(t *testing.T) {
 func TestOverloadedGivesUp(t *testing.T) {
 	_, b, _ := script(t, `{"steps": [{"fault": "529"}, {"fault": "529"}, {"fault": "529"}, `+okStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	var e *anthropic.Error
-	if !errors.As(err, &e) || !errors.Is(err, openai.ErrServer) || e.Status != 529 || e.Type != "overloaded_error" || e.Attempts != 3 {
-		t.Fatalf("err = %v, want ErrServer from HTTP 529 overloaded_error after 3 attempts", err)
+	var e *brain.Error
+	if !errors.As(err, &e) || !errors.Is(err, brain.ErrServer) || e.Status != 529 || e.Type != "overloaded_error" || e.Attempts != 3 {
+		t.Fatalf("err = %v, want brain.ErrServer from HTTP 529 overloaded_error after 3 attempts", err)
 	}
 	if !strings.Contains(err.Error(), "Overloaded") || !strings.Contains(err.Error(), "gave up after 3 attempts") {
 		t.Errorf("error %q", err)
@@ -193,7 +192,7 @@ func TestTooLongPromptShrunk(t *testing.T) {
 	srv, b, w := script(t, `{"steps": [{"fault": "too_long"}, `+okStep+`]}`, nil)
 	req := request(t)
 	for i := range 6 {
-		req = followUp(t, req, agent.Reply{Text: "Orbit.", Calls: []agent.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
+		req = followUp(t, req, brain.Reply{Text: "Orbit.", Calls: []brain.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
 			fmt.Sprintf("Step %d.", i+2))
 	}
 	reply, err := b.Next(context.Background(), req)
@@ -222,16 +221,16 @@ func TestTooLongPromptShrunk(t *testing.T) {
 func TestTooLongAfterShrinkingSaysSo(t *testing.T) {
 	_, b, _ := script(t, `{"repeat": false, "steps": [{"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrContextLength) || !strings.Contains(err.Error(), "prompt is too long") || !strings.Contains(err.Error(), "still too long after shrinking") {
-		t.Fatalf("err = %v, want ErrContextLength after shrinking", err)
+	if !errors.Is(err, brain.ErrContextLength) || !strings.Contains(err.Error(), "prompt is too long") || !strings.Contains(err.Error(), "still too long after shrinking") {
+		t.Fatalf("err = %v, want brain.ErrContextLength after shrinking", err)
 	}
 }
 
 func TestAuthNamesTheKeyVariable(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"fault": "401"}, `+okStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrAuth) {
-		t.Fatalf("err = %v, want ErrAuth", err)
+	if !errors.Is(err, brain.ErrAuth) {
+		t.Fatalf("err = %v, want brain.ErrAuth", err)
 	}
 	msg := err.Error()
 	if !strings.Contains(msg, "ANTHROPIC_API_KEY") || strings.Contains(msg, "OPENAI") || strings.Contains(msg, "\n") {
@@ -285,8 +284,8 @@ func TestCutStreamAfterTextNotRetried(t *testing.T) {
 	var shown strings.Builder
 	req.OnDelta = func(s string) { shown.WriteString(s) }
 	reply, err := b.Next(context.Background(), req)
-	if !errors.Is(err, anthropic.ErrCut) || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
-		t.Fatalf("err = %v, want ErrCut with the call dropped", err)
+	if !errors.Is(err, brain.ErrCut) || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
+		t.Fatalf("err = %v, want brain.ErrCut with the call dropped", err)
 	}
 	if len(reply.Calls) != 0 || shown.Len() == 0 {
 		t.Errorf("reply %+v, shown %q: want no calls, some text shown", reply, shown.String())
@@ -326,8 +325,8 @@ func TestCancelStopsAtOnce(t *testing.T) {
 func TestSilenceIsATimeout(t *testing.T) {
 	_, b, _ := script(t, `{"steps": [{"fault": "timeout"}]}`, func(c *anthropic.Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = -1 })
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
+	if !errors.Is(err, brain.ErrTimeout) {
+		t.Fatalf("err = %v, want brain.ErrTimeout", err)
 	}
 }
 
@@ -344,9 +343,9 @@ func TestTemperatureSentWithoutThinking(t *testing.T) {
 
 func TestFaultKinds(t *testing.T) {
 	for fault, kind := range map[string]error{
-		"malformed_body": anthropic.ErrMalformed,
-		"no_tools":       anthropic.ErrNoTools,
-		"500":            anthropic.ErrServer,
+		"malformed_body": brain.ErrMalformed,
+		"no_tools":       brain.ErrNoTools,
+		"500":            brain.ErrServer,
 	} {
 		for _, stream := range []bool{true, false} {
 			_, b, _ := script(t, `{"steps": [{"fault": "`+fault+`"}]}`, func(c *anthropic.Config) { c.MaxRetries = -1; c.Stream = stream })

@@ -1,4 +1,4 @@
-// Package anthropic is an agent.Brain for Claude, on Anthropic's Messages API through
+// Package anthropic is an brain.Brain for Claude, on Anthropic's Messages API through
 // the official SDK (github.com/anthropics/anthropic-sdk-go/v2).
 //
 // The conversation the runner builds (OpenAI-shaped: system, user, assistant with tool

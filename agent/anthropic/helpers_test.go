@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game"
 )
@@ -81,12 +81,12 @@ func tools(t testing.TB) []game.Tool {
 // longSystem is a system prompt over the 1,024 tokens a prefix needs to be cached.
 var longSystem = "You are playing a space trading game.\n\n" + strings.Repeat("Keep your ships busy and your notes current. ", 120)
 
-func request(t testing.TB) agent.Request {
-	return agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: longSystem},
-			{Role: agent.RoleUser, Content: "## Your notes\n\n(none)"},
-			{Role: agent.RoleUser, Content: "Step 1. The ship COPLAY-1 is docked at X1-A1."},
+func request(t testing.TB) brain.Request {
+	return brain.Request{
+		Messages: []brain.Message{
+			{Role: brain.RoleSystem, Content: longSystem},
+			{Role: brain.RoleUser, Content: "## Your notes\n\n(none)"},
+			{Role: brain.RoleUser, Content: "Step 1. The ship COPLAY-1 is docked at X1-A1."},
 		},
 		Tools: tools(t),
 	}

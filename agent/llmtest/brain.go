@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -13,7 +13,7 @@ import (
 // agent/openai Brain pointed at the server (streaming, three retries, a 10 s silence
 // limit), so scripted play exercises the real wire format. Close the Closer to stop
 // the server. It backs --brain script:FILE.
-func NewBrain(path string) (agent.Brain, io.Closer, error) {
+func NewBrain(path string) (brain.Brain, io.Closer, error) {
 	c, err := Load(path)
 	if err != nil {
 		return nil, nil, err

@@ -3,7 +3,7 @@ package openai
 import (
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -11,7 +11,7 @@ import (
 // server left in the text: think blocks go to Thinking, and when the answer has no
 // native calls, calls written as text become calls (FromText), their markup taken out
 // of Text, and blocks that meant a call but cannot be read go to Unread, for the model.
-func readAnswer(r *agent.Reply, tools []game.Tool, idPrefix string) {
+func readAnswer(r *brain.Reply, tools []game.Tool, idPrefix string) {
 	if vis, think := splitThink(r.Text); think != "" || vis != strings.TrimSpace(r.Text) {
 		r.Text = vis
 		r.Thinking = append(r.Thinking, thinkingOf(think)...)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
@@ -75,11 +75,11 @@ func tools(t testing.TB) []game.Tool {
 	}
 }
 
-func request(t testing.TB) agent.Request {
-	return agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: "You play SpaceTraders."},
-			{Role: agent.RoleUser, Content: "Start playing."},
+func request(t testing.TB) brain.Request {
+	return brain.Request{
+		Messages: []brain.Message{
+			{Role: brain.RoleSystem, Content: "You play SpaceTraders."},
+			{Role: brain.RoleUser, Content: "Start playing."},
 		},
 		Tools: tools(t),
 	}
@@ -105,7 +105,7 @@ func TestStreamTextAndCalls(t *testing.T) {
 	if len(deltas) < 2 || strings.Join(deltas, "") != want {
 		t.Errorf("deltas = %q: want several that join to the text", deltas)
 	}
-	wantCalls := []agent.ToolCall{
+	wantCalls := []brain.ToolCall{
 		{ID: "call_0_0", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)},
 		{ID: "call_0_1", Tool: "navigate_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)},
 	}
@@ -145,14 +145,14 @@ func TestPlainRequest(t *testing.T) {
 	if reply.Text != "Orbiting first, then heading to the asteroid." || len(reply.Calls) != 2 {
 		t.Fatalf("reply = %+v", reply)
 	}
-	checkCalls(t, reply.Calls[1:], []agent.ToolCall{{ID: "call_0_1", Tool: "navigate_ship",
+	checkCalls(t, reply.Calls[1:], []brain.ToolCall{{ID: "call_0_1", Tool: "navigate_ship",
 		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)}})
 	if srv.Requests()[0].Stream {
 		t.Error("request asked for a stream")
 	}
 }
 
-func checkCalls(t *testing.T, got, want []agent.ToolCall) {
+func checkCalls(t *testing.T, got, want []brain.ToolCall) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("calls = %+v, want %+v", got, want)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -48,10 +49,10 @@ func TestServerErrorRetriedWithBackoff(t *testing.T) {
 func TestRetriesExhausted(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, {"fault": "429"}, {"fault": "500"}, `+okStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrServer) {
-		t.Fatalf("err = %v, want ErrServer", err)
+	if !errors.Is(err, brain.ErrServer) {
+		t.Fatalf("err = %v, want brain.ErrServer", err)
 	}
-	var e *openai.Error
+	var e *brain.Error
 	if !errors.As(err, &e) || e.Attempts != 3 || e.Status != 500 {
 		t.Fatalf("err = %#v, want 3 attempts ending in HTTP 500", err)
 	}
@@ -67,8 +68,8 @@ func TestRetriesExhausted(t *testing.T) {
 
 func TestNoRetriesWhenNegative(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, `+okStep+`]}`, func(c *openai.Config) { c.MaxRetries = -1 })
-	if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, openai.ErrServer) {
-		t.Fatalf("err = %v, want ErrServer", err)
+	if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, brain.ErrServer) {
+		t.Fatalf("err = %v, want brain.ErrServer", err)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("requests = %d, want 1", n)
@@ -82,8 +83,8 @@ func TestCutStreamAfterText(t *testing.T) {
 	var shown strings.Builder
 	req.OnDelta = func(s string) { shown.WriteString(s) }
 	reply, err := b.Next(context.Background(), req)
-	if !errors.Is(err, openai.ErrCut) {
-		t.Fatalf("err = %v, want ErrCut", err)
+	if !errors.Is(err, brain.ErrCut) {
+		t.Fatalf("err = %v, want brain.ErrCut", err)
 	}
 	if !strings.Contains(err.Error(), "cut off") || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
 		t.Errorf("error %q: want it to say the answer was cut and the call dropped", err)
@@ -117,8 +118,8 @@ func TestCutBeforeTextIsRetried(t *testing.T) {
 func TestCutPlainBody(t *testing.T) {
 	_, b, _ := script(t, `{"steps": [{"fault": "cut"}]}`, func(c *openai.Config) { c.Stream = false; c.MaxRetries = -1 })
 	reply, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrCut) || len(reply.Calls) != 0 {
-		t.Fatalf("reply %+v, err = %v, want ErrCut and no calls", reply, err)
+	if !errors.Is(err, brain.ErrCut) || len(reply.Calls) != 0 {
+		t.Fatalf("reply %+v, err = %v, want brain.ErrCut and no calls", reply, err)
 	}
 }
 
@@ -131,8 +132,8 @@ func TestTimeout(t *testing.T) {
 		})
 		start := time.Now()
 		_, err := b.Next(context.Background(), request(t))
-		if !errors.Is(err, openai.ErrTimeout) {
-			t.Fatalf("stream=%v: err = %v, want ErrTimeout", stream, err)
+		if !errors.Is(err, brain.ErrTimeout) {
+			t.Fatalf("stream=%v: err = %v, want brain.ErrTimeout", stream, err)
 		}
 		if d := time.Since(start); d < 150*time.Millisecond {
 			t.Errorf("stream=%v: gave up after %v, before the 150ms timeout", stream, d)
@@ -154,8 +155,8 @@ func TestTimeoutRetried(t *testing.T) {
 func TestNoTools(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"fault": "no_tools"}, `+okStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrNoTools) {
-		t.Fatalf("err = %v, want ErrNoTools", err)
+	if !errors.Is(err, brain.ErrNoTools) {
+		t.Fatalf("err = %v, want brain.ErrNoTools", err)
 	}
 	for _, want := range []string{"does not support tool calls", "pick a model", "test-model does not support tools"} {
 		if !strings.Contains(err.Error(), want) {
@@ -171,8 +172,8 @@ func TestMalformedBody(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		srv, b, _ := script(t, `{"steps": [{"fault": "malformed_body"}, `+okStep+`]}`, func(c *openai.Config) { c.Stream = stream })
 		_, err := b.Next(context.Background(), request(t))
-		if !errors.Is(err, openai.ErrMalformed) {
-			t.Fatalf("stream=%v: err = %v, want ErrMalformed", stream, err)
+		if !errors.Is(err, brain.ErrMalformed) {
+			t.Fatalf("stream=%v: err = %v, want brain.ErrMalformed", stream, err)
 		}
 		if n := len(srv.Requests()); n != 1 {
 			t.Errorf("stream=%v: requests = %d, want 1 (not retried)", stream, n)
@@ -248,8 +249,8 @@ func TestRetryAfterTooLong(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrRateLimited) || !strings.Contains(err.Error(), "asks to wait 1h0m0s") {
-		t.Fatalf("err = %v, want ErrRateLimited saying how long the server asks to wait", err)
+	if !errors.Is(err, brain.ErrRateLimited) || !strings.Contains(err.Error(), "asks to wait 1h0m0s") {
+		t.Fatalf("err = %v, want brain.ErrRateLimited saying how long the server asks to wait", err)
 	}
 	if hits != 1 {
 		t.Errorf("hits = %d, want 1", hits)
@@ -272,13 +273,13 @@ func TestKeyNeverInErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrAuth) {
-		t.Fatalf("err = %v, want ErrAuth", err)
+	if !errors.Is(err, brain.ErrAuth) {
+		t.Fatalf("err = %v, want brain.ErrAuth", err)
 	}
 	if gotAuth != "Bearer "+key {
 		t.Errorf("Authorization = %q: the key was not sent", gotAuth)
 	}
-	var e *openai.Error
+	var e *brain.Error
 	errors.As(err, &e)
 	for what, s := range map[string]string{
 		"error": err.Error(), "error %+v": fmtV(err), "detail": e.Detail,
