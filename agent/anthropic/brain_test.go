@@ -147,7 +147,7 @@ func TestRateLimitWaitsRetryAfter(t *testing.T) {
 	if reply.Text != "Recovered." {
 		t.Errorf("reply = %+v", reply)
 	}
-	if got := w.all(); len(got) != 1 || got[0] != time.Second {
+	if got := w.All(); len(got) != 1 || got[0] != time.Second {
 		t.Errorf("waits = %v, want [1s] from retry-after", got)
 	}
 	if n := len(srv.RawRequests()); n != 2 {
@@ -169,7 +169,7 @@ func TestOverloadedRetriedWithBackoff(t *testing.T) {
 			if reply.Text != "Recovered." || len(srv.RawRequests()) != 2 {
 				t.Errorf("reply %+v after %d requests, want the second step", reply, len(srv.RawRequests()))
 			}
-			if got := w.all(); len(got) != 1 || got[0] < 500*time.Millisecond || got[0] > time.Second {
+			if got := w.All(); len(got) != 1 || got[0] < 500*time.Millisecond || got[0] > time.Second {
 				t.Errorf("waits = %v, want one backoff of about 0.5s", got)
 			}
 		})
@@ -202,7 +202,7 @@ func TestTooLongPromptShrunk(t *testing.T) {
 	if reply.Text != "Recovered." {
 		t.Errorf("reply = %+v", reply)
 	}
-	if got := w.all(); len(got) != 0 {
+	if got := w.All(); len(got) != 0 {
 		t.Errorf("waits = %v: shrinking costs no wait", got)
 	}
 	raw := srv.RawRequests()

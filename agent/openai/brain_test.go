@@ -5,74 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
-	"github.com/coplayhq/coplay/game"
 )
 
 // script starts a server for the cassette JSON and returns it with a brain pointed at
 // it. Backoff waits are recorded, not slept, unless realSleep.
-func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *waits) {
-	t.Helper()
-	c, err := llmtest.Parse([]byte(cassette))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	cfg := openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
-	if mod != nil {
-		mod(&cfg)
-	}
-	b, err := openai.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &waits{}
-	openai.SetSleep(b, w.sleep)
-	return srv, b, w
-}
-
-// waits records the backoff the brain asked for.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	w.mu.Unlock()
-	return ctx.Err()
-}
-
-func (w *waits) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.d...)
-}
-
-type shipArgs struct {
-	ShipSymbol string `json:"shipSymbol"`
-}
-
-func tools(t testing.TB) []game.Tool {
-	t.Helper()
-	s, err := jsonschema.For[shipArgs](nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []game.Tool{
-		{Name: "orbit_ship", Description: "Put a ship in orbit.", Kind: game.Act, Schema: s},
-		{Name: "observe_game", Description: "Look at the world.", Kind: game.Read},
-	}
+func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *braintest.Waits) {
+	return braintest.Brain(t, cassette, func(srv *llmtest.Server) openai.Config {
+		return openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
+	}, mod, openai.New, openai.SetSleep)
 }
 
 func request(t testing.TB) brain.Request {
@@ -81,7 +28,7 @@ func request(t testing.TB) brain.Request {
 			{Role: brain.RoleSystem, Content: "You play SpaceTraders."},
 			{Role: brain.RoleUser, Content: "Start playing."},
 		},
-		Tools: tools(t),
+		Tools: braintest.Tools(t),
 	}
 }
 

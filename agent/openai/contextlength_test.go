@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -60,7 +61,7 @@ func (s *limitServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // longRequest is a conversation of 40 steps of 2 KB each, then the observation.
 func longRequest(t *testing.T) brain.Request {
-	req := brain.Request{Tools: tools(t)}
+	req := brain.Request{Tools: braintest.Tools(t)}
 	req.Messages = append(req.Messages,
 		brain.Message{Role: brain.RoleSystem, Content: "You play SpaceTraders."},
 		brain.Message{Role: brain.RoleUser, Content: "# Your notes\n\nMine iron."})

@@ -24,7 +24,7 @@ func TestRateLimitRetriedAfterRetryAfter(t *testing.T) {
 	if reply.Text != "Recovered." || len(reply.Calls) != 1 {
 		t.Errorf("reply = %+v", reply)
 	}
-	if got := w.all(); len(got) != 1 || got[0] != time.Second {
+	if got := w.All(); len(got) != 1 || got[0] != time.Second {
 		t.Errorf("waits = %v, want [1s] from Retry-After", got)
 	}
 	if n := len(srv.Requests()); n != 2 {
@@ -37,7 +37,7 @@ func TestServerErrorRetriedWithBackoff(t *testing.T) {
 	if _, err := b.Next(context.Background(), request(t)); err != nil {
 		t.Fatal(err)
 	}
-	got := w.all()
+	got := w.All()
 	if len(got) != 2 || got[0] < 500*time.Millisecond || got[1] < time.Second || got[1] > 2*time.Second {
 		t.Errorf("waits = %v, want about [0.5s 1s] (exponential, with jitter)", got)
 	}

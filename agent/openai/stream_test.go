@@ -119,25 +119,6 @@ func TestAssemblerTextAndUsage(t *testing.T) {
 	}
 }
 
-func TestNoToolsMessages(t *testing.T) {
-	for _, m := range []string{
-		"registry.ollama.ai/library/gemma:2b does not support tools",
-		`"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`,
-		"tools param requires --jinja flag",
-		"No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing",
-	} {
-		if e := byStatus(400, m); e.Kind != brain.ErrNoTools {
-			t.Errorf("%q classified as %v, want brain.ErrNoTools", m, e.Kind)
-		}
-	}
-	if e := byStatus(0, "overloaded"); e.Kind != brain.ErrServer {
-		t.Errorf("an error event inside a stream classified as %v, want brain.ErrServer (retryable)", e.Kind)
-	}
-	if e := byStatus(400, "tool_call_id x not found"); e.Kind == brain.ErrNoTools {
-		t.Error("an ordinary tool error was taken for a model without tools")
-	}
-}
-
 func timeNow() time.Time { return time.Unix(1767225600, 0) }
 
 // assemble feeds chunks to an assembler and returns what it finishes with, its call
