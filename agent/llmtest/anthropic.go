@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -507,20 +506,9 @@ func (s *Server) anthropicAnswer(w http.ResponseWriter, req anthropicRequest, a 
 			"id": a.id, "type": "message", "role": "assistant", "model": a.model,
 			"content": a.blocks, "stop_reason": a.stop, "stop_sequence": nil, "usage": a.usage,
 		})
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		if fault != FaultCut {
-			w.Write(body) //nolint:errcheck // the client hung up
-			return
-		}
-		w.Write(body[:len(body)/2])           //nolint:errcheck // the client hung up
-		http.NewResponseController(w).Flush() //nolint:errcheck // best effort before the abort
-		panic(http.ErrAbortHandler)           // closes the connection short of Content-Length
+		writeWhole(w, body, fault == FaultCut)
+		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
 	events, cut := a.events()
 	switch fault {
 	case FaultCut:
@@ -529,17 +517,8 @@ func (s *Server) anthropicAnswer(w http.ResponseWriter, req anthropicRequest, a 
 		events = append(events[:cut], sse("error", map[string]any{"type": "error",
 			"error": map[string]any{"type": "overloaded_error", "message": "Overloaded"}}))
 	}
-	for _, e := range events {
-		if _, err := w.Write(e); err != nil {
-			return
-		}
-		if err := rc.Flush(); err != nil {
-			return
-		}
-	}
-	if fault == FaultCut {
-		panic(http.ErrAbortHandler) // no message_stop: the client sees the body end early
-	}
+	// A cut sends no message_stop.
+	writeEvents(w, events, fault == FaultCut)
 }
 
 // events is the streamed answer, and cut, how many events a cut sends: up to the first

@@ -48,16 +48,7 @@ func BrainConfig(srv *Server) openai.Config {
 // cassette's model and its price, a stand-in key (the route wants one, as Anthropic
 // does), a 10 s silence limit, three retries.
 func AnthropicConfig(srv *Server) anthropic.Config {
-	cfg := anthropic.Config{
-		APIKey:     "llmtest-key",
-		BaseURL:    srv.URL(),
-		Model:      srv.c.Model,
-		Stream:     true,
-		MaxRetries: 3,
-		Timeout:    10 * time.Second,
-	}
-	if p := srv.c.Price; p != nil {
-		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = p.Prompt, p.Completion, p.CachedPrompt
-	}
-	return cfg
+	o := BrainConfig(srv)
+	return anthropic.Config{APIKey: "llmtest-key", BaseURL: o.BaseURL, Model: o.Model, Stream: o.Stream,
+		MaxRetries: o.MaxRetries, Timeout: o.Timeout, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCached: o.PriceCached}
 }

@@ -355,38 +355,16 @@ func (s *Server) build(st Step, id, model string, prompt []byte, cached int) ans
 // drops the connection.
 func (s *Server) answer(w http.ResponseWriter, req openai.ChatCompletionRequest, a answer, cut bool) {
 	if !req.Stream {
-		body := a.completion()
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		if !cut {
-			w.Write(body) //nolint:errcheck // the client hung up
-			return
-		}
-		w.Write(body[:len(body)/2])           //nolint:errcheck // the client hung up
-		http.NewResponseController(w).Flush() //nolint:errcheck // best effort before the abort
-		panic(http.ErrAbortHandler)           // closes the connection short of Content-Length
+		writeWhole(w, a.completion(), cut)
+		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
 	events, cutAt := a.chunks()
 	if cut {
-		events = events[:cutAt]
+		events = events[:cutAt] // no terminating chunk
 	} else {
 		events = append(events, a.tail(req.StreamOptions != nil && req.StreamOptions.IncludeUsage)...)
 	}
-	for _, e := range events {
-		if _, err := w.Write(e); err != nil {
-			return
-		}
-		if err := rc.Flush(); err != nil {
-			return
-		}
-	}
-	if cut {
-		panic(http.ErrAbortHandler) // no terminating chunk: the client sees the body end early
-	}
+	writeEvents(w, events, cut)
 }
 
 // checkConversation refuses what OpenAI refuses about tool messages: a tool message
