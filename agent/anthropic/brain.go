@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -35,15 +35,8 @@ func New(cfg Config) (*Brain, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
-	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
-	// would also cut a long stream that is still flowing.
-	hc.Timeout = 0
-	client := sdk.NewClient(
+	hc := client.HTTP(cfg.HTTPClient)
+	sc := sdk.NewClient(
 		// Nothing from the environment or a profile on disk: the caller said what to use.
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(cfg.APIKey),
@@ -53,7 +46,7 @@ func New(cfg Config) (*Brain, error) {
 		// made once text is on screen, and its waits can be seen.
 		option.WithMaxRetries(0),
 	)
-	return &Brain{cfg: cfg, client: client, sleep: retry.Sleep}, nil
+	return &Brain{cfg: cfg, client: sc, sleep: retry.Sleep}, nil
 }
 
 // Name returns the model name.
@@ -226,7 +219,7 @@ func (b *Brain) fillUsage(r *brain.Reply, t tokens, params sdk.MessageNewParams,
 		ThinkingTokens:   t.thinking,
 	}
 	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
-		u = brain.Usage{PromptTokens: estimateTokens(promptChars(params, conv)), CompletionTokens: estimateTokens(completionChars(*r))}
+		u = brain.Usage{PromptTokens: client.EstimateTokens(promptChars(params, conv)), CompletionTokens: client.EstimateTokens(client.CompletionChars(*r))}
 		t = tokens{input: u.PromptTokens, output: u.CompletionTokens}
 	}
 	if u.ThinkingTokens == 0 {
@@ -236,7 +229,7 @@ func (b *Brain) fillUsage(r *brain.Reply, t tokens, params sdk.MessageNewParams,
 		for _, th := range r.Thinking {
 			n += len(th.Text)
 		}
-		u.ThinkingTokens = min(estimateTokens(n), u.CompletionTokens)
+		u.ThinkingTokens = min(client.EstimateTokens(n), u.CompletionTokens)
 	}
 	u.Cost = b.cfg.cost(t.input, t.cacheRead, t.cacheWrite, t.output)
 	u.CostKnown = b.cfg.priceKnown()
@@ -277,24 +270,4 @@ func promptChars(p sdk.MessageNewParams, conv conversation) int {
 		}
 	}
 	return n
-}
-
-// completionChars measures what the model wrote, for estimating tokens.
-func completionChars(r brain.Reply) int {
-	n := len(r.Text)
-	for _, c := range r.Calls {
-		n += len(c.Tool) + len(c.Args)
-	}
-	for _, t := range r.Thinking {
-		n += len(t.Text)
-	}
-	return n
-}
-
-// estimateTokens is the usual rough rule: four characters a token.
-func estimateTokens(chars int) int {
-	if chars <= 0 {
-		return 0
-	}
-	return (chars + 3) / 4
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 
@@ -74,11 +75,7 @@ func New(cfg Config) (*Brain, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
+	hc := client.HTTP(cfg.HTTPClient)
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
@@ -87,9 +84,6 @@ func New(cfg Config) (*Brain, error) {
 		base = breakpointTransport{base: base}
 	}
 	hc.Transport = headerTransport{base: base}
-	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
-	// would also cut a long stream that is still flowing.
-	hc.Timeout = 0
 
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
@@ -303,8 +297,8 @@ func toUsage(u *goopenai.Usage, slot *retrySlot) brain.Usage {
 // fillUsage estimates token counts the server did not give, and prices them.
 func (b *Brain) fillUsage(r *brain.Reply, wreq goopenai.ChatCompletionRequest) {
 	if r.Usage.PromptTokens == 0 && r.Usage.CompletionTokens == 0 {
-		r.Usage.PromptTokens = estimateTokens(promptChars(wreq))
-		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
+		r.Usage.PromptTokens = client.EstimateTokens(promptChars(wreq))
+		r.Usage.CompletionTokens = client.EstimateTokens(client.CompletionChars(*r))
 		r.Usage.CachedTokens = 0
 	}
 	if r.Usage.ThinkingTokens == 0 && len(r.Thinking) > 0 {
@@ -313,7 +307,7 @@ func (b *Brain) fillUsage(r *brain.Reply, wreq goopenai.ChatCompletionRequest) {
 		for _, t := range r.Thinking {
 			n += len(t.Text)
 		}
-		r.Usage.ThinkingTokens = min(estimateTokens(n), r.Usage.CompletionTokens)
+		r.Usage.ThinkingTokens = min(client.EstimateTokens(n), r.Usage.CompletionTokens)
 	}
 	r.Usage.Cost, r.Usage.CostUpper = b.cfg.cost(r.Usage.PromptTokens, r.Usage.CachedTokens, r.Usage.CompletionTokens)
 	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0 || b.cfg.PriceCached > 0

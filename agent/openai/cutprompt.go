@@ -6,6 +6,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/client"
 )
 
 // A server that runs its model with a context smaller than the prompt may cut the
@@ -59,7 +60,7 @@ func (b *Brain) checkCut(r *brain.Reply, wreq goopenai.ChatCompletionRequest) {
 		return
 	}
 	chars := promptChars(wreq)
-	est := estimateTokens(chars)
+	est := client.EstimateTokens(chars)
 	if suspectCut(r.Usage.PromptTokens, est) && b.cutSaid.CompareAndSwap(false, true) {
 		r.Notices = append(r.Notices, cutNotice("the server at "+b.cfg.BaseURL, r.Usage.PromptTokens, est, chars))
 	}

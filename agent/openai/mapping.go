@@ -104,13 +104,6 @@ func promptChars(req goopenai.ChatCompletionRequest) int {
 }
 
 // estimateTokens is the usual rough rule: four characters a token, at least one
-// token for anything at all.
-func estimateTokens(chars int) int {
-	if chars <= 0 {
-		return 0
-	}
-	return (chars + 3) / 4
-}
 
 // WireTools returns the JSON of the tools array a chat-completions request carries for
 // tools, byte for byte as it is sent (for `coplay tools --as-model`).

@@ -145,15 +145,3 @@ func buildReply(text string, wire []goopenai.ToolCall, finish goopenai.FinishRea
 	}
 	return reply, nil
 }
-
-// completionChars measures what the model wrote, for estimating tokens.
-func completionChars(r brain.Reply) int {
-	n := len(r.Text)
-	for _, t := range r.Thinking {
-		n += len(t.Text)
-	}
-	for _, c := range r.Calls {
-		n += len(c.Tool) + len(c.Args)
-	}
-	return n
-}
