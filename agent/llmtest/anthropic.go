@@ -298,14 +298,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	case FaultNoTools:
 		anthropicError(w, http.StatusBadRequest, "invalid_request_error", "tools: "+model+" does not support tool use")
 	case FaultMalformedBody:
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, "<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n") //nolint:errcheck // the client hung up
+		writeWelcomePage(w)
 	case FaultTimeout:
-		select {
-		case <-r.Context().Done():
-		case <-s.done:
-		case <-time.After(maxHold):
+		if s.hold(r) {
 			anthropicError(w, http.StatusGatewayTimeout, "timeout_error", "llmtest: timeout fault held the request for 30s")
 		}
 	}

@@ -276,14 +276,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	case FaultAuth:
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key")
 	case FaultMalformedBody:
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, "<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n") //nolint:errcheck // the client hung up
+		writeWelcomePage(w)
 	case FaultTimeout:
-		select {
-		case <-r.Context().Done():
-		case <-s.done:
-		case <-time.After(maxHold):
+		if s.hold(r) {
 			writeError(w, http.StatusGatewayTimeout, "llmtest: timeout fault held the request for 30s", "server_error", nil)
 		}
 	}

@@ -3,9 +3,11 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -227,4 +229,25 @@ func writeEvents(w http.ResponseWriter, events [][]byte, cut bool) {
 	if cut {
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// writeWelcomePage answers with a web server's welcome page: what a wrong base URL
+// finds, and no model's answer.
+func writeWelcomePage(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, "<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n") //nolint:errcheck // the client hung up
+}
+
+// hold keeps a request waiting, as a timeout fault does, until the client gives up or
+// the server closes (false), or for maxHold (true: the caller answers a gateway
+// timeout).
+func (s *Server) hold(r *http.Request) bool {
+	select {
+	case <-r.Context().Done():
+	case <-s.done:
+	case <-time.After(maxHold):
+		return true
+	}
+	return false
 }
