@@ -81,7 +81,7 @@ func New(cfg Config) (*Brain, error) {
 		base = http.DefaultTransport
 	}
 	if cachesByBreakpoint(cfg.Dialect, cfg.Model) {
-		base = breakpointTransport{base: base}
+		base = EditRequests(base, markBreakpoints)
 	}
 	hc.Transport = headerTransport{base: base}
 
