@@ -70,6 +70,24 @@ func coplayBinary(t *testing.T) string {
 	return binPath
 }
 
+// startPiped starts cmd (the binary, as a person or a script drives it) with its stdin
+// and stdout piped and its stderr written to stderr.
+func startPiped(t *testing.T, cmd *exec.Cmd, stderr io.Writer) (stdin io.WriteCloser, stdout io.ReadCloser) {
+	t.Helper()
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout, err = cmd.StdoutPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
 // relShip is the command ship of the agent every test registers.
 const relShip = "COPLAY-1"
 
