@@ -16,7 +16,7 @@ import (
 	"github.com/coplayhq/coplay/secret"
 )
 
-// Brain is an brain.Brain that asks Claude through Anthropic's Messages API. It is safe
+// Brain is a brain.Brain that asks Claude through Anthropic's Messages API. It is safe
 // for concurrent use, though the runner calls it from one goroutine.
 type Brain struct {
 	cfg    Config

@@ -16,7 +16,7 @@ import (
 // gives no idle time (see Brain.MaxInlineWait).
 const DefaultMaxInlineWait = 2 * time.Minute
 
-// Brain is the autopilot: an brain.Brain that plays SpaceTraders by rules. Build one with
+// Brain is the autopilot: a brain.Brain that plays SpaceTraders by rules. Build one with
 // New. Its methods are safe for concurrent use, though the runner calls Next from one
 // goroutine.
 type Brain struct {

@@ -21,7 +21,7 @@ import (
 	"github.com/coplayhq/coplay/agent/brain"
 )
 
-// Brain is an brain.Brain that asks an OpenAI-compatible endpoint. It is safe for
+// Brain is a brain.Brain that asks an OpenAI-compatible endpoint. It is safe for
 // concurrent use, though the runner calls it from one goroutine.
 type Brain struct {
 	cfg    Config

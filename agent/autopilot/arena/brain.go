@@ -17,7 +17,7 @@ type source interface {
 	View() arenagame.View
 }
 
-// Brain is the arena's autopilot: an brain.Brain that plays by a few readable rules (see
+// Brain is the arena's autopilot: a brain.Brain that plays by a few readable rules (see
 // the package doc). Its methods are safe for concurrent use.
 type Brain struct {
 	src source
