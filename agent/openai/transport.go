@@ -179,6 +179,7 @@ type editTransport struct {
 	edit func([]byte) ([]byte, bool)
 }
 
+// RoundTrip sends req with its body edited.
 func (t editTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/chat/completions") || req.Body == nil {
 		return t.base.RoundTrip(req)
