@@ -14,7 +14,6 @@ import (
 	"github.com/coplayhq/coplay/agent/anthropic"
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/brain/braintest"
-	"github.com/coplayhq/coplay/agent/llmtest"
 )
 
 const twoCalls = `{"text": "Orbiting, then a look around.", "calls": [
@@ -139,12 +138,7 @@ func TestCacheBreakpointsAndCachedUsage(t *testing.T) {
 }
 
 // TestFaults runs the fault suite every model brain runs.
-func TestFaults(t *testing.T) {
-	braintest.Faults(t, func(t testing.TB, cassette string, mod func(*braintest.Settings)) (*llmtest.Server, brain.Brain, *braintest.Waits) {
-		srv, b, w := script(t, cassette, func(c *anthropic.Config) { braintest.Apply(mod, &c.Stream, &c.Timeout, &c.MaxRetries) })
-		return srv, b, w
-	})
-}
+func TestFaults(t *testing.T) { braintest.Faults(t, kind.Opener()) }
 
 func TestOverloadedRetriedWithBackoff(t *testing.T) {
 	for _, tc := range []struct {

@@ -18,11 +18,19 @@ const testKey = "sk-ant-api03-TESTKEY-do-not-print-0123456789"
 // script starts a server for the cassette JSON and returns it with a Claude brain
 // pointed at its Messages API route. Backoff waits are recorded, not slept.
 func script(t testing.TB, cassette string, mod func(*anthropic.Config)) (*llmtest.Server, *anthropic.Brain, *braintest.Waits) {
-	return braintest.Brain(t, cassette, func(srv *llmtest.Server) anthropic.Config {
+	return kind.Brain(t, cassette, mod)
+}
+
+// kind is this package's brain for braintest: Claude on the server's Messages API route.
+var kind = braintest.Kind[anthropic.Config, *anthropic.Brain]{
+	Config: func(srv *llmtest.Server) anthropic.Config {
 		cfg := llmtest.AnthropicConfig(srv)
 		cfg.APIKey, cfg.Model, cfg.MaxRetries, cfg.Timeout = testKey, "claude-test", 2, 5*time.Second
 		return cfg
-	}, mod, anthropic.New, anthropic.SetSleep)
+	},
+	Open:     anthropic.New,
+	SetSleep: anthropic.SetSleep,
+	Settings: func(c *anthropic.Config) (*bool, *time.Duration, *int) { return &c.Stream, &c.Timeout, &c.MaxRetries },
 }
 
 // longSystem is a system prompt over the 1,024 tokens a prefix needs to be cached.

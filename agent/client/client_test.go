@@ -8,20 +8,16 @@ import (
 	"github.com/coplayhq/coplay/agent/brain"
 )
 
+// Zero means the default; retries below zero mean none; a timeout must be positive.
 func TestAttemptsDefaults(t *testing.T) {
-	for _, c := range []struct {
-		retries     int
-		timeout     time.Duration
-		wantRetries int
-		wantTimeout time.Duration
-	}{
-		{0, 0, DefaultMaxRetries, DefaultTimeout},
-		{-1, time.Second, 0, time.Second},
-		{5, -time.Second, 5, DefaultTimeout},
-	} {
-		if r, d := Attempts(c.retries, c.timeout); r != c.wantRetries || d != c.wantTimeout {
-			t.Errorf("Attempts(%d, %v) = %d, %v; want %d, %v", c.retries, c.timeout, r, d, c.wantRetries, c.wantTimeout)
-		}
+	if r, d := Attempts(0, 0); r != DefaultMaxRetries || d != DefaultTimeout {
+		t.Errorf("Attempts(0, 0) = %d, %v; want the defaults", r, d)
+	}
+	if r, d := Attempts(-1, time.Second); r != 0 || d != time.Second {
+		t.Errorf("Attempts(-1, 1s) = %d, %v; want no retries, 1s", r, d)
+	}
+	if r, d := Attempts(5, -time.Second); r != 5 || d != DefaultTimeout {
+		t.Errorf("Attempts(5, -1s) = %d, %v; want 5 and the default timeout", r, d)
 	}
 }
 

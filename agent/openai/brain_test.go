@@ -17,9 +17,17 @@ import (
 // script starts a server for the cassette JSON and returns it with a brain pointed at
 // it. Backoff waits are recorded, not slept, unless realSleep.
 func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *braintest.Waits) {
-	return braintest.Brain(t, cassette, func(srv *llmtest.Server) openai.Config {
+	return kind.Brain(t, cassette, mod)
+}
+
+// kind is this package's brain for braintest.
+var kind = braintest.Kind[openai.Config, *openai.Brain]{
+	Config: func(srv *llmtest.Server) openai.Config {
 		return openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
-	}, mod, openai.New, openai.SetSleep)
+	},
+	Open:     openai.New,
+	SetSleep: openai.SetSleep,
+	Settings: func(c *openai.Config) (*bool, *time.Duration, *int) { return &c.Stream, &c.Timeout, &c.MaxRetries },
 }
 
 func request(t testing.TB) brain.Request {

@@ -11,17 +11,11 @@ import (
 
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/brain/braintest"
-	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
 // TestFaults runs the fault suite every model brain runs.
-func TestFaults(t *testing.T) {
-	braintest.Faults(t, func(t testing.TB, cassette string, mod func(*braintest.Settings)) (*llmtest.Server, brain.Brain, *braintest.Waits) {
-		srv, b, w := script(t, cassette, func(c *openai.Config) { braintest.Apply(mod, &c.Stream, &c.Timeout, &c.MaxRetries) })
-		return srv, b, w
-	})
-}
+func TestFaults(t *testing.T) { braintest.Faults(t, kind.Opener()) }
 
 func TestRetriesExhausted(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, {"fault": "429"}, {"fault": "500"}, `+braintest.OKStep+`]}`, nil)

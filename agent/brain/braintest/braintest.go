@@ -1,6 +1,7 @@
-// Package braintest holds what the model brains' tests share: a brain on a scripted
-// server (agent/llmtest) for a cassette, a recorder of the waits between attempts that
-// sleeps through none of them, and the tools a test request offers.
+// Package braintest holds what the model brains' tests share: a brain of a Kind on a
+// scripted server (agent/llmtest) for a cassette, a recorder of the waits between
+// attempts that sleeps through none of them, the tools a test request offers, and the
+// fault suite every model brain runs (Faults).
 package braintest
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game"
 )
@@ -27,25 +29,49 @@ func Serve(t testing.TB, cassette string) *llmtest.Server {
 	return srv
 }
 
-// Brain starts a server for the cassette JSON and a brain pointed at it: base is the
-// brain's configuration for the server, mod (if not nil) changes it, open makes the
-// brain and setSleep gives it the returned Waits' Sleep, so that backoff is recorded,
-// not slept through.
-func Brain[C, B any](t testing.TB, cassette string, base func(*llmtest.Server) C, mod func(*C),
-	open func(C) (B, error), setSleep func(B, func(context.Context, time.Duration) error)) (*llmtest.Server, B, *Waits) {
+// Kind is a model brain package as its tests use it: the configuration it takes for a
+// scripted server, how a brain is made of it, how the test takes over its sleep, and
+// where its settings that the fault suite changes live.
+type Kind[C any, B brain.Brain] struct {
+	Config   func(*llmtest.Server) C
+	Open     func(C) (B, error)
+	SetSleep func(B, func(context.Context, time.Duration) error)
+	Settings func(*C) (stream *bool, timeout *time.Duration, maxRetries *int)
+}
+
+// Brain starts a server for the cassette JSON and a brain of this kind pointed at it:
+// k.Config for the server, changed by mod (if not nil). Its backoff is recorded in the
+// returned Waits, not slept through.
+func (k Kind[C, B]) Brain(t testing.TB, cassette string, mod func(*C)) (*llmtest.Server, B, *Waits) {
 	t.Helper()
 	srv := Serve(t, cassette)
-	cfg := base(srv)
+	cfg := k.Config(srv)
 	if mod != nil {
 		mod(&cfg)
 	}
-	b, err := open(cfg)
+	b, err := k.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := &Waits{}
-	setSleep(b, w.Sleep)
+	k.SetSleep(b, w.Sleep)
 	return srv, b, w
+}
+
+// Opener is Brain for the suites, which change only the common Settings.
+func (k Kind[C, B]) Opener() Opener {
+	return func(t testing.TB, cassette string, mod func(*Settings)) (*llmtest.Server, brain.Brain, *Waits) {
+		srv, b, w := k.Brain(t, cassette, func(c *C) {
+			if mod == nil {
+				return
+			}
+			stream, timeout, retries := k.Settings(c)
+			s := Settings{Stream: *stream, Timeout: *timeout, MaxRetries: *retries}
+			mod(&s)
+			*stream, *timeout, *retries = s.Stream, s.Timeout, s.MaxRetries
+		})
+		return srv, b, w
+	}
 }
 
 // Waits records the backoff a brain asked for.

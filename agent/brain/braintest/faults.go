@@ -21,18 +21,8 @@ type Settings struct {
 	MaxRetries int // -1: no retries
 }
 
-// Apply runs mod (when not nil) over a brain configuration's own fields.
-func Apply(mod func(*Settings), stream *bool, timeout *time.Duration, maxRetries *int) {
-	if mod == nil {
-		return
-	}
-	s := Settings{Stream: *stream, Timeout: *timeout, MaxRetries: *maxRetries}
-	mod(&s)
-	*stream, *timeout, *maxRetries = s.Stream, s.Timeout, s.MaxRetries
-}
-
 // Opener makes a brain of the kind under test on a scripted server for the cassette
-// (as Brain does): streaming, two retries, a timeout of seconds, then mod's changes.
+// (Kind.Opener): streaming, two retries, a timeout of seconds, then mod's changes.
 type Opener func(t testing.TB, cassette string, mod func(*Settings)) (*llmtest.Server, brain.Brain, *Waits)
 
 // Faults is the suite every model brain runs against the scripted server's faults (as
