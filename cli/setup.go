@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -136,6 +138,8 @@ type play struct {
 	// priceFrom says where the model's price came from: "config", "catalogue", "none"
 	// ("" for the autopilot, which costs nothing).
 	priceFrom string
+	live      *live.Server // how a second coplay reads this notebook while it is open
+	liveErr   string       // why there is no such socket, said once at the start
 	closers   []func() error
 }
 
@@ -263,6 +267,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
 		return err
 	}
+	p.playing(p.session.Name())
 	opened, err := p.openPlayGame(o, path)
 	if err != nil {
 		return err
@@ -297,6 +302,7 @@ func (p *play) openBook(o options) (string, error) {
 	}
 	p.book = book
 	p.closers = append(p.closers, p.book.Close)
+	p.serveLive(path)
 	// A safety net: nothing should hand the notebook a secret, but if something does
 	// (a model echoing a key from an error message), it is scrubbed before it is written.
 	p.scrub = scrubber()
@@ -471,7 +477,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		// model, the game, the journal or the screen. The one scrubber names each.
 		Scrubber:     p.scrub,
 		Secrets:      append(secrets(), opened.Secrets...),
-		Notice:       p.notice,
+		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,
 	})
 	return pinMistake(err)
