@@ -108,6 +108,11 @@ type Decision struct {
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
 	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
+	// Via says where a person's decision was made: "screen", "stdin" (headless),
+	// "attach" (a second coplay on this machine), "ssh:KEY" (a screen over SSH, by its
+	// key's comment or fingerprint). Empty for rules and policy, and in journals
+	// written before it was recorded.
+	Via string `json:"via,omitempty"`
 }
 
 // CatalogView says how much of the catalogue the model is sent whole.
@@ -188,4 +193,8 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
+	// Via is where the command was given (Decision.Via). It is set by whoever carries
+	// the command to the runner, never read from a command's JSON, so a client cannot
+	// claim to be another.
+	Via string `json:"-"`
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -44,21 +43,10 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 
 	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
+	own := p.share(o, "screen") // before Run: the screen misses nothing
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
-	uiErr := ui.Run(ctx, p.runner, ui.Info{
-		Game:      p.title,
-		Brain:     p.brain.Name(),
-		Session:   p.session.Name(),
-		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
-		Tools:     p.runner.Tools(),
-		Keys:      keys,
-		History:   history,
-		Rules:     o.fixedRules(),
-		MaxTokens: o.maxTokens,
-		MaxCost:   o.maxCost,
-		PriceFrom: p.priceFrom,
-	})
+	uiErr := ui.Run(ctx, own, screenInfo(p.hello(o), keys, history))
 	cancel()
 	runErr := <-runDone
 	if errors.Is(runErr, context.Canceled) {

@@ -43,7 +43,8 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	// Events carry what the model and the game said; if either echoes a key, it must
 	// not land in a log the person redirected stdout to.
 	out := secret.NewWriter(stdout, p.scrub)
-	runErr := agent.Headless(ctx, p.runner, stdin, out)
+	own := p.share(o, "stdin")
+	runErr := agent.HeadlessFrom(ctx, p.runner, own.Events(), stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/keymap"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/ui"
 )
 
 // serveLive opens the socket through which a second coplay (sessions, replay, export)
@@ -59,4 +63,41 @@ func openReader(path string) (*notes.Book, []string, error) {
 		return nil, nil, fmt.Errorf("reading the copy of %s that the coplay playing in it sent: %v", path, err)
 	}
 	return book, playing, nil
+}
+
+// hello is what an attached screen is told of this run, and what this coplay's own
+// screen shows (screenInfo).
+func (p *play) hello(o options) live.Hello {
+	return live.Hello{
+		Game:      p.title,
+		Brain:     p.brain.Name(),
+		Session:   p.session.Name(),
+		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
+		Tools:     p.runner.Tools(),
+		Rules:     o.fixedRules(),
+		MaxTokens: o.maxTokens,
+		MaxCost:   o.maxCost,
+		PriceFrom: p.priceFrom,
+	}
+}
+
+// screenInfo is what a screen shows of the run hello describes.
+func screenInfo(h live.Hello, keys *keymap.KeyMap, history []agent.Event) ui.Info {
+	return ui.Info{
+		Game: h.Game, Brain: h.Brain, Session: h.Session, Banner: h.Banner,
+		Tools: h.Tools, Keys: keys, History: history, Rules: h.Rules,
+		MaxTokens: h.MaxTokens, MaxCost: h.MaxCost, PriceFrom: h.PriceFrom,
+	}
+}
+
+// share puts a hub between the runner and whoever watches it: this coplay's own reader
+// (via "screen" or "stdin") first, then screens attached through the socket. Call it
+// before the runner runs.
+func (p *play) share(o options, via string) *live.Sub {
+	hub := live.NewHub(p.runner)
+	own := hub.Subscribe(via, false)
+	if p.live != nil {
+		p.live.ServeAttach(hub, p.hello(o))
+	}
+	return own
 }
