@@ -43,7 +43,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 
 	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
-	own := p.share(o, "screen") // before Run: the screen misses nothing
+	own := p.share(o, "screen")                                            // before Run: the screen misses nothing
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
 	uiErr := ui.Run(ctx, own, screenInfo(p.hello(o), keys, history))
