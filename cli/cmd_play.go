@@ -43,10 +43,18 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 
 	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
-	own := p.share(o, "screen")                                            // before Run: the screen misses nothing
+	own, err := p.share(o, "screen")                                       // before Run: the screen misses nothing
+	if err != nil {
+		return errors.Join(err, p.Close())
+	}
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
-	uiErr := ui.Run(ctx, own, screenInfo(p.hello(o), keys, history))
+	info := screenInfo(p.hello(o), keys, history)
+	info.Notify = ui.NotifyMode(o.steer.notify)
+	if p.sshAddr != "" {
+		info.Banner += "\nserved over SSH at " + p.sshAddr
+	}
+	uiErr := ui.Run(ctx, own, info)
 	cancel()
 	runErr := <-runDone
 	if errors.Is(runErr, context.Canceled) {

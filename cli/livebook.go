@@ -93,11 +93,18 @@ func screenInfo(h live.Hello, keys *keymap.KeyMap, history []agent.Event) ui.Inf
 // share puts a hub between the runner and whoever watches it: this coplay's own reader
 // (via "screen" or "stdin") first, then screens attached through the socket. Call it
 // before the runner runs.
-func (p *play) share(o options, via string) *live.Sub {
+func (p *play) share(o options, via string) (*live.Sub, error) {
 	hub := live.NewHub(p.runner)
 	own := hub.Subscribe(via, false)
 	if p.live != nil {
 		p.live.ServeAttach(hub, p.hello(o))
 	}
-	return own
+	if err := p.serveSSH(o, hub); err != nil {
+		return nil, err
+	}
+	return own, nil
 }
+
+// journalNote journals a word about who watches (an SSH connection and its key) as a
+// notice every screen shows.
+func (p *play) journalNote(text string) { _ = p.runner.Notice(text) }

@@ -61,9 +61,11 @@ type options struct {
 	drivers *game.FlagSet
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
+	steer   steerOptions   // notifications and SSH (steer.go)
 }
 
 func (o *options) register(fs *flag.FlagSet) {
+	o.steer.register(fs)
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.StringVar(&o.preset, "preset", "", "model `preset`: "+strings.Join(presetNames(), ", ")+" (`coplay models` lists their models)")
@@ -140,6 +142,7 @@ type play struct {
 	priceFrom string
 	live      *live.Server // how a second coplay reads this notebook while it is open
 	liveErr   string       // why there is no such socket, said once at the start
+	sshAddr   string       // where the session is served over SSH ("" = not)
 	closers   []func() error
 }
 
@@ -161,6 +164,9 @@ func (p *play) Close() error {
 // notebook or starting anything, so that a bad flag or a missing variable never leaves
 // a session behind. Mistakes in the flags are usageErrors.
 func (o *options) check() error {
+	if err := o.steer.check(); err != nil {
+		return err
+	}
 	if o.approve != "ask" && o.approve != "all" {
 		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
 	}

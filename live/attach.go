@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -80,9 +79,6 @@ func readCommands(r *bufio.Reader, sub *Sub, w *lineWriter) {
 			continue
 		}
 		c, err := agent.ParseCommand(line)
-		if err == nil && c.Cmd == agent.CmdStop {
-			err = errors.New("an attached screen does not stop the game: detach with q, or stop it where it plays")
-		}
 		if err == nil {
 			err = sub.Send(c)
 		}

@@ -145,12 +145,19 @@ type Sub struct {
 // stream ends, when the subscriber is dropped, or on Close.
 func (s *Sub) Events() <-chan agent.Event { return s.ch }
 
+// Via is the name the subscriber's decisions carry.
+func (s *Sub) Via() string { return s.via }
+
 // Err says why the channel was closed early (nil when the run ended or on Close).
 func (s *Sub) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
+
+// ErrStopFromAfar is the refusal of a stop from any screen but the one of the coplay
+// that plays: the others detach when they quit.
+var ErrStopFromAfar = errors.New("only the coplay that plays can stop the game; this screen detaches when it quits")
 
 // ErrReadOnly is the refusal of a command from a watcher that may only watch.
 var ErrReadOnly = errors.New("this screen may watch but not steer")
@@ -161,6 +168,10 @@ var ErrReadOnly = errors.New("this screen may watch but not steer")
 func (s *Sub) Send(c agent.Command) error {
 	if s.readOnly {
 		return ErrReadOnly
+	}
+	if c.Cmd == agent.CmdStop && !s.owner {
+		// A second screen that quits only detaches; the game plays on.
+		return ErrStopFromAfar
 	}
 	c.Via = s.via
 	if id := settleID(c); id != "" {
