@@ -60,6 +60,15 @@ func TestAttachHeadlessApproves(t *testing.T) {
 	if len(seen) == 0 || seen[0].Type == agent.EventTextDelta {
 		t.Fatalf("the attached client received %d events", len(seen))
 	}
+	// The export says where the person decided.
+	out, err := sessions(t, "--json", "--data", data)
+	var list []struct{ Name string }
+	if err != nil || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Fatalf("sessions: %s %v", out, err)
+	}
+	if out, err := sessions(t, "export", list[0].Name, "--data", data); err != nil || !strings.Contains(out, "by person (via attach)") {
+		t.Errorf("the export does not say the decision came via attach (%v):\n%s", err, tail(out, 2000))
+	}
 }
 
 // attachAndApprove runs `coplay attach --headless` in-process, waits in what it
