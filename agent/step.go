@@ -167,11 +167,18 @@ func (r *Runner) observe() (game.Observation, error) {
 }
 
 // delta forwards streamed text, scrubbed (a secret cut between two pieces is not
-// caught here; the whole text event is scrubbed whole).
+// caught here; the whole text event is scrubbed whole). An instant brain is asked before
+// the step is committed: when it speaks before answering (the autopilot says what it
+// waits for), the step goes out first, so that its words never come before the step they
+// belong to.
 func (r *Runner) delta(text string) {
-	if text != "" {
-		r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
+	if text == "" {
+		return
 	}
+	if ib, ok := r.cfg.Brain.(InstantBrain); ok && ib.Instant() && len(r.pend) > 0 {
+		r.flush()
+	}
+	r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
 }
 
 // propose admits the model's calls, dry-runs those that wait for a person, and emits

@@ -131,6 +131,7 @@ func (m *Model) onCatalog(ev agent.Event) {
 func (m *Model) onStep(ev agent.Event) {
 	m.step = ev.Step
 	m.reason = ""
+	m.log.endStream()
 	m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
 }
 
@@ -295,7 +296,7 @@ func isNoteCall(c agent.Call) bool {
 // proposed logs a call and, when it waits for a decision, adds it to the pending list
 // with the model's words of this step and starts the grace period.
 func (m *Model) proposed(c agent.Call) {
-	text := c.Tool + " " + spacedJSON(c.Args)
+	text := c.Tool + " " + readableJSON(c.Args)
 	if len(c.Problems) > 0 {
 		var ps []string
 		for _, p := range c.Problems {

@@ -105,18 +105,32 @@ func (l *logView) keepPlace(i int) {
 	l.offset += len(l.wrapped(e, l.width)) - before
 }
 
+// streamingEntry is the model's message still arriving, or nil. It is usually the last
+// entry, but a line may have come in between (a server notice, an error), which must not
+// split the message in two.
+func (l *logView) streamingEntry() *entry {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		switch e := l.entries[i]; {
+		case e.streaming:
+			return e
+		case e.kind == kindStep:
+			return nil // a message never streams across steps
+		}
+	}
+	return nil
+}
+
 // delta appends streamed text to the model's message in progress.
 func (l *logView) delta(text string) {
 	if l.muted {
 		return
 	}
-	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
-		e := l.entries[n-1]
+	if e := l.streamingEntry(); e != nil {
 		old := len(e.lines)
 		valid := e.width == l.width && e.gen == l.gen
 		e.text += text
 		e.width = -1
-		if l.offset > 0 && l.width > 0 && valid {
+		if l.offset > 0 && l.width > 0 && valid && e == l.entries[len(l.entries)-1] {
 			l.offset += len(l.wrapped(e, l.width)) - old
 		}
 		return
@@ -131,8 +145,7 @@ func (l *logView) finishText(text string) {
 	if l.muted {
 		return
 	}
-	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
-		e := l.entries[n-1]
+	if e := l.streamingEntry(); e != nil {
 		e.streaming = false
 		if text != "" {
 			e.text = text
@@ -142,6 +155,15 @@ func (l *logView) finishText(text string) {
 	}
 	if strings.TrimSpace(text) != "" {
 		l.add(kindText, text)
+	}
+}
+
+// endStream drops the streaming cursor of a message that never got its whole text (the
+// model failed in the middle): a new step begins.
+func (l *logView) endStream() {
+	if e := l.streamingEntry(); e != nil {
+		e.streaming = false
+		e.width = -1
 	}
 }
 

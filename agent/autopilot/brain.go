@@ -136,9 +136,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		b.mem.issued[id] = issued{key: key, tool: a.tool, ship: ship, at: (&decider{w: w}).situation(ship)}
 		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
 	}
-	if req.OnDelta != nil {
-		req.OnDelta(reply.Text)
-	}
+	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil
 }
 
