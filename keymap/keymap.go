@@ -90,7 +90,7 @@ func Default() *KeyMap {
 		ChooseBack:     b("previous choice", "left", "h"),
 		Fill:           b("type the field's value", "enter", "e"),
 		OpenURL:        b("open the page", "o"),
-		Pause:          b("pause/resume", "p"),
+		Pause:          b("pause/resume (resumes when idle too)", "p"),
 		KeepPlaying:    b("keep playing on/off (hand play over)", "K"),
 		Advise:         b("type advice", "/", "tab"),
 		Send:           b("send", "enter"),

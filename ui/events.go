@@ -80,7 +80,12 @@ func (m *Model) onState(ev agent.Event) {
 		m.log.add(kindInfo, "the agent stopped")
 	}
 	if ev.Text != "" && ev.State != agent.Running {
-		m.log.add(kindInfo, stateText(ev.State, ev.Text))
+		text := stateText(ev.State, ev.Text)
+		if resumable(ev.State) && !m.replaying {
+			// Say which key does what the runner waits for.
+			text += " (" + firstKey(m.keys.Pause) + " resumes, " + firstKey(m.keys.Advise) + " gives advice)"
+		}
+		m.log.add(kindInfo, text)
 	}
 }
 

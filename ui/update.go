@@ -369,10 +369,11 @@ func (m *Model) sendAdvice() {
 	m.leaveAdvice()
 }
 
-// togglePause pauses a running agent or resumes a paused one.
+// togglePause pauses a running agent, or resumes one that is paused or idle (its turn
+// is over): one key takes it out of either.
 func (m *Model) togglePause() {
 	cmd, next := agent.CmdPause, agent.Paused
-	if m.state == agent.Paused {
+	if resumable(m.state) {
 		cmd, next = agent.CmdResume, agent.Running
 	}
 	if err := m.agent.Send(agent.Command{Cmd: cmd}); err != nil {
@@ -381,6 +382,10 @@ func (m *Model) togglePause() {
 	}
 	m.state = next
 }
+
+// resumable says whether the pause key resumes the agent in state s rather than pausing
+// it.
+func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle }
 
 // toggleKeepPlaying hands play over to the agent or takes it back; the runner's
 // keep_playing event confirms it in the status bar and the log.
