@@ -214,7 +214,7 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // the prediction is made on the world the earlier calls leave. Only a deny without a
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
-	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText}}
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText, Why: r.scrub.text(tc.Why)}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
 	if t, err := r.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t

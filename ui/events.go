@@ -335,7 +335,11 @@ func (m *Model) addPending(c agent.Call) {
 		}
 	}
 	now := m.now()
-	m.pending = append(m.pending, pendingCall{call: c, at: now, reason: m.reason})
+	why := m.reason // the model's words of this step: the why of all its calls
+	if c.Why != "" {
+		why = c.Why // the brain gave this call a reason of its own (the autopilot)
+	}
+	m.pending = append(m.pending, pendingCall{call: c, at: now, reason: why})
 	m.lastArrival = now
 }
 
