@@ -163,7 +163,7 @@ func (m *Model) onThinking(ev agent.Event) {
 	if n := len(lines) - thinkingLines; n > 0 {
 		lines = append(lines[:thinkingLines], fmt.Sprintf("… %d more lines of thinking", n))
 	}
-	m.log.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"))
+	m.log.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"), "thinking: "+text)
 }
 
 func (m *Model) onUsage(ev agent.Event) { m.addUsage(ev.Usage) }
@@ -208,8 +208,10 @@ func (m *Model) onResult(ev agent.Event) {
 		}
 	}
 	if ev.Result != nil {
-		k, text := describeResult(tool, ev.Result)
-		m.logCall(id, k, text)
+		k, text, full := describeResult(tool, ev.Result)
+		if e := m.logCall(id, k, text); e != nil && full != text {
+			e.full = full
+		}
 	}
 }
 
@@ -277,13 +279,12 @@ func stateText(s agent.State, text string) string {
 }
 
 // logCall adds a log entry about call id, as notebook bookkeeping when the call is a
-// note tool's.
-func (m *Model) logCall(id string, k kind, text string) {
+// note tool's, and returns it (nil when the log is muted).
+func (m *Model) logCall(id string, k kind, text string) *entry {
 	if m.noteCalls[id] {
-		m.log.addNotebook(k, text)
-		return
+		return m.log.addNotebook(k, text)
 	}
-	m.log.add(k, text)
+	return m.log.add(k, text)
 }
 
 // isNoteCall says whether c is the notebook's bookkeeping rather than a move in the game.

@@ -26,12 +26,21 @@ const (
 type entry struct {
 	kind      kind
 	text      string
-	streaming bool // the model's text still arriving
-	notebook  bool // bookkeeping of the notebook (note tools and their results), hideable
+	streaming bool   // the model's text still arriving
+	notebook  bool   // bookkeeping of the notebook (note tools and their results), hideable
+	full      string // the whole text, when text is folded (a result's first lines); "": text is whole
 
 	width int
 	gen   int
 	lines []string
+}
+
+// whole is the entry's whole text, for the whole view and the clipboard.
+func (e *entry) whole() string {
+	if e.full != "" {
+		return e.full
+	}
+	return e.text
 }
 
 // logView is the scrollable log. Entries are only ever appended (the streaming one
@@ -50,35 +59,41 @@ type logView struct {
 	// muted drops what is added: the event is already in the log (a resumed session's
 	// journal).
 	muted bool
+	// bottom is the index of the entry on the last line drawn: the one the whole view
+	// opens on.
+	bottom int
 }
 
-// add appends an entry.
-func (l *logView) add(k kind, text string) { l.addEntry(&entry{kind: k, text: text}) }
+// add appends an entry and returns it (nil when muted), for setting its whole text.
+func (l *logView) add(k kind, text string) *entry { return l.addEntry(&entry{kind: k, text: text}) }
 
 // addNotebook appends an entry that is the notebook's bookkeeping.
-func (l *logView) addNotebook(k kind, text string) {
-	l.addEntry(&entry{kind: k, text: text, notebook: true})
+func (l *logView) addNotebook(k kind, text string) *entry {
+	return l.addEntry(&entry{kind: k, text: text, notebook: true})
 }
 
-func (l *logView) addEntry(e *entry) {
+func (l *logView) addEntry(e *entry) *entry {
 	if l.muted {
-		return
+		return nil
 	}
 	l.entries = append(l.entries, e)
 	l.keepPlace(len(l.entries) - 1)
+	return e
 }
 
 // addAside adds an entry before the model's message if it is still streaming, so that
 // the message stays last and finishes in place (the model's reasoning arrives after
 // its streamed text).
-func (l *logView) addAside(k kind, text string) {
+func (l *logView) addAside(k kind, text, full string) {
 	n := len(l.entries)
 	if l.muted || n == 0 || !l.entries[n-1].streaming {
-		l.add(k, text)
+		if e := l.add(k, text); e != nil {
+			e.full = full
+		}
 		return
 	}
 	streaming := l.entries[n-1]
-	l.entries = append(l.entries[:n-1], &entry{kind: k, text: text}, streaming)
+	l.entries = append(l.entries[:n-1], &entry{kind: k, text: text, full: full}, streaming)
 	l.keepPlace(n - 1)
 }
 
@@ -172,6 +187,13 @@ func (l *logView) scroll(n int) {
 	l.offset = max(l.offset+n, 0)
 }
 
+// name is what the whole view calls an entry of kind k.
+func (k kind) name() string {
+	return map[kind]string{kindText: "the model's words", kindCall: "a call", kindDecision: "a decision", kindVeto: "a veto",
+		kindResult: "a result", kindError: "a problem", kindAdvice: "advice", kindWait: "a wait", kindTrigger: "a trigger",
+		kindThinking: "the model's reasoning", kindStep: "a step"}[k]
+}
+
 // glyph is the mark at the start of an entry's first line.
 func (k kind) glyph() string {
 	switch k {
@@ -246,6 +268,7 @@ func (l *logView) render(w, h int) []string {
 	need := l.offset + h
 	// Collect lines from the end, newest entry first, until the window is covered.
 	var rev [][]string
+	var idx []int // the entry of each block in rev
 	got := 0
 	for i := len(l.entries) - 1; i >= 0 && got < need; i-- {
 		if !l.shown(l.entries[i]) {
@@ -253,6 +276,7 @@ func (l *logView) render(w, h int) []string {
 		}
 		ls := l.wrapped(l.entries[i], w)
 		rev = append(rev, ls)
+		idx = append(idx, i)
 		got += len(ls)
 	}
 	if got < need {
@@ -264,6 +288,14 @@ func (l *logView) render(w, h int) []string {
 		all = append(all, rev[i]...)
 	}
 	end := len(all) - l.offset
+	// The entry on the last line drawn: counted from the end, offset lines up.
+	for i, below := 0, l.offset; i < len(rev); i++ {
+		if below < len(rev[i]) {
+			l.bottom = idx[i]
+			break
+		}
+		below -= len(rev[i])
+	}
 	start := max(end-h, 0)
 	return all[start:end]
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Update handles one message: an agent event, a key, the mouse, a resize, a tick.
@@ -101,6 +102,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	// Quit keys that cannot be typed (ctrl+c) work everywhere.
 	if key.Matches(msg, m.keys.Quit) && msg.Text == "" && m.dialog != quitDialog {
 		return m.quit()
+	}
+	if m.detail != nil {
+		cmd, closed := m.detail.Update(msg, m.keys)
+		if closed {
+			m.detail = nil
+		}
+		return cmd
+	}
+	if m.legend != nil {
+		if m.legend.Update(msg, m.keys) {
+			m.legend = nil
+		}
+		return nil
 	}
 	switch m.dialog {
 	case helpDialog:
@@ -244,10 +258,35 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 		}
 	case key.Matches(msg, km.Rules):
 		m.dialog = rulesDialog
+	case key.Matches(msg, km.Legend):
+		var mp *game.Map
+		if o := m.world.obs; o != nil {
+			mp = o.Map
+		}
+		m.legend = &legendView{mp: mp}
+	case key.Matches(msg, km.Details):
+		m.openDetail()
 	default:
 		return false
 	}
 	return true
+}
+
+// openDetail opens the whole view on what is selected: the step's calls on the replay
+// screen, the selected call while calls wait, else the log entry at the bottom of the
+// log.
+func (m *Model) openDetail() {
+	switch {
+	case m.replayStep != nil:
+		m.detail = stepDetail(m.replayStep)
+	case len(m.pending) > 0 && len(m.ask.items) == 0:
+		m.detail = callDetail(m.pending[min(m.sel, len(m.pending)-1)])
+	default:
+		m.detail = logDetail(&m.log)
+		if m.detail == nil {
+			m.hint = "the log is empty"
+		}
+	}
 }
 
 // pendingKey handles unfolding and moving along the pending list (or scrolling the

@@ -39,8 +39,21 @@ func (m *Model) render() string {
 	if d := m.renderDialog(w, mainH); d != nil {
 		main = overlay(main, d, w, mainH)
 	}
+	main = m.overlayViews(main, w, mainH)
 	lines := append(main, m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
+}
+
+// overlayViews draws the open view (the whole view of a call or log entry, the map
+// legend) over the panes.
+func (m *Model) overlayViews(main []string, w, h int) []string {
+	switch {
+	case m.detail != nil:
+		return overlay(main, m.detail.View(&m.st, m.keys, w, h), w, h)
+	case m.legend != nil:
+		return overlay(main, m.legend.View(&m.st, m.keys, w, h), w, h)
+	}
+	return main
 }
 
 // rect is where a pane was drawn, for finding the pane under the mouse.
@@ -407,7 +420,11 @@ func (m *Model) renderHelp(w, h int) []string {
 		widest = max(widest, rw)
 	}
 	total = widest
-	lines = append(lines, "", st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
+	lines = append(lines, "")
+	lines = append(lines, wrapStyled("Copying: the mouse wheel scrolls, so a plain drag does not select; shift-drag selects "+
+		"(option-drag in macOS Terminal, fn-drag in iTerm2). "+firstKey(m.keys.Details)+" shows the selected call or the log entry "+
+		"at the bottom of the log whole, and "+firstKey(m.keys.Copy)+" there copies it (OSC 52).", min(w, max(total, 52)+2)-2, st.muted, "")...)
+	lines = append(lines, st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
 	dw := min(w, max(total, 52)+2)
 	shown := m.helpScroll.window(lines, max(min(len(lines), h-2), 1))
 	title := "Help"
