@@ -194,11 +194,6 @@ func (k *KeyMap) Actions() []Action {
 	}
 }
 
-// ShortHelp is the handful of bindings the status bar shows.
-func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Approve, k.Veto, k.Edit, k.Advise, k.Help, k.Quit}
-}
-
 // FullHelp is every binding in groups, for the help screen: decisions and rules, agent
 // and inputs, a server's question, panes and screen.
 func (k *KeyMap) FullHelp() [][]key.Binding {
