@@ -42,6 +42,10 @@ func (l *legendView) text() []string {
 	for _, p := range l.mp.Points {
 		on[kindGlyph(p.Kind)] = true
 		for _, mk := range p.Marks {
+			if ship, ok := strings.CutPrefix(mk, "→"); ok {
+				ships = append(ships, ship+" on its way to "+p.Label)
+				continue
+			}
 			ships = append(ships, mk+" at "+p.Label)
 		}
 		if example == "" && kindGlyph(p.Kind) != '.' && shortLabel(p.Label) != p.Label {
