@@ -145,14 +145,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
 		m.dialog = m.returnTo
 		m.returnTo = noDialog
-	case key.Matches(msg, km.Down):
-		m.helpScroll.by(1)
-	case key.Matches(msg, km.Up):
-		m.helpScroll.by(-1)
-	case key.Matches(msg, km.ScrollDown):
-		m.helpScroll.by(m.helpScroll.page())
-	case key.Matches(msg, km.ScrollUp):
-		m.helpScroll.by(-m.helpScroll.page())
+	default:
+		scrollKey(&m.helpScroll, km, msg)
 	}
 }
 

@@ -454,14 +454,15 @@ func TestVetoedFlightModeStaysVetoedAndItsReasonHolds(t *testing.T) {
 
 // "BURN wastes fuel" speaks against BURN, and "don't burn" too.
 func TestReadModeWish(t *testing.T) {
-	for text, want := range map[string]string{
-		"keep CRUISE to save fuel": "fly CRUISE where the fuel allows",
-		"don't burn":               "avoid BURN",
-		"no BURN, drift instead":   "fly DRIFT where the fuel allows, avoid BURN",
-		"mine it":                  "",
-	} {
-		if got := readModeWish(text).says(); got != want {
-			t.Errorf("readModeWish(%q) says %q, want %q", text, got, want)
+	said := [][2]string{
+		{"keep CRUISE to save fuel", "fly CRUISE where the fuel allows"},
+		{"don't burn", "avoid BURN"},
+		{"no BURN, drift instead", "fly DRIFT where the fuel allows, avoid BURN"},
+		{"mine it", ""},
+	}
+	for _, s := range said {
+		if got := readModeWish(s[0]).says(); got != s[1] {
+			t.Errorf("readModeWish(%q) says %q, want %q", s[0], got, s[1])
 		}
 	}
 }
