@@ -520,9 +520,16 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 	var sim struct {
 		Summary string `json:"summary"`
 		Fails   bool   `json:"fails"`
+		Warn    string `json:"warn"`
 	}
 	if json.Unmarshal(c.proposal["simulation"], &sim) == nil && sim.Summary != "" {
-		fmt.Fprintf(w, "; dry run: %s", oneLine(sim.Summary))
+		when := ""
+		if strings.Contains(sim.Warn, "earlier call") {
+			// Made before the calls ahead of it ran, which may have changed it (an orbit
+			// before a flight): not what the call ran on.
+			when = " before the calls ahead of it ran"
+		}
+		fmt.Fprintf(w, "; dry run%s: %s", when, oneLine(sim.Summary))
 		if sim.Fails {
 			w.WriteString(" (would fail)")
 		}
