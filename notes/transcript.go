@@ -530,7 +530,7 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 			when = " before the calls ahead of it ran"
 		}
 		fmt.Fprintf(w, "; dry run%s: %s", when, oneLine(sim.Summary))
-		if sim.Fails {
+		if sim.Fails && !strings.HasPrefix(sim.Summary, "would fail") {
 			w.WriteString(" (would fail)")
 		}
 	}
