@@ -41,17 +41,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyStyles()
 		return m, nil
 	case tea.MouseWheelMsg:
-		pane := m.tab
-		for p, r := range m.rects {
-			if r.has(msg.X, msg.Y) {
-				pane = p
+		n := map[tea.MouseButton]int{tea.MouseWheelUp: -3, tea.MouseWheelDown: 3}[msg.Button]
+		switch {
+		case m.detail != nil: // a view over the panes scrolls, not what is under it
+			m.detail.scroll.by(n)
+		case m.legend != nil:
+			m.legend.scroll.by(n)
+		default:
+			pane := m.tab
+			for p, r := range m.rects {
+				if r.has(msg.X, msg.Y) {
+					pane = p
+				}
 			}
-		}
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.scrollPane(pane, -3)
-		case tea.MouseWheelDown:
-			m.scrollPane(pane, 3)
+			m.scrollPane(pane, n)
 		}
 		return m, nil
 	case tea.KeyPressMsg:
