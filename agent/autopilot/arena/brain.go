@@ -17,7 +17,7 @@ type source interface {
 	View() arenagame.View
 }
 
-// Brain is the arena's autopilot: a brain.Brain that plays by a few readable rules (see
+// Brain is the arena's autopilot: an brain.Brain that plays by a few readable rules (see
 // the package doc). Its methods are safe for concurrent use.
 type Brain struct {
 	src source
@@ -89,11 +89,9 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 		b.ids++
 		id := fmt.Sprintf("%s-%d", b.run, b.ids)
 		b.mem.issued[id] = a.key
-		reply.Calls = append(reply.Calls, brain.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
+		reply.Calls = append(reply.Calls, brain.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
 	}
-	if req.OnDelta != nil {
-		req.OnDelta(reply.Text)
-	}
+	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil
 }
 
