@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -83,7 +84,9 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	g := newGame(cfg, name, hd.dial)
 	g.http = hd
 	if cfg.OAuth.IdPIssuer != "" { // the organisation's identity provider vouches (enterprise.go)
-		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: http.DefaultClient}
+		// Its requests carry the ID token and the client secret: a redirect never takes
+		// them to another origin or to plain http.
+		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{CheckRedirect: secret.CheckHop}}
 		return g, g.start(ctx)
 	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 	"html"
 	"net"
 	"net/http"
@@ -96,7 +97,9 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
 	u, _ := url.Parse(g.cfg.URL) // checked by resourceKey
 	watch := &metaWatcher{base: http.DefaultTransport, origin: u.Scheme + "://" + u.Host}
-	client := &http.Client{Transport: watch}
+	// The flow's requests carry the client secret and the codes: a redirect never takes
+	// them to another origin or to plain http.
+	client := &http.Client{Transport: watch, CheckRedirect: secret.CheckHop}
 	h := &oauthHandler{g: g, resource: resource, store: store, watch: watch}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL: redirect,
@@ -112,8 +115,13 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 		RequestRefreshToken: true,
 		Client:              client,
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			revocation := watch.revocation(c.Endpoint.TokenURL)
+			if err := revocationRefused(revocation); revocation != "" && err != nil {
+				say(fmt.Sprintf("MCP server %s: %v: coplay will not send tokens there at logout", g.name, err))
+				revocation = ""
+			}
 			gr := Grant{Resource: resource, ClientID: c.ClientID, RedirectURL: c.RedirectURL, AuthStyle: int(c.Endpoint.AuthStyle),
-				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: watch.revocation(c.Endpoint.TokenURL), Scopes: c.Scopes,
+				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: revocation, Scopes: c.Scopes,
 				AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType, Expiry: tok.Expiry, Issued: clock()}
 			// Only a client coplay registered is kept whole: a person's client secret
 			// stays in the person's environment variable.

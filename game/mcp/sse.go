@@ -3,8 +3,12 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
+
+	"github.com/coplayhq/coplay/secret"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +35,7 @@ type httpDialer struct {
 	getenv  func(string) (string, bool)
 	oauth   auth.OAuthHandler // nil: no OAuth (tests)
 	fault   func() error      // a refresh that failed other than by refusal; may be nil
+	base    http.RoundTripper // nil: http.DefaultTransport (tests put a TLS server's here)
 
 	mu     sync.Mutex
 	mode   string // "" (not settled), TransportHTTP or TransportSSE
@@ -51,14 +56,16 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	mode := d.mode
 	d.status = 0
 	d.mu.Unlock()
-	rt := &headerTransport{base: http.DefaultTransport, headers: h}
 	if mode == TransportSSE {
 		// No 401 flow on this transport (the SDK's SSE client has none): a token kept
 		// from an earlier run, or got on streamable HTTP, is sent as it is.
-		client := &http.Client{Transport: &bearerTransport{base: rt, oauth: d.oauth, fault: d.fault}}
+		client := d.guard(h, true).Client(&http.Client{Transport: d.base})
 		return &sseTransport{inner: &sdk.SSEClientTransport{Endpoint: d.url, HTTPClient: client}}, nil
 	}
-	client := &http.Client{Transport: &statusWatcher{base: rt, d: d}}
+	// The SDK sets the bearer on the request itself; the guard takes it off any
+	// request to another origin.
+	client := d.guard(h, false).Client(&http.Client{Transport: d.base})
+	client.Transport = &statusWatcher{base: client.Transport, d: d}
 	// The SDK's retries (5 by default) resume a broken response stream with a GET and
 	// Last-Event-ID, never by sending the request again, so they may save an answer that
 	// would otherwise be lost; a session that is gone for good is reconnected by Game.
@@ -67,6 +74,27 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 		t.OAuthHandler = d.oauth
 	}
 	return t, nil
+}
+
+// guard keeps the server's credentials (the expanded headers h, and the OAuth bearer
+// when bearer is set) on the origin of the URL the person gave: a redirect to another
+// origin goes without them, an https → http one is refused, and an SSE endpoint event
+// that names another origin refuses the connection.
+func (d *httpDialer) guard(h map[string]string, bearer bool) *secret.Guard {
+	origin, _ := secret.ParseOrigin(d.url) // Open checked the URL
+	g := &secret.Guard{Origin: origin, Headers: slices.Collect(maps.Keys(h))}
+	g.Attach = func(base http.RoundTripper) http.RoundTripper {
+		rt := http.RoundTripper(&headerTransport{base: base, headers: h})
+		if bearer {
+			rt = &bearerTransport{base: rt, oauth: d.oauth, fault: d.fault}
+		}
+		return rt
+	}
+	g.Elsewhere = func(req *http.Request) error {
+		return fmt.Errorf("the MCP server at %s named its endpoint on another origin, %s; coplay sends the server's headers and token only to %s, so it does not connect (ask the server's operator to serve its endpoint on the origin it is reached at)",
+			origin, secret.OriginOf(req.URL), origin)
+	}
+	return g
 }
 
 // legacy reports whether a connect that failed with err should be tried again over
