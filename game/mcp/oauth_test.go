@@ -20,11 +20,11 @@ import (
 // and a token endpoint.
 type authServer struct {
 	*httptest.Server
-	refuse   bool // the authorization endpoint answers access_denied
+	refuse bool // the authorization endpoint answers access_denied
 	// revocation, if set, is the revocation_endpoint its metadata names.
 	revocation string
-	mu       sync.Mutex
-	verifier string // the last code_verifier the token endpoint got
+	mu         sync.Mutex
+	verifier   string // the last code_verifier the token endpoint got
 }
 
 const goodToken = "tok-" + "s3cr3t-access-token"
