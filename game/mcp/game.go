@@ -77,7 +77,7 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	}
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("mcp: URL %q is not an http or https URL", cfg.URL)
+		return nil, fmt.Errorf("mcp: URL %q is not an http or https URL", secret.RedactURL(cfg.URL))
 	}
 	name = u.Host + u.Path // no user info, no query: they may hold secrets
 	hd := newHTTPDialer(cfg, os.LookupEnv)

@@ -188,11 +188,11 @@ func (t *sseTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 			conn.Close()
 		}
 		cancel()
-		return nil, fmt.Errorf("opening the SSE stream of %s: %w", t.inner.Endpoint, ctx.Err())
+		return nil, fmt.Errorf("opening the SSE stream of %s: %w", secret.StripURL(t.inner.Endpoint), ctx.Err())
 	}
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("opening the SSE stream (the 2024-11-05 transport) of %s: %w", t.inner.Endpoint, err)
+		return nil, fmt.Errorf("opening the SSE stream (the 2024-11-05 transport) of %s: %w", secret.StripURL(t.inner.Endpoint), err)
 	}
 	return &sseConn{Connection: conn, cancel: cancel}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coplayhq/coplay/secret"
 	"github.com/zalando/go-keyring"
 )
 
@@ -66,7 +67,7 @@ type TokenStore interface {
 func resourceKey(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http or https URL", raw)
+		return "", fmt.Errorf("%q is not an http or https URL", secret.RedactURL(raw))
 	}
 	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname())
 	if p := u.Port(); p != "" && !(scheme == "http" && p == "80") && !(scheme == "https" && p == "443") {
