@@ -148,26 +148,50 @@ func (g *Guard) CheckRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// CheckHop is the CheckRedirect of a client whose credentials belong to whatever
+// HopGuard is the RoundTripper of a client whose credentials belong to whatever
 // origin each request was first sent to (an OAuth client: the token endpoint, the
-// revocation endpoint): an https → http hop is refused; a hop to another origin loses
-// Authorization and Cookie, and is refused if it would send the body again (a 307 or
-// 308 of a POST: a token request's body holds the client secret).
-func CheckHop(req *http.Request, via []*http.Request) error {
-	if err := downgrade(req, via); err != nil {
-		return err
+// revocation endpoint). It judges each redirect hop as it is sent, so that it holds
+// under any CheckRedirect (the MCP SDK's discovery keeps its own): an https → http hop
+// is refused; a hop to another origin loses Authorization and Cookie, and is refused
+// if it would send the body again (a 307 or 308 of a POST: a token request's body
+// holds the client secret or a refresh token).
+func HopGuard(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
 	}
-	if len(via) >= 10 { // net/http's own limit, which a CheckRedirect replaces
-		return errors.New("stopped after 10 redirects")
+	return hopGuard{base: base}
+}
+
+type hopGuard struct{ base http.RoundTripper }
+
+func (h hopGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response == nil { // not a redirect
+		return h.base.RoundTrip(req)
 	}
-	if len(via) == 0 || OriginOf(via[0].URL) == OriginOf(req.URL) {
-		return nil
+	var via []*http.Request
+	for r := req.Response.Request; r != nil; {
+		via = append([]*http.Request{r}, via...)
+		if r.Response == nil {
+			break
+		}
+		r = r.Response.Request
 	}
-	if req.GetBody != nil && req.ContentLength != 0 && req.Method != http.MethodGet && req.Method != http.MethodHead {
-		return fmt.Errorf("refused a redirect from %s to another origin, %s, that would send the request's body again", OriginOf(via[0].URL), OriginOf(req.URL))
+	err := downgrade(req, via)
+	first := OriginOf(via[0].URL)
+	if err == nil && first != OriginOf(req.URL) && req.Body != nil && req.Body != http.NoBody && req.Method != http.MethodGet && req.Method != http.MethodHead {
+		err = fmt.Errorf("refused a redirect from %s to another origin, %s, that would send the request's body again", first, OriginOf(req.URL))
 	}
-	(&Guard{}).strip(req.Header)
-	return nil
+	if err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	if first != OriginOf(req.URL) {
+		req = req.Clone(req.Context())
+		(&Guard{}).strip(req.Header)
+	}
+	return h.base.RoundTrip(req)
 }
 
 // downgrade refuses a hop to http after any https one.

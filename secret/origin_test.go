@@ -189,11 +189,10 @@ func TestGuardRefusesHTTPSToHTTP(t *testing.T) {
 	if len(plain.got()) != 0 {
 		t.Errorf("the http server was asked: %q", plain.got())
 	}
-	// CheckHop (an OAuth client's) refuses it too.
-	c = tls.Client()
-	c.CheckRedirect = CheckHop
+	// HopGuard (an OAuth client's) refuses it too.
+	c = &http.Client{Transport: HopGuard(tls.Client().Transport)}
 	if _, err := c.Do(req); !errors.Is(err, ErrDowngrade) {
-		t.Fatalf("CheckHop: err = %v, want ErrDowngrade", err)
+		t.Fatalf("HopGuard: err = %v, want ErrDowngrade", err)
 	}
 }
 
@@ -211,12 +210,12 @@ func TestGuardElsewhere(t *testing.T) {
 	}
 }
 
-// CheckHop: a POST whose body would be sent again (307) to another origin is refused
+// HopGuard: a POST whose body would be sent again (307) to another origin is refused
 // (a token request's body holds the client secret); a GET goes, without Authorization.
-func TestCheckHop(t *testing.T) {
+func TestHopGuard(t *testing.T) {
 	other := newSeen(t, false, nil)
 	home := newSeen(t, false, redirectTo(other.URL+"/token"))
-	c := &http.Client{CheckRedirect: CheckHop}
+	c := &http.Client{Transport: HopGuard(nil)}
 	_, err := c.Post(home.URL+"/token", "application/x-www-form-urlencoded", strings.NewReader("client_secret=sk-guarded-4"))
 	if err == nil || !strings.Contains(err.Error(), "another origin") {
 		t.Fatalf("POST redirected: %v", err)

@@ -86,7 +86,7 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	if cfg.OAuth.IdPIssuer != "" { // the organisation's identity provider vouches (enterprise.go)
 		// Its requests carry the ID token and the client secret: a redirect never takes
 		// them to another origin or to plain http.
-		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{CheckRedirect: secret.CheckHop}}
+		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{Transport: secret.HopGuard(nil)}}
 		return g, g.start(ctx)
 	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)

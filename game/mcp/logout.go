@@ -40,7 +40,7 @@ func Logout(ctx context.Context, rawURL string, store TokenStore, client *http.C
 	if client == nil {
 		// A revocation carries the tokens and the client secret: a redirect never takes
 		// them to another origin or to plain http.
-		client = &http.Client{CheckRedirect: secret.CheckHop}
+		client = &http.Client{Transport: secret.HopGuard(nil)}
 	}
 	var said []string
 	switch {

@@ -96,10 +96,10 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 	}
 	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
 	u, _ := url.Parse(g.cfg.URL) // checked by resourceKey
-	watch := &metaWatcher{base: http.DefaultTransport, origin: u.Scheme + "://" + u.Host}
+	watch := &metaWatcher{base: secret.HopGuard(nil), origin: u.Scheme + "://" + u.Host}
 	// The flow's requests carry the client secret and the codes: a redirect never takes
 	// them to another origin or to plain http.
-	client := &http.Client{Transport: watch, CheckRedirect: secret.CheckHop}
+	client := &http.Client{Transport: watch}
 	h := &oauthHandler{g: g, resource: resource, store: store, watch: watch}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL: redirect,
