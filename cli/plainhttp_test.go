@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
 )
 
 // A model key never goes over plain http to a host that is not this machine unless the
@@ -14,25 +14,9 @@ import (
 // to allow it, for the OpenAI wire and for Claude's.
 func TestModelKeyOverPlainHTTPIsRefused(t *testing.T) {
 	// A server that is really there, named by an address that is not loopback as
-	// written (0.0.0.0 reaches this machine's listeners): it must get no connection.
-	ln, err := net.Listen("tcp", "0.0.0.0:0")
-	if err != nil {
-		t.Skipf("no listener on 0.0.0.0: %v", err)
-	}
-	defer ln.Close()
-	var conns atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	there := "http://0.0.0.0:" + port + "/v1"
+	// written: it must get no connection.
+	origin, conns := mcptest.NotLoopback(t)
+	there := origin + "/v1"
 	const openaiKey, claudeKey = "sk-plain-openai-0123456789", "sk-ant-plain-0123456789"
 	t.Setenv("OPENAI_API_KEY", openaiKey)
 	t.Setenv("ANTHROPIC_API_KEY", claudeKey)

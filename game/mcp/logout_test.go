@@ -3,39 +3,15 @@ package mcp
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/zalando/go-keyring"
-)
 
-// notLoopback is a listener this machine answers on, named by an address that is not
-// loopback as written (0.0.0.0), and a count of the connections it got.
-func notLoopback(t *testing.T) (url string, conns *atomic.Int64) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "0.0.0.0:0")
-	if err != nil {
-		t.Skipf("no listener on 0.0.0.0: %v", err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	conns = &atomic.Int64{}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return "http://0.0.0.0:" + port, conns
-}
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
+)
 
 // `coplay mcp logout` forgets a keyring entry it cannot read, as the error that
 // reports it says.
@@ -90,7 +66,7 @@ func TestLogoutForgetsAnUnreadableFileEntry(t *testing.T) {
 // learnt (not kept) and where it would be used (a grant kept before this check):
 // the tokens and the client secret are never sent there.
 func TestRevocationOverPlainHTTPIsRefused(t *testing.T) {
-	revoke, conns := notLoopback(t)
+	revoke, conns := mcptest.NotLoopback(t)
 
 	// Used: a grant kept with such an endpoint is forgotten without sending anything.
 	store := &memStore{}
