@@ -127,19 +127,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: secret.StripURL(cfg.URL), Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
-			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
-			IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
-		s.URLStripped = s.URL != cfg.URL
-		for k, v := range cfg.Headers {
-			if strings.Contains(v, "$") {
-				if s.Headers == nil {
-					s.Headers = map[string]string{}
-				}
-				s.Headers[k] = v
-			}
-		}
-		state, err := json.Marshal(s)
+		state, err := json.Marshal(savedOf(cfg))
 		if err != nil {
 			g.Close()
 			return nil, err
@@ -152,4 +140,22 @@ func flags(fs *game.FlagSet) game.Opener {
 			Secrets: slices.Concat(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv), secret.URLSecrets(cfg.URL)),
 		}, nil
 	}
+}
+
+// savedOf is what the session keeps of cfg: the URL without its user info and query,
+// and a header only when its value names environment variables.
+func savedOf(cfg Config) saved {
+	s := saved{Command: cfg.Command, URL: secret.StripURL(cfg.URL), Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
+		ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
+		IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
+	s.URLStripped = s.URL != cfg.URL
+	for k, v := range cfg.Headers {
+		if strings.Contains(v, "$") {
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers[k] = v
+		}
+	}
+	return s
 }
