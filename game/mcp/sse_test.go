@@ -237,6 +237,7 @@ func TestSSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("connected to an endpoint on another origin")
 	}
+	t.Logf("the person reads: %v", err)
 	for _, want := range []string{"another origin", sse.URL, other.URL} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q: %v", want, err)
