@@ -149,10 +149,16 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 			return nil, err
 		}
 		if sess, err = g.client.Connect(ctx, t, nil); err != nil {
+			if rf := g.http.refusal(); rf != nil {
+				return nil, rf
+			}
 			return nil, fmt.Errorf("answered %d to streamable HTTP, and as an HTTP+SSE server: %w", status, err)
 		}
 	}
 	if err != nil {
+		if rf := g.http.refusal(); rf != nil {
+			return nil, rf
+		}
 		if rf := g.oauth.refreshFault(); rf != nil {
 			return nil, rf
 		}

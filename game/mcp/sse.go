@@ -41,6 +41,10 @@ type httpDialer struct {
 	mode   string // "" (not settled), TransportHTTP or TransportSSE
 	forced bool   // mode came from Config.Transport
 	status int    // the status of the last POST that was not 2xx, while not settled
+	// refused is the last request the guard refused this connection (an SSE endpoint
+	// on another origin): the SDK reports the connection's end, which may come first,
+	// so the reason is kept here for connectOnce to say.
+	refused error
 }
 
 func newHTTPDialer(cfg Config, getenv func(string) (string, bool)) *httpDialer {
@@ -54,7 +58,7 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	}
 	d.mu.Lock()
 	mode := d.mode
-	d.status = 0
+	d.status, d.refused = 0, nil
 	d.mu.Unlock()
 	if mode == TransportSSE {
 		// No 401 flow on this transport (the SDK's SSE client has none): a token kept
@@ -91,8 +95,12 @@ func (d *httpDialer) guard(h map[string]string, bearer bool) *secret.Guard {
 		return rt
 	}
 	g.Elsewhere = func(req *http.Request) error {
-		return fmt.Errorf("the MCP server at %s named its endpoint on another origin, %s; coplay sends the server's headers and token only to %s, so it does not connect (ask the server's operator to serve its endpoint on the origin it is reached at)",
+		err := fmt.Errorf("the MCP server at %s named its endpoint on another origin, %s; coplay sends the server's headers and token only to %s, so it does not connect (ask the server's operator to serve its endpoint on the origin it is reached at)",
 			origin, secret.OriginOf(req.URL), origin)
+		d.mu.Lock()
+		d.refused = err
+		d.mu.Unlock()
+		return err
 	}
 	return g
 }
@@ -113,6 +121,13 @@ func (d *httpDialer) legacy(err error) (status int, ok bool) {
 	}
 	d.mode = TransportSSE
 	return s, true
+}
+
+// refusal is the request the guard refused since the last dial, if any.
+func (d *httpDialer) refusal() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refused
 }
 
 // connected settles the mode on what worked.
