@@ -214,7 +214,9 @@ func rateEpisode(m Model, profs []LeagueProfile, index map[ProfileID]int, seats 
 			r = before[i]
 		}
 		r.Mu += post[k].Mu - prior[k].Mu
-		r.Sigma *= post[k].Sigma / prior[k].Sigma
+		if prior[k].Sigma > 0 {
+			r.Sigma *= post[k].Sigma / prior[k].Sigma
+		}
 		after[i] = r
 	}
 	for i := range profs {

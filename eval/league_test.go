@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -199,4 +200,34 @@ func TestLeagueBadInput(t *testing.T) {
 			t.Errorf("League = %v, want an error with %q", err, c.want)
 		}
 	}
+}
+
+// FuzzLeague: any scores and seatings give a report or an error, never a panic, and
+// ratings that are numbers with a sigma no wider than a new profile's.
+func FuzzLeague(f *testing.F) {
+	f.Add([]byte{0, 5, 1, 5, 2, 1, 255, 0, 0, 3, 1, 3})
+	f.Add([]byte{1, 200, 1, 200})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		three := []ProfileID{{"a", "v1"}, {"b", "v1"}, {"c", "v1"}}
+		var eps []LeagueEpisode
+		e := LeagueEpisode{Seed: 1}
+		for k := 0; k+1 < len(data); k += 2 {
+			if data[k] == 255 { // a new episode
+				eps, e = append(eps, e), LeagueEpisode{Seed: int64(len(eps) + 2)}
+				continue
+			}
+			p := three[int(data[k])%3]
+			e.Seats = append(e.Seats, SeatResult{Seat: string(rune('A' + len(e.Seats))), Profile: p.Name, Version: p.Version, Score: float64(int8(data[k+1]))})
+		}
+		rep, err := League(three, append(eps, e))
+		if err != nil {
+			return
+		}
+		for _, p := range rep.Profiles {
+			r := p.Rating
+			if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || !(r.Sigma > 0) || r.Sigma > DefaultModel().Sigma {
+				t.Fatalf("%s: %+v", p.Profile, r)
+			}
+		}
+	})
 }
