@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // SeatResult is what one seat of a league episode did, as the league runner reads it
@@ -32,6 +35,36 @@ type SeatResult struct {
 	// Error says why the seat stopped early, if it did. Its score still counts: a
 	// profile whose brain fails has played badly.
 	Error string `json:"error,omitempty"`
+}
+
+// Count counts one of the seat's events (live, or read back from its journal) into
+// its calls, actions and the person's interventions: a proposed call (invalid when it
+// has problems), an Act call that starts to run, a person's veto or edit, and advice.
+// Score, Seat, Profile and Error are the caller's to fill.
+func (s *SeatResult) Count(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventProposed:
+		s.Proposed++
+		if ev.Call != nil && len(ev.Call.Problems) > 0 {
+			s.Invalid++
+		}
+	case agent.EventToolStart:
+		if ev.Call != nil && ev.Call.Kind == game.Act {
+			s.Acts++
+		}
+	case agent.EventDecision:
+		if ev.Decision == nil || ev.Decision.By != "person" {
+			return
+		}
+		switch ev.Decision.Decision {
+		case agent.Veto:
+			s.Vetoes++
+		case agent.Edit:
+			s.Edits++
+		}
+	case agent.EventAdvice:
+		s.Advice++
+	}
 }
 
 // LeagueEpisode is one world of a league: every profile seated, on one seed.

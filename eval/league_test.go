@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 var leagueAB = []ProfileID{{"a", "v1"}, {"b", "v1"}}
@@ -230,4 +233,27 @@ func FuzzLeague(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A seat's events counted as the league runner reads them from its journal.
+func TestSeatResultCount(t *testing.T) {
+	act := &agent.Call{ID: "c1", Tool: "move", Kind: game.Act}
+	look := &agent.Call{ID: "c2", Tool: "look", Kind: game.Read}
+	bad := &agent.Call{ID: "c3", Tool: "move", Kind: game.Act, Problems: []game.Problem{{Path: "arguments.x", Expected: "a number"}}}
+	var s SeatResult
+	for _, ev := range []agent.Event{
+		{Type: agent.EventProposed, Call: act}, {Type: agent.EventProposed, Call: look}, {Type: agent.EventProposed, Call: bad},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c1", Decision: agent.Edit, By: "person"}},
+		{Type: agent.EventToolStart, Call: act}, {Type: agent.EventToolStart, Call: look},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c4", Decision: agent.Veto, By: "person"}},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c5", Decision: agent.Veto, By: "rule"}},
+		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c6", Decision: agent.Approve, By: "person"}},
+		{Type: agent.EventAdvice, Text: "sell first"}, {Type: agent.EventStep},
+	} {
+		s.Count(ev)
+	}
+	want := SeatResult{Proposed: 3, Invalid: 1, Acts: 1, Vetoes: 1, Edits: 1, Advice: 1}
+	if s != want {
+		t.Errorf("counted %+v, want %+v", s, want)
+	}
 }
