@@ -35,7 +35,10 @@ func New(cfg Config) (*Brain, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := client.HTTP(cfg.HTTPClient)
+	// The key (x-api-key) goes only to the API root's origin: net/http copies such a
+	// header to any host a redirect names, so the guard takes it off, and refuses
+	// https → http.
+	hc := client.KeyToOrigin(client.HTTP(cfg.HTTPClient), cfg.BaseURL, "X-Api-Key")
 	sc := sdk.NewClient(
 		// Nothing from the environment or a profile on disk: the caller said what to use.
 		option.WithoutEnvironmentDefaults(),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // Defaults for the settings every model client has.
@@ -30,6 +31,18 @@ func HTTP(c *http.Client) *http.Client {
 	}
 	hc.Timeout = 0
 	return hc
+}
+
+// KeyToOrigin returns hc (a copy) such that the key, in header and in Authorization,
+// goes only to baseURL's origin: net/http copies such headers to any host a redirect
+// names, so the guard takes them off, and it refuses a redirect from https to http.
+// A base URL that does not parse leaves hc as it is (the brain's New refuses it anyway).
+func KeyToOrigin(hc *http.Client, baseURL, header string) *http.Client {
+	o, err := secret.ParseOrigin(baseURL)
+	if err != nil {
+		return hc
+	}
+	return (&secret.Guard{Origin: o, Headers: []string{header}}).Client(hc)
 }
 
 // Attempts fills the zero values of a client's retries and timeout with the defaults;

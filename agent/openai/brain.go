@@ -84,6 +84,10 @@ func New(cfg Config) (*Brain, error) {
 		base = EditRequests(base, markBreakpoints)
 	}
 	hc.Transport = headerTransport{base: base}
+	// The key goes only to the endpoint's origin: a redirect elsewhere goes without
+	// it (go-openai sets it as Authorization, or api-key for Azure), and https → http
+	// is refused.
+	hc = client.KeyToOrigin(hc, cfg.BaseURL, "Api-Key")
 
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // The "mcp" driver: --game mcp --mcp 'COMMAND ARGS' (stdio) or --mcp URL (streamable
@@ -40,6 +42,9 @@ type saved struct {
 	IdPIssuer   string `json:"idp_issuer,omitempty"`
 	IdPClientID string `json:"idp_client_id,omitempty"`
 	IdPTokenEnv string `json:"idp_token_env,omitempty"`
+	// URLStripped says the URL had user info or a query, left out of URL: --resume
+	// asks for the whole URL again rather than connect without them.
+	URLStripped bool `json:"url_stripped,omitempty"`
 }
 
 // flagValues are the driver's flags as parsed.
@@ -65,9 +70,10 @@ func flags(fs *game.FlagSet) game.Opener {
 		transport:       fs.StringFlag("mcp-transport", "", "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one"),
 		logLevel:        fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)"),
 	}
-	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
-		cfg, err := v.config(env.State)
-		if err != nil || env.CheckOnly {
+	return func(ctx context.Context, env game.Env) (_ *game.Opened, err error) {
+		var cfg Config
+		defer func() { err = urlSafe(err, cfg.URL) }()
+		if cfg, err = v.config(env.State); err != nil || env.CheckOnly {
 			return nil, err
 		}
 		cfg.LogDir, cfg.Sampling = env.Dir, env.Model
@@ -83,6 +89,9 @@ func (v flagValues) config(state []byte) (Config, error) {
 		var s saved
 		if err := json.Unmarshal(state, &s); err != nil {
 			return cfg, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
+		}
+		if s.URLStripped {
+			return cfg, game.FlagErrorf("this session's MCP server URL, %s, had a password or a query, which coplay does not keep (either may hold a secret): pass --mcp with the whole URL again, or send the secret as a header read from the environment (--mcp-header 'Authorization: Bearer $TOKEN'), which the session keeps by the variable's name", s.URL)
 		}
 		cfg = s.config()
 	} else {
@@ -139,12 +148,13 @@ func (s saved) config() Config {
 			IdPIssuer: s.IdPIssuer, IdPClientID: s.IdPClientID, IdPTokenEnv: s.IdPTokenEnv}}
 }
 
-// savedOf is what a session keeps of cfg: header values only when they name
-// environment variables, never a secret.
+// savedOf is what the session keeps of cfg: the URL without its user info and query,
+// and a header only when its value names environment variables.
 func savedOf(cfg Config) saved {
-	s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
+	s := saved{Command: cfg.Command, URL: secret.StripURL(cfg.URL), Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
 		ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
 		IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
+	s.URLStripped = s.URL != cfg.URL
 	for k, v := range cfg.Headers {
 		if strings.Contains(v, "$") {
 			if s.Headers == nil {
@@ -183,6 +193,6 @@ func open(ctx context.Context, cfg Config) (*game.Opened, error) {
 		Title:   g.Info().Title,
 		Save:    func() ([]byte, error) { return state, nil },
 		Close:   g.Close,
-		Secrets: append(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv)...),
+		Secrets: slices.Concat(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv), secret.URLSecrets(cfg.URL)),
 	}, nil
 }
