@@ -50,6 +50,9 @@ type logView struct {
 	// muted drops what is added: the event is already in the log (a resumed session's
 	// journal).
 	muted bool
+	// The progress line of the call running, replaced while it is the last line.
+	progEntry *entry
+	progCall  string
 }
 
 // add appends an entry.

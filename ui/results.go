@@ -7,6 +7,9 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
+// resultLines bounds how much of a result's output the log shows.
+const resultLines = 6
+
 // describeResult is the log entry for a finished call: the game's error, or the first
 // lines of the output.
 func describeResult(tool string, r *game.Result) (kind, string) {
