@@ -185,12 +185,6 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	for _, j := range r.jumps() {
-		if key.Matches(msg, j.b) {
-			r.jump(j.mark, j.dir)
-			return nil
-		}
-	}
 	switch {
 	case key.Matches(msg, rk.Quit):
 		return tea.Quit
@@ -208,6 +202,7 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
+	case r.jumpKey(msg):
 	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook):
 		r.m.paneKey(msg)
 	case key.Matches(msg, km.Up):
@@ -225,16 +220,23 @@ type replayJump struct {
 	dir  int
 }
 
-// jumps lists the keys that jump between marked steps.
-func (r *ReplayModel) jumps() []replayJump {
+// jumpKey jumps to the next or previous step with a mark when msg is one of the keys
+// for that; it says whether it was.
+func (r *ReplayModel) jumpKey(msg tea.KeyPressMsg) bool {
 	rk := r.rk
-	return []replayJump{
+	for _, j := range []replayJump{
 		{rk.NextDecision, agent.MarkDecision, 1}, {rk.PrevDecision, agent.MarkDecision, -1},
 		{rk.NextVeto, agent.MarkVeto, 1}, {rk.PrevVeto, agent.MarkVeto, -1},
 		{rk.NextAdvice, agent.MarkAdvice, 1}, {rk.PrevAdvice, agent.MarkAdvice, -1},
 		{rk.NextTrigger, agent.MarkTrigger, 1}, {rk.PrevTrigger, agent.MarkTrigger, -1},
 		{rk.NextError, agent.MarkError, 1}, {rk.PrevError, agent.MarkError, -1},
+	} {
+		if key.Matches(msg, j.b) {
+			r.jump(j.mark, j.dir)
+			return true
+		}
 	}
+	return false
 }
 
 // ask opens the input line for what.

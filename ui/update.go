@@ -164,7 +164,6 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 // msg was one of them.
 func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	km := m.keys
-	var send agent.Command
 	switch {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
@@ -188,8 +187,7 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.KeepPlaying):
 		// Hand play over or take it back; the runner's keep_playing event confirms it
 		// in the status bar and the log.
-		send = agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.run.keepPlaying}
-		if err := m.agent.Send(send); err != nil {
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.run.keepPlaying}); err != nil {
 			m.log.add(kindError, "keep playing: "+err.Error())
 		}
 		return nil, true
