@@ -43,6 +43,9 @@ type Info struct {
 	// PriceFrom says where the model's price comes from: "catalogue", "config" or "none"
 	// ("" says nothing: the autopilot, a test). The status bar names it after the cost.
 	PriceFrom string
+	// Notify is how the screen calls the person when it needs them and its terminal is
+	// not focused ("" is auto).
+	Notify NotifyMode
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.
@@ -95,6 +98,7 @@ type Model struct {
 	hint        string    // a one-off message in the status bar, cleared by the next key
 	lastArrival time.Time // when the last call or question appeared, for the grace period
 	history     history   // a resumed session's journal
+	notify      notifier  // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
@@ -108,14 +112,15 @@ func New(a Agent, info Info) *Model {
 		km = keymap.Default()
 	}
 	m := &Model{
-		Grace: DefaultGrace,
-		Now:   time.Now,
-		agent: a,
-		info:  info,
-		keys:  km,
-		tools: map[string]game.Tool{},
-		calls: newCallBook(),
-		st:    newStyles(true),
+		Grace:  DefaultGrace,
+		Now:    time.Now,
+		agent:  a,
+		info:   info,
+		keys:   km,
+		tools:  map[string]game.Tool{},
+		calls:  newCallBook(),
+		st:     newStyles(true),
+		notify: newNotifier(info.Notify, info.Session),
 	}
 	if a != nil {
 		m.events = a.Events()

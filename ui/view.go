@@ -25,8 +25,14 @@ type rect struct{ x, y, w, h int }
 
 func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
 
-// View draws the screen.
-func (m *Model) View() tea.View { return screenView(m.render()) }
+// View draws the screen, and asks for focus reports: notify.go calls the person only
+// when they look elsewhere.
+func (m *Model) View() tea.View {
+	v := screenView(m.render())
+	v.ReportFocus = true
+	v.WindowTitle = m.title()
+	return v
+}
 
 // screenView shows a drawn screen in the alternate buffer, with mouse wheel reporting
 // on for scrolling the panes.
