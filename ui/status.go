@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
@@ -44,7 +45,7 @@ func (r *runState) catalogNow(ev agent.Event, l *logView) {
 // separators) before the bill goes, last of all: an 80-column terminal still shows what
 // the run costs.
 func (m *Model) renderStatus(w int) string {
-	parts := m.statusParts()
+	parts := m.run.statusParts(&m.info, &m.spend, m.now())
 	var keys []string
 	for _, b := range m.keys.ShortHelp() {
 		keys = append(keys, firstKey(b)+" "+b.Help().Desc)
@@ -78,32 +79,33 @@ type statusPart struct {
 	hot   bool
 }
 
-// statusParts lists what the status bar says, most useful first.
-func (m *Model) statusParts() []statusPart {
+// statusParts lists what the status bar says, most useful first: the session (info),
+// the run, and its bill.
+func (r *runState) statusParts(info *Info, bill *spend, now time.Time) []statusPart {
 	var parts []statusPart
-	if m.info.Game != "" {
-		parts = append(parts, statusPart{text: m.info.Game, drop: 2, hot: true})
+	if info.Game != "" {
+		parts = append(parts, statusPart{text: info.Game, drop: 2, hot: true})
 	}
-	if b := brainLabel(m.info.Brain); b != "" {
-		parts = append(parts, statusPart{text: b, hot: m.info.Game == ""})
+	if b := brainLabel(info.Brain); b != "" {
+		parts = append(parts, statusPart{text: b, hot: info.Game == ""})
 	}
-	parts = append(parts, statusPart{text: fmt.Sprintf("step %d", m.run.step)})
-	if m.run.state != "" {
-		parts = append(parts, statusPart{text: strings.ReplaceAll(string(m.run.state), "_", " "), tight: tightState[m.run.state]})
+	parts = append(parts, statusPart{text: fmt.Sprintf("step %d", r.step)})
+	if r.state != "" {
+		parts = append(parts, statusPart{text: strings.ReplaceAll(string(r.state), "_", " "), tight: tightState[r.state]})
 	}
-	if m.run.keepPlaying {
+	if r.keepPlaying {
 		parts = append(parts, statusPart{text: "keep playing", hot: true})
 	}
-	bill := m.spend.text(&m.info)
-	parts = append(parts, statusPart{text: bill, tight: strings.ReplaceAll(bill, " · ", " "), drop: 1})
-	if c := m.run.catalog; c != nil && c.Loaded < c.Total {
+	text := bill.text(info)
+	parts = append(parts, statusPart{text: text, tight: strings.ReplaceAll(text, " · ", " "), drop: 1})
+	if c := r.catalog; c != nil && c.Loaded < c.Total {
 		parts = append(parts, statusPart{text: fmt.Sprintf("tools %d/%d", c.Loaded, c.Total), drop: 2})
 	}
-	if m.run.wait != nil {
-		parts = append(parts, statusPart{text: "wait " + countdown(m.run.wait.Until.Sub(m.now())), hot: true})
+	if r.wait != nil {
+		parts = append(parts, statusPart{text: "wait " + countdown(r.wait.Until.Sub(now)), hot: true})
 	}
-	if m.info.Session != "" {
-		parts = append(parts, statusPart{text: m.info.Session, drop: 3})
+	if info.Session != "" {
+		parts = append(parts, statusPart{text: info.Session, drop: 3})
 	}
 	return parts
 }
