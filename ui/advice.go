@@ -70,15 +70,11 @@ func (a *adviceInput) echoed(text string) bool {
 
 func (a *adviceInput) restyle() { a.input.SetStyles(textinput.DefaultStyles(a.st.dark)) }
 
-// view is the input when it has the focus, else the one-off hint if there is one, else
-// how to reach it.
+// view is the input when it has the focus, else the one-off hint.
 func (a *adviceInput) view(w int, hint string) string {
 	if a.focus {
 		a.input.SetWidth(max(w-len(a.input.Prompt)-1, 1))
 		return padLine(a.input.View(), w)
 	}
-	if hint != "" {
-		return padLine(a.st.warn.Render("! "+hint), w)
-	}
-	return padLine(a.st.muted.Render("advice› press "+firstKey(a.km.Advise)+" to type advice for the agent"), w)
+	return padLine(a.st.warn.Render("! "+hint), w)
 }

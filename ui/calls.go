@@ -49,13 +49,12 @@ func (b *callBook) find(id string) *pendingCall {
 }
 
 // logCall adds a log entry about call id, as notebook bookkeeping when the call is a
-// note tool's.
-func (b *callBook) logCall(l *logView, id string, k kind, text string) {
+// note tool's, and returns it (nil when the log is muted).
+func (b *callBook) logCall(l *logView, id string, k kind, text string) *entry {
 	if b.notes[id] {
-		l.addNotebook(k, text)
-		return
+		return l.addNotebook(k, text)
 	}
-	l.add(k, text)
+	return l.add(k, text)
 }
 
 // isNoteCall says whether c is the notebook's bookkeeping rather than a move in the game.
@@ -72,7 +71,7 @@ func isNoteCall(c agent.Call) bool {
 
 // propose logs a call the model proposed.
 func (b *callBook) propose(l *logView, c agent.Call) {
-	text := c.Tool + " " + spacedJSON(c.Args)
+	text := c.Tool + " " + readableJSON(c.Args)
 	if len(c.Problems) > 0 {
 		var ps []string
 		for _, p := range c.Problems {
@@ -99,7 +98,11 @@ func (b *callBook) wait(c agent.Call, now time.Time) bool {
 	if !c.NeedsOK || b.find(c.ID) != nil {
 		return false
 	}
-	b.pending = append(b.pending, pendingCall{call: c, at: now, reason: b.reason})
+	why := b.reason // the model's words of this step: the why of all its calls
+	if c.Why != "" {
+		why = c.Why // the brain gave this call a reason of its own (the autopilot)
+	}
+	b.pending = append(b.pending, pendingCall{call: c, at: now, reason: why})
 	return true
 }
 
@@ -189,7 +192,9 @@ func (b *callBook) finished(l *logView, c *agent.Call, res *game.Result) {
 		}
 	}
 	if res != nil {
-		k, text := describeResult(tool, res)
-		b.logCall(l, id, k, text)
+		k, text, full := describeResult(tool, res)
+		if e := b.logCall(l, id, k, text); e != nil && full != text {
+			e.full = full
+		}
 	}
 }

@@ -35,6 +35,8 @@ const (
 	quitDialog
 	helpDialog
 	rulesDialog
+	detailDialog // the whole view of a call or a log entry (detail.go)
+	legendDialog // the map's legend (legend.go)
 )
 
 // callDialog is a dialog about one pending call: it closes when the call is decided
@@ -42,6 +44,12 @@ const (
 type callDialog interface {
 	dialog
 	callID() string
+}
+
+// scroller is a dialog that the mouse wheel scrolls, rather than the pane under it.
+type scroller interface {
+	dialog
+	scrollBy(n int)
 }
 
 // An action is what a dialog or the question pane asks the Model to do after a key.

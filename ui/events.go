@@ -78,7 +78,12 @@ func onState(m *Model, ev agent.Event) {
 		m.log.add(kindInfo, "the agent stopped")
 	}
 	if ev.Text != "" && ev.State != agent.Running {
-		m.log.add(kindInfo, stateText(ev.State, ev.Text))
+		text := stateText(ev.State, ev.Text)
+		if resumable(ev.State) && !m.history.replaying {
+			// Say which key does what the runner waits for.
+			text += " (" + firstKey(m.keys.Pause) + " resumes, " + firstKey(m.keys.Advise) + " gives advice)"
+		}
+		m.log.add(kindInfo, text)
 	}
 }
 
@@ -107,6 +112,7 @@ func onError(m *Model, ev agent.Event) {
 func onStep(m *Model, ev agent.Event) {
 	m.run.step = ev.Step
 	m.calls.reason = ""
+	m.log.endStream()
 	m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
 }
 

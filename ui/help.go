@@ -26,14 +26,8 @@ func (d *helpView) update(msg tea.Msg) (tea.Cmd, action) {
 	switch {
 	case key.Matches(k, km.Help, km.Cancel, km.Quit):
 		return nil, actOpen{d.back}
-	case key.Matches(k, km.Down):
-		d.scroll.by(1)
-	case key.Matches(k, km.Up):
-		d.scroll.by(-1)
-	case key.Matches(k, km.ScrollDown):
-		d.scroll.by(d.scroll.page())
-	case key.Matches(k, km.ScrollUp):
-		d.scroll.by(-d.scroll.page())
+	default:
+		scrollKey(&d.scroll, km, k)
 	}
 	return nil, nil
 }
@@ -58,8 +52,12 @@ func (d *helpView) view(w, h int) []string {
 		cols = append(cols, block(col, kw+2+dw+3, len(col)))
 	}
 	lines, widest := packColumns(cols, w)
-	lines = append(lines, "", st.muted.Render(firstKey(d.km.Help)+" or esc closes · keys can be changed in keys.json"))
 	dw := min(w, max(widest, 52)+2)
+	lines = append(lines, "")
+	lines = append(lines, wrapStyled("Copying: the mouse wheel scrolls, so a plain drag does not select; shift-drag selects "+
+		"(option-drag in macOS Terminal, fn-drag in iTerm2). "+firstKey(d.km.Details)+" shows the selected call or the log entry "+
+		"at the bottom of the log whole, and "+firstKey(d.km.Copy)+" there copies it (OSC 52).", dw-2, st.muted, "")...)
+	lines = append(lines, st.muted.Render(firstKey(d.km.Help)+" or esc closes · keys can be changed in keys.json"))
 	shown := d.scroll.window(lines, max(min(len(lines), h-2), 1))
 	title := "Help"
 	if s := d.scroll.status(); s != "" {

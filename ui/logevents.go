@@ -26,7 +26,7 @@ func (l *logView) thinking(text string) {
 	if n := len(lines) - thinkingLines; n > 0 {
 		lines = append(lines[:thinkingLines], fmt.Sprintf("… %d more lines of thinking", n))
 	}
-	l.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"))
+	l.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"), "thinking: "+text)
 }
 
 // trigger logs what happened in the game to wake the agent, with its own mark.

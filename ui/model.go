@@ -129,6 +129,7 @@ func New(a Agent, info Info) *Model {
 		m.tools[t.Name] = t
 	}
 	m.log.st = &m.st
+	m.world.legendHint = firstKey(km.Legend) + ": legend"
 	m.ask.st, m.ask.km = &m.st, km
 	m.advice = newAdviceInput(&m.st, km)
 	m.rules = newRuleBook(&m.st, km, info)

@@ -176,6 +176,9 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	if r.inputFor != inputNone {
 		return r.inputKey(msg)
 	}
+	if r.m.dlg != nil {
+		return r.m.handleKey(msg) // the whole view or the legend, over the panes
+	}
 	if r.help {
 		switch {
 		case key.Matches(msg, rk.Help, rk.Close):
@@ -203,7 +206,8 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, rk.Fork):
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
 	case r.jumpKey(msg):
-	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook):
+	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
+		km.Details, km.Legend):
 		r.m.paneKey(msg)
 	case key.Matches(msg, km.Up):
 		r.m.scrollPane(r.m.layout.tab, -1)
@@ -321,6 +325,9 @@ func (r *ReplayModel) render() string {
 	m := r.m
 	m.layout.width, m.layout.height = w, h
 	main := m.renderPanes(w, h-2)
+	if m.dlg != nil {
+		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
+	}
 	if r.help {
 		main = overlay(main, r.renderHelp(w, max(h-2, 0)), w, max(h-2, 0))
 	}
@@ -440,7 +447,8 @@ func (r *ReplayModel) renderHelp(w, h int) []string {
 	}
 	var panes []key.Binding
 	for _, b := range []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
-		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook} {
+		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook,
+		withDesc(km.Details, "the step's calls whole"), km.Legend} {
 		if b = without(b, taken); len(b.Keys()) > 0 {
 			panes = append(panes, b)
 		}

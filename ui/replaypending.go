@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/keymap"
 )
 
 // replayPending draws the Pending pane of the replay screen: the step's calls, each
 // with its arguments, who decided what and why, and what came of it; the model's words
 // first. Vetoes come before the rest when there is no room for every call.
-func replayPending(st *styles, s *agent.ReplayStep, w, maxH int) []string {
+func replayPending(st *styles, km *keymap.KeyMap, s *agent.ReplayStep, w, maxH int) []string {
 	var out []string
 	if s.Text != "" {
 		why := wrapStyled(s.Text, w, st.muted, "why: ")
@@ -60,7 +61,7 @@ func replayPending(st *styles, s *agent.ReplayStep, w, maxH int) []string {
 	out = append(out, rest...)
 	if len(out) > maxH && maxH > 0 {
 		more := len(out) - maxH + 1
-		out = append(out[:maxH-1], st.muted.Render(fmt.Sprintf("… %d more lines", more)))
+		out = append(out[:maxH-1], st.muted.Render(fmt.Sprintf("… %d more lines · %s shows the step's calls whole", more, km.Details.Help().Key)))
 	}
 	return out
 }

@@ -39,23 +39,16 @@ func (r *runState) catalogNow(ev agent.Event, l *logView) {
 }
 
 // renderStatus is the bottom line: game, brain, step, state, tokens and cost, wait,
-// session, and the most useful keys. When the line is too short the least useful
-// parts go first: the key list (down to "? help"), the session, the game and the tool
-// count; then the line packs tighter (the state and the bill in short words, narrower
-// separators) before the bill goes, last of all: an 80-column terminal still shows what
-// the run costs.
+// session, and the key to the help. When the line is too short the least useful parts
+// go first: the session, the game and the tool count (a narrow terminal's tab bar shows
+// the game and the session); then the line packs tighter (the state and the bill in
+// short words, narrower separators) before the bill goes, last of all: an 80-column
+// terminal still shows what the run costs.
 func (m *Model) renderStatus(w int) string {
 	parts := m.run.statusParts(&m.info, &m.spend, m.now())
-	var keys []string
-	for _, b := range m.keys.ShortHelp() {
-		keys = append(keys, firstKey(b)+" "+b.Help().Desc)
-	}
-	right := " " + strings.Join(keys, " · ") + " "
-	short := " " + firstKey(m.keys.Help) + " help "
+	// The keys for what to do now are on the line above (hint.go); here only the help.
+	right := " " + firstKey(m.keys.Help) + " help "
 	left := statusLeft(&m.st, parts, 3, 0)
-	if widthOf(left)+widthOf(right) > w {
-		right = short
-	}
 	for _, try := range []struct {
 		limit, tight int
 	}{{2, 0}, {1, 0}, {1, 1}, {1, 2}, {0, 1}, {0, 2}} {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Update handles one message: an agent event, a key, the mouse, a resize, a tick.
@@ -40,18 +41,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.toDialogs(msg)
 		return m, nil
 	case tea.MouseWheelMsg:
+		n := map[tea.MouseButton]int{tea.MouseWheelUp: -3, tea.MouseWheelDown: 3}[msg.Button]
+		if s, ok := m.dlg.(scroller); ok { // a view over the panes scrolls, not what is under it
+			s.scrollBy(n)
+			return m, nil
+		}
 		pane := m.layout.tab
 		for p, r := range m.layout.rects {
 			if r.has(msg.X, msg.Y) {
 				pane = p
 			}
 		}
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.scrollPane(pane, -3)
-		case tea.MouseWheelDown:
-			m.scrollPane(pane, 3)
-		}
+		m.scrollPane(pane, n)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
@@ -181,9 +182,10 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Advise):
 		return m.advice.open(), true
 	case key.Matches(msg, km.Pause):
-		// Pause a running agent or resume a paused one.
+		// Pause a running agent, or resume one that is paused or idle (its turn is
+		// over): one key takes it out of either.
 		send, next := agent.Command{Cmd: agent.CmdPause}, agent.Paused
-		if m.run.state == agent.Paused {
+		if resumable(m.run.state) {
 			send.Cmd, next = agent.CmdResume, agent.Running
 		}
 		if err := m.agent.Send(send); err != nil {
@@ -233,11 +235,43 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 		}
 	case key.Matches(msg, km.Rules):
 		m.dlg = m.rules
+	case key.Matches(msg, km.Legend):
+		var mp *game.Map
+		if o := m.world.obs; o != nil {
+			mp = o.Map
+		}
+		m.dlg = &legendView{st: &m.st, km: km, mp: mp}
+	case key.Matches(msg, km.Details):
+		m.openDetail()
 	default:
 		return false
 	}
 	return true
 }
+
+// openDetail opens the whole view on what is selected: the step's calls on the replay
+// screen, the selected call while calls wait, else the log entry at the bottom of the
+// log.
+func (m *Model) openDetail() {
+	var d *detailView
+	switch c := &m.calls; {
+	case m.replayStep != nil:
+		d = stepDetail(m.replayStep)
+	case len(c.pending) > 0 && len(m.ask.items) == 0:
+		d = callDetail(c.pending[min(c.sel, len(c.pending)-1)])
+	default:
+		if d = logDetail(&m.log); d == nil {
+			m.hint = "the log is empty"
+			return
+		}
+	}
+	d.st, d.km = &m.st, m.keys
+	m.dlg = d
+}
+
+// resumable says whether the pause key resumes the agent in state s rather than pausing
+// it.
+func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle }
 
 // pendingKey handles unfolding and moving along the pending list (or scrolling the
 // pane when nothing waits); it says whether msg was one of them.

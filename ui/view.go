@@ -54,7 +54,7 @@ func (m *Model) render() string {
 	if m.dlg != nil {
 		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
 	}
-	lines := append(main, m.advice.view(w, m.hint), m.renderStatus(w))
+	lines := append(main, m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
 }
 
@@ -168,8 +168,40 @@ func (m *Model) renderTabs(w int) string {
 			parts = append(parts, m.st.tabOff.Render(" "+label+" "))
 		}
 	}
+	tabs := strings.Join(parts, " ")
 	nav := m.st.muted.Render("  " + firstKey(m.keys.PrevTab) + " " + firstKey(m.keys.NextTab) + " switch")
-	return padLine(strings.Join(parts, " ")+nav, w)
+	// What is played and where it is kept, on the right: the status bar has no room for
+	// them on a narrow terminal. The switch keys give way first (the help has them).
+	game, _, _ := strings.Cut(m.info.Game, " (")
+	for _, right := range []string{strings.Join(nonEmpty(game, m.info.Session), " · "), m.info.Session, ""} {
+		for _, left := range []string{tabs + nav, tabs} {
+			if gap := w - widthOf(left) - widthOf(right); right != "" && gap >= 1 {
+				return left + strings.Repeat(" ", gap) + m.st.muted.Render(right)
+			}
+		}
+	}
+	return padLine(tabs+nav, w)
+}
+
+// nonEmpty is ss without its empty strings.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// renderAdviceLine is the advice input when it has focus, else the last one-off
+// message, else what the person can do now (hint.go).
+func (m *Model) renderAdviceLine(w int) string {
+	if m.advice.focus || m.hint != "" {
+		return m.advice.view(w, m.hint)
+	}
+	now := situation{state: m.run.state, calls: len(m.calls.pending) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed}
+	return hintLine(&m.st, m.keys, now, w)
 }
 
 // pendingShown says whether the Pending pane has anything: a question or a call (or,
@@ -182,7 +214,7 @@ func (m *Model) pendingShown() bool {
 // calls.
 func (m *Model) pendingLines(w, maxH int) []string {
 	if m.replayStep != nil {
-		return replayPending(&m.st, m.replayStep, w, maxH)
+		return replayPending(&m.st, m.keys, m.replayStep, w, maxH)
 	}
 	if len(m.ask.items) > 0 {
 		return m.ask.view(w, maxH)
