@@ -47,7 +47,7 @@ func (w *world) unreadLines(b *strings.Builder) {
 	for _, m := range w.s.Messages {
 		switch {
 		case m.Read:
-		case mentionsAgent(m) && !w.answered(m.ID):
+		case w.mentionsAgent(m) && !w.answered(m.ID):
 			first = append(first, m)
 		default:
 			rest = append(rest, m)
@@ -61,7 +61,7 @@ func (w *world) unreadLines(b *strings.Builder) {
 	fmt.Fprintf(b, "\nUnread messages: %d\n", len(all))
 	for _, m := range all[:min(len(all), maxUnreadShown)] {
 		to := "you"
-		if m.To != AgentName {
+		if m.To != w.me() {
 			to = m.To
 		}
 		line := fmt.Sprintf("- #%d %s → %s: %s", m.ID, m.From, to, m.Text)
@@ -214,7 +214,7 @@ func (w *world) timers() []timer {
 func (w *world) idle() (time.Time, string) {
 	a := &w.s.Agent
 	for _, m := range w.s.Messages {
-		if !m.Read && mentionsAgent(m) && !w.answered(m.ID) {
+		if !m.Read && w.mentionsAgent(m) && !w.answered(m.ID) {
 			return time.Time{}, ""
 		}
 	}

@@ -103,7 +103,7 @@ func (w *world) view() View {
 	}
 	for _, m := range s.Messages {
 		v.Messages = append(v.Messages, MessageView{ID: m.ID, Time: m.Time, From: m.From, To: m.To, ReplyTo: m.ReplyTo,
-			Text: m.Text, Read: m.Read, Answered: w.answered(m.ID), Mentions: m.From != AgentName && mentionsAgent(m), Battle: m.Battle})
+			Text: m.Text, Read: m.Read, Answered: w.answered(m.ID), Mentions: m.From != w.me() && w.mentionsAgent(m), Battle: m.Battle})
 	}
 	for _, b := range s.Battles {
 		call, called := b.Calls[a.Community]

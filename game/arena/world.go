@@ -200,3 +200,6 @@ func (w *world) remember(m *member, trust int, text string) {
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
+
+// me is the name of the agent this world is played by: AgentName, or a league's seat.
+func (w *world) me() string { return w.s.Agent.Name }
