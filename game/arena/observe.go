@@ -34,6 +34,7 @@ func (w *world) summary() string {
 	if a.Work != nil {
 		fmt.Fprintf(&b, "- working: %s until %s (in %s)\n", a.Work.Job, clock(a.Work.End), until(w.s.Now, a.Work.End))
 	}
+	w.peerLines(&b)
 	w.unreadLines(&b)
 	w.battleLines(&b)
 	w.marketLines(&b)

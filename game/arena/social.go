@@ -29,6 +29,9 @@ func (w *world) recipient(to string) (string, *member, *game.Error) {
 	if strings.EqualFold(t, w.me()) {
 		return "", nil, refuse(CodeBadRequest, "%s is you: write to a member or to channel", w.me())
 	}
+	if p := w.peerNamed(t); p != "" {
+		return p, nil, nil
+	}
 	m, err := w.memberNamed(t)
 	if err != nil {
 		return "", nil, err
@@ -163,9 +166,11 @@ func (w *world) send(to string, m *member, text string, replied *message, e soci
 	}
 	out += "."
 	a := &w.s.Agent
+	w.tellPeers(letter{From: w.me(), To: to, Text: text})
 	switch {
 	case m != nil:
 		w.answer(m, msg)
+	case !strings.HasPrefix(to, "#"): // another seat: its own agent answers, or not
 	case a.LastPost.IsZero() || w.s.Now.Sub(a.LastPost) >= postStanding:
 		a.LastPost = w.s.Now
 		a.Standing = clamp(a.Standing+1, 0, 100)

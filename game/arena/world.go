@@ -17,6 +17,9 @@ const maxCatchUp = 7 * 24 * 60
 type world struct {
 	s   *state
 	out []game.Trigger // produced since the caller last took them
+	// outbox holds what the agent did that the league's other seats must see (a message
+	// to them, a battle joined), for Game to post once the world's lock is released.
+	outbox []letter
 }
 
 // minuteOf returns the whole game minutes from Epoch to t.
