@@ -3,12 +3,11 @@ package arena
 import (
 	"bytes"
 	"context"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/internal/drivertest"
 )
 
 // newLeagueTest returns a league of seats on a fake clock, with no goroutines.
@@ -132,7 +131,7 @@ func TestLeagueSaveResume(t *testing.T) {
 		t.Fatalf("the clock came back at %v, want %v", got, want)
 	}
 
-	fs := leagueFlagSet(t, "--seed", "2")
+	fs := drivertest.Flags(t, "--seed", "2")
 	ctx := context.Background()
 	if _, err := fs.OpenLeague(ctx, DriverName, game.Env{CheckOnly: true}, []string{"Mara"}); err == nil || !strings.Contains(err.Error(), "member's name") {
 		t.Fatalf("a seat named as a member: %v", err)
@@ -154,16 +153,4 @@ func TestLeagueSaveResume(t *testing.T) {
 	if back.Seats[0].Name != "Finch" || countFrom(back.Seats[1].Game.(*Game), "Finch") != 1 {
 		t.Fatal("the resumed league is not the newest save")
 	}
-}
-
-func leagueFlagSet(t *testing.T, argv ...string) *game.FlagSet {
-	t.Helper()
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := game.NewFlagSet(std)
-	fs.AddDrivers()
-	if err := fs.Parse(argv); err != nil {
-		t.Fatal(err)
-	}
-	return fs
 }

@@ -2,31 +2,16 @@ package spacetraders
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/internal/drivertest"
 	"github.com/coplayhq/coplay/game/universe"
 )
-
-func leagueFlagSet(t *testing.T, argv ...string) *game.FlagSet {
-	t.Helper()
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := game.NewFlagSet(std)
-	fs.AddDrivers()
-	if err := fs.Parse(argv); err != nil {
-		t.Fatal(err)
-	}
-	return fs
-}
 
 // seatCall runs a tool for a seat through the Registry the agent uses, and fails the
 // test unless it succeeded.
@@ -53,7 +38,7 @@ func fuelSellPrice(t *testing.T, g *Game) int64 {
 // the price the other sees; and the league saved by one seat resumes whole.
 func TestUniverseLeagueSharesMarkets(t *testing.T) {
 	clock := universe.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	fs := leagueFlagSet(t, "--seed", "7", "--speed", "1", "--no-rate-limit")
+	fs := drivertest.Flags(t, "--seed", "7", "--speed", "1", "--no-rate-limit")
 	ctx := context.Background()
 	if _, err := fs.OpenLeague(ctx, "universe", game.Env{CheckOnly: true}, []string{"al"}); err == nil || !strings.Contains(err.Error(), "3 to 14") {
 		t.Fatalf("a seat too short for a symbol: %v", err)
@@ -114,20 +99,17 @@ func mustCredits(t *testing.T, g *Game) int64 {
 // SPACETRADERS_TOKEN_NAME and share one rate limiter: after the server has told one seat
 // to wait an hour, the other seat waits too instead of sending.
 func TestServerLeagueSharesTheRateLimit(t *testing.T) {
-	var mu sync.Mutex
-	var seen []string // the token of every request
+	seen := make(chan string, 16) // the token of every request
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		seen = append(seen, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
-		mu.Unlock()
+		seen <- strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After", "3600")
 		w.Header().Set("x-ratelimit-type", "IP_ADDRESS")
 		w.WriteHeader(http.StatusTooManyRequests)
-		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": 429, "message": "Too many requests"}})
+		w.Write([]byte(`{"error": {"code": 429, "message": "Too many requests"}}`))
 	}))
 	defer srv.Close()
-	fs := leagueFlagSet(t, "--base-url", srv.URL+"/v2")
+	fs := drivertest.Flags(t, "--base-url", srv.URL+"/v2")
 	env := map[string]string{"SPACETRADERS_TOKEN_ALPHA": "token-a"}
 	getenv := func(k string) string { return env[k] }
 	ctx := context.Background()
@@ -146,17 +128,13 @@ func TestServerLeagueSharesTheRateLimit(t *testing.T) {
 	}
 	// ALPHA's request is refused for an hour; it waits (and says so) rather than fail.
 	waitsAnHour(t, l.Seats[0].Game.(*Game))
-	mu.Lock()
-	if len(seen) != 1 || seen[0] != "token-a" {
-		t.Fatalf("requests so far: %q", seen)
+	if len(seen) != 1 || <-seen != "token-a" {
+		t.Fatal("ALPHA's request did not reach the server with ALPHA's token")
 	}
-	mu.Unlock()
 	// BETA, with its own token, waits for the same hour without sending anything.
 	waitsAnHour(t, l.Seats[1].Game.(*Game))
-	mu.Lock()
-	defer mu.Unlock()
-	if len(seen) != 1 {
-		t.Fatalf("BETA sent while the shared limit said wait: %q", seen)
+	if len(seen) != 0 {
+		t.Fatalf("BETA sent (token %s) while the shared limit said wait", <-seen)
 	}
 }
 

@@ -33,20 +33,11 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 	if agentSymbol == "" {
 		agentSymbol = DefaultAgentSymbol
 	}
-	u, err := openUniverse(cfg, state)
+	l, err := StartOfflineLeague(cfg, state, []string{agentSymbol})
 	if err != nil {
 		return nil, err
 	}
-	srv, url, err := serveLoopback(u)
-	if err != nil {
-		return nil, err
-	}
-	g, token, err := agentGame(cfg, u, url, agentSymbol)
-	if err != nil {
-		srv.Close()
-		return nil, err
-	}
-	return &Offline{Game: g, Universe: u, URL: url, Token: token, srv: srv}, nil
+	return &Offline{Game: l.Games[0], Universe: l.Universe, URL: l.URL, Token: l.Tokens[0], srv: l.srv}, nil
 }
 
 // openUniverse makes a new universe from cfg.Seed, or restores a saved one.
