@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 )
 
@@ -197,6 +198,25 @@ func newestLeagueState(states map[string][]byte, seats []string) (int64, []byte,
 		return 0, nil, nil
 	}
 	return best.Seq, best.World, nil
+}
+
+// RewindSeatState is Driver.Rewind for a state a league seat saved: it rewinds the
+// world inside and keeps the envelope, so that a fork of a league (every seat's session
+// forked at one step) resumes as a league. A driver without Rewind cannot be rewound.
+func RewindSeatState(d Driver, state []byte, ago time.Duration) ([]byte, error) {
+	if d.Rewind == nil {
+		return nil, fmt.Errorf("--game %s cannot be rewound", d.Name)
+	}
+	var s leagueState
+	if err := json.Unmarshal(state, &s); err != nil || s.League != leagueStateVersion {
+		return nil, errors.New("not a league seat's saved state")
+	}
+	world, err := d.Rewind(s.World, ago)
+	if err != nil {
+		return nil, err
+	}
+	s.World = world
+	return json.Marshal(s)
 }
 
 // sameSeats reports whether a and b name the same seats, in any order.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // counterWorld is a toy shared world: one number every seat adds to.
@@ -133,5 +134,24 @@ func TestLeagueRefusals(t *testing.T) {
 	_, err = fs.OpenLeague(ctx, "test-counter2", Env{Resuming: true, SeatStates: map[string][]byte{"A": []byte(`{"version":1}`)}}, []string{"A"})
 	if err == nil || !strings.Contains(err.Error(), "not a league's") {
 		t.Fatalf("resume from a single-seat state: %v", err)
+	}
+}
+
+func TestRewindSeatStateKeepsTheEnvelope(t *testing.T) {
+	registerCounterLeague(t, "test-counter3")
+	fs := leagueFlags(t)
+	l, _ := fs.OpenLeague(context.Background(), "test-counter3", Env{}, []string{"A"})
+	saved, _ := l.Seats[0].Save()
+	d := Driver{Name: "test-counter3", Rewind: func(b []byte, ago time.Duration) ([]byte, error) { return []byte("-1"), nil }}
+	back, err := RewindSeatState(d, saved, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, world, err := newestLeagueState(map[string][]byte{"A": back}, []string{"A"})
+	if err != nil || seq != 1 || string(world) != "-1" {
+		t.Fatalf("rewound: %d %q %v", seq, world, err)
+	}
+	if _, err := RewindSeatState(Driver{Name: "x"}, saved, 0); err == nil {
+		t.Fatal("a driver without Rewind rewound")
 	}
 }

@@ -3,6 +3,7 @@ package arena
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -108,7 +109,7 @@ func NewLeague(cfg Config, seats []string) (*League, error) {
 	if cfg.Scenario != "" {
 		return nil, fmt.Errorf("arena: a scenario is for one agent, not a league")
 	}
-	if !(cfg.Speed >= 0) {
+	if !(cfg.Speed >= 0) || math.IsInf(cfg.Speed, 0) {
 		return nil, fmt.Errorf("arena: speed must be a positive factor, or 0 for the default, not %v", cfg.Speed)
 	}
 	if err := checkSeatNames(seats); err != nil {

@@ -3,8 +3,11 @@ package arena
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/internal/drivertest"
@@ -152,5 +155,38 @@ func TestLeagueSaveResume(t *testing.T) {
 	defer back.Close()
 	if back.Seats[0].Name != "Finch" || countFrom(back.Seats[1].Game.(*Game), "Finch") != 1 {
 		t.Fatal("the resumed league is not the newest save")
+	}
+}
+
+// Seats that write to each other at once, with their clocks running, never wait on each
+// other (each seat's lock is released before its letters go out).
+func TestLeagueSeatsWriteAtOnce(t *testing.T) {
+	clk := NewFakeClock(wallStart)
+	l, err := NewLeague(Config{Seed: 3, Speed: testSpeed, Clock: clk, Poll: time.Millisecond}, []string{"Heron", "Finch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var wg sync.WaitGroup
+	for i, g := range l.Seats() {
+		other := []string{"Finch", "Heron"}[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 50; n++ {
+				raw := args(t, map[string]any{"to": other, "text": fmt.Sprintf("note %d", n)})
+				if res, err := g.Call(context.Background(), "send_message", raw); err != nil || !res.OK() {
+					t.Errorf("send: %+v %v", res, err)
+					return
+				}
+				clk.Advance(time.Second)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, g := range l.Seats() {
+		if n := len(g.View().Messages); n < 100 {
+			t.Errorf("%s sees %d messages, want the 100 sent and received", g.View().Agent.Name, n)
+		}
 	}
 }
