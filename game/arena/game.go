@@ -52,6 +52,9 @@ type Game struct {
 	stop   chan struct{}
 	done   chan struct{}
 	relay  func(letter) // a league's post to the other seats; nil alone
+	// seatRules are the rules for a league's seat (its name, the other players); ""
+	// alone, where the rules are the constant ones, byte for byte.
+	seatRules string
 }
 
 var (
@@ -188,7 +191,13 @@ const Title = "Arena (offline social battle world)"
 
 // Info names the game and explains its rules.
 func (g *Game) Info() game.Info {
-	return game.Info{Name: DriverName, Title: Title, Rules: rules}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := rules
+	if g.seatRules != "" {
+		r = g.seatRules
+	}
+	return game.Info{Name: DriverName, Title: Title, Rules: r}
 }
 
 // Tools returns the catalogue.

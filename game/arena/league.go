@@ -135,12 +135,18 @@ func NewLeague(cfg Config, seats []string) (*League, error) {
 	for _, s := range states {
 		l.seats = append(l.seats, start(cfg, s, clk))
 	}
-	for _, g := range l.seats {
+	for i, g := range l.seats {
 		g.mu.Lock()
-		g.relay = l.post
+		g.relay, g.seatRules = l.post, seatRules(seats[i], states[i].Peers)
 		g.mu.Unlock()
 	}
 	return l, nil
+}
+
+// seatRules are the rules as a seat reads them: its own name, and who else plays.
+func seatRules(name string, peers []string) string {
+	r := strings.Replace(rules, "You are "+AgentName, "You are "+name, 1)
+	return r + "\n- **Players**: " + strings.Join(peers, ", ") + " are agents like you, each a member of a community; write to them with send_message (they answer for themselves), and what they commit to a battle counts for all."
 }
 
 // checkSeatNames refuses a seat named as a member or as a channel.

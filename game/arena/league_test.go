@@ -48,6 +48,12 @@ func TestLeagueSeatsWriteToEachOther(t *testing.T) {
 	if c0, c1 := heron.View().Agent.Community, finch.View().Agent.Community; c0 == c1 || wren.View().Agent.Community != c0 {
 		t.Fatalf("communities are not round-robin: Heron %s, Finch %s, Wren2 %s", c0, c1, wren.View().Agent.Community)
 	}
+	if r := finch.Info().Rules; !strings.HasPrefix(r, "You are Finch in the arena") || !strings.Contains(r, "**Players**: Heron, Lark, Wren2") {
+		t.Fatalf("Finch's rules: %.80s…", r)
+	}
+	if lone.Info().Rules != rules {
+		t.Fatal("a lone agent's rules changed")
+	}
 	drain(finch)
 	if res := call(t, heron, "send_message", map[string]any{"to": "finch", "text": "meet me at battle-456?"}); !res.OK() || !strings.Contains(res.Output, "Sent") {
 		t.Fatalf("send to Finch: %+v", res)
