@@ -65,6 +65,11 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	if r.drain(); r.paused || r.stopping {
+		// A pause or stop that came while the world was observed: the step has not
+		// begun (no model call, no proposal), play stops at this boundary.
+		return stepOutcome{noCount: true}
+	}
 	r.refreshTools() // observing is when a game reads its catalogue again
 	r.step++
 	r.runSteps++
