@@ -138,6 +138,7 @@ type Runner struct {
 	wake        bool // a command asked the agent to stop waiting
 	fatal       error
 	fails       map[string]int
+	loops       loopWatch // identical calls and results since the world changed (loop.go)
 	hist        history
 	usedIDs     map[string]bool
 	batch       *batch // the calls on their way through the pipeline

@@ -82,6 +82,9 @@ func (r *Runner) doStep() stepOutcome {
 	}
 
 	advice, triggers := r.advice, r.triggers
+	if len(advice)+len(triggers) > 0 {
+		r.loops.reset() // new input: a call repeated before it may now answer otherwise
+	}
 	r.advice, r.freshAdvice = nil, false
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
 	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
@@ -150,6 +153,10 @@ func (r *Runner) doStep() stepOutcome {
 		if why := r.countFailure(pc); why != "" && out.endTurn == "" {
 			out.endTurn = why
 		}
+		r.watchLoop(pc)
+	}
+	if r.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
+		out.wait, out.endTurn = nil, ""
 	}
 	r.hist.add(rec)
 	if out.endTurn != "" {
