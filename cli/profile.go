@@ -271,6 +271,7 @@ func (o *options) modelConfig() (openai.Config, error) {
 	if o.modelURL != "" {
 		cfg.BaseURL = o.modelURL // the preset's key, catalogue and dialect stay
 	}
+	cfg.TextCalls = o.textCalls
 	if t := o.pr.temperature; t != nil {
 		f := float32(*t)
 		cfg.Temperature = &f
