@@ -36,7 +36,7 @@ const (
 	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
 	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
 	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
-	EventNotice         EventType = "notice"          // Text is the runner's word to the person at start (Config.Notice: a fork whose world has moved on)
+	EventNotice         EventType = "notice"          // Text is the runner's word to the person: at start (Config.Notice: a fork whose world has moved on), and when a screen connects or leaves over SSH (Runner.Notice)
 	EventLoop           EventType = "loop"            // Call is a call the model repeated with the same result until play paused (loop.go); Text says so
 	// A game's server asks the person (ask.go, sampling.go, progress.go).
 	EventElicitation EventType = "elicitation"          // Elicitation: a question for the person, waiting for an answer command
@@ -109,6 +109,11 @@ type Decision struct {
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
 	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
+	// Via says where a person's decision was made: "screen", "stdin" (headless),
+	// "attach" (a second coplay on this machine), "ssh:KEY" (a screen over SSH, by its
+	// key's comment or fingerprint). Empty for rules and policy, and in journals
+	// written before it was recorded.
+	Via string `json:"via,omitempty"`
 }
 
 // CatalogView says how much of the catalogue the model is sent whole.
@@ -189,4 +194,8 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
+	// Via is where the command was given (Decision.Via). It is set by whoever carries
+	// the command to the runner, never read from a command's JSON, so a client cannot
+	// claim to be another.
+	Via string `json:"-"`
 }

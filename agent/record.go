@@ -102,6 +102,7 @@ type recDecision struct {
 	Reason   string          `json:"reason,omitempty"`
 	Args     json.RawMessage `json:"args,omitempty"`
 	By       string          `json:"by,omitempty"`
+	Via      string          `json:"via,omitempty"` // where a person decided (older journals: none)
 }
 
 // recNotes is a notes change: the version and what changed.
@@ -141,7 +142,7 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 	switch ev.Type {
 	case EventDecision:
 		if d := ev.Decision; d != nil {
-			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By}
+			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By, Via: d.Via}
 		}
 	case EventToolStart:
 		// The call id names its proposal.

@@ -520,7 +520,7 @@ func (r *Runner) decide(c command) {
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
-	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person"}
+	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person", Via: c.Via}
 	switch {
 	case c.Decision == Edit:
 		pc.valid = c.valid

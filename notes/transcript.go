@@ -485,6 +485,9 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 		if by != "" {
 			fmt.Fprintf(w, " by %s", by)
 		}
+		if via := jsonString(d["via"]); via != "" {
+			fmt.Fprintf(w, " (via %s)", via) // where the person decided: screen, attach, ssh:KEY
+		}
 		if reason := jsonString(d["reason"]); reason != "" {
 			fmt.Fprintf(w, ": %s", oneLine(reason))
 		}

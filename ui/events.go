@@ -411,6 +411,9 @@ func describeDecision(d *agent.Decision, tool string) string {
 	if d.By != "" && d.By != "person" {
 		by = " (" + d.By + ")"
 	}
+	if d.Via != "" && d.Via != "screen" {
+		by = " (on " + d.Via + ")" // decided on another screen: attach, ssh:KEY, stdin
+	}
 	if d.By == "rule" && d.Rule != "" {
 		rule := d.Rule
 		if !strings.Contains(rule, tool) {

@@ -14,8 +14,16 @@ import (
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case eventMsg:
-		m.handleEvent(agent.Event(msg))
-		return m, m.nextEvent()
+		ev := agent.Event(msg)
+		m.handleEvent(ev)
+		if ev.Type == agent.EventState {
+			m.notify.stateText = ev.Text
+		}
+		return m, tea.Batch(m.nextEvent(), m.notify.need(m.needed()))
+	case tea.FocusMsg:
+		return m, m.notify.focused(true)
+	case tea.BlurMsg:
+		return m, m.notify.focused(false)
 	case closedMsg:
 		m.closed = true
 		m.state = agent.Stopped

@@ -20,6 +20,8 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true // notify.go calls the person only when they look elsewhere
+	v.WindowTitle = m.title()
 	return v
 }
 
