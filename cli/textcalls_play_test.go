@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -28,24 +24,8 @@ func TestNativeModelTextIsProse(t *testing.T) {
 		{"fenced with --text-calls", fenced, []string{"--text-calls"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &localServer{}
-			mux := http.NewServeMux()
-			mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
-				body, _ := io.ReadAll(r.Body)
-				n := s.record("chat", body)
-				var req struct {
-					Stream bool `json:"stream"`
-				}
-				json.Unmarshal(body, &req)
-				content := "Nothing more to do."
-				if n == 0 {
-					content = tc.content
-				}
-				openAIAnswer(w, req.Stream, map[string]any{"role": "assistant", "content": content}, tokensOf(body), 20)
-			})
-			srv := httptest.NewServer(mux)
-			defer srv.Close()
-			evs := runLocal(t, srv.URL+"/v1", 1, append([]string{"--model", "gpt-4o-mini"}, tc.extra...)...)
+			_, base := firstAnswerServer(t, tc.content)
+			evs := runLocal(t, base, 1, append([]string{"--model", "gpt-4o-mini"}, tc.extra...)...)
 			proposed, text := false, ""
 			for _, ev := range evs {
 				switch ev.Type {
