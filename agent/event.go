@@ -82,6 +82,7 @@ type Call struct {
 	Kind       game.Kind        `json:"kind"`
 	Problems   []game.Problem   `json:"problems,omitempty"`   // validation failures: the call will not run
 	FromText   bool             `json:"from_text,omitempty"`  // read from the model's text, not a native tool call
+	Why        string           `json:"why,omitempty"`        // the brain's reason for this call alone, when it gives one
 	Simulation *game.Simulation `json:"simulation,omitempty"` // dry run, when the game can predict
 	NeedsOK    bool             `json:"needs_ok"`             // the runner waits for a decision on this call
 	// Deferred: a rule with a condition may decide this call, on a dry run of the world

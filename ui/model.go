@@ -149,6 +149,10 @@ type Model struct {
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
+	// detail and legend are the views over the panes, when open: a call or log entry
+	// whole (detail.go), what the map's symbols mean (legend.go).
+	detail *detailView
+	legend *legendView
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -179,6 +183,7 @@ func New(a Agent, info Info) *Model {
 		m.tools[t.Name] = t
 	}
 	m.log.st = &m.st
+	m.world.legendHint = firstKey(km.Legend) + ": legend"
 	m.advice = textinput.New()
 	m.advice.Prompt = "advice› "
 	m.advice.Placeholder = "type advice for the agent, enter to send"

@@ -93,6 +93,12 @@ func New(cfg Config) (*Brain, error) {
 		base = breakpointTransport{base: base}
 	}
 	hc.Transport = headerTransport{base: base}
+	// The key goes only to the endpoint's origin: a redirect elsewhere goes without
+	// it (go-openai sets it as Authorization, or api-key for Azure), and https → http
+	// is refused.
+	if o, err := secret.ParseOrigin(cfg.BaseURL); err == nil {
+		hc = (&secret.Guard{Origin: o, Headers: []string{"Api-Key"}}).Client(hc)
+	}
 	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
 	// would also cut a long stream that is still flowing.
 	hc.Timeout = 0
