@@ -36,6 +36,7 @@ var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	agent.EventRules:       (*Model).onRules,
 	agent.EventError:       (*Model).onError,
 	agent.EventTurnLimit:   (*Model).onTurnLimit,
+	agent.EventLoop:        (*Model).onLoop,
 	agent.EventKeepPlaying: (*Model).onKeepPlaying,
 	agent.EventCatalog:     (*Model).onCatalog,
 	// the model's turn
@@ -113,6 +114,11 @@ func (m *Model) onError(ev agent.Event) {
 
 func (m *Model) onTurnLimit(ev agent.Event) {
 	m.log.add(kindError, "turn limit: "+ev.Text)
+}
+
+// onLoop logs why play paused: the model repeated a call that answered the same.
+func (m *Model) onLoop(ev agent.Event) {
+	m.log.add(kindError, "loop: "+ev.Text)
 }
 
 // onKeepPlaying takes whether play is handed over.
