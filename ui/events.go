@@ -34,6 +34,7 @@ var eventHandlers = map[agent.EventType]func(*Model, agent.Event){
 	agent.EventRules:       onRules,
 	agent.EventError:       onError,
 	agent.EventTurnLimit:   func(m *Model, ev agent.Event) { m.log.add(kindError, "turn limit: "+ev.Text) },
+	agent.EventLoop:        func(m *Model, ev agent.Event) { m.log.add(kindError, "loop: "+ev.Text) }, // a call repeated, answered the same
 	agent.EventKeepPlaying: func(m *Model, ev agent.Event) { m.run.keepPlayingNow(ev, &m.log) },
 	agent.EventCatalog:     func(m *Model, ev agent.Event) { m.run.catalogNow(ev, &m.log) },
 	// the model's turn

@@ -41,6 +41,8 @@ type Brain struct {
 	calls atomic.Int64
 	// cutSaid is set once the person was told the server probably cut a prompt.
 	cutSaid atomic.Bool
+	// textCalls: answers are read for calls written as text (Config.readsTextCalls).
+	textCalls bool
 	// stripMu guards strip: schema keywords the server refused, left out from then on.
 	stripMu   sync.Mutex
 	stripKeys []string
@@ -104,7 +106,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep, textCalls: cfg.readsTextCalls()}, nil
 }
 
 // Name returns the model name.
@@ -151,7 +153,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			reply, e, wait = b.once(ctx, wreq, idPrefix)
 		}
 		if e == nil {
-			readAnswer(&reply, req.Tools, idPrefix)
+			readAnswer(&reply, req.Tools, idPrefix, b.textCalls)
 			b.fillUsage(&reply, wreq)
 			b.checkCut(&reply, wreq)
 			return reply, nil
