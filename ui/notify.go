@@ -82,6 +82,7 @@ type notifier struct {
 
 	focus     focus
 	stateText string // why the runner is in its state (a spend cap), from its last state event
+	loopText  string // why play paused for a loop, until it runs again
 	wait      string // the wait now ("" none): its key
 	text      string // what waits, in words
 	called    bool   // this wait was called
@@ -105,6 +106,19 @@ func newNotifier(mode NotifyMode, session string) notifier {
 		n.desktop = desktopNotify
 	}
 	return n
+}
+
+// observe takes what the runner said of its state and of a loop it caught.
+func (n *notifier) observe(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventState:
+		n.stateText = ev.Text
+		if ev.State != agent.Paused {
+			n.loopText = ""
+		}
+	case agent.EventLoop:
+		n.loopText = ev.Text
+	}
 }
 
 // need takes what the person is needed for now (key "" when nothing): a new wait is
@@ -206,6 +220,9 @@ func (m *Model) needed() (key, text string) {
 	case agent.Idle:
 		return fmt.Sprintf("idle:%d", m.run.step), "the agent waits for your advice"
 	case agent.Paused, agent.Stopped:
+		if m.state == agent.Paused && m.notify.loopText != "" {
+			return fmt.Sprintf("loop:%d", m.step), "the agent is stuck: " + m.notify.loopText
+		}
 		if strings.Contains(m.notify.stateText, " cap of ") {
 			return fmt.Sprintf("cap:%d", m.run.step), m.notify.stateText
 		}

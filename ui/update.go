@@ -16,9 +16,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventMsg:
 		ev := agent.Event(msg)
 		m.handleEvent(ev)
-		if ev.Type == agent.EventState {
-			m.notify.stateText = ev.Text
-		}
+		m.notify.observe(ev)
 		return m, tea.Batch(m.nextEvent(), m.notify.need(m.needed()))
 	case tea.FocusMsg:
 		return m, m.notify.focused(true)
