@@ -220,8 +220,8 @@ func (m *Model) needed() (key, text string) {
 	case agent.Idle:
 		return fmt.Sprintf("idle:%d", m.run.step), "the agent waits for your advice"
 	case agent.Paused, agent.Stopped:
-		if m.state == agent.Paused && m.notify.loopText != "" {
-			return fmt.Sprintf("loop:%d", m.step), "the agent is stuck: " + m.notify.loopText
+		if m.run.state == agent.Paused && m.notify.loopText != "" {
+			return fmt.Sprintf("loop:%d", m.run.step), "the agent is stuck: " + m.notify.loopText
 		}
 		if strings.Contains(m.notify.stateText, " cap of ") {
 			return fmt.Sprintf("cap:%d", m.run.step), m.notify.stateText
