@@ -207,24 +207,24 @@ func (m *Model) needed() (key, text string) {
 			return "sample:" + it.sm.ID, it.sm.Server + " asks to use the model"
 		}
 	}
-	switch m.state {
+	switch m.run.state {
 	case agent.Deciding:
-		if len(m.pending) == 0 {
+		if len(m.calls.pending) == 0 {
 			return "", ""
 		}
-		what := m.pending[0].call.Tool
-		if len(m.pending) > 1 {
-			what = fmt.Sprintf("%s and %d more", what, len(m.pending)-1)
+		what := m.calls.pending[0].call.Tool
+		if len(m.calls.pending) > 1 {
+			what = fmt.Sprintf("%s and %d more", what, len(m.calls.pending)-1)
 		}
-		return fmt.Sprintf("decide:%d", m.step), "waiting for your decision: " + what
+		return fmt.Sprintf("decide:%d", m.run.step), "waiting for your decision: " + what
 	case agent.Idle:
-		return fmt.Sprintf("idle:%d", m.step), "the agent waits for your advice"
+		return fmt.Sprintf("idle:%d", m.run.step), "the agent waits for your advice"
 	case agent.Paused, agent.Stopped:
-		if m.state == agent.Paused && m.notify.loopText != "" {
-			return fmt.Sprintf("loop:%d", m.step), "the agent is stuck: " + m.notify.loopText
+		if m.run.state == agent.Paused && m.notify.loopText != "" {
+			return fmt.Sprintf("loop:%d", m.run.step), "the agent is stuck: " + m.notify.loopText
 		}
 		if strings.Contains(m.notify.stateText, " cap of ") {
-			return fmt.Sprintf("cap:%d", m.step), m.notify.stateText
+			return fmt.Sprintf("cap:%d", m.run.step), m.notify.stateText
 		}
 	}
 	return "", ""
@@ -233,7 +233,7 @@ func (m *Model) needed() (key, text string) {
 // title is the terminal window's title: how many calls wait, and the session.
 func (m *Model) title() string {
 	t := "coplay"
-	if n := len(m.pending); n > 0 && m.state == agent.Deciding {
+	if n := len(m.calls.pending); n > 0 && m.run.state == agent.Deciding {
 		t = fmt.Sprintf("(%d waiting) coplay", n)
 	}
 	if m.info.Session != "" {
