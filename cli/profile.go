@@ -273,6 +273,7 @@ func (o *options) modelConfig() (openai.Config, error) {
 	if o.modelURL != "" {
 		cfg.BaseURL = o.modelURL // the preset's key, catalogue and dialect stay
 	}
+	cfg.TextCalls = o.textCalls
 	keyName := "OPENAI_API_KEY"
 	switch {
 	case o.pr.keyEnv != "":

@@ -38,6 +38,8 @@ type Brain struct {
 	calls atomic.Int64
 	// cutSaid is set once the person was told the server probably cut a prompt.
 	cutSaid atomic.Bool
+	// textCalls: answers are read for calls written as text (Config.readsTextCalls).
+	textCalls bool
 	// stripMu guards strip: schema keywords the server refused, left out from then on.
 	stripMu   sync.Mutex
 	stripKeys []string
@@ -92,7 +94,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep, textCalls: cfg.readsTextCalls()}, nil
 }
 
 // Name returns the model name.
@@ -130,7 +132,7 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 	for attempt := 1; ; attempt++ {
 		reply, e := b.attempt(ctx, wreq, req.OnDelta, idPrefix)
 		if e == nil {
-			readAnswer(&reply, req.Tools, idPrefix)
+			readAnswer(&reply, req.Tools, idPrefix, b.textCalls)
 			b.fillUsage(&reply, wreq)
 			b.checkCut(&reply, wreq)
 			return reply, nil
