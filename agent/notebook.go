@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -12,9 +13,9 @@ import (
 // Notebook tool names. They are Note tools: they change only the session's notebook and
 // run without asking.
 const (
-	ToolUpdateNotes = "update_notes"
-	ToolSetPlan     = "set_plan"
-	ToolUpdateStep  = "update_step"
+	ToolUpdateNotes = brain.ToolUpdateNotes
+	ToolSetPlan     = brain.ToolSetPlan
+	ToolUpdateStep  = brain.ToolUpdateStep
 )
 
 type updateNotesArgs struct {

@@ -100,11 +100,17 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "removed session %s\n", pos[0])
 		return nil
 	}
+	return listSessions(stdout, book, path, playing, *asJSON)
+}
+
+// listSessions prints the notebook's sessions: as JSON, or as a table with forks under
+// their parents; playing names the sessions a process has open now.
+func listSessions(stdout io.Writer, book *notes.Book, path string, playing []string, asJSON bool) error {
 	list, err := book.List()
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		out := make([]sessionJSON, len(list))
 		for i, s := range list {
 			out[i] = sessionJSON{SessionInfo: s, CachedTokens: s.CachedTokens, Playing: slices.Contains(playing, s.Name)}

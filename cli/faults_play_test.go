@@ -50,18 +50,8 @@ func startProc(t *testing.T, args, env []string) *proc {
 	cmd := exec.Command(coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
 	p := &proc{t: t, cmd: cmd, evs: make(chan agent.Event, 1024), done: make(chan struct{})}
-	cmd.Stderr = &p.stderr
-	var err error
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var out io.ReadCloser
+	p.stdin, out = startPiped(t, cmd, &p.stderr)
 	t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
 	go func() {
 		defer close(p.done)

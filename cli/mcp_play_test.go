@@ -30,19 +30,8 @@ func headlessRunEnv(t *testing.T, args, env []string, on func(ev agent.Event, se
 	defer cancel()
 	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := startPiped(t, cmd, &stderr)
 	send := func(c agent.Command) {
 		b, _ := json.Marshal(c)
 		if _, err := stdin.Write(append(b, '\n')); err != nil {

@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -293,7 +291,7 @@ func (o *options) modelConfig() (openai.Config, error) {
 	price, _ := o.modelPrice(cfg.Preset, cfg.Model)
 	cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
 	if o.pr.maxTokens > 0 {
-		cfg.HTTPClient = &http.Client{Transport: maxTokensTransport{base: http.DefaultTransport, n: o.pr.maxTokens}}
+		cfg.HTTPClient = &http.Client{Transport: openai.EditRequests(http.DefaultTransport, withMaxTokens(o.pr.maxTokens))}
 	}
 	return cfg, nil
 }
@@ -309,36 +307,21 @@ func (o *options) configWhere() string {
 // historySteps is the profile's history_steps (0 = the runner's default).
 func (o *options) historySteps() int { return o.pr.history }
 
-// maxTokensTransport adds max_tokens to every chat-completions request. It is the
-// profile's max_tokens until openai.Config has a field for it.
-type maxTokensTransport struct {
-	base http.RoundTripper
-	n    int
-}
-
-func (t maxTokensTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/chat/completions") || req.Body == nil {
-		return t.base.RoundTrip(req)
-	}
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err == nil {
-		if _, has := m["max_tokens"]; !has {
-			m["max_tokens"] = json.RawMessage(fmt.Sprint(t.n))
-			if b, err := json.Marshal(m); err == nil {
-				body = b
-			}
+// withMaxTokens adds max_tokens to a chat-completions request body that has none: the
+// profile's max_tokens, until openai.Config has a field for it.
+func withMaxTokens(n int) func(body []byte) ([]byte, bool) {
+	return func(body []byte) ([]byte, bool) {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(body, &m); err != nil {
+			return nil, false
 		}
+		if _, has := m["max_tokens"]; has {
+			return nil, false
+		}
+		m["max_tokens"] = json.RawMessage(fmt.Sprint(n))
+		b, err := json.Marshal(m)
+		return b, err == nil
 	}
-	r2 := req.Clone(req.Context())
-	r2.Body = io.NopCloser(bytes.NewReader(body))
-	r2.ContentLength = int64(len(body))
-	r2.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return t.base.RoundTrip(r2)
 }
 
 // notebookTools are the tools the runner adds to every game's.

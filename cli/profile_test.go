@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
@@ -177,7 +178,7 @@ func TestMaxTokensTransport(t *testing.T) {
 		json.NewDecoder(r.Body).Decode(&got)
 	}))
 	defer srv.Close()
-	c := &http.Client{Transport: maxTokensTransport{base: http.DefaultTransport, n: 77}}
+	c := &http.Client{Transport: openai.EditRequests(http.DefaultTransport, withMaxTokens(77))}
 	resp, err := c.Post(srv.URL+"/v1/chat/completions", "application/json", bytes.NewReader([]byte(`{"model":"m","messages":[]}`)))
 	if err != nil {
 		t.Fatal(err)

@@ -70,6 +70,24 @@ func coplayBinary(t *testing.T) string {
 	return binPath
 }
 
+// startPiped starts cmd (the binary, as a person or a script drives it) with its stdin
+// and stdout piped and its stderr written to stderr.
+func startPiped(t *testing.T, cmd *exec.Cmd, stderr io.Writer) (stdin io.WriteCloser, stdout io.ReadCloser) {
+	t.Helper()
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout, err = cmd.StdoutPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
 // relShip is the command ship of the agent every test registers.
 const relShip = "COPLAY-1"
 
@@ -313,22 +331,25 @@ type jcall struct {
 	NeedsOK bool `json:"needs_ok"`
 }
 
+// jresult is a call's result as journaled.
+type jresult struct {
+	Output string `json:"output"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Wait    json.RawMessage `json:"wait"`
+	Unknown bool            `json:"unknown"`
+}
+
 // jevent is the part of a journaled event the invariants read.
 type jevent struct {
-	Type   string `json:"type"`
-	Text   string `json:"text"`
-	Call   *jcall `json:"call"`
-	Result *struct {
-		Output string `json:"output"`
-		Error  *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-		Wait    json.RawMessage `json:"wait"`
-		Unknown bool            `json:"unknown"`
-	} `json:"result"`
-	Usage *agent.Usage `json:"usage"`
-	State string       `json:"state"`
+	Type   string       `json:"type"`
+	Text   string       `json:"text"`
+	Call   *jcall       `json:"call"`
+	Result *jresult     `json:"result"`
+	Usage  *agent.Usage `json:"usage"`
+	State  string       `json:"state"`
 }
 
 // jdecision is a decision record's data.
@@ -459,15 +480,7 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			ev.Call = &call
 		}
 		if r.Type == notes.TypeOutcomeUnknown && ev.Result == nil {
-			ev.Result = &struct {
-				Output string `json:"output"`
-				Error  *struct {
-					Code    int    `json:"code"`
-					Message string `json:"message"`
-				} `json:"error"`
-				Wait    json.RawMessage `json:"wait"`
-				Unknown bool            `json:"unknown"`
-			}{Unknown: true}
+			ev.Result = &jresult{Unknown: true}
 		}
 		if ev.Call == nil {
 			t.Fatalf("journal %d: %s record for call %s, which was never proposed: %s", r.Seq, r.Type, r.CallID, r.Data)

@@ -51,18 +51,8 @@ func startChild(t *testing.T, g *gameServer, args ...string) *child {
 	cmd := exec.Command(coplayBinary(t), args...)
 	cmd.Env = append(os.Environ(), "SPACETRADERS_TOKEN="+g.Token, "OPENAI_API_KEY=", "OPENAI_BASE_URL=")
 	c := &child{cmd: cmd, done: make(chan struct{})}
-	cmd.Stderr = &c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var out io.ReadCloser
+	c.stdin, out = startPiped(t, cmd, &c.stderr)
 	go func() {
 		defer close(c.done)
 		sc := bufio.NewScanner(out)

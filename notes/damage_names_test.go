@@ -16,13 +16,7 @@ import (
 // 150 places of a notebook's pages, as in TestFlippedBytesNeverAlterAnExportSilently.
 func TestDamageNamesTheSessionAndTheRecord(t *testing.T) {
 	orig := tempPath(t)
-	b, s := createAt(t, orig, "x", "g", "m")
-	fill(t, s, 2000)
-	for i := range 40 {
-		if _, err := s.UpdateSection("Situation", fmt.Sprintf("Step %d: still mining at X1-DF55-B7.", i), i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, _ := miningNotebook(t, orig)
 	size, _ := b.FileBytes()
 	b.Close()
 	good, err := os.ReadFile(orig)

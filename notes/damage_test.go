@@ -64,19 +64,27 @@ func TestDamagedPagesGiveErrorsNotCrashes(t *testing.T) {
 	}
 }
 
-// TestFlippedBytesNeverAlterAnExportSilently flips one byte at a time across a
-// notebook's pages (past bbolt's two meta pages, which bbolt checksums itself and falls
-// back between by design, so a torn commit is rolled back): each export is then either
-// exactly the original one or an error naming the damage, never a different transcript.
-func TestFlippedBytesNeverAlterAnExportSilently(t *testing.T) {
-	orig := tempPath(t)
-	b, s := createAt(t, orig, "x", "g", "m")
+// miningNotebook creates a notebook at path whose session "x" has 2,000 records and
+// forty versions of its Situation: pages enough for a flipped byte to land in.
+func miningNotebook(t *testing.T, path string) (*Book, *Session) {
+	t.Helper()
+	b, s := createAt(t, path, "x", "g", "m")
 	fill(t, s, 2000)
 	for i := range 40 {
 		if _, err := s.UpdateSection("Situation", fmt.Sprintf("Step %d: still mining at X1-DF55-B7.", i), i); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return b, s
+}
+
+// TestFlippedBytesNeverAlterAnExportSilently flips one byte at a time across a
+// notebook's pages (past bbolt's two meta pages, which bbolt checksums itself and falls
+// back between by design, so a torn commit is rolled back): each export is then either
+// exactly the original one or an error naming the damage, never a different transcript.
+func TestFlippedBytesNeverAlterAnExportSilently(t *testing.T) {
+	orig := tempPath(t)
+	b, s := miningNotebook(t, orig)
 	s.SetPlan([]PlanStep{{Text: "mine"}, {Text: "sell"}}, 3)
 	s.SaveState(bytes.Repeat([]byte(`{"ship":"X-1","fuel":300}`), 100))
 	size, _ := b.FileBytes()

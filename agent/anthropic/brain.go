@@ -5,24 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 )
 
-// maxWait is the longest the brain sleeps before a retry. A server that asks for more
-// is reported to the person instead: they may prefer another model.
-const maxWait = 60 * time.Second
-
-// Brain is an agent.Brain that asks Claude through Anthropic's Messages API. It is safe
+// Brain is a brain.Brain that asks Claude through Anthropic's Messages API. It is safe
 // for concurrent use, though the runner calls it from one goroutine.
 type Brain struct {
 	cfg    Config
@@ -32,7 +26,7 @@ type Brain struct {
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-var _ agent.Brain = (*Brain)(nil)
+var _ brain.Brain = (*Brain)(nil)
 
 // New returns a Brain for cfg, filling zero fields with the defaults. It makes no
 // request: a wrong URL or key shows on the first Next.
@@ -41,21 +35,11 @@ func New(cfg Config) (*Brain, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
-	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
-	// would also cut a long stream that is still flowing.
-	hc.Timeout = 0
 	// The key (x-api-key) goes only to the API root's origin: net/http copies such a
 	// header to any host a redirect names, so the guard takes it off, and refuses
 	// https → http.
-	if o, err := secret.ParseOrigin(cfg.BaseURL); err == nil {
-		hc = (&secret.Guard{Origin: o, Headers: []string{"X-Api-Key"}}).Client(hc)
-	}
-	client := sdk.NewClient(
+	hc := client.KeyToOrigin(client.HTTP(cfg.HTTPClient), cfg.BaseURL, "X-Api-Key")
+	sc := sdk.NewClient(
 		// Nothing from the environment or a profile on disk: the caller said what to use.
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(cfg.APIKey),
@@ -65,7 +49,7 @@ func New(cfg Config) (*Brain, error) {
 		// made once text is on screen, and its waits can be seen.
 		option.WithMaxRetries(0),
 	)
-	return &Brain{cfg: cfg, client: client, sleep: retry.Sleep}, nil
+	return &Brain{cfg: cfg, client: sc, sleep: retry.Sleep}, nil
 }
 
 // Name returns the model name.
@@ -84,20 +68,20 @@ func (b *Brain) Format(f fmt.State, verb rune) {
 // to Config.MaxRetries times with backoff, honouring retry-after, except once text has
 // reached OnDelta: a retry would show it twice. A prompt refused as too long is shrunk
 // and sent again. Cancelling ctx stops at once, in a request or in a backoff. Errors
-// are *Error (test with errors.Is against the Err* kinds) or, on cancellation, wrap
+// are *brain.Error (test with errors.Is against the Err* kinds) or, on cancellation, wrap
 // ctx's error.
-func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
 	tools, err := toWireTools(req.Tools)
 	if err != nil {
-		return agent.Reply{}, err
+		return brain.Reply{}, err
 	}
 	msgs := req.Messages
 	params, conv := b.request(msgs, tools)
 	shrinks := 0
 	for attempt := 1; ; attempt++ {
-		var reply agent.Reply
+		var reply brain.Reply
 		var used tokens
-		var e *Error
+		var e *brain.Error
 		if b.cfg.Stream {
 			reply, used, e = b.streamOnce(ctx, params, req.OnDelta)
 		} else {
@@ -108,14 +92,15 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			return reply, nil
 		}
 		if ctx.Err() != nil {
-			return agent.Reply{}, fmt.Errorf("anthropic: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
+			return brain.Reply{}, fmt.Errorf("anthropic: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
 		}
+		e.Provider, e.KeyEnv = "anthropic", KeyEnv
 		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
 		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
-		if e.Kind == ErrContextLength && !e.noRetry && shrinks < agent.MaxShrinks {
+		if e.Kind == brain.ErrContextLength && !e.NoRetry && shrinks < brain.MaxShrinks {
 			// Too long for this model: send less of the conversation, at once. A session
 			// can never be stuck on its own history. This costs no attempt.
-			if shorter, ok := agent.Shrink(msgs); ok {
+			if shorter, ok := brain.Shrink(msgs); ok {
 				msgs = shorter
 				params, conv = b.request(msgs, tools)
 				shrinks++
@@ -126,22 +111,14 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		if shrinks > 0 {
 			e.Detail += fmt.Sprintf("; still too long after shrinking the prompt %d times", shrinks)
 		}
-		if e.noRetry || !openai.Retryable(e.Kind) || attempt > b.cfg.MaxRetries {
-			return agent.Reply{}, e
-		}
-		d := retry.Backoff(attempt, e.wait)
-		if d > maxWait {
-			e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
-			return agent.Reply{}, e
-		}
-		if err := b.sleep(ctx, d); err != nil {
-			return agent.Reply{}, fmt.Errorf("anthropic: %s at %s: stopped while waiting to retry: %w", b.cfg.Model, b.cfg.BaseURL, err)
+		if err := retry.Again(ctx, e, attempt, b.cfg.MaxRetries, b.sleep); err != nil {
+			return brain.Reply{}, err
 		}
 	}
 }
 
 // request builds the Messages API request for msgs.
-func (b *Brain) request(msgs []agent.Message, tools []sdk.ToolUnionParam) (sdk.MessageNewParams, conversation) {
+func (b *Brain) request(msgs []brain.Message, tools []sdk.ToolUnionParam) (sdk.MessageNewParams, conversation) {
 	conv := toConversation(msgs, b.cfg.ThinkingBudget > 0)
 	p := sdk.MessageNewParams{
 		Model:     sdk.Model(b.cfg.Model),
@@ -167,7 +144,7 @@ func (b *Brain) request(msgs []agent.Message, tools []sdk.ToolUnionParam) (sdk.M
 }
 
 // once makes one plain (not streamed) request.
-func (b *Brain) once(ctx context.Context, params sdk.MessageNewParams) (agent.Reply, tokens, *Error) {
+func (b *Brain) once(ctx context.Context, params sdk.MessageNewParams) (brain.Reply, tokens, *brain.Error) {
 	actx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
 	defer cancel()
 	// Our own timeout also stands in for the SDK's, which refuses a large max_tokens
@@ -175,72 +152,69 @@ func (b *Brain) once(ctx context.Context, params sdk.MessageNewParams) (agent.Re
 	msg, err := b.client.Messages.New(actx, params, option.WithRequestTimeout(b.cfg.Timeout))
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return agent.Reply{}, tokens{}, &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("no complete answer within %s", b.cfg.Timeout)}
+			return brain.Reply{}, tokens{}, &brain.Error{Kind: brain.ErrTimeout, Detail: fmt.Sprintf("no complete answer within %s", b.cfg.Timeout)}
 		}
-		return agent.Reply{}, tokens{}, classify(err)
+		return brain.Reply{}, tokens{}, classify(err)
 	}
 	if msg == nil || msg.Type != "message" {
-		return agent.Reply{}, tokens{}, &Error{Kind: ErrMalformed, Detail: "the answer is not a message object"}
+		return brain.Reply{}, tokens{}, &brain.Error{Kind: brain.ErrMalformed, Detail: "the answer is not a message object"}
 	}
 	if msg.StopReason == "" {
-		return agent.Reply{}, tokens{}, &Error{Kind: ErrCut, Detail: "the answer has no stop_reason"}
+		return brain.Reply{}, tokens{}, &brain.Error{Kind: brain.ErrCut, Detail: "the answer has no stop_reason"}
 	}
 	reply, e := buildReply(messageParts(msg), msg.StopReason)
 	if e != nil {
-		return agent.Reply{}, tokens{}, e
+		return brain.Reply{}, tokens{}, e
 	}
 	return reply, messageTokens(msg), nil
 }
 
 // streamOnce makes one streamed request. The timeout is a silence limit: every event
 // rearms it.
-func (b *Brain) streamOnce(ctx context.Context, params sdk.MessageNewParams, onDelta func(string)) (agent.Reply, tokens, *Error) {
+func (b *Brain) streamOnce(ctx context.Context, params sdk.MessageNewParams, onDelta func(string)) (brain.Reply, tokens, *brain.Error) {
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var silent atomic.Bool
-	timer := time.AfterFunc(b.cfg.Timeout, func() { silent.Store(true); cancel() })
-	defer timer.Stop()
+	quiet := retry.NewSilence(ctx, b.cfg.Timeout, cancel)
+	defer quiet.Stop()
 
 	var asm assembler
-	fail := func(err error) (agent.Reply, tokens, *Error) {
-		var e *Error
-		if silent.Load() && ctx.Err() == nil {
-			e = &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("the server was silent for %s", b.cfg.Timeout)}
-		} else {
+	fail := func(err error) (brain.Reply, tokens, *brain.Error) {
+		e := quiet.Err()
+		if !quiet.Fired() {
 			e = classify(err)
-			if n := asm.unfinishedCalls(); (e.Kind == ErrCut || e.Status == 0) && n > 0 {
+			if n := asm.unfinishedCalls(); (e.Kind == brain.ErrCut || e.Status == 0) && n > 0 {
 				e.Detail += fmt.Sprintf("; %d unfinished tool call(s) dropped", n)
 			}
 		}
 		// Text already on screen would be shown twice by a retry.
-		e.noRetry = e.noRetry || asm.spoke
-		return agent.Reply{}, tokens{}, e
+		e.NoRetry = e.NoRetry || asm.spoke
+		return brain.Reply{}, tokens{}, e
 	}
 	stream := b.client.Messages.NewStreaming(actx, params)
 	defer stream.Close()
 	for stream.Next() {
-		timer.Reset(b.cfg.Timeout)
+		quiet.Heard()
 		asm.add(stream.Current(), onDelta)
 	}
 	if err := stream.Err(); err != nil {
 		return fail(err)
 	}
-	if silent.Load() && ctx.Err() == nil && !asm.stopped {
+	if quiet.Fired() && !asm.stopped {
 		return fail(context.DeadlineExceeded)
 	}
 	reply, used, e := asm.finished()
 	if e != nil {
-		e.noRetry = e.noRetry || asm.spoke
-		return agent.Reply{}, tokens{}, e
+		e.NoRetry = e.NoRetry || asm.spoke
+		return brain.Reply{}, tokens{}, e
 	}
 	return reply, used, nil
 }
 
-// fillUsage turns Anthropic's counts into agent.Usage, estimates what the server did not
+// fillUsage turns Anthropic's counts into brain.Usage, estimates what the server did not
 // give, and prices it. Anthropic's input_tokens leaves out the tokens read from and
 // written to the cache; PromptTokens is all three, so that CachedTokens is a share of it.
-func (b *Brain) fillUsage(r *agent.Reply, t tokens, params sdk.MessageNewParams, conv conversation) {
-	u := agent.Usage{
+func (b *Brain) fillUsage(r *brain.Reply, t tokens, params sdk.MessageNewParams, conv conversation) {
+	u := brain.Usage{
 		PromptTokens:     t.input + t.cacheRead + t.cacheWrite,
 		CompletionTokens: t.output,
 		CachedTokens:     t.cacheRead,
@@ -248,7 +222,7 @@ func (b *Brain) fillUsage(r *agent.Reply, t tokens, params sdk.MessageNewParams,
 		ThinkingTokens:   t.thinking,
 	}
 	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
-		u = agent.Usage{PromptTokens: estimateTokens(promptChars(params, conv)), CompletionTokens: estimateTokens(completionChars(*r))}
+		u = brain.Usage{PromptTokens: client.EstimateTokens(promptChars(params, conv)), CompletionTokens: client.EstimateTokens(client.CompletionChars(*r))}
 		t = tokens{input: u.PromptTokens, output: u.CompletionTokens}
 	}
 	if u.ThinkingTokens == 0 {
@@ -258,7 +232,7 @@ func (b *Brain) fillUsage(r *agent.Reply, t tokens, params sdk.MessageNewParams,
 		for _, th := range r.Thinking {
 			n += len(th.Text)
 		}
-		u.ThinkingTokens = min(estimateTokens(n), u.CompletionTokens)
+		u.ThinkingTokens = min(client.EstimateTokens(n), u.CompletionTokens)
 	}
 	u.Cost = b.cfg.cost(t.input, t.cacheRead, t.cacheWrite, t.output)
 	u.CostKnown = b.cfg.priceKnown()
@@ -299,24 +273,4 @@ func promptChars(p sdk.MessageNewParams, conv conversation) int {
 		}
 	}
 	return n
-}
-
-// completionChars measures what the model wrote, for estimating tokens.
-func completionChars(r agent.Reply) int {
-	n := len(r.Text)
-	for _, c := range r.Calls {
-		n += len(c.Tool) + len(c.Args)
-	}
-	for _, t := range r.Thinking {
-		n += len(t.Text)
-	}
-	return n
-}
-
-// estimateTokens is the usual rough rule: four characters a token.
-func estimateTokens(chars int) int {
-	if chars <= 0 {
-		return 0
-	}
-	return (chars + 3) / 4
 }

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
-	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 )
 
 const twoCalls = `{"text": "Orbiting, then a look around.", "calls": [
@@ -75,14 +75,14 @@ func TestTextAndParallelCallsStreamedAndNot(t *testing.T) {
 
 // conversation is a request that carries the reply to the one before and its results:
 // what the runner sends next.
-func followUp(t *testing.T, req agent.Request, reply agent.Reply, next string) agent.Request {
+func followUp(t *testing.T, req brain.Request, reply brain.Reply, next string) brain.Request {
 	t.Helper()
-	msgs := append([]agent.Message(nil), req.Messages...)
-	msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls, Thinking: reply.Thinking})
+	msgs := append([]brain.Message(nil), req.Messages...)
+	msgs = append(msgs, brain.Message{Role: brain.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls, Thinking: reply.Thinking})
 	for _, c := range reply.Calls {
-		msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Content: "ok: " + c.Tool})
+		msgs = append(msgs, brain.Message{Role: brain.RoleTool, ToolCallID: c.ID, Content: "ok: " + c.Tool})
 	}
-	msgs = append(msgs, agent.Message{Role: agent.RoleUser, Content: next})
+	msgs = append(msgs, brain.Message{Role: brain.RoleUser, Content: next})
 	req.Messages = msgs
 	return req
 }
@@ -93,7 +93,7 @@ func TestCacheBreakpointsAndCachedUsage(t *testing.T) {
 		c.PriceIn, c.PriceOut = 3, 15 // dollars per million, as Claude Sonnet
 	})
 	req := request(t)
-	var usages []agent.Usage
+	var usages []brain.Usage
 	for i := range 5 {
 		reply, err := b.Next(context.Background(), req)
 		if err != nil {
@@ -137,24 +137,8 @@ func TestCacheBreakpointsAndCachedUsage(t *testing.T) {
 	}
 }
 
-const okStep = `{"text": "Recovered.", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}`
-
-func TestRateLimitWaitsRetryAfter(t *testing.T) {
-	srv, b, w := script(t, `{"steps": [{"fault": "429"}, `+okStep+`]}`, nil)
-	reply, err := b.Next(context.Background(), request(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if reply.Text != "Recovered." {
-		t.Errorf("reply = %+v", reply)
-	}
-	if got := w.all(); len(got) != 1 || got[0] != time.Second {
-		t.Errorf("waits = %v, want [1s] from retry-after", got)
-	}
-	if n := len(srv.RawRequests()); n != 2 {
-		t.Errorf("requests = %d, want 2", n)
-	}
-}
+// TestFaults runs the fault suite every model brain runs.
+func TestFaults(t *testing.T) { braintest.Faults(t, kind.Opener()) }
 
 func TestOverloadedRetriedWithBackoff(t *testing.T) {
 	for _, tc := range []struct {
@@ -162,7 +146,7 @@ func TestOverloadedRetriedWithBackoff(t *testing.T) {
 		stream bool
 	}{{"529", true}, {"529", false}, {"overloaded_event", true}, {"500", true}} {
 		t.Run(fmt.Sprintf("%s stream=%v", tc.fault, tc.stream), func(t *testing.T) {
-			srv, b, w := script(t, `{"steps": [{"fault": "`+tc.fault+`"}, `+okStep+`]}`, func(c *anthropic.Config) { c.Stream = tc.stream })
+			srv, b, w := script(t, `{"steps": [{"fault": "`+tc.fault+`"}, `+braintest.OKStep+`]}`, func(c *anthropic.Config) { c.Stream = tc.stream })
 			reply, err := b.Next(context.Background(), request(t))
 			if err != nil {
 				t.Fatal(err)
@@ -170,7 +154,7 @@ func TestOverloadedRetriedWithBackoff(t *testing.T) {
 			if reply.Text != "Recovered." || len(srv.RawRequests()) != 2 {
 				t.Errorf("reply %+v after %d requests, want the second step", reply, len(srv.RawRequests()))
 			}
-			if got := w.all(); len(got) != 1 || got[0] < 500*time.Millisecond || got[0] > time.Second {
+			if got := w.All(); len(got) != 1 || got[0] < 500*time.Millisecond || got[0] > time.Second {
 				t.Errorf("waits = %v, want one backoff of about 0.5s", got)
 			}
 		})
@@ -178,11 +162,11 @@ func TestOverloadedRetriedWithBackoff(t *testing.T) {
 }
 
 func TestOverloadedGivesUp(t *testing.T) {
-	_, b, _ := script(t, `{"steps": [{"fault": "529"}, {"fault": "529"}, {"fault": "529"}, `+okStep+`]}`, nil)
+	_, b, _ := script(t, `{"steps": [{"fault": "529"}, {"fault": "529"}, {"fault": "529"}, `+braintest.OKStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	var e *anthropic.Error
-	if !errors.As(err, &e) || !errors.Is(err, openai.ErrServer) || e.Status != 529 || e.Type != "overloaded_error" || e.Attempts != 3 {
-		t.Fatalf("err = %v, want ErrServer from HTTP 529 overloaded_error after 3 attempts", err)
+	var e *brain.Error
+	if !errors.As(err, &e) || !errors.Is(err, brain.ErrServer) || e.Status != 529 || e.Type != "overloaded_error" || e.Attempts != 3 {
+		t.Fatalf("err = %v, want brain.ErrServer from HTTP 529 overloaded_error after 3 attempts", err)
 	}
 	if !strings.Contains(err.Error(), "Overloaded") || !strings.Contains(err.Error(), "gave up after 3 attempts") {
 		t.Errorf("error %q", err)
@@ -190,10 +174,10 @@ func TestOverloadedGivesUp(t *testing.T) {
 }
 
 func TestTooLongPromptShrunk(t *testing.T) {
-	srv, b, w := script(t, `{"steps": [{"fault": "too_long"}, `+okStep+`]}`, nil)
+	srv, b, w := script(t, `{"steps": [{"fault": "too_long"}, `+braintest.OKStep+`]}`, nil)
 	req := request(t)
 	for i := range 6 {
-		req = followUp(t, req, agent.Reply{Text: "Orbit.", Calls: []agent.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
+		req = followUp(t, req, brain.Reply{Text: "Orbit.", Calls: []brain.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
 			fmt.Sprintf("Step %d.", i+2))
 	}
 	reply, err := b.Next(context.Background(), req)
@@ -203,7 +187,7 @@ func TestTooLongPromptShrunk(t *testing.T) {
 	if reply.Text != "Recovered." {
 		t.Errorf("reply = %+v", reply)
 	}
-	if got := w.all(); len(got) != 0 {
+	if got := w.All(); len(got) != 0 {
 		t.Errorf("waits = %v: shrinking costs no wait", got)
 	}
 	raw := srv.RawRequests()
@@ -222,16 +206,16 @@ func TestTooLongPromptShrunk(t *testing.T) {
 func TestTooLongAfterShrinkingSaysSo(t *testing.T) {
 	_, b, _ := script(t, `{"repeat": false, "steps": [{"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}, {"fault": "too_long"}]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrContextLength) || !strings.Contains(err.Error(), "prompt is too long") || !strings.Contains(err.Error(), "still too long after shrinking") {
-		t.Fatalf("err = %v, want ErrContextLength after shrinking", err)
+	if !errors.Is(err, brain.ErrContextLength) || !strings.Contains(err.Error(), "prompt is too long") || !strings.Contains(err.Error(), "still too long after shrinking") {
+		t.Fatalf("err = %v, want brain.ErrContextLength after shrinking", err)
 	}
 }
 
 func TestAuthNamesTheKeyVariable(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "401"}, `+okStep+`]}`, nil)
+	srv, b, _ := script(t, `{"steps": [{"fault": "401"}, `+braintest.OKStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrAuth) {
-		t.Fatalf("err = %v, want ErrAuth", err)
+	if !errors.Is(err, brain.ErrAuth) {
+		t.Fatalf("err = %v, want brain.ErrAuth", err)
 	}
 	msg := err.Error()
 	if !strings.Contains(msg, "ANTHROPIC_API_KEY") || strings.Contains(msg, "OPENAI") || strings.Contains(msg, "\n") {
@@ -259,7 +243,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 		"unreachable": {APIKey: testKey, BaseURL: "http://127.0.0.1:1", Model: "claude-test", MaxRetries: -1},
 	}
 	for _, fault := range []string{"429", "529", "401", "malformed_body", "overloaded_event", "no_tools", "500"} {
-		srv, _, _ := script(t, `{"repeat": true, "steps": [{"fault": "`+fault+`"}, `+okStep+`]}`, nil)
+		srv, _, _ := script(t, `{"repeat": true, "steps": [{"fault": "`+fault+`"}, `+braintest.OKStep+`]}`, nil)
 		cfgs[fault] = anthropic.Config{APIKey: testKey, BaseURL: srv.URL(), Model: "claude-test", MaxRetries: -1, Stream: true}
 	}
 	for name, cfg := range cfgs {
@@ -278,81 +262,13 @@ func TestKeyNeverInErrors(t *testing.T) {
 	}
 }
 
-func TestCutStreamAfterTextNotRetried(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "cut", "text": "I will orbit and then look around the system.",
-		"calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`, nil)
-	req := request(t)
-	var shown strings.Builder
-	req.OnDelta = func(s string) { shown.WriteString(s) }
-	reply, err := b.Next(context.Background(), req)
-	if !errors.Is(err, anthropic.ErrCut) || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
-		t.Fatalf("err = %v, want ErrCut with the call dropped", err)
-	}
-	if len(reply.Calls) != 0 || shown.Len() == 0 {
-		t.Errorf("reply %+v, shown %q: want no calls, some text shown", reply, shown.String())
-	}
-	if n := len(srv.RawRequests()); n != 1 {
-		t.Errorf("requests = %d: text was on screen, so no retry", n)
-	}
-}
-
-func TestCutBeforeTextRetried(t *testing.T) {
-	for _, stream := range []bool{true, false} {
-		srv, b, _ := script(t, `{"steps": [{"fault": "cut", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`,
-			func(c *anthropic.Config) { c.Stream = stream })
-		reply, err := b.Next(context.Background(), request(t))
-		if err != nil || reply.Text != "Recovered." || len(srv.RawRequests()) != 2 {
-			t.Errorf("stream=%v: reply %+v, err %v after %d requests, want the second step", stream, reply, err, len(srv.RawRequests()))
-		}
-	}
-}
-
-func TestCancelStopsAtOnce(t *testing.T) {
-	for _, stream := range []bool{true, false} {
-		_, b, _ := script(t, `{"steps": [{"fault": "timeout"}]}`, func(c *anthropic.Config) { c.Stream = stream; c.Timeout = time.Minute })
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			_, err := b.Next(ctx, request(t))
-			done <- err
-		}()
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped") {
-			t.Errorf("stream=%v: err = %v, want it stopped by the cancel", stream, err)
-		}
-	}
-}
-
-func TestSilenceIsATimeout(t *testing.T) {
-	_, b, _ := script(t, `{"steps": [{"fault": "timeout"}]}`, func(c *anthropic.Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = -1 })
-	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, anthropic.ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-}
-
 func TestTemperatureSentWithoutThinking(t *testing.T) {
 	temp := float32(0)
-	srv, b, _ := script(t, `{"steps": [`+okStep+`]}`, func(c *anthropic.Config) { c.Temperature = &temp })
+	srv, b, _ := script(t, `{"steps": [`+braintest.OKStep+`]}`, func(c *anthropic.Config) { c.Temperature = &temp })
 	if _, err := b.Next(context.Background(), request(t)); err != nil {
 		t.Fatal(err)
 	}
 	if r := decode(t, srv.RawRequests()[0]); r.Temperature == nil || *r.Temperature != 0 {
 		t.Errorf("temperature = %v, want 0 sent", r.Temperature)
-	}
-}
-
-func TestFaultKinds(t *testing.T) {
-	for fault, kind := range map[string]error{
-		"malformed_body": anthropic.ErrMalformed,
-		"no_tools":       anthropic.ErrNoTools,
-		"500":            anthropic.ErrServer,
-	} {
-		for _, stream := range []bool{true, false} {
-			_, b, _ := script(t, `{"steps": [{"fault": "`+fault+`"}]}`, func(c *anthropic.Config) { c.MaxRetries = -1; c.Stream = stream })
-			if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, kind) {
-				t.Errorf("%s stream=%v: err = %v, want %v", fault, stream, err, kind)
-			}
-		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/coplayhq/coplay/agent/client"
 )
 
 // Defaults for the zero values of Config.
@@ -15,8 +17,8 @@ const (
 	DefaultBaseURL = "https://api.anthropic.com"
 	// DefaultModel is the model ConfigFromEnv picks when none is given.
 	DefaultModel      = "claude-sonnet-4-5"
-	DefaultMaxRetries = 3
-	DefaultTimeout    = 2 * time.Minute
+	DefaultMaxRetries = client.DefaultMaxRetries
+	DefaultTimeout    = client.DefaultTimeout
 	// DefaultMaxTokens bounds the answer when Config.MaxTokens is 0: enough for text
 	// and a handful of tool calls. With thinking on, the thinking budget is added.
 	DefaultMaxTokens = 8192
@@ -119,14 +121,7 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Model == "" {
 		return cfg, fmt.Errorf("anthropic: no model for %s: set Config.Model (--model), e.g. %s", cfg.BaseURL, DefaultModel)
 	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultMaxRetries
-	} else if cfg.MaxRetries < 0 {
-		cfg.MaxRetries = 0
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
+	cfg.MaxRetries, cfg.Timeout = client.Attempts(cfg.MaxRetries, cfg.Timeout)
 	switch {
 	case cfg.ThinkingBudget < 0:
 		return cfg, fmt.Errorf("anthropic: thinking budget %d: want 0 (off) or at least %d tokens", cfg.ThinkingBudget, MinThinkingBudget)
@@ -170,14 +165,7 @@ func (cfg Config) cost(input, cacheRead, cacheWrite, output int) float64 {
 // Format prints the Config with the key replaced by "[set]" or "[none]", so that a
 // careless %v of a Config or a Brain never shows it.
 func (cfg Config) Format(f fmt.State, verb rune) {
-	key := "[none]"
-	if cfg.APIKey != "" {
-		key = "[set]"
-	}
-	temp := "default"
-	if cfg.Temperature != nil {
-		temp = fmt.Sprint(*cfg.Temperature)
-	}
+	key, temp := client.Shown(cfg.APIKey, cfg.Temperature)
 	fmt.Fprintf(f, "anthropic.Config{BaseURL: %q, APIKey: %s, Model: %q, MaxRetries: %d, Timeout: %s, Stream: %t, Temperature: %s, MaxTokens: %d, ThinkingBudget: %d, PriceIn: %g, PriceOut: %g, PriceCached: %g, PriceCacheWrite: %g}",
 		cfg.BaseURL, key, cfg.Model, cfg.MaxRetries, cfg.Timeout, cfg.Stream, temp, cfg.MaxTokens, cfg.ThinkingBudget, cfg.PriceIn, cfg.PriceOut, cfg.PriceCached, cfg.PriceCacheWrite)
 }

@@ -1,4 +1,4 @@
-// Package anthropic is an agent.Brain for Claude, on Anthropic's Messages API through
+// Package anthropic is a brain.Brain for Claude, on Anthropic's Messages API through
 // the official SDK (github.com/anthropics/anthropic-sdk-go/v2).
 //
 // The conversation the runner builds (OpenAI-shaped: system, user, assistant with tool
@@ -21,7 +21,7 @@
 // lacks them for its last tool-using turn (a resumed session: thinking is not
 // journaled) is sent without thinking for that request, which the API accepts.
 //
-// Failures map to the kinds of agent/openai (the same error values): 429 waits out
+// Failures map to agent/brain's kinds (the same error values as every brain): 429 waits out
 // retry-after, 529 overloaded and 5xx are retried with backoff, "prompt is too long"
 // shrinks the prompt, 401 and 403 say to check ANTHROPIC_API_KEY. The key stays in
 // memory only and is scrubbed from every error.

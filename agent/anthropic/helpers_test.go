@@ -1,19 +1,15 @@
 package anthropic_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/game"
 )
 
 // testKey is the key the tests' brains send; no error may ever show it.
@@ -21,74 +17,33 @@ const testKey = "sk-ant-api03-TESTKEY-do-not-print-0123456789"
 
 // script starts a server for the cassette JSON and returns it with a Claude brain
 // pointed at its Messages API route. Backoff waits are recorded, not slept.
-func script(t testing.TB, cassette string, mod func(*anthropic.Config)) (*llmtest.Server, *anthropic.Brain, *waits) {
-	t.Helper()
-	c, err := llmtest.Parse([]byte(cassette))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	cfg := llmtest.AnthropicConfig(srv)
-	cfg.APIKey, cfg.Model, cfg.MaxRetries, cfg.Timeout = testKey, "claude-test", 2, 5*time.Second
-	if mod != nil {
-		mod(&cfg)
-	}
-	b, err := anthropic.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &waits{}
-	anthropic.SetSleep(b, w.sleep)
-	return srv, b, w
+func script(t testing.TB, cassette string, mod func(*anthropic.Config)) (*llmtest.Server, *anthropic.Brain, *braintest.Waits) {
+	return kind.Brain(t, cassette, mod)
 }
 
-// waits records the backoff the brain asked for.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	w.mu.Unlock()
-	return ctx.Err()
-}
-
-func (w *waits) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.d...)
-}
-
-type shipArgs struct {
-	ShipSymbol string `json:"shipSymbol"`
-}
-
-func tools(t testing.TB) []game.Tool {
-	t.Helper()
-	s, err := jsonschema.For[shipArgs](nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []game.Tool{
-		{Name: "orbit_ship", Description: "Put a ship in orbit.", Kind: game.Act, Schema: s},
-		{Name: "observe_game", Description: "Look at the world.", Kind: game.Read},
-	}
+// kind is this package's brain for braintest: Claude on the server's Messages API route.
+var kind = braintest.Kind[anthropic.Config, *anthropic.Brain]{
+	Config: func(srv *llmtest.Server) anthropic.Config {
+		cfg := llmtest.AnthropicConfig(srv)
+		cfg.APIKey, cfg.Model, cfg.MaxRetries, cfg.Timeout = testKey, "claude-test", 2, 5*time.Second
+		return cfg
+	},
+	Open:     anthropic.New,
+	SetSleep: anthropic.SetSleep,
+	Settings: func(c *anthropic.Config) (*bool, *time.Duration, *int) { return &c.Stream, &c.Timeout, &c.MaxRetries },
 }
 
 // longSystem is a system prompt over the 1,024 tokens a prefix needs to be cached.
 var longSystem = "You are playing a space trading game.\n\n" + strings.Repeat("Keep your ships busy and your notes current. ", 120)
 
-func request(t testing.TB) agent.Request {
-	return agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: longSystem},
-			{Role: agent.RoleUser, Content: "## Your notes\n\n(none)"},
-			{Role: agent.RoleUser, Content: "Step 1. The ship COPLAY-1 is docked at X1-A1."},
+func request(t testing.TB) brain.Request {
+	return brain.Request{
+		Messages: []brain.Message{
+			{Role: brain.RoleSystem, Content: longSystem},
+			{Role: brain.RoleUser, Content: "## Your notes\n\n(none)"},
+			{Role: brain.RoleUser, Content: "Step 1. The ship COPLAY-1 is docked at X1-A1."},
 		},
-		Tools: tools(t),
+		Tools: braintest.Tools(t),
 	}
 }
 

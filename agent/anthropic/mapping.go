@@ -9,7 +9,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -43,17 +43,17 @@ type conversation struct {
 
 // toConversation maps msgs. withThinking asks for the assistant turns' sealed thinking
 // to be sent back (thinking is on for the session).
-func toConversation(msgs []agent.Message, withThinking bool) conversation {
+func toConversation(msgs []brain.Message, withThinking bool) conversation {
 	var c conversation
 	for _, m := range msgs {
 		switch m.Role {
-		case agent.RoleSystem:
+		case brain.RoleSystem:
 			if strings.TrimSpace(m.Content) != "" {
 				c.system = append(c.system, sdk.TextBlockParam{Text: m.Content})
 			}
-		case agent.RoleAssistant:
+		case brain.RoleAssistant:
 			c.addAssistant(m)
-		case agent.RoleTool:
+		case brain.RoleTool:
 			content := m.Content
 			if strings.TrimSpace(content) == "" {
 				content = "(no output)"
@@ -83,7 +83,7 @@ func toConversation(msgs []agent.Message, withThinking bool) conversation {
 }
 
 // addAssistant starts an assistant turn, or adds to the one before (turns alternate).
-func (c *conversation) addAssistant(m agent.Message) {
+func (c *conversation) addAssistant(m brain.Message) {
 	var blocks []sdk.ContentBlockParamUnion
 	sealed := false
 	if m.Content != "" || len(m.ToolCalls) > 0 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -20,29 +20,29 @@ func render(t *testing.T, c conversation) string {
 }
 
 func TestConversationAlternatesAndPairs(t *testing.T) {
-	call := func(id string) agent.ToolCall {
-		return agent.ToolCall{ID: id, Tool: "look", Args: json.RawMessage(`{"at": "me"}`)}
+	call := func(id string) brain.ToolCall {
+		return brain.ToolCall{ID: id, Tool: "look", Args: json.RawMessage(`{"at": "me"}`)}
 	}
 	for _, tt := range []struct {
 		name string
-		msgs []agent.Message
+		msgs []brain.Message
 		want string
 	}{
-		{"users merged, system apart", []agent.Message{
-			{Role: agent.RoleSystem, Content: "rules"}, {Role: agent.RoleUser, Content: "notes"}, {Role: agent.RoleUser, Content: "world"},
+		{"users merged, system apart", []brain.Message{
+			{Role: brain.RoleSystem, Content: "rules"}, {Role: brain.RoleUser, Content: "notes"}, {Role: brain.RoleUser, Content: "world"},
 		}, `[{"content":[{"text":"notes","type":"text"},{"text":"world","cache_control":{"type":"ephemeral"},"type":"text"}],"role":"user"}]`},
-		{"results first, then the next input, in one user turn", []agent.Message{
-			{Role: agent.RoleUser, Content: "go"},
-			{Role: agent.RoleAssistant, Content: "Looking twice.", ToolCalls: []agent.ToolCall{call("a"), call("b")}},
-			{Role: agent.RoleTool, ToolCallID: "a", Content: "A"}, {Role: agent.RoleTool, ToolCallID: "b", Content: ""},
-			{Role: agent.RoleUser, Content: "step 2"},
+		{"results first, then the next input, in one user turn", []brain.Message{
+			{Role: brain.RoleUser, Content: "go"},
+			{Role: brain.RoleAssistant, Content: "Looking twice.", ToolCalls: []brain.ToolCall{call("a"), call("b")}},
+			{Role: brain.RoleTool, ToolCallID: "a", Content: "A"}, {Role: brain.RoleTool, ToolCallID: "b", Content: ""},
+			{Role: brain.RoleUser, Content: "step 2"},
 		}, `[{"content":[{"text":"go","type":"text"}],"role":"user"},` +
 			`{"content":[{"text":"Looking twice.","type":"text"},{"id":"a","input":{"at":"me"},"name":"look","type":"tool_use"},{"id":"b","input":{"at":"me"},"name":"look","cache_control":{"type":"ephemeral"},"type":"tool_use"}],"role":"assistant"},` +
 			`{"content":[{"tool_use_id":"a","content":[{"text":"A","type":"text"}],"type":"tool_result"},{"tool_use_id":"b","content":[{"text":"(no output)","type":"text"}],"type":"tool_result"},{"text":"step 2","cache_control":{"type":"ephemeral"},"type":"text"}],"role":"user"}]`},
-		{"history starting with the model, an orphan result, an unanswered call", []agent.Message{
-			{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("x.1")}},
-			{Role: agent.RoleTool, ToolCallID: "gone", Content: "old"},
-			{Role: agent.RoleUser, Content: "now"},
+		{"history starting with the model, an orphan result, an unanswered call", []brain.Message{
+			{Role: brain.RoleAssistant, ToolCalls: []brain.ToolCall{call("x.1")}},
+			{Role: brain.RoleTool, ToolCallID: "gone", Content: "old"},
+			{Role: brain.RoleUser, Content: "now"},
 		}, `[{"content":[{"text":"(earlier steps left out)","type":"text"}],"role":"user"},` +
 			`{"content":[{"id":"x_1","input":{"at":"me"},"name":"look","cache_control":{"type":"ephemeral"},"type":"tool_use"}],"role":"assistant"},` +
 			`{"content":[{"tool_use_id":"x_1","is_error":true,"content":[{"text":"(no result: the call did not run)","type":"text"}],"type":"tool_result"},{"text":"Result of an earlier call gone: old","type":"text"},{"text":"now","cache_control":{"type":"ephemeral"},"type":"text"}],"role":"user"}]`},
@@ -72,18 +72,18 @@ func TestToolInputKeptOrReplaced(t *testing.T) {
 // appends to another starts with the other's bytes up to its newest message: what the
 // prompt cache reads.
 func TestRenderingIsStable(t *testing.T) {
-	msgs := []agent.Message{
-		{Role: agent.RoleSystem, Content: "rules"}, {Role: agent.RoleUser, Content: "step 1"},
-		{Role: agent.RoleAssistant, Content: "ok", ToolCalls: []agent.ToolCall{{ID: "a", Tool: "look", Args: json.RawMessage(`{}`)}}},
-		{Role: agent.RoleTool, ToolCallID: "a", Content: "seen"}, {Role: agent.RoleUser, Content: "step 2"},
+	msgs := []brain.Message{
+		{Role: brain.RoleSystem, Content: "rules"}, {Role: brain.RoleUser, Content: "step 1"},
+		{Role: brain.RoleAssistant, Content: "ok", ToolCalls: []brain.ToolCall{{ID: "a", Tool: "look", Args: json.RawMessage(`{}`)}}},
+		{Role: brain.RoleTool, ToolCallID: "a", Content: "seen"}, {Role: brain.RoleUser, Content: "step 2"},
 	}
 	a, b := render(t, toConversation(msgs, false)), render(t, toConversation(msgs, false))
 	if a != b {
 		t.Fatal("two renderings differ")
 	}
-	longer := append(append([]agent.Message(nil), msgs...),
-		agent.Message{Role: agent.RoleAssistant, Content: "again", ToolCalls: []agent.ToolCall{{ID: "b", Tool: "look", Args: json.RawMessage(`{}`)}}},
-		agent.Message{Role: agent.RoleTool, ToolCallID: "b", Content: "seen"}, agent.Message{Role: agent.RoleUser, Content: "step 3"})
+	longer := append(append([]brain.Message(nil), msgs...),
+		brain.Message{Role: brain.RoleAssistant, Content: "again", ToolCalls: []brain.ToolCall{{ID: "b", Tool: "look", Args: json.RawMessage(`{}`)}}},
+		brain.Message{Role: brain.RoleTool, ToolCallID: "b", Content: "seen"}, brain.Message{Role: brain.RoleUser, Content: "step 3"})
 	c := render(t, toConversation(longer, false))
 	// Without the breakpoints (they move), the shorter prompt is a prefix of the longer.
 	strip := func(s string) string { return strings.ReplaceAll(s, `,"cache_control":{"type":"ephemeral"}`, "") }

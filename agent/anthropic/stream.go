@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // part is one content block of an answer, streamed or not.
@@ -154,16 +154,16 @@ func (a *assembler) unfinishedCalls() int {
 
 // finished returns the reply once the stream ended, or why it cannot be trusted. Calls
 // come only from a stream the model finished (message_stop after a stop_reason).
-func (a *assembler) finished() (agent.Reply, tokens, *Error) {
+func (a *assembler) finished() (brain.Reply, tokens, *brain.Error) {
 	if !a.stopped || a.stop == "" {
 		if !a.started {
-			return agent.Reply{}, tokens{}, &Error{Kind: ErrMalformed, Detail: "the stream carried no message_start (not a Messages API event stream)"}
+			return brain.Reply{}, tokens{}, &brain.Error{Kind: brain.ErrMalformed, Detail: "the stream carried no message_start (not a Messages API event stream)"}
 		}
 		detail := "the stream ended without message_stop"
 		if n := a.unfinishedCalls(); n > 0 {
 			detail += fmt.Sprintf("; %d unfinished tool call(s) dropped", n)
 		}
-		return agent.Reply{}, tokens{}, &Error{Kind: ErrCut, Detail: detail}
+		return brain.Reply{}, tokens{}, &brain.Error{Kind: brain.ErrCut, Detail: detail}
 	}
 	idx := make([]int64, 0, len(a.blocks))
 	for i := range a.blocks {
@@ -181,7 +181,7 @@ func (a *assembler) finished() (agent.Reply, tokens, *Error) {
 	}
 	reply, e := buildReply(parts, a.stop)
 	if e != nil {
-		return agent.Reply{}, tokens{}, e
+		return brain.Reply{}, tokens{}, e
 	}
 	return reply, a.usage, nil
 }
@@ -216,8 +216,8 @@ func messageTokens(m *sdk.Message) tokens {
 // buildReply checks a finished answer and maps it to a Reply (without usage): text
 // blocks joined, tool_use blocks as calls with their input as the model wrote it,
 // thinking and redacted_thinking blocks as Thinking, sealed as they came.
-func buildReply(parts []part, stop sdk.StopReason) (agent.Reply, *Error) {
-	var reply agent.Reply
+func buildReply(parts []part, stop sdk.StopReason) (brain.Reply, *brain.Error) {
+	var reply brain.Reply
 	var texts []string
 	calls := 0
 	for _, p := range parts {
@@ -228,11 +228,11 @@ func buildReply(parts []part, stop sdk.StopReason) (agent.Reply, *Error) {
 	switch stop {
 	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
 		if calls > 0 {
-			return agent.Reply{}, &Error{Kind: ErrCut, noRetry: true,
+			return brain.Reply{}, &brain.Error{Kind: brain.ErrCut, NoRetry: true,
 				Detail: fmt.Sprintf("the model hit its output token limit while writing tool calls (stop_reason %s): raise max tokens", stop)}
 		}
 	case sdk.StopReasonRefusal:
-		return agent.Reply{}, &Error{Kind: ErrRejected, noRetry: true, Detail: "the model declined to answer (stop_reason refusal)"}
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrRejected, NoRetry: true, Detail: "the model declined to answer (stop_reason refusal)"}
 	}
 	for i, p := range parts {
 		switch p.typ {
@@ -241,21 +241,21 @@ func buildReply(parts []part, stop sdk.StopReason) (agent.Reply, *Error) {
 				texts = append(texts, p.text)
 			}
 		case "thinking":
-			reply.Thinking = append(reply.Thinking, agent.Thinking{Text: p.thinking, Signature: p.signature})
+			reply.Thinking = append(reply.Thinking, brain.Thinking{Text: p.thinking, Signature: p.signature})
 		case "redacted_thinking":
-			reply.Thinking = append(reply.Thinking, agent.Thinking{Redacted: p.data})
+			reply.Thinking = append(reply.Thinking, brain.Thinking{Redacted: p.data})
 		case "tool_use":
 			if p.name == "" {
-				return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: fmt.Sprintf("content block %d: a tool_use without a name", i)}
+				return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: fmt.Sprintf("content block %d: a tool_use without a name", i)}
 			}
 			if p.id == "" {
-				return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: fmt.Sprintf("content block %d: a tool_use without an id", i)}
+				return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: fmt.Sprintf("content block %d: a tool_use without an id", i)}
 			}
 			in := strings.TrimSpace(p.input)
 			if in == "" {
 				in = "{}" // a tool without arguments streams no input at all
 			}
-			reply.Calls = append(reply.Calls, agent.ToolCall{ID: p.id, Tool: p.name, Args: json.RawMessage(in)})
+			reply.Calls = append(reply.Calls, brain.ToolCall{ID: p.id, Tool: p.name, Args: json.RawMessage(in)})
 		}
 	}
 	reply.Text = strings.Join(texts, "\n\n")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 const thinkingSteps = `{"steps": [
@@ -78,7 +78,7 @@ func TestTamperedThinkingRefused(t *testing.T) {
 	}
 	reply.Thinking[0].Text += " (edited)"
 	_, err = b.Next(context.Background(), followUp(t, req, reply, "Step 2."))
-	if !errors.Is(err, anthropic.ErrRejected) || !strings.Contains(err.Error(), "Invalid `signature`") {
+	if !errors.Is(err, brain.ErrRejected) || !strings.Contains(err.Error(), "Invalid `signature`") {
 		t.Fatalf("err = %v: the stub must check what comes back", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestTamperedThinkingRefused(t *testing.T) {
 // thinking; once the model ends a turn in prose, thinking is back.
 func TestResumedToolLoopWithoutThinking(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"text": "Done for now."}, {"text": "Still here."}]}`, func(c *anthropic.Config) { c.ThinkingBudget = 2048 })
-	req := followUp(t, request(t), agent.Reply{Text: "Orbit.", Calls: []agent.ToolCall{{ID: "toolu_old", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}}, "Step 2.")
+	req := followUp(t, request(t), brain.Reply{Text: "Orbit.", Calls: []brain.ToolCall{{ID: "toolu_old", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}}, "Step 2.")
 	reply, err := b.Next(context.Background(), req)
 	if err != nil {
 		t.Fatalf("a resumed tool loop: %v", err)
@@ -108,9 +108,9 @@ func TestResumedToolLoopWithoutThinking(t *testing.T) {
 
 func TestRedactedThinkingGoesBack(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"text": "ok"}]}`, func(c *anthropic.Config) { c.ThinkingBudget = 2048 })
-	req := followUp(t, request(t), agent.Reply{
-		Thinking: []agent.Thinking{{Redacted: "EmwKAhgBEgy3va3pzix/LafPsn4a"}},
-		Calls:    []agent.ToolCall{{ID: "toolu_1", Tool: "observe_game", Args: json.RawMessage(`{}`)}},
+	req := followUp(t, request(t), brain.Reply{
+		Thinking: []brain.Thinking{{Redacted: "EmwKAhgBEgy3va3pzix/LafPsn4a"}},
+		Calls:    []brain.ToolCall{{ID: "toolu_1", Tool: "observe_game", Args: json.RawMessage(`{}`)}},
 	}, "Step 2.")
 	if _, err := b.Next(context.Background(), req); err != nil {
 		t.Fatal(err)
@@ -123,9 +123,9 @@ func TestRedactedThinkingGoesBack(t *testing.T) {
 
 func TestThinkingOffDropsThinkingBlocks(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"text": "ok"}]}`, nil)
-	req := followUp(t, request(t), agent.Reply{
-		Thinking: []agent.Thinking{{Text: "hmm", Signature: "sig"}},
-		Calls:    []agent.ToolCall{{ID: "toolu_1", Tool: "observe_game", Args: json.RawMessage(`{}`)}},
+	req := followUp(t, request(t), brain.Reply{
+		Thinking: []brain.Thinking{{Text: "hmm", Signature: "sig"}},
+		Calls:    []brain.ToolCall{{ID: "toolu_1", Tool: "observe_game", Args: json.RawMessage(`{}`)}},
 	}, "Step 2.")
 	if _, err := b.Next(context.Background(), req); err != nil {
 		t.Fatal(err)

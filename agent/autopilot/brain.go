@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 )
@@ -16,7 +16,7 @@ import (
 // gives no idle time (see Brain.MaxInlineWait).
 const DefaultMaxInlineWait = 2 * time.Minute
 
-// Brain is the autopilot: an agent.Brain that plays SpaceTraders by rules. Build one with
+// Brain is the autopilot: an brain.Brain that plays SpaceTraders by rules. Build one with
 // New. Its methods are safe for concurrent use, though the runner calls Next from one
 // goroutine.
 type Brain struct {
@@ -42,7 +42,7 @@ type Brain struct {
 	greeted   bool
 }
 
-var _ agent.Brain = (*Brain)(nil)
+var _ brain.Brain = (*Brain)(nil)
 
 // New returns an autopilot that reads g's live world (what the game already knows costs
 // no request).
@@ -75,7 +75,7 @@ func (b *Brain) Name() string { return "autopilot" }
 // SpaceTraders only, offline ("universe") or on the real server ("spacetraders").
 func Plays(driver string) bool { return driver == "universe" || driver == "spacetraders" }
 
-// Instant reports that the autopilot answers at once (agent.InstantBrain): there is no
+// Instant reports that the autopilot answers at once (brain.InstantBrain): there is no
 // model to wait for, so the runner need not commit the step before asking it.
 func (b *Brain) Instant() bool { return true }
 
@@ -83,7 +83,7 @@ func (b *Brain) Instant() bool { return true }
 // one call per ship that can act, the notebook calls that keep notes and plan current,
 // and a plain-words explanation. With nothing to do it returns no calls and says what it
 // waits for.
-func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mem.step++
@@ -96,7 +96,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	for first := true; ; first = false {
 		var err error
 		if w, err = b.read(ctx); err != nil {
-			return agent.Reply{}, err
+			return brain.Reply{}, err
 		}
 		if first {
 			b.mem.absorb(req.Messages, func(ship string) situation { return (&decider{w: w}).situation(ship) })
@@ -117,12 +117,12 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			req.OnDelta(fmt.Sprintf("(waiting %s: %s)\n", d.Round(time.Second), waitsText(dec.waits)))
 		}
 		if err := b.sleep(ctx, d); err != nil {
-			return agent.Reply{}, err
+			return brain.Reply{}, err
 		}
 		waited += d
 	}
 	notes := b.book.update(w, b.mem, dec)
-	reply := agent.Reply{Text: b.explain(dec, notes)}
+	reply := brain.Reply{Text: b.explain(dec, notes)}
 	// The notebook calls go first: they run at once (a batch runs in order as it is
 	// decided), so the notes and plan on the screen say what the actions waiting for the
 	// person are for.
@@ -134,7 +134,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		id := fmt.Sprintf("%s-%d", b.run, b.ids)
 		ship, key := a.key()
 		b.mem.issued[id] = issued{key: key, tool: a.tool, ship: ship, at: (&decider{w: w}).situation(ship)}
-		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
+		reply.Calls = append(reply.Calls, brain.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
 	}
 	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil

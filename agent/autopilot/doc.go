@@ -54,7 +54,7 @@
 // understand language and says so; it only recognises a preference for mining or for
 // buying ("mine it", "don't buy", "buy the ore") and a flight mode.
 //
-// Each call carries its own reason (agent.ToolCall.Why), which the screen shows as the
+// Each call carries its own reason (brain.ToolCall.Why), which the screen shows as the
 // call's why; the step's text lists them all. It keeps the notes (Situation,
 // Strategy, Next, Waiting on) and the plan current with update_notes, set_plan and
 // update_step, writing a section only when its content changes.

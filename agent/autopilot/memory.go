@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	st "github.com/coplayhq/coplay/game/spacetraders"
 )
 
@@ -82,18 +82,18 @@ func (m *memory) blocked(key string, now situation) string {
 // absorb reads the results of the autopilot's earlier calls and any new advice out of
 // the conversation. current gives a ship's situation for calls it did not issue itself
 // (after a restart).
-func (m *memory) absorb(msgs []agent.Message, current func(ship string) situation) {
+func (m *memory) absorb(msgs []brain.Message, current func(ship string) situation) {
 	m.modesNew = false
-	calls := map[string]agent.ToolCall{}
+	calls := map[string]brain.ToolCall{}
 	for _, msg := range msgs {
-		if msg.Role == agent.RoleAssistant {
+		if msg.Role == brain.RoleAssistant {
 			for _, c := range msg.ToolCalls {
 				calls[c.ID] = c
 			}
 		}
 	}
 	for _, msg := range msgs {
-		if msg.Role != agent.RoleTool || m.answered[msg.ToolCallID] {
+		if msg.Role != brain.RoleTool || m.answered[msg.ToolCallID] {
 			continue
 		}
 		m.answered[msg.ToolCallID] = true
@@ -312,5 +312,5 @@ func surveyArg(sv st.Survey) map[string]any {
 	}
 }
 
-// newAdvice returns the advice given for this step (agent.AdviceOf).
-func newAdvice(msgs []agent.Message) []string { return agent.AdviceOf(msgs) }
+// newAdvice returns the advice given for this step (brain.AdviceOf).
+func newAdvice(msgs []brain.Message) []string { return brain.AdviceOf(msgs) }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	st "github.com/coplayhq/coplay/game/spacetraders"
 )
 
@@ -35,7 +35,7 @@ func (n *notebook) update(w *world, mem *memory, dec decision) []action {
 			continue
 		}
 		n.sections[sec] = text[sec]
-		out = append(out, call(agent.ToolUpdateNotes, map[string]any{"section": sec, "text": text[sec]},
+		out = append(out, call(brain.ToolUpdateNotes, map[string]any{"section": sec, "text": text[sec]},
 			"Notes: %s updated.", sec))
 	}
 	return append(out, n.plan(w)...)
@@ -175,7 +175,7 @@ func (n *notebook) plan(w *world) []action {
 			fmt.Sprintf("Fulfil contract %s", k.ID),
 			"Negotiate the next contract",
 		}
-		out = append(out, call(agent.ToolSetPlan, map[string]any{"steps": steps}, "Plan: set for contract %s.", k.ID))
+		out = append(out, call(brain.ToolSetPlan, map[string]any{"steps": steps}, "Plan: set for contract %s.", k.ID))
 		n.planID, n.status = k.ID, map[int]string{1: "todo", 2: "todo", 3: "todo", 4: "todo", 5: "todo"}
 	}
 	carried := 0
@@ -194,7 +194,7 @@ func (n *notebook) plan(w *world) []action {
 	for _, id := range slices.Sorted(maps.Keys(want)) {
 		if n.status[id] != want[id] {
 			n.status[id] = want[id]
-			out = append(out, call(agent.ToolUpdateStep, map[string]any{"id": id, "status": want[id]},
+			out = append(out, call(brain.ToolUpdateStep, map[string]any{"id": id, "status": want[id]},
 				"Plan: step %d is %s.", id, want[id]))
 		}
 	}

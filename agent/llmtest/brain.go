@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -13,7 +13,7 @@ import (
 // agent/openai Brain pointed at the server (streaming, three retries, a 10 s silence
 // limit), so scripted play exercises the real wire format. Close the Closer to stop
 // the server. It backs --brain script:FILE.
-func NewBrain(path string) (agent.Brain, io.Closer, error) {
+func NewBrain(path string) (brain.Brain, io.Closer, error) {
 	c, err := Load(path)
 	if err != nil {
 		return nil, nil, err
@@ -48,16 +48,7 @@ func BrainConfig(srv *Server) openai.Config {
 // cassette's model and its price, a stand-in key (the route wants one, as Anthropic
 // does), a 10 s silence limit, three retries.
 func AnthropicConfig(srv *Server) anthropic.Config {
-	cfg := anthropic.Config{
-		APIKey:     "llmtest-key",
-		BaseURL:    srv.URL(),
-		Model:      srv.c.Model,
-		Stream:     true,
-		MaxRetries: 3,
-		Timeout:    10 * time.Second,
-	}
-	if p := srv.c.Price; p != nil {
-		cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = p.Prompt, p.Completion, p.CachedPrompt
-	}
-	return cfg
+	o := BrainConfig(srv)
+	return anthropic.Config{APIKey: "llmtest-key", BaseURL: o.BaseURL, Model: o.Model, Stream: o.Stream,
+		MaxRetries: o.MaxRetries, Timeout: o.Timeout, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCached: o.PriceCached}
 }

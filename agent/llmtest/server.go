@@ -276,14 +276,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	case FaultAuth:
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key")
 	case FaultMalformedBody:
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, "<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n") //nolint:errcheck // the client hung up
+		writeWelcomePage(w)
 	case FaultTimeout:
-		select {
-		case <-r.Context().Done():
-		case <-s.done:
-		case <-time.After(maxHold):
+		if s.hold(r) {
 			writeError(w, http.StatusGatewayTimeout, "llmtest: timeout fault held the request for 30s", "server_error", nil)
 		}
 	}
@@ -355,38 +350,16 @@ func (s *Server) build(st Step, id, model string, prompt []byte, cached int) ans
 // drops the connection.
 func (s *Server) answer(w http.ResponseWriter, req openai.ChatCompletionRequest, a answer, cut bool) {
 	if !req.Stream {
-		body := a.completion()
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		if !cut {
-			w.Write(body) //nolint:errcheck // the client hung up
-			return
-		}
-		w.Write(body[:len(body)/2])           //nolint:errcheck // the client hung up
-		http.NewResponseController(w).Flush() //nolint:errcheck // best effort before the abort
-		panic(http.ErrAbortHandler)           // closes the connection short of Content-Length
+		writeWhole(w, a.completion(), cut)
+		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
 	events, cutAt := a.chunks()
 	if cut {
-		events = events[:cutAt]
+		events = events[:cutAt] // no terminating chunk
 	} else {
 		events = append(events, a.tail(req.StreamOptions != nil && req.StreamOptions.IncludeUsage)...)
 	}
-	for _, e := range events {
-		if _, err := w.Write(e); err != nil {
-			return
-		}
-		if err := rc.Flush(); err != nil {
-			return
-		}
-	}
-	if cut {
-		panic(http.ErrAbortHandler) // no terminating chunk: the client sees the body end early
-	}
+	writeEvents(w, events, cut)
 }
 
 // checkConversation refuses what OpenAI refuses about tool messages: a tool message

@@ -3,7 +3,11 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -191,4 +195,59 @@ func errorBody(message, typ string, code any) []byte {
 	return mustJSON(map[string]any{"error": map[string]any{
 		"message": message, "type": typ, "param": nil, "code": code,
 	}})
+}
+
+// writeWhole sends a whole (not streamed) JSON answer; cut sends half of it and drops
+// the connection, short of its Content-Length.
+func writeWhole(w http.ResponseWriter, body []byte, cut bool) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if !cut {
+		w.Write(body) //nolint:errcheck // the client hung up
+		return
+	}
+	w.Write(body[:len(body)/2])           //nolint:errcheck // the client hung up
+	http.NewResponseController(w).Flush() //nolint:errcheck // best effort before the abort
+	panic(http.ErrAbortHandler)           // closes the connection short of Content-Length
+}
+
+// writeEvents streams SSE events, each flushed as it goes; cut then drops the
+// connection, so that the client sees the body end early.
+func writeEvents(w http.ResponseWriter, events [][]byte, cut bool) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	for _, e := range events {
+		if _, err := w.Write(e); err != nil {
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+	if cut {
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// writeWelcomePage answers with a web server's welcome page: what a wrong base URL
+// finds, and no model's answer.
+func writeWelcomePage(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, "<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n") //nolint:errcheck // the client hung up
+}
+
+// hold keeps a request waiting, as a timeout fault does, until the client gives up or
+// the server closes (false), or for maxHold (true: the caller answers a gateway
+// timeout).
+func (s *Server) hold(r *http.Request) bool {
+	select {
+	case <-r.Context().Done():
+	case <-s.done:
+	case <-time.After(maxHold):
+		return true
+	}
+	return false
 }

@@ -3,7 +3,7 @@ package openai
 import (
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -12,7 +12,7 @@ import (
 // the answer has no native calls, calls written as text become calls (FromText), their
 // markup taken out of Text, and blocks that meant a call but cannot be read go to
 // Unread, for the model. Without textCalls the text is prose, whatever it holds.
-func readAnswer(r *agent.Reply, tools []game.Tool, idPrefix string, textCalls bool) {
+func readAnswer(r *brain.Reply, tools []game.Tool, idPrefix string, textCalls bool) {
 	if vis, think := splitThink(r.Text); think != "" || vis != strings.TrimSpace(r.Text) {
 		r.Text = vis
 		r.Thinking = append(r.Thinking, thinkingOf(think)...)

@@ -12,19 +12,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
 	"github.com/coplayhq/coplay/secret"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
-// maxWait is the longest the brain sleeps before a retry. A server that asks for
-// more is reported to the person instead: they may prefer another model.
-const maxWait = 60 * time.Second
-
-// Brain is an agent.Brain that asks an OpenAI-compatible endpoint. It is safe for
+// Brain is a brain.Brain that asks an OpenAI-compatible endpoint. It is safe for
 // concurrent use, though the runner calls it from one goroutine.
 type Brain struct {
 	cfg    Config
@@ -71,7 +68,7 @@ func (b *Brain) stripped() []string {
 	return slices.Clone(b.stripKeys)
 }
 
-var _ agent.Brain = (*Brain)(nil)
+var _ brain.Brain = (*Brain)(nil)
 
 // New returns a Brain for cfg, filling zero fields from cfg.Preset and the defaults.
 // It makes no request: a wrong URL or key shows on the first Next.
@@ -80,28 +77,19 @@ func New(cfg Config) (*Brain, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
+	hc := client.HTTP(cfg.HTTPClient)
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	if cachesByBreakpoint(cfg.Dialect, cfg.Model) {
-		base = breakpointTransport{base: base}
+		base = EditRequests(base, markBreakpoints)
 	}
 	hc.Transport = headerTransport{base: base}
 	// The key goes only to the endpoint's origin: a redirect elsewhere goes without
 	// it (go-openai sets it as Authorization, or api-key for Azure), and https → http
 	// is refused.
-	if o, err := secret.ParseOrigin(cfg.BaseURL); err == nil {
-		hc = (&secret.Guard{Origin: o, Headers: []string{"Api-Key"}}).Client(hc)
-	}
-	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
-	// would also cut a long stream that is still flowing.
-	hc.Timeout = 0
+	hc = client.KeyToOrigin(hc, cfg.BaseURL, "Api-Key")
 
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
@@ -119,12 +107,12 @@ func (b *Brain) BaseURL() string { return b.cfg.BaseURL }
 // is set. Retryable failures (429, 5xx, timeouts, dropped connections) are retried up
 // to Config.MaxRetries times with backoff, honouring Retry-After, except once text has
 // reached OnDelta: a retry would show it twice. Cancelling ctx stops at once, in a
-// request or in a backoff. Errors are *Error (test with errors.Is against the Err*
+// request or in a backoff. Errors are *brain.Error (test with errors.Is against the Err*
 // kinds) or, on cancellation, wrap ctx's error.
-func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
 	tools, err := toWireTools(req.Tools, b.cfg.Dialect, b.stripped())
 	if err != nil {
-		return agent.Reply{}, err
+		return brain.Reply{}, err
 	}
 	sent := req.Messages // what is sent, shorter after each refusal as too long
 	wreq := goopenai.ChatCompletionRequest{
@@ -142,16 +130,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 
 	shrinks := 0
 	for attempt := 1; ; attempt++ {
-		var reply agent.Reply
-		var e *Error
-		var wait time.Duration
-		if st := b.native(); st != nil {
-			reply, e, wait = b.ollamaOnce(ctx, st, wreq, req.OnDelta, idPrefix)
-		} else if b.cfg.Stream {
-			reply, e, wait = b.streamOnce(ctx, wreq, req.OnDelta, idPrefix)
-		} else {
-			reply, e, wait = b.once(ctx, wreq, idPrefix)
-		}
+		reply, e := b.attempt(ctx, wreq, req.OnDelta, idPrefix)
 		if e == nil {
 			readAnswer(&reply, req.Tools, idPrefix, b.textCalls)
 			b.fillUsage(&reply, wreq)
@@ -159,21 +138,22 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			return reply, nil
 		}
 		if ctx.Err() != nil {
-			return agent.Reply{}, fmt.Errorf("openai: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
+			return brain.Reply{}, fmt.Errorf("openai: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
 		}
+		e.Provider, e.KeyEnv = "openai", keyEnv
 		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
 		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
-		if e.Kind == ErrRejected && b.cfg.Stream && !b.noStreamUsage.Load() && strings.Contains(e.Detail, "stream_options") {
+		if e.Kind == brain.ErrRejected && b.cfg.Stream && !b.noStreamUsage.Load() && strings.Contains(e.Detail, "stream_options") {
 			// An older server that does not know stream_options: ask again without,
 			// and estimate usage from now on. This costs no attempt.
 			b.noStreamUsage.Store(true)
 			attempt--
 			continue
 		}
-		if e.Kind == ErrContextLength && !e.noRetry && shrinks < agent.MaxShrinks {
+		if e.Kind == brain.ErrContextLength && !e.NoRetry && shrinks < brain.MaxShrinks {
 			// Too long for this model: send less of the conversation, at once. A session
 			// can never be stuck on its own history. This costs no attempt.
-			if msgs, ok := agent.Shrink(sent); ok {
+			if msgs, ok := brain.Shrink(sent); ok {
 				sent = msgs
 				wreq.Messages = dialectMessages(b.cfg.Dialect, toWireMessages(sent))
 				shrinks++
@@ -181,7 +161,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 				continue
 			}
 		}
-		if e.Kind == ErrRejected {
+		if e.Kind == brain.ErrRejected {
 			if kw, i, ok := schemaRefusal(e.Detail); ok {
 				// A server that refuses a schema keyword refuses it in every request:
 				// leave it out from now on and ask again at once (no attempt spent).
@@ -195,80 +175,84 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 						continue
 					}
 				}
-				e.Kind, e.Detail = ErrSchema, schemaError(tool, kw, b.stripped())
+				e.Kind, e.Detail = brain.ErrSchema, schemaError(tool, kw, b.stripped())
 			}
 		}
 		if shrinks > 0 {
 			e.Detail += fmt.Sprintf("; still too long after shrinking the prompt %d times", shrinks)
 		}
-		if e.noRetry || !Retryable(e.Kind) || attempt > b.cfg.MaxRetries {
-			return agent.Reply{}, e
-		}
-		d := retry.Backoff(attempt, wait)
-		if d > maxWait {
-			e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
-			return agent.Reply{}, e
-		}
-		if err := b.sleep(ctx, d); err != nil {
-			return agent.Reply{}, fmt.Errorf("openai: %s at %s: stopped while waiting to retry: %w", b.cfg.Model, b.cfg.BaseURL, err)
+		if err := retry.Again(ctx, e, attempt, b.cfg.MaxRetries, b.sleep); err != nil {
+			return brain.Reply{}, err
 		}
 	}
 }
 
-// once makes one plain (non-streaming) request. wait is what the server asked to
-// wait before a retry, if anything.
-func (b *Brain) once(ctx context.Context, wreq goopenai.ChatCompletionRequest, idPrefix string) (agent.Reply, *Error, time.Duration) {
+// attempt makes one request: to Ollama's own API once Prepare found one, else to the
+// OpenAI endpoint, streamed when the brain streams. An error's Wait is what the server
+// asked to wait before a retry, if anything.
+func (b *Brain) attempt(ctx context.Context, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (brain.Reply, *brain.Error) {
+	if st := b.native(); st != nil {
+		return b.ollamaOnce(ctx, st, wreq, onDelta, idPrefix)
+	}
+	if b.cfg.Stream {
+		return b.streamOnce(ctx, wreq, onDelta, idPrefix)
+	}
+	return b.once(ctx, wreq, idPrefix)
+}
+
+// once makes one plain (non-streaming) request.
+func (b *Brain) once(ctx context.Context, wreq goopenai.ChatCompletionRequest, idPrefix string) (brain.Reply, *brain.Error) {
 	actx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
 	defer cancel()
 	actx, slot := withSlot(actx)
 	resp, err := b.client.CreateChatCompletion(actx, wreq)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return agent.Reply{}, &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("no complete answer within %s", b.cfg.Timeout)}, 0
+			return brain.Reply{}, &brain.Error{Kind: brain.ErrTimeout, Detail: fmt.Sprintf("no complete answer within %s", b.cfg.Timeout)}
 		}
-		return agent.Reply{}, classify(err), slot.get()
+		e := classify(err)
+		e.Wait = slot.get()
+		return brain.Reply{}, e
 	}
 	if len(resp.Choices) == 0 {
-		return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: "the answer has no choices"}, 0
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: "the answer has no choices"}
 	}
 	msg := resp.Choices[0].Message
 	reply, e := buildReply(msg.Content, msg.ToolCalls, resp.Choices[0].FinishReason, idPrefix)
 	if e != nil {
-		return agent.Reply{}, e, 0
+		return brain.Reply{}, e
 	}
 	reply.Thinking = thinkingOf(msg.ReasoningContent)
 	reply.Usage = toUsage(&resp.Usage, slot)
-	return reply, nil, 0
+	return reply, nil
 }
 
 // streamOnce makes one streaming request. The timeout is a silence limit: it is
 // rearmed by every chunk.
-func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (agent.Reply, *Error, time.Duration) {
+func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (brain.Reply, *brain.Error) {
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	actx, slot := withSlot(actx)
-	var silent atomic.Bool
-	timer := time.AfterFunc(b.cfg.Timeout, func() { silent.Store(true); cancel() })
-	defer timer.Stop()
+	quiet := retry.NewSilence(ctx, b.cfg.Timeout, cancel)
+	defer quiet.Stop()
 
 	wreq.Stream = true
 	if !b.noStreamUsage.Load() {
 		wreq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
 	}
 	var asm assembler
-	fail := func(err error) (agent.Reply, *Error, time.Duration) {
-		var e *Error
-		if silent.Load() && ctx.Err() == nil {
-			e = &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("the server was silent for %s", b.cfg.Timeout)}
-		} else {
+	fail := func(err error) (brain.Reply, *brain.Error) {
+		e := quiet.Err()
+		if !quiet.Fired() {
 			e = classify(err)
-			if e.Kind == ErrCut && len(asm.calls) > 0 {
+			if e.Kind == brain.ErrCut && len(asm.calls) > 0 {
 				e.Detail += fmt.Sprintf("; %d unfinished tool call(s) dropped", len(asm.calls))
 			}
 		}
 		// Text already on screen would be shown twice by a retry.
-		e.noRetry = e.noRetry || asm.spoke
-		return agent.Reply{}, e, slot.get()
+		e.NoRetry = e.NoRetry || asm.spoke
+		e.Wait = slot.get()
+		return brain.Reply{}, e
 	}
 	stream, err := b.client.CreateChatCompletionStream(actx, wreq)
 	if err != nil {
@@ -283,25 +267,25 @@ func (b *Brain) streamOnce(ctx context.Context, wreq goopenai.ChatCompletionRequ
 		if err != nil {
 			return fail(err)
 		}
-		timer.Reset(b.cfg.Timeout)
+		quiet.Heard()
 		asm.add(chunk, onDelta)
 	}
 	reply, e := asm.finished(idPrefix)
 	if e != nil {
-		e.noRetry = e.noRetry || asm.spoke
-		return agent.Reply{}, e, 0
+		e.NoRetry = e.NoRetry || asm.spoke
+		return brain.Reply{}, e
 	}
 	if u := asm.usage; u != nil {
 		reply.Usage = toUsage(u, slot)
 	}
-	return reply, nil, 0
+	return reply, nil
 }
 
 // toUsage reads the token counts of an answer: go-openai's Usage, and the cached
 // prompt tokens from OpenAI's prompt_tokens_details.cached_tokens or, failing that,
 // DeepSeek's prompt_cache_hit_tokens, which the transport noted in slot.
-func toUsage(u *goopenai.Usage, slot *retrySlot) agent.Usage {
-	out := agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+func toUsage(u *goopenai.Usage, slot *retrySlot) brain.Usage {
+	out := brain.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
 	if d := u.CompletionTokensDetails; d != nil {
 		out.ThinkingTokens = d.ReasoningTokens
 	}
@@ -317,10 +301,10 @@ func toUsage(u *goopenai.Usage, slot *retrySlot) agent.Usage {
 }
 
 // fillUsage estimates token counts the server did not give, and prices them.
-func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
+func (b *Brain) fillUsage(r *brain.Reply, wreq goopenai.ChatCompletionRequest) {
 	if r.Usage.PromptTokens == 0 && r.Usage.CompletionTokens == 0 {
-		r.Usage.PromptTokens = estimateTokens(promptChars(wreq))
-		r.Usage.CompletionTokens = estimateTokens(completionChars(*r))
+		r.Usage.PromptTokens = client.EstimateTokens(promptChars(wreq))
+		r.Usage.CompletionTokens = client.EstimateTokens(client.CompletionChars(*r))
 		r.Usage.CachedTokens = 0
 	}
 	if r.Usage.ThinkingTokens == 0 && len(r.Thinking) > 0 {
@@ -329,7 +313,7 @@ func (b *Brain) fillUsage(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
 		for _, t := range r.Thinking {
 			n += len(t.Text)
 		}
-		r.Usage.ThinkingTokens = min(estimateTokens(n), r.Usage.CompletionTokens)
+		r.Usage.ThinkingTokens = min(client.EstimateTokens(n), r.Usage.CompletionTokens)
 	}
 	r.Usage.Cost, r.Usage.CostUpper = b.cfg.cost(r.Usage.PromptTokens, r.Usage.CachedTokens, r.Usage.CompletionTokens)
 	r.Usage.CostKnown = b.cfg.PriceIn > 0 || b.cfg.PriceOut > 0 || b.cfg.PriceCached > 0

@@ -5,83 +5,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
-	"github.com/coplayhq/coplay/game"
 )
 
 // script starts a server for the cassette JSON and returns it with a brain pointed at
 // it. Backoff waits are recorded, not slept, unless realSleep.
-func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *waits) {
-	t.Helper()
-	c, err := llmtest.Parse([]byte(cassette))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	cfg := openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
-	if mod != nil {
-		mod(&cfg)
-	}
-	b, err := openai.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &waits{}
-	openai.SetSleep(b, w.sleep)
-	return srv, b, w
+func script(t testing.TB, cassette string, mod func(*openai.Config)) (*llmtest.Server, *openai.Brain, *braintest.Waits) {
+	return kind.Brain(t, cassette, mod)
 }
 
-// waits records the backoff the brain asked for.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
+// kind is this package's brain for braintest.
+var kind = braintest.Kind[openai.Config, *openai.Brain]{
+	Config: func(srv *llmtest.Server) openai.Config {
+		return openai.Config{BaseURL: srv.URL(), Model: "test-model", Stream: true, MaxRetries: 2, Timeout: 5 * time.Second}
+	},
+	Open:     openai.New,
+	SetSleep: openai.SetSleep,
+	Settings: func(c *openai.Config) (*bool, *time.Duration, *int) { return &c.Stream, &c.Timeout, &c.MaxRetries },
 }
 
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	w.mu.Unlock()
-	return ctx.Err()
-}
-
-func (w *waits) all() []time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]time.Duration(nil), w.d...)
-}
-
-type shipArgs struct {
-	ShipSymbol string `json:"shipSymbol"`
-}
-
-func tools(t testing.TB) []game.Tool {
-	t.Helper()
-	s, err := jsonschema.For[shipArgs](nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []game.Tool{
-		{Name: "orbit_ship", Description: "Put a ship in orbit.", Kind: game.Act, Schema: s},
-		{Name: "observe_game", Description: "Look at the world.", Kind: game.Read},
-	}
-}
-
-func request(t testing.TB) agent.Request {
-	return agent.Request{
-		Messages: []agent.Message{
-			{Role: agent.RoleSystem, Content: "You play SpaceTraders."},
-			{Role: agent.RoleUser, Content: "Start playing."},
+func request(t testing.TB) brain.Request {
+	return brain.Request{
+		Messages: []brain.Message{
+			{Role: brain.RoleSystem, Content: "You play SpaceTraders."},
+			{Role: brain.RoleUser, Content: "Start playing."},
 		},
-		Tools: tools(t),
+		Tools: braintest.Tools(t),
 	}
 }
 
@@ -105,7 +60,7 @@ func TestStreamTextAndCalls(t *testing.T) {
 	if len(deltas) < 2 || strings.Join(deltas, "") != want {
 		t.Errorf("deltas = %q: want several that join to the text", deltas)
 	}
-	wantCalls := []agent.ToolCall{
+	wantCalls := []brain.ToolCall{
 		{ID: "call_0_0", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)},
 		{ID: "call_0_1", Tool: "navigate_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)},
 	}
@@ -145,14 +100,14 @@ func TestPlainRequest(t *testing.T) {
 	if reply.Text != "Orbiting first, then heading to the asteroid." || len(reply.Calls) != 2 {
 		t.Fatalf("reply = %+v", reply)
 	}
-	checkCalls(t, reply.Calls[1:], []agent.ToolCall{{ID: "call_0_1", Tool: "navigate_ship",
+	checkCalls(t, reply.Calls[1:], []brain.ToolCall{{ID: "call_0_1", Tool: "navigate_ship",
 		Args: json.RawMessage(`{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-A1-B7"}`)}})
 	if srv.Requests()[0].Stream {
 		t.Error("request asked for a stream")
 	}
 }
 
-func checkCalls(t *testing.T, got, want []agent.ToolCall) {
+func checkCalls(t *testing.T, got, want []brain.ToolCall) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("calls = %+v, want %+v", got, want)

@@ -3,9 +3,6 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent/models"
@@ -23,31 +20,6 @@ import (
 // request marks it: Claude through OpenRouter.
 func cachesByBreakpoint(d models.Dialect, model string) bool {
 	return d == models.DialectOpenRouter && strings.HasPrefix(strings.ToLower(model), "anthropic/")
-}
-
-// breakpointTransport marks cache breakpoints on every chat-completions request.
-type breakpointTransport struct {
-	base http.RoundTripper
-}
-
-func (t breakpointTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/chat/completions") || req.Body == nil {
-		return t.base.RoundTrip(req)
-	}
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	if marked, ok := markBreakpoints(body); ok {
-		body = marked
-	}
-	r := req.Clone(req.Context())
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return t.base.RoundTrip(r)
 }
 
 // markBreakpoints puts cache_control on the system message and the newest message of a

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -31,11 +31,11 @@ func TestOpenRouterClaudeBreakpoints(t *testing.T) {
 			"usage":{"prompt_tokens":3000,"completion_tokens":2,"total_tokens":3002,"prompt_tokens_details":{"cached_tokens":2800}}}`)
 	}))
 	defer srv.Close()
-	req := agent.Request{Messages: []agent.Message{
-		{Role: agent.RoleSystem, Content: "You play the game."},
-		{Role: agent.RoleUser, Content: "# Step 1\nthe world"},
-		{Role: agent.RoleAssistant, Content: "Looking."},
-		{Role: agent.RoleUser, Content: "# Step 2\nthe world again"},
+	req := brain.Request{Messages: []brain.Message{
+		{Role: brain.RoleSystem, Content: "You play the game."},
+		{Role: brain.RoleUser, Content: "# Step 1\nthe world"},
+		{Role: brain.RoleAssistant, Content: "Looking."},
+		{Role: brain.RoleUser, Content: "# Step 2\nthe world again"},
 	}}
 	for _, model := range []string{"anthropic/claude-sonnet-4.6", "openai/gpt-4o-mini"} {
 		b, err := openai.New(openai.Config{BaseURL: srv.URL, Model: model, Preset: "openrouter", APIKey: "k"})

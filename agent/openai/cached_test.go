@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -160,7 +160,7 @@ func TestCachedCost(t *testing.T) {
 }
 
 // usageOf asks a brain made with cfg once and returns what its reply says it used.
-func usageOf(t *testing.T, cfg openai.Config) agent.Usage {
+func usageOf(t *testing.T, cfg openai.Config) brain.Usage {
 	t.Helper()
 	b, err := openai.New(cfg)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/models"
 )
 
@@ -73,8 +74,8 @@ func (cfg Config) cost(prompt, cached, completion int) (cost float64, upper bool
 
 // Defaults for the zero values of Config.
 const (
-	DefaultMaxRetries = 3
-	DefaultTimeout    = 2 * time.Minute
+	DefaultMaxRetries = client.DefaultMaxRetries
+	DefaultTimeout    = client.DefaultTimeout
 )
 
 // Preset is a known server of the OpenAI wire: one of models.Presets.
@@ -183,14 +184,7 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Model == "" {
 		return cfg, fmt.Errorf("openai: no model for %s: set Config.Model (--model)", cfg.BaseURL)
 	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultMaxRetries
-	} else if cfg.MaxRetries < 0 {
-		cfg.MaxRetries = 0
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
+	cfg.MaxRetries, cfg.Timeout = client.Attempts(cfg.MaxRetries, cfg.Timeout)
 	return cfg, nil
 }
 

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -59,19 +60,19 @@ func (s *limitServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // longRequest is a conversation of 40 steps of 2 KB each, then the observation.
-func longRequest(t *testing.T) agent.Request {
-	req := agent.Request{Tools: tools(t)}
+func longRequest(t *testing.T) brain.Request {
+	req := brain.Request{Tools: braintest.Tools(t)}
 	req.Messages = append(req.Messages,
-		agent.Message{Role: agent.RoleSystem, Content: "You play SpaceTraders."},
-		agent.Message{Role: agent.RoleUser, Content: "# Your notes\n\nMine iron."})
+		brain.Message{Role: brain.RoleSystem, Content: "You play SpaceTraders."},
+		brain.Message{Role: brain.RoleUser, Content: "# Your notes\n\nMine iron."})
 	for i := range 40 {
 		id := fmt.Sprintf("c%d", i)
 		req.Messages = append(req.Messages,
-			agent.Message{Role: agent.RoleAssistant, Content: strings.Repeat("thinking ", 200),
-				ToolCalls: []agent.ToolCall{{ID: id, Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
-			agent.Message{Role: agent.RoleTool, ToolCallID: id, Content: strings.Repeat("result ", 100)})
+			brain.Message{Role: brain.RoleAssistant, Content: strings.Repeat("thinking ", 200),
+				ToolCalls: []brain.ToolCall{{ID: id, Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}}},
+			brain.Message{Role: brain.RoleTool, ToolCallID: id, Content: strings.Repeat("result ", 100)})
 	}
-	req.Messages = append(req.Messages, agent.Message{Role: agent.RoleUser, Content: "# Observation\n\nDocked at A1."})
+	req.Messages = append(req.Messages, brain.Message{Role: brain.RoleUser, Content: "# Observation\n\nDocked at A1."})
 	return req
 }
 
@@ -117,7 +118,7 @@ func TestContextLengthShrinksAndRetries(t *testing.T) {
 	}
 }
 
-// A prompt that cannot be made small enough ends in ErrContextLength, saying so.
+// A prompt that cannot be made small enough ends in brain.ErrContextLength, saying so.
 func TestContextLengthGivesUpWithATypedError(t *testing.T) {
 	s := &limitServer{limit: 10, status: 400, body: `{"error":{"message":"maximum context length exceeded","code":"context_length_exceeded"}}`}
 	srv := httptest.NewServer(s)
@@ -127,8 +128,8 @@ func TestContextLengthGivesUpWithATypedError(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.Next(context.Background(), longRequest(t))
-	if !errors.Is(err, openai.ErrContextLength) || !strings.Contains(err.Error(), "shrinking the prompt") {
-		t.Fatalf("err = %v, want ErrContextLength after shrinking", err)
+	if !errors.Is(err, brain.ErrContextLength) || !strings.Contains(err.Error(), "shrinking the prompt") {
+		t.Fatalf("err = %v, want brain.ErrContextLength after shrinking", err)
 	}
 	if len(s.sizes) > 12 {
 		t.Fatalf("%d requests: the brain must give up", len(s.sizes))

@@ -5,7 +5,8 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/client"
 )
 
 // A server that runs its model with a context smaller than the prompt may cut the
@@ -52,14 +53,14 @@ func cutNotice(server string, reported, estimate, chars int) string {
 // checkCut adds a notice to r, once per brain, when the server's prompt count says it
 // probably cut the prompt of wreq. (A count the brain estimated itself is the
 // estimate, and never suspect.)
-func (b *Brain) checkCut(r *agent.Reply, wreq goopenai.ChatCompletionRequest) {
+func (b *Brain) checkCut(r *brain.Reply, wreq goopenai.ChatCompletionRequest) {
 	if b.cutSaid.Load() || b.native() != nil {
 		// Ollama's own count leaves out what its cache kept, and its context is set to
 		// fit each prompt (ollama.go).
 		return
 	}
 	chars := promptChars(wreq)
-	est := estimateTokens(chars)
+	est := client.EstimateTokens(chars)
 	if suspectCut(r.Usage.PromptTokens, est) && b.cutSaid.CompareAndSwap(false, true) {
 		r.Notices = append(r.Notices, cutNotice("the server at "+b.cfg.BaseURL, r.Usage.PromptTokens, est, chars))
 	}

@@ -1,4 +1,4 @@
-// Package openai is an agent.Brain backed by any OpenAI-compatible chat-completions
+// Package openai is a brain.Brain backed by any OpenAI-compatible chat-completions
 // endpoint: OpenAI itself, OpenRouter, Ollama, LM Studio, vLLM, llama.cpp.
 //
 // It speaks the wire format through github.com/sashabaranov/go-openai, streams text

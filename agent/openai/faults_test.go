@@ -9,49 +9,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
-const okStep = `{"text": "Recovered.", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}`
-
-func TestRateLimitRetriedAfterRetryAfter(t *testing.T) {
-	srv, b, w := script(t, `{"steps": [{"fault": "429"}, `+okStep+`]}`, nil)
-	reply, err := b.Next(context.Background(), request(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if reply.Text != "Recovered." || len(reply.Calls) != 1 {
-		t.Errorf("reply = %+v", reply)
-	}
-	if got := w.all(); len(got) != 1 || got[0] != time.Second {
-		t.Errorf("waits = %v, want [1s] from Retry-After", got)
-	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("requests = %d, want 2", n)
-	}
-}
-
-func TestServerErrorRetriedWithBackoff(t *testing.T) {
-	srv, b, w := script(t, `{"steps": [{"fault": "500"}, {"fault": "500"}, `+okStep+`]}`, nil)
-	if _, err := b.Next(context.Background(), request(t)); err != nil {
-		t.Fatal(err)
-	}
-	got := w.all()
-	if len(got) != 2 || got[0] < 500*time.Millisecond || got[1] < time.Second || got[1] > 2*time.Second {
-		t.Errorf("waits = %v, want about [0.5s 1s] (exponential, with jitter)", got)
-	}
-	if n := len(srv.Requests()); n != 3 {
-		t.Errorf("requests = %d, want 3", n)
-	}
-}
+// TestFaults runs the fault suite every model brain runs.
+func TestFaults(t *testing.T) { braintest.Faults(t, kind.Opener()) }
 
 func TestRetriesExhausted(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, {"fault": "429"}, {"fault": "500"}, `+okStep+`]}`, nil)
+	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, {"fault": "429"}, {"fault": "500"}, `+braintest.OKStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrServer) {
-		t.Fatalf("err = %v, want ErrServer", err)
+	if !errors.Is(err, brain.ErrServer) {
+		t.Fatalf("err = %v, want brain.ErrServer", err)
 	}
-	var e *openai.Error
+	var e *brain.Error
 	if !errors.As(err, &e) || e.Attempts != 3 || e.Status != 500 {
 		t.Fatalf("err = %#v, want 3 attempts ending in HTTP 500", err)
 	}
@@ -65,97 +37,19 @@ func TestRetriesExhausted(t *testing.T) {
 	}
 }
 
-func TestNoRetriesWhenNegative(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "500"}, `+okStep+`]}`, func(c *openai.Config) { c.MaxRetries = -1 })
-	if _, err := b.Next(context.Background(), request(t)); !errors.Is(err, openai.ErrServer) {
-		t.Fatalf("err = %v, want ErrServer", err)
-	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("requests = %d, want 1", n)
-	}
-}
-
-func TestCutStreamAfterText(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "cut", "text": "I will orbit and then navigate.",
-		"calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`, nil)
-	req := request(t)
-	var shown strings.Builder
-	req.OnDelta = func(s string) { shown.WriteString(s) }
-	reply, err := b.Next(context.Background(), req)
-	if !errors.Is(err, openai.ErrCut) {
-		t.Fatalf("err = %v, want ErrCut", err)
-	}
-	if !strings.Contains(err.Error(), "cut off") || !strings.Contains(err.Error(), "1 unfinished tool call(s) dropped") {
-		t.Errorf("error %q: want it to say the answer was cut and the call dropped", err)
-	}
-	if len(reply.Calls) != 0 || reply.Text != "" {
-		t.Errorf("reply = %+v, want nothing from a cut answer", reply)
-	}
-	if shown.Len() == 0 {
-		t.Error("no text reached OnDelta before the cut")
-	}
-	// Text was on screen: a retry would show it twice, so the brain must not retry.
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("requests = %d, want 1", n)
-	}
-}
-
-func TestCutBeforeTextIsRetried(t *testing.T) {
-	for _, stream := range []bool{true, false} {
-		srv, b, _ := script(t, `{"steps": [{"fault": "cut", "calls": [{"tool": "orbit_ship", "args": {"shipSymbol": "COPLAY-1"}}]}, `+okStep+`]}`,
-			func(c *openai.Config) { c.Stream = stream })
-		reply, err := b.Next(context.Background(), request(t))
-		if err != nil {
-			t.Fatalf("stream=%v: %v", stream, err)
-		}
-		if reply.Text != "Recovered." || len(srv.Requests()) != 2 {
-			t.Errorf("stream=%v: reply %+v after %d requests, want the second step", stream, reply, len(srv.Requests()))
-		}
-	}
-}
-
 func TestCutPlainBody(t *testing.T) {
 	_, b, _ := script(t, `{"steps": [{"fault": "cut"}]}`, func(c *openai.Config) { c.Stream = false; c.MaxRetries = -1 })
 	reply, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrCut) || len(reply.Calls) != 0 {
-		t.Fatalf("reply %+v, err = %v, want ErrCut and no calls", reply, err)
-	}
-}
-
-func TestTimeout(t *testing.T) {
-	for _, stream := range []bool{true, false} {
-		_, b, _ := script(t, `{"steps": [{"fault": "timeout"}, `+okStep+`]}`, func(c *openai.Config) {
-			c.Stream = stream
-			c.Timeout = 150 * time.Millisecond
-			c.MaxRetries = -1
-		})
-		start := time.Now()
-		_, err := b.Next(context.Background(), request(t))
-		if !errors.Is(err, openai.ErrTimeout) {
-			t.Fatalf("stream=%v: err = %v, want ErrTimeout", stream, err)
-		}
-		if d := time.Since(start); d < 150*time.Millisecond {
-			t.Errorf("stream=%v: gave up after %v, before the 150ms timeout", stream, d)
-		}
-		if !strings.Contains(err.Error(), "150ms") {
-			t.Errorf("error %q does not say how long it waited", err)
-		}
-	}
-}
-
-func TestTimeoutRetried(t *testing.T) {
-	_, b, _ := script(t, `{"steps": [{"fault": "timeout"}, `+okStep+`]}`, func(c *openai.Config) { c.Timeout = 100 * time.Millisecond })
-	reply, err := b.Next(context.Background(), request(t))
-	if err != nil || reply.Text != "Recovered." {
-		t.Fatalf("reply %+v, err %v: want the step after the timeout", reply, err)
+	if !errors.Is(err, brain.ErrCut) || len(reply.Calls) != 0 {
+		t.Fatalf("reply %+v, err = %v, want brain.ErrCut and no calls", reply, err)
 	}
 }
 
 func TestNoTools(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "no_tools"}, `+okStep+`]}`, nil)
+	srv, b, _ := script(t, `{"steps": [{"fault": "no_tools"}, `+braintest.OKStep+`]}`, nil)
 	_, err := b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrNoTools) {
-		t.Fatalf("err = %v, want ErrNoTools", err)
+	if !errors.Is(err, brain.ErrNoTools) {
+		t.Fatalf("err = %v, want brain.ErrNoTools", err)
 	}
 	for _, want := range []string{"does not support tool calls", "pick a model", "test-model does not support tools"} {
 		if !strings.Contains(err.Error(), want) {
@@ -164,19 +58,6 @@ func TestNoTools(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("requests = %d: a model without tools must not be retried", n)
-	}
-}
-
-func TestMalformedBody(t *testing.T) {
-	for _, stream := range []bool{true, false} {
-		srv, b, _ := script(t, `{"steps": [{"fault": "malformed_body"}, `+okStep+`]}`, func(c *openai.Config) { c.Stream = stream })
-		_, err := b.Next(context.Background(), request(t))
-		if !errors.Is(err, openai.ErrMalformed) {
-			t.Fatalf("stream=%v: err = %v, want ErrMalformed", stream, err)
-		}
-		if n := len(srv.Requests()); n != 1 {
-			t.Errorf("stream=%v: requests = %d, want 1 (not retried)", stream, n)
-		}
 	}
 }
 
@@ -218,7 +99,7 @@ func TestCancelDuringRequest(t *testing.T) {
 }
 
 func TestCancelDuringBackoff(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"fault": "429"}, `+okStep+`]}`, nil)
+	srv, b, _ := script(t, `{"steps": [{"fault": "429"}, `+braintest.OKStep+`]}`, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	openai.SetSleep(b, func(ctx context.Context, d time.Duration) error {
 		cancel()
@@ -248,8 +129,8 @@ func TestRetryAfterTooLong(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrRateLimited) || !strings.Contains(err.Error(), "asks to wait 1h0m0s") {
-		t.Fatalf("err = %v, want ErrRateLimited saying how long the server asks to wait", err)
+	if !errors.Is(err, brain.ErrRateLimited) || !strings.Contains(err.Error(), "asks to wait 1h0m0s") {
+		t.Fatalf("err = %v, want brain.ErrRateLimited saying how long the server asks to wait", err)
 	}
 	if hits != 1 {
 		t.Errorf("hits = %d, want 1", hits)
@@ -272,13 +153,13 @@ func TestKeyNeverInErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = b.Next(context.Background(), request(t))
-	if !errors.Is(err, openai.ErrAuth) {
-		t.Fatalf("err = %v, want ErrAuth", err)
+	if !errors.Is(err, brain.ErrAuth) {
+		t.Fatalf("err = %v, want brain.ErrAuth", err)
 	}
 	if gotAuth != "Bearer "+key {
 		t.Errorf("Authorization = %q: the key was not sent", gotAuth)
 	}
-	var e *openai.Error
+	var e *brain.Error
 	errors.As(err, &e)
 	for what, s := range map[string]string{
 		"error": err.Error(), "error %+v": fmtV(err), "detail": e.Detail,

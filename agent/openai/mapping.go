@@ -6,7 +6,7 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/game"
 )
@@ -18,12 +18,12 @@ var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // toWireMessages maps the conversation to the chat format. Assistant tool calls keep
 // their ids and carry their arguments verbatim, valid JSON or not: the model must see
 // exactly what it said, so that a "your arguments were not JSON" error makes sense.
-func toWireMessages(msgs []agent.Message) []goopenai.ChatCompletionMessage {
+func toWireMessages(msgs []brain.Message) []goopenai.ChatCompletionMessage {
 	out := make([]goopenai.ChatCompletionMessage, 0, len(msgs))
 	for _, m := range msgs {
 		w := goopenai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
 		switch m.Role {
-		case agent.RoleAssistant:
+		case brain.RoleAssistant:
 			for _, c := range m.ToolCalls {
 				w.ToolCalls = append(w.ToolCalls, goopenai.ToolCall{
 					ID:       c.ID,
@@ -31,7 +31,7 @@ func toWireMessages(msgs []agent.Message) []goopenai.ChatCompletionMessage {
 					Function: goopenai.FunctionCall{Name: c.Tool, Arguments: string(c.Args)},
 				})
 			}
-		case agent.RoleTool:
+		case brain.RoleTool:
 			w.ToolCallID = m.ToolCallID
 			// OpenAI refuses a tool message without content.
 			if w.Content == "" {
@@ -75,8 +75,8 @@ func toWireTools(tools []game.Tool, d models.Dialect, strip []string) ([]goopena
 // toCall maps one finished wire call. Arguments are kept byte for byte; only an
 // empty string becomes nil, since an empty json.RawMessage cannot be marshalled and
 // would break whoever journals the call.
-func toCall(id, name, args string) agent.ToolCall {
-	c := agent.ToolCall{ID: id, Tool: name}
+func toCall(id, name, args string) brain.ToolCall {
+	c := brain.ToolCall{ID: id, Tool: name}
 	if args != "" {
 		c.Args = json.RawMessage(args)
 	}
@@ -104,13 +104,6 @@ func promptChars(req goopenai.ChatCompletionRequest) int {
 }
 
 // estimateTokens is the usual rough rule: four characters a token, at least one
-// token for anything at all.
-func estimateTokens(chars int) int {
-	if chars <= 0 {
-		return 0
-	}
-	return (chars + 3) / 4
-}
 
 // WireTools returns the JSON of the tools array a chat-completions request carries for
 // tools, byte for byte as it is sent (for `coplay tools --as-model`).

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -19,12 +19,12 @@ func TestHistoryReachesTheModel(t *testing.T) {
 	srv, b, _ := script(t, `{"steps": [{"text": "Understood, not navigating."}]}`, nil)
 	req := request(t)
 	req.Messages = append(req.Messages,
-		agent.Message{Role: agent.RoleAssistant, Content: "Orbit, then go.", ToolCalls: []agent.ToolCall{
+		brain.Message{Role: brain.RoleAssistant, Content: "Orbit, then go.", ToolCalls: []brain.ToolCall{
 			{ID: "call_0_0", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)},
 			{ID: "call_0_1", Tool: "navigate_ship", Args: json.RawMessage(`{"shipSymbol": "COPL`)},
 		}},
-		agent.Message{Role: agent.RoleTool, ToolCallID: "call_0_0", Content: `{"nav":{"status":"IN_ORBIT"}}`},
-		agent.Message{Role: agent.RoleTool, ToolCallID: "call_0_1", Content: "Vetoed by the player: the contract pays more. Do not repeat it unchanged."},
+		brain.Message{Role: brain.RoleTool, ToolCallID: "call_0_0", Content: `{"nav":{"status":"IN_ORBIT"}}`},
+		brain.Message{Role: brain.RoleTool, ToolCallID: "call_0_1", Content: "Vetoed by the player: the contract pays more. Do not repeat it unchanged."},
 	)
 	if _, err := b.Next(context.Background(), req); err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestHistoryReachesTheModel(t *testing.T) {
 func TestUnansweredCallIsRefusedLikeOpenAI(t *testing.T) {
 	_, b, _ := script(t, `{"steps": [{"text": "never"}]}`, nil)
 	req := request(t)
-	req.Messages = append(req.Messages, agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "x", Tool: "orbit_ship", Args: json.RawMessage(`{}`)}}})
+	req.Messages = append(req.Messages, brain.Message{Role: brain.RoleAssistant, ToolCalls: []brain.ToolCall{{ID: "x", Tool: "orbit_ship", Args: json.RawMessage(`{}`)}}})
 	_, err := b.Next(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "did not have response messages: x") {
 		t.Fatalf("err = %v, want OpenAI's refusal of an unanswered call", err)

@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
 )
@@ -52,8 +52,8 @@ func TestTextIsProseForNativeModels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := b.Next(context.Background(), agent.Request{Tools: tools,
-				Messages: []agent.Message{{Role: agent.RoleUser, Content: "go"}}})
+			r, err := b.Next(context.Background(), brain.Request{Tools: tools,
+				Messages: []brain.Message{{Role: brain.RoleUser, Content: "go"}}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/agent/retry"
 )
 
 // Ollama's OpenAI-compatible endpoint runs every model at the server's default
@@ -138,39 +138,29 @@ func (st *ollamaState) sizeContext(n int) (numCtx, need int, over bool) {
 // timeout is a silence limit, as for an OpenAI stream. A server that answers
 // /api/version but has no /api/chat (a shim) sends the brain back to the OpenAI
 // endpoint for good.
-func (b *Brain) ollamaOnce(ctx context.Context, st *ollamaState, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (agent.Reply, *Error, time.Duration) {
-	oreq := toOllama(wreq, b.cfg.Stream)
-	probe, err := json.Marshal(oreq)
+func (b *Brain) ollamaOnce(ctx context.Context, st *ollamaState, wreq goopenai.ChatCompletionRequest, onDelta func(string), idPrefix string) (brain.Reply, *brain.Error) {
+	body, need, over, err := st.body(wreq, b.cfg.Stream)
 	if err != nil {
-		return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: "encoding the request: " + err.Error(), noRetry: true}, 0
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: "encoding the request: " + err.Error(), NoRetry: true}
 	}
-	numCtx, need, over := st.sizeContext(len(probe))
-	if oreq.Options == nil {
-		oreq.Options = map[string]any{}
-	}
-	oreq.Options["num_ctx"] = numCtx
-	body, _ := json.Marshal(oreq)
-
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	actx, slot := withSlot(actx)
-	var silent atomic.Bool
-	timer := time.AfterFunc(b.cfg.Timeout, func() { silent.Store(true); cancel() })
-	defer timer.Stop()
-	fail := func(err error, spoke bool) (agent.Reply, *Error, time.Duration) {
-		var e *Error
-		if silent.Load() && ctx.Err() == nil {
-			e = &Error{Kind: ErrTimeout, Detail: fmt.Sprintf("the server was silent for %s", b.cfg.Timeout)}
-		} else {
+	quiet := retry.NewSilence(ctx, b.cfg.Timeout, cancel)
+	defer quiet.Stop()
+	fail := func(err error, spoke bool) (brain.Reply, *brain.Error) {
+		e := quiet.Err()
+		if !quiet.Fired() {
 			e = classify(err)
 		}
-		e.noRetry = e.noRetry || spoke
-		return agent.Reply{}, e, slot.get()
+		e.NoRetry = e.NoRetry || spoke
+		e.Wait = slot.get()
+		return brain.Reply{}, e
 	}
 
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, st.root+"/api/chat", bytes.NewReader(body))
 	if err != nil {
-		return agent.Reply{}, &Error{Kind: ErrNetwork, Detail: err.Error(), noRetry: true}, 0
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrNetwork, Detail: err.Error(), NoRetry: true}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if b.cfg.APIKey != "" {
@@ -186,81 +176,130 @@ func (b *Brain) ollamaOnce(ctx context.Context, st *ollamaState, wreq goopenai.C
 		msg := ollamaError(data)
 		if resp.StatusCode == http.StatusNotFound && !strings.Contains(strings.ToLower(msg), "model") {
 			b.setOllama(nil)
-			if b.cfg.Stream {
-				return b.streamOnce(ctx, wreq, onDelta, idPrefix)
-			}
-			return b.once(ctx, wreq, idPrefix)
+			return b.attempt(ctx, wreq, onDelta, idPrefix)
 		}
-		return agent.Reply{}, byStatus(resp.StatusCode, msg), slot.get()
+		e := byStatus(resp.StatusCode, msg)
+		e.Wait = slot.get()
+		return brain.Reply{}, e
 	}
 
-	var text, thinking strings.Builder
-	var calls []goopenai.ToolCall
-	vis := &visibleText{}
-	spoke := false
-	if onDelta != nil {
-		vis.out = func(s string) { onDelta(s); spoke = true }
+	var ans ollamaAnswer
+	if e, err := ans.read(resp.Body, quiet, onDelta); e != nil {
+		return brain.Reply{}, e
+	} else if err != nil {
+		return fail(err, ans.spoke)
 	}
-	var last *ollamaChunk
-	dec := bufio.NewReader(resp.Body)
-	for {
-		line, err := dec.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			timer.Reset(b.cfg.Timeout)
-			var c ollamaChunk
-			if jerr := json.Unmarshal(line, &c); jerr != nil {
-				return agent.Reply{}, &Error{Kind: ErrMalformed, noRetry: spoke, Detail: "not an Ollama chat answer: " + jerr.Error()}, 0
-			}
-			if c.Error != "" {
-				e := byStatus(0, c.Error)
-				e.noRetry = e.noRetry || spoke
-				return agent.Reply{}, e, 0
-			}
-			text.WriteString(c.Message.Content)
-			vis.write(c.Message.Content)
-			thinking.WriteString(c.Message.Thinking)
-			for _, tc := range c.Message.ToolCalls {
-				calls = append(calls, goopenai.ToolCall{ID: tc.ID, Function: goopenai.FunctionCall{Name: tc.Function.Name, Arguments: string(tc.Function.Arguments)}})
-			}
-			if c.Done {
-				last = &c
-				break
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return fail(err, spoke)
-		}
-	}
-	if last == nil {
-		detail := "the answer ended before Ollama said it was done"
-		if len(calls) > 0 {
-			detail += fmt.Sprintf("; %d tool call(s) dropped", len(calls))
-		}
-		if silent.Load() && ctx.Err() == nil {
-			return agent.Reply{}, &Error{Kind: ErrTimeout, noRetry: spoke, Detail: fmt.Sprintf("the server was silent for %s", b.cfg.Timeout)}, 0
-		}
-		return agent.Reply{}, &Error{Kind: ErrCut, noRetry: spoke, Detail: detail}, 0
-	}
-	finish := goopenai.FinishReason(last.DoneReason)
-	if finish == "" {
-		finish = goopenai.FinishReasonStop
-	}
-	reply, e := buildReply(text.String(), calls, finish, idPrefix)
+	reply, e := ans.reply(idPrefix, quiet)
 	if e != nil {
-		e.noRetry = e.noRetry || spoke
-		return agent.Reply{}, e, 0
+		return brain.Reply{}, e
 	}
-	reply.Thinking = thinkingOf(thinking.String())
-	reply.Usage = agent.Usage{PromptTokens: last.PromptEvalCount, CompletionTokens: last.EvalCount}
 	if over && st.overSaid.CompareAndSwap(false, true) {
 		reply.Notices = append(reply.Notices, fmt.Sprintf(
 			"the prompt needs about %d tokens of context with room for the answer, more than %s's %d: Ollama cuts the front of what does not fit. Pick a model with a longer context, or play with fewer tools (--tool-budget)",
 			need, b.cfg.Model, st.maxCtx))
 	}
-	return reply, nil, 0
+	return reply, nil
+}
+
+// body encodes the /api/chat request for wreq with its num_ctx (sizeContext): need is
+// the context it needs, over whether that is more than the model has.
+func (st *ollamaState) body(wreq goopenai.ChatCompletionRequest, stream bool) (body []byte, need int, over bool, err error) {
+	oreq := toOllama(wreq, stream)
+	probe, err := json.Marshal(oreq)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	numCtx, need, over := st.sizeContext(len(probe))
+	if oreq.Options == nil {
+		oreq.Options = map[string]any{}
+	}
+	oreq.Options["num_ctx"] = numCtx
+	body, err = json.Marshal(oreq)
+	return body, need, over, err
+}
+
+// ollamaAnswer is what an /api/chat answer carried, line by line.
+type ollamaAnswer struct {
+	text, thinking strings.Builder
+	calls          []goopenai.ToolCall
+	last           *ollamaChunk // the line that said done; nil while none has
+	spoke          bool         // text reached onDelta: a retry would show it twice
+}
+
+// read reads the answer's lines until Ollama says it is done or the body ends, rearming
+// quiet at each. A line that is not JSON or that carries an error comes back as e, a
+// failed read as err.
+func (a *ollamaAnswer) read(body io.Reader, quiet *retry.Silence, onDelta func(string)) (e *brain.Error, err error) {
+	vis := &visibleText{}
+	if onDelta != nil {
+		vis.out = func(s string) { onDelta(s); a.spoke = true }
+	}
+	dec := bufio.NewReader(body)
+	for {
+		line, err := dec.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			quiet.Heard()
+			var c ollamaChunk
+			if jerr := json.Unmarshal(line, &c); jerr != nil {
+				return &brain.Error{Kind: brain.ErrMalformed, NoRetry: a.spoke, Detail: "not an Ollama chat answer: " + jerr.Error()}, nil
+			}
+			if c.Error != "" {
+				e := byStatus(0, c.Error)
+				e.NoRetry = e.NoRetry || a.spoke
+				return e, nil
+			}
+			a.add(c, vis)
+			if c.Done {
+				a.last = &c
+				return nil, nil
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, nil
+			}
+			return nil, err
+		}
+	}
+}
+
+// add takes in one line of the answer.
+func (a *ollamaAnswer) add(c ollamaChunk, vis *visibleText) {
+	a.text.WriteString(c.Message.Content)
+	vis.write(c.Message.Content)
+	a.thinking.WriteString(c.Message.Thinking)
+	for _, tc := range c.Message.ToolCalls {
+		a.calls = append(a.calls, goopenai.ToolCall{ID: tc.ID, Function: goopenai.FunctionCall{Name: tc.Function.Name, Arguments: string(tc.Function.Arguments)}})
+	}
+}
+
+// reply is the brain's reply from a whole answer; an answer that never said it was done
+// was cut (or timed out, when quiet fired).
+func (a *ollamaAnswer) reply(idPrefix string, quiet *retry.Silence) (brain.Reply, *brain.Error) {
+	if a.last == nil {
+		if quiet.Fired() {
+			e := quiet.Err()
+			e.NoRetry = a.spoke
+			return brain.Reply{}, e
+		}
+		detail := "the answer ended before Ollama said it was done"
+		if len(a.calls) > 0 {
+			detail += fmt.Sprintf("; %d tool call(s) dropped", len(a.calls))
+		}
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrCut, NoRetry: a.spoke, Detail: detail}
+	}
+	finish := goopenai.FinishReason(a.last.DoneReason)
+	if finish == "" {
+		finish = goopenai.FinishReasonStop
+	}
+	reply, e := buildReply(a.text.String(), a.calls, finish, idPrefix)
+	if e != nil {
+		e.NoRetry = e.NoRetry || a.spoke
+		return brain.Reply{}, e
+	}
+	reply.Thinking = thinkingOf(a.thinking.String())
+	reply.Usage = brain.Usage{PromptTokens: a.last.PromptEvalCount, CompletionTokens: a.last.EvalCount}
+	return reply, nil
 }
 
 // ollamaError reads Ollama's {"error": "..."} body, or returns the body as it is.
@@ -271,5 +310,5 @@ func ollamaError(data []byte) string {
 	if json.Unmarshal(data, &e) == nil && e.Error != "" {
 		return e.Error
 	}
-	return clip(strings.TrimSpace(string(data)), 300)
+	return brain.Clip(strings.TrimSpace(string(data)), 300)
 }

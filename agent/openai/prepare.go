@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
-// Before the first step the brain asks the server about its model (agent.Preparer):
+// Before the first step the brain asks the server about its model (brain.Preparer):
 // Ollama, found by its /api/version, says the model's context length in /api/show, and
 // is then spoken to through its own /api/chat, where the context can be set (ollama.go);
 // vLLM says max_model_len in /v1/models, llama.cpp its context in /props. The window
@@ -30,15 +30,15 @@ const probeTimeout = 5 * time.Second
 // default prompt is sized for 32k.
 const ollamaWindow = 32768
 
-var _ agent.Preparer = (*Brain)(nil)
+var _ brain.Preparer = (*Brain)(nil)
 
 // Prepare learns the model's window before the first request: from Ollama (whose
 // context it then sets for every request), vLLM's /v1/models or llama.cpp's /props.
 // Hosted services are not asked. A server that answers none of these is not an error:
 // the window stays unknown.
-func (b *Brain) Prepare(ctx context.Context) (agent.Prep, error) {
+func (b *Brain) Prepare(ctx context.Context) (brain.Prep, error) {
 	if b.hosted() {
-		return agent.Prep{}, nil
+		return brain.Prep{}, nil
 	}
 	root := serverRoot(b.cfg.BaseURL)
 	if version, ok := b.ollamaVersion(ctx, root); ok {
@@ -48,11 +48,11 @@ func (b *Brain) Prepare(ctx context.Context) (agent.Prep, error) {
 		// The preset says Ollama, but its own API does not answer: only the OpenAI
 		// endpoint can be used, and it runs the model at the server's default context.
 		if b.getJSON(ctx, b.cfg.BaseURL+"/models", &struct{}{}) == nil {
-			return agent.Prep{Window: ollamaDefaultContext, Notice: ollamaNoContextNotice(root)}, nil
+			return brain.Prep{Window: ollamaDefaultContext, Notice: ollamaNoContextNotice(root)}, nil
 		}
-		return agent.Prep{}, nil
+		return brain.Prep{}, nil
 	}
-	return agent.Prep{Window: b.serverWindow(ctx, root)}, nil
+	return brain.Prep{Window: b.serverWindow(ctx, root)}, nil
 }
 
 // ollamaDefaultContext is the context Ollama runs a model at unless told otherwise
@@ -122,12 +122,12 @@ func (s ollamaShow) contextLength() int {
 
 // prepareOllama reads the model's context length and switches the brain to Ollama's
 // own /api/chat, where every request sets its context (num_ctx) to fit.
-func (b *Brain) prepareOllama(ctx context.Context, root, version string) (agent.Prep, error) {
+func (b *Brain) prepareOllama(ctx context.Context, root, version string) (brain.Prep, error) {
 	var show ollamaShow
 	err := b.postJSON(ctx, root+"/api/show", map[string]string{"model": b.cfg.Model}, &show)
 	var se *statusError
 	if errors.As(err, &se) && se.status == http.StatusNotFound {
-		return agent.Prep{}, fmt.Errorf("Ollama %s at %s has no model %q: pull it with `ollama pull %s`, or pass --model with one `ollama list` shows", version, root, b.cfg.Model, b.cfg.Model)
+		return brain.Prep{}, fmt.Errorf("Ollama %s at %s has no model %q: pull it with `ollama pull %s`, or pass --model with one `ollama list` shows", version, root, b.cfg.Model, b.cfg.Model)
 	}
 	maxCtx := 0
 	if err == nil {
@@ -138,7 +138,7 @@ func (b *Brain) prepareOllama(ctx context.Context, root, version string) (agent.
 	if maxCtx > 0 {
 		window = min(maxCtx, ollamaWindow)
 	}
-	prep := agent.Prep{Window: window}
+	prep := brain.Prep{Window: window}
 	if err != nil {
 		return prep, fmt.Errorf("Ollama %s at %s: reading model %s (/api/show): %v; its context is set to fit each prompt, up to %d tokens", version, root, b.cfg.Model, err, window)
 	}
@@ -183,7 +183,7 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string {
-	return fmt.Sprintf("HTTP %d: %s", e.status, clip(strings.TrimSpace(e.body), 200))
+	return fmt.Sprintf("HTTP %d: %s", e.status, brain.Clip(strings.TrimSpace(e.body), 200))
 }
 
 // getJSON and postJSON ask the server one question, within probeTimeout, through the

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // A reasoning model's thinking reaches the brain three ways: <think>…</think> in the
@@ -69,11 +69,11 @@ func addThought(b *strings.Builder, s string) {
 
 // thinkingOf joins the reasoning fields and the content's think blocks into the
 // reply's Thinking, dropping empty pieces.
-func thinkingOf(parts ...string) []agent.Thinking {
-	var out []agent.Thinking
+func thinkingOf(parts ...string) []brain.Thinking {
+	var out []brain.Thinking
 	for _, p := range parts {
 		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, agent.Thinking{Text: p})
+			out = append(out, brain.Thinking{Text: p})
 		}
 	}
 	return out

@@ -6,7 +6,7 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // assembler puts a streamed answer back together: text deltas in order, tool calls
@@ -104,16 +104,16 @@ func (a *assembler) addCall(tc goopenai.ToolCall) {
 
 // finished returns the reply once the stream ended, or why it cannot be trusted.
 // Calls are only ever returned from a stream the model finished.
-func (a *assembler) finished(idPrefix string) (agent.Reply, *Error) {
+func (a *assembler) finished(idPrefix string) (brain.Reply, *brain.Error) {
 	if a.finish == "" {
 		if a.chunks == 0 {
-			return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: "the stream carried no chunks (not an OpenAI event stream)"}
+			return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: "the stream carried no chunks (not an OpenAI event stream)"}
 		}
 		detail := "the stream ended without a finish_reason"
 		if n := len(a.calls); n > 0 {
 			detail += fmt.Sprintf("; %d unfinished tool call(s) dropped", n)
 		}
-		return agent.Reply{}, &Error{Kind: ErrCut, Detail: detail}
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrCut, Detail: detail}
 	}
 	wire := make([]goopenai.ToolCall, len(a.calls))
 	for i, c := range a.calls {
@@ -126,15 +126,15 @@ func (a *assembler) finished(idPrefix string) (agent.Reply, *Error) {
 
 // buildReply checks a finished message and maps it to a Reply (without usage).
 // Calls without an id get idPrefix plus their position.
-func buildReply(text string, wire []goopenai.ToolCall, finish goopenai.FinishReason, idPrefix string) (agent.Reply, *Error) {
+func buildReply(text string, wire []goopenai.ToolCall, finish goopenai.FinishReason, idPrefix string) (brain.Reply, *brain.Error) {
 	if finish == goopenai.FinishReasonLength && len(wire) > 0 {
-		return agent.Reply{}, &Error{Kind: ErrCut, noRetry: true,
+		return brain.Reply{}, &brain.Error{Kind: brain.ErrCut, NoRetry: true,
 			Detail: "the model hit its output token limit while writing tool calls (finish_reason length)"}
 	}
-	reply := agent.Reply{Text: text}
+	reply := brain.Reply{Text: text}
 	for i, c := range wire {
 		if c.Function.Name == "" {
-			return agent.Reply{}, &Error{Kind: ErrMalformed, Detail: fmt.Sprintf("tool call %d has no function name", i)}
+			return brain.Reply{}, &brain.Error{Kind: brain.ErrMalformed, Detail: fmt.Sprintf("tool call %d has no function name", i)}
 		}
 		id := c.ID
 		if id == "" {
@@ -144,16 +144,4 @@ func buildReply(text string, wire []goopenai.ToolCall, finish goopenai.FinishRea
 		reply.Calls = append(reply.Calls, toCall(id, c.Function.Name, c.Function.Arguments))
 	}
 	return reply, nil
-}
-
-// completionChars measures what the model wrote, for estimating tokens.
-func completionChars(r agent.Reply) int {
-	n := len(r.Text)
-	for _, t := range r.Thinking {
-		n += len(t.Text)
-	}
-	for _, c := range r.Calls {
-		n += len(c.Tool) + len(c.Args)
-	}
-	return n
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	goopenai "github.com/sashabaranov/go-openai"
 )
 
@@ -79,14 +79,14 @@ func TestAssemblerRefusesUnfinished(t *testing.T) {
 	}{
 		{"no finish_reason", []goopenai.ChatCompletionStreamResponse{
 			chunk(goopenai.ToolCall{Index: ptr(0), ID: "a", Function: fn("orbit_ship", `{"sh`)}),
-		}, ErrCut, "1 unfinished tool call(s) dropped"},
-		{"nothing at all", nil, ErrMalformed, "no chunks"},
+		}, brain.ErrCut, "1 unfinished tool call(s) dropped"},
+		{"nothing at all", nil, brain.ErrMalformed, "no chunks"},
 		{"token limit mid call", []goopenai.ChatCompletionStreamResponse{
 			chunk(goopenai.ToolCall{Index: ptr(0), ID: "a", Function: fn("orbit_ship", `{"sh`)}), finish("length"),
-		}, ErrCut, "output token limit"},
+		}, brain.ErrCut, "output token limit"},
 		{"call without a name", []goopenai.ChatCompletionStreamResponse{
 			chunk(goopenai.ToolCall{Index: ptr(0), ID: "a", Function: fn("", `{}`)}), finish("tool_calls"),
-		}, ErrMalformed, "no function name"},
+		}, brain.ErrMalformed, "no function name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,30 +119,11 @@ func TestAssemblerTextAndUsage(t *testing.T) {
 	}
 }
 
-func TestNoToolsMessages(t *testing.T) {
-	for _, m := range []string{
-		"registry.ollama.ai/library/gemma:2b does not support tools",
-		`"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`,
-		"tools param requires --jinja flag",
-		"No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing",
-	} {
-		if e := byStatus(400, m); e.Kind != ErrNoTools {
-			t.Errorf("%q classified as %v, want ErrNoTools", m, e.Kind)
-		}
-	}
-	if e := byStatus(0, "overloaded"); e.Kind != ErrServer {
-		t.Errorf("an error event inside a stream classified as %v, want ErrServer (retryable)", e.Kind)
-	}
-	if e := byStatus(400, "tool_call_id x not found"); e.Kind == ErrNoTools {
-		t.Error("an ordinary tool error was taken for a model without tools")
-	}
-}
-
 func timeNow() time.Time { return time.Unix(1767225600, 0) }
 
 // assemble feeds chunks to an assembler and returns what it finishes with, its call
 // ids made from prefix.
-func assemble(chunks []goopenai.ChatCompletionStreamResponse, prefix string) (agent.Reply, *Error) {
+func assemble(chunks []goopenai.ChatCompletionStreamResponse, prefix string) (brain.Reply, *brain.Error) {
 	var a assembler
 	for _, c := range chunks {
 		a.add(c, nil)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // A server without a tool-call parser for its model (llama.cpp without --jinja, vLLM
@@ -50,7 +50,7 @@ var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
 // textCalls is what readTextCalls found.
 type textCalls struct {
 	rest     string           // the text without the calls' markup
-	calls    []agent.ToolCall // FromText set, ids from the prefix
+	calls    []brain.ToolCall // FromText set, ids from the prefix
 	problems []string         // blocks that meant a call and could not be read
 }
 
@@ -60,7 +60,7 @@ func readTextCalls(text string, known func(string) bool, idPrefix string) textCa
 	var out textCalls
 	var rest strings.Builder
 	add := func(name string, args json.RawMessage) {
-		out.calls = append(out.calls, agent.ToolCall{
+		out.calls = append(out.calls, brain.ToolCall{
 			ID: fmt.Sprintf("%stext%d", idPrefix, len(out.calls)), Tool: name, Args: args, FromText: true,
 		})
 	}

@@ -1,10 +1,13 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"math"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -161,4 +164,38 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 func withSlot(ctx context.Context) (context.Context, *retrySlot) {
 	slot := &retrySlot{}
 	return context.WithValue(ctx, slotKey{}, slot), slot
+}
+
+// EditRequests returns a transport that passes every chat-completions request body
+// through edit before base sends it; edit's ok false sends the body as it was. The
+// brain marks cache breakpoints this way, and a profile's max_tokens is added so.
+func EditRequests(base http.RoundTripper, edit func(body []byte) ([]byte, bool)) http.RoundTripper {
+	return editTransport{base: base, edit: edit}
+}
+
+// editTransport is EditRequests' transport.
+type editTransport struct {
+	base http.RoundTripper
+	edit func([]byte) ([]byte, bool)
+}
+
+// RoundTrip sends req with its body edited.
+func (t editTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/chat/completions") || req.Body == nil {
+		return t.base.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if edited, ok := t.edit(body); ok {
+		body = edited
+	}
+	r := req.Clone(req.Context())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return t.base.RoundTrip(r)
 }

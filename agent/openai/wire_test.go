@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -115,26 +115,26 @@ func TestWireMatrix(t *testing.T) {
 	}{
 		{"openai.plain", with(orbit, func(w *want) { w.cached = 1792 })},
 		{"openai.stream", with(orbit, func(w *want) { w.cached = 1792 })},
-		{"openai.error", want{err: openai.ErrRateLimited}},
+		{"openai.error", want{err: brain.ErrRateLimited}},
 		{"openrouter.stream", with(orbit, func(w *want) { w.thinking = "so orbit it first"; w.complete = 60 })},
 		{"openrouter.plain", want{text: "Nothing to do until the ship arrives.", thinking: "in transit", prompt: 1900, complete: 30}},
-		{"openrouter.error", want{err: openai.ErrRejected}},
+		{"openrouter.error", want{err: brain.ErrRejected}},
 		{"ollama-openai.plain", with(orbit, func(w *want) { w.thinking = "cannot fly" })},
 		{"ollama-openai.stream", with(orbit, func(w *want) { w.thinking = "cannot fly" })},
-		{"ollama-openai.error", want{err: openai.ErrNoTools}},
+		{"ollama-openai.error", want{err: brain.ErrNoTools}},
 		{"ollama-native.stream", with(orbit, func(w *want) { w.thinking = "Docked ships cannot fly." })},
 		{"ollama-native.plain", with(orbit, func(w *want) { w.thinking = "cannot fly" })},
-		{"ollama-native.error", want{err: openai.ErrNoTools}},
-		{"ollama-native.midstream-error", want{err: openai.ErrServer}},
+		{"ollama-native.error", want{err: brain.ErrNoTools}},
+		{"ollama-native.midstream-error", want{err: brain.ErrServer}},
 		{"lmstudio.stream", orbit},
 		{"lmstudio.plain", orbit},
-		{"lmstudio.error", want{err: openai.ErrRejected}},
+		{"lmstudio.error", want{err: brain.ErrRejected}},
 		{"vllm.stream", with(orbit, func(w *want) { w.thinking = "Docked ships cannot fly." })},
 		{"vllm.plain", with(orbit, func(w *want) { w.thinking = "cannot fly" })},
-		{"vllm.error", want{err: openai.ErrContextLength}},
+		{"vllm.error", want{err: brain.ErrContextLength}},
 		{"llamacpp.plain", with(orbit, func(w *want) { w.thinking = "cannot fly"; w.fromText = true })},
 		{"llamacpp.stream", with(orbit, func(w *want) { w.thinking = "cannot fly"; w.fromText = true })},
-		{"llamacpp.error", want{err: openai.ErrContextLength}},
+		{"llamacpp.error", want{err: brain.ErrContextLength}},
 		{"text-hermes.plain", with(orbit, func(w *want) { w.fromText = true })},
 		{"text-mistral.stream", with(orbit, func(w *want) { w.fromText = true })},
 		{"text-mistral-v11.plain", with(orbit, func(w *want) { w.fromText = true })},
@@ -255,10 +255,10 @@ func TestOllamaNativeRequest(t *testing.T) {
 	}
 	req := request(t)
 	req.Messages = append(req.Messages,
-		agent.Message{Role: agent.RoleAssistant, Content: "Orbiting.", ToolCalls: []agent.ToolCall{{ID: "call_1", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}},
-			Thinking: []agent.Thinking{{Text: "PRIVATE"}}},
-		agent.Message{Role: agent.RoleTool, ToolCallID: "call_1", Content: "in orbit"},
-		agent.Message{Role: agent.RoleUser, Content: "# Step 2"})
+		brain.Message{Role: brain.RoleAssistant, Content: "Orbiting.", ToolCalls: []brain.ToolCall{{ID: "call_1", Tool: "orbit_ship", Args: json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)}},
+			Thinking: []brain.Thinking{{Text: "PRIVATE"}}},
+		brain.Message{Role: brain.RoleTool, ToolCallID: "call_1", Content: "in orbit"},
+		brain.Message{Role: brain.RoleUser, Content: "# Step 2"})
 	if _, err := b.Next(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}

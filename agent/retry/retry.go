@@ -1,18 +1,45 @@
-// Package retry holds what every model brain does between attempts: how long to wait
-// (what the server asked for, else exponential backoff with jitter), reading the
-// server's retry headers, and sleeping in a way a cancelled context cuts short.
+// Package retry holds what every model brain does between attempts: whether to try
+// again at all (Again), how long to wait (what the server asked for, else exponential
+// backoff with jitter), reading the server's retry headers, and sleeping in a way a
+// cancelled context cuts short.
 package retry
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 )
+
+// MaxWait is the longest a brain sleeps before a retry. A server that asks for more is
+// reported to the person instead: they may prefer another model.
+const MaxWait = 60 * time.Second
+
+// Again decides what follows the failed attempt number attempt (from 1): nil when the
+// brain should ask again, after sleeping the backoff through sleep; otherwise the error
+// to return. That is e itself when e is not worth another attempt, the attempts are
+// spent, or the server asks to wait longer than MaxWait (then e's Detail says so), and
+// an error wrapping sleep's when the wait was cut short.
+func Again(ctx context.Context, e *brain.Error, attempt, maxRetries int, sleep func(context.Context, time.Duration) error) error {
+	if e.NoRetry || !brain.Retryable(e.Kind) || attempt > maxRetries {
+		return e
+	}
+	d := Backoff(attempt, e.Wait)
+	if d > MaxWait {
+		e.Detail += fmt.Sprintf("; the server asks to wait %s before retrying", d.Round(time.Second))
+		return e
+	}
+	if err := sleep(ctx, d); err != nil {
+		return fmt.Errorf("%s: %s at %s: stopped while waiting to retry: %w", e.Provider, e.Model, e.BaseURL, err)
+	}
+	return nil
+}
 
 // Backoff is the wait before attempt+1: what the server asked for, else exponential
 // from half a second with jitter, at most 20 s.

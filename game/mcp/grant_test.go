@@ -50,6 +50,28 @@ func (p *person) count() (int, string) {
 	return p.visits, strings.Join(p.said, "\n")
 }
 
+// oauthServer starts an MCP server behind an authorization server whose tokens last an
+// hour, closed when the test ends.
+func oauthServer(t *testing.T) *mcptest.OAuthServer {
+	t.Helper()
+	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// mustOpen opens the game cfg names, or fails the test.
+func mustOpen(t *testing.T, cfg Config) *Game {
+	t.Helper()
+	g, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func tick(t *testing.T, g *Game) {
 	t.Helper()
 	res, err := g.Call(context.Background(), "tick", json.RawMessage(`{}`))
@@ -63,17 +85,10 @@ func tick(t *testing.T, g *Game) {
 // browser is asked once more.
 func TestOAuthGrantRefreshedKeptAndResumed(t *testing.T) {
 	by := skew(t)
-	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oauthServer(t)
 	store := &memStore{}
 	p := &person{}
-	g, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustOpen(t, Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
 	tick(t, g)
 	kept, _ := store.Load(srv.URL)
 	if kept == nil || kept.RefreshToken == "" || !kept.Registered || kept.RevocationURL == "" {
@@ -94,10 +109,7 @@ func TestOAuthGrantRefreshedKeptAndResumed(t *testing.T) {
 	by.Store(0)
 	kept.Expiry = clock().Add(-time.Minute) // the next night: the kept token has expired
 	store.Save(kept)
-	g2, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g2 := mustOpen(t, Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
 	tick(t, g2)
 	g2.Close()
 	if visits, _ := p.count(); visits != 1 {
@@ -111,10 +123,7 @@ func TestOAuthGrantRefreshedKeptAndResumed(t *testing.T) {
 	kept, _ = store.Load(srv.URL)
 	kept.Expiry = clock().Add(-time.Minute)
 	store.Save(kept)
-	g3, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g3 := mustOpen(t, Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
 	defer g3.Close()
 	tick(t, g3)
 	visits, said := p.count()
@@ -131,16 +140,9 @@ func TestOAuthGrantRefreshedKeptAndResumed(t *testing.T) {
 // on with the same grant.
 func TestOAuthRefreshFailureMidRunIsAFault(t *testing.T) {
 	by := skew(t)
-	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oauthServer(t)
 	p := &person{}
-	g, err := Open(context.Background(), Config{URL: srv.URL, Tokens: &memStore{}, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustOpen(t, Config{URL: srv.URL, Tokens: &memStore{}, OAuth: p.oauth()})
 	defer g.Close()
 	tick(t, g)
 	srv.TokenEndpointDown(true)
@@ -162,18 +164,11 @@ func TestOAuthRefreshFailureMidRunIsAFault(t *testing.T) {
 // The registration asks for the refresh_token grant, and offline_access is asked for
 // where the authorization server lists it (SEP-2207).
 func TestOAuthRegistersForRefresh(t *testing.T) {
-	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oauthServer(t)
 	var authURL string
 	o := (&person{}).oauth()
 	o.Open = func(u string) error { authURL = u; return browser(u) }
-	g, err := Open(context.Background(), Config{URL: srv.URL, OAuth: o})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustOpen(t, Config{URL: srv.URL, OAuth: o})
 	defer g.Close()
 	if got := strings.Join(srv.Stats().RegisteredGrants, " "); got != "authorization_code refresh_token" {
 		t.Errorf("registered grant_types %q", got)
@@ -188,22 +183,12 @@ func TestOAuthRegistersForRefresh(t *testing.T) {
 // refreshing with a used refresh token and asking the browser again.
 func TestOAuthGrantSharedBetweenRuns(t *testing.T) {
 	by := skew(t)
-	srv, err := mcptest.NewOAuthServer("127.0.0.1:0", time.Hour, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oauthServer(t)
 	store := &memStore{}
 	p := &person{}
-	a, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustOpen(t, Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
 	defer a.Close()
-	b, err := Open(context.Background(), Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustOpen(t, Config{URL: srv.URL, Tokens: store, OAuth: p.oauth()})
 	defer b.Close()
 	tick(t, a)
 	tick(t, b)

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // The arena autopilot understands one thing in advice: whether the person wants it to
@@ -57,5 +57,5 @@ func fightPreference(advice string) (fight, ok bool) {
 	return false, true
 }
 
-// newAdvice returns the advice given for this step (agent.AdviceOf).
-func newAdvice(msgs []agent.Message) []string { return agent.AdviceOf(msgs) }
+// newAdvice returns the advice given for this step (brain.AdviceOf).
+func newAdvice(msgs []brain.Message) []string { return brain.AdviceOf(msgs) }

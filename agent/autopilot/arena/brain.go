@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/game"
 	arenagame "github.com/coplayhq/coplay/game/arena"
 )
@@ -17,7 +17,7 @@ type source interface {
 	View() arenagame.View
 }
 
-// Brain is the arena's autopilot: an agent.Brain that plays by a few readable rules (see
+// Brain is the arena's autopilot: an brain.Brain that plays by a few readable rules (see
 // the package doc). Its methods are safe for concurrent use.
 type Brain struct {
 	src source
@@ -31,8 +31,8 @@ type Brain struct {
 }
 
 var (
-	_ agent.Brain        = (*Brain)(nil)
-	_ agent.InstantBrain = (*Brain)(nil)
+	_ brain.Brain        = (*Brain)(nil)
+	_ brain.InstantBrain = (*Brain)(nil)
 )
 
 // New returns an autopilot that reads g's world directly (reading changes nothing).
@@ -60,16 +60,16 @@ func Plays(driver string) bool { return driver == arenagame.DriverName }
 // Name returns "autopilot".
 func (b *Brain) Name() string { return "autopilot" }
 
-// Instant reports that the autopilot answers at once (agent.InstantBrain).
+// Instant reports that the autopilot answers at once (brain.InstantBrain).
 func (b *Brain) Instant() bool { return true }
 
 // Next learns from the results and advice in req.Messages, reads the world and returns
 // the notebook calls that keep notes and plan current, then this step's game calls, with
 // a plain-words explanation. With nothing to do it returns no game calls and says what
 // it waits for.
-func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
+func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
 	if err := ctx.Err(); err != nil {
-		return agent.Reply{}, err
+		return brain.Reply{}, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -79,7 +79,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 	dec := decide(v, &b.mem)
 	notes := b.book.update(v, &b.mem)
 	tools := game.ToolSet(req.Tools)
-	reply := agent.Reply{Text: b.explain(dec)}
+	reply := brain.Reply{Text: b.explain(dec)}
 	// The notebook calls go first: they run at once, so the notes on the screen say what
 	// the calls waiting for the person are for.
 	for _, a := range append(notes, dec.calls...) {
@@ -89,7 +89,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		b.ids++
 		id := fmt.Sprintf("%s-%d", b.run, b.ids)
 		b.mem.issued[id] = a.key
-		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
+		reply.Calls = append(reply.Calls, brain.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
 	}
 	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 // How long, in steps, a key stays blocked after the person vetoed its call, and after
@@ -54,9 +54,9 @@ var gameErrorRe = regexp.MustCompile(`game error (\d+): ([^\n]*)`)
 
 // absorb reads the results of the autopilot's calls and the person's new advice out of
 // the conversation.
-func (m *memory) absorb(msgs []agent.Message) {
+func (m *memory) absorb(msgs []brain.Message) {
 	for _, msg := range msgs {
-		if msg.Role != agent.RoleTool || m.answered[msg.ToolCallID] {
+		if msg.Role != brain.RoleTool || m.answered[msg.ToolCallID] {
 			continue
 		}
 		m.answered[msg.ToolCallID] = true

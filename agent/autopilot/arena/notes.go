@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 	arenagame "github.com/coplayhq/coplay/game/arena"
 )
 
@@ -30,7 +30,7 @@ func (n *notebook) update(v arenagame.View, mem *memory) []action {
 			continue
 		}
 		n.sections[sec] = text[sec]
-		out = append(out, call("notes "+sec, agent.ToolUpdateNotes, map[string]any{"section": sec, "text": text[sec]}, "Notes: %s updated.", sec))
+		out = append(out, call("notes "+sec, brain.ToolUpdateNotes, map[string]any{"section": sec, "text": text[sec]}, "Notes: %s updated.", sec))
 	}
 	steps := planSteps(mem)
 	if key := strings.Join(steps, "\n"); key != n.plan {
@@ -39,7 +39,7 @@ func (n *notebook) update(v arenagame.View, mem *memory) []action {
 		for i, s := range steps {
 			list[i] = s
 		}
-		out = append(out, call("plan", agent.ToolSetPlan, map[string]any{"steps": list}, "Plan: set."))
+		out = append(out, call("plan", brain.ToolSetPlan, map[string]any{"steps": list}, "Plan: set."))
 	}
 	return out
 }
