@@ -97,7 +97,7 @@ func replayScreen(path string, rp *agent.Replay, stdout, stderr io.Writer) error
 // them), with advice as the person's first advice ("" for none).
 func playFork(args []string, advice string, stdout, stderr io.Writer) error {
 	var o options
-	if _, err := o.parseSession(newFlagSet("coplay", stderr), args, stdout); err != nil {
+	if _, err := o.parseSession(playFlagSet(stderr), args, stdout); err != nil {
 		return err
 	}
 	keys, err := loadKeys()
