@@ -25,7 +25,8 @@ func init() {
 // newest) one.
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	var o options
-	resume, err := o.parseSession(playFlagSet(stderr), args, stdout)
+	fs := playFlagSet(stderr)
+	resume, err := o.parseSession(fs, args, stdout)
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Game:      p.title,
 		Brain:     p.brain.Name(),
 		Session:   p.session.Name(),
-		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
+		Banner:    strings.TrimSpace(p.banner + "\n" + p.brainChange + "\n" + p.skipped),
 		Tools:     p.runner.Tools(),
 		Keys:      keys,
 		History:   history,
@@ -64,6 +65,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
+	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
 	return errors.Join(uiErr, runErr, p.Close())
 }
 

@@ -137,6 +137,9 @@ type play struct {
 	// ("" for the autopilot, which costs nothing).
 	priceFrom string
 	closers   []func() error
+	// brainChange says that a resumed session is played by another kind of brain than
+	// before, and how to choose ("" = the same, or chosen on the command line).
+	brainChange string
 }
 
 // Close saves what should be saved and releases everything, newest first. A nil play
@@ -263,6 +266,9 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
 		return err
 	}
+	if brainName, err = o.brainKind(); err != nil { // a resume may take the session's own brain
+		return err
+	}
 	opened, err := p.openPlayGame(o, path)
 	if err != nil {
 		return err
@@ -350,6 +356,10 @@ func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	}
 	if info.Game != "" {
 		o.game = info.Game
+	}
+	p.brainChange = o.resumeBrain(info, brainName)
+	if brainName, err = o.brainKind(); err != nil {
+		return err
 	}
 	if _, err := game.LookupDriver(o.game); err != nil {
 		return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
@@ -553,6 +563,9 @@ func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
 // its settings resolve, else the kind of brain (autopilot, script). A setting that
 // does not resolve is reported by openBrain, in its words.
 func (o *options) sessionModel(brainName string) string {
+	if brainName == "script" {
+		return scriptModel(o.brain) // the cassette, for a resume to find (resume.go)
+	}
 	if brainName != "model" {
 		return brainName
 	}

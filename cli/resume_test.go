@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coplayhq/coplay/notes"
+)
+
+// The command printed on quitting goes on with the session: the flags the run was given
+// (values and all, quoted where a shell needs it), never --resume or --fork twice.
+func TestResumeCommand(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "coplay --resume universe-1"},
+		{[]string{"--data", "my games.db", "--brain", "script:demo.json", "--approve=all", "--json-ignored"},
+			"coplay --data 'my games.db' --brain script:demo.json --approve=all --resume universe-1"},
+		{[]string{"--resume", "old", "--data", "x.db"}, "coplay --data x.db --resume universe-1"},
+		{[]string{"--fork", "old@3", "--game", "arena"}, "coplay --game arena --resume universe-1"},
+		{[]string{"-data", "x.db", "--resume=true", "--", "extra"}, "coplay -data x.db --resume universe-1"},
+	} {
+		var o options
+		fs := playFlagSet(io.Discard)
+		o.register(fs)
+		if got := resumeCommand(fs, c.args, "universe-1"); got != c.want {
+			t.Errorf("resumeCommand(%q) =\n  %s\nwant\n  %s", c.args, got, c.want)
+		}
+	}
+}
+
+// A session played by a cassette is resumed with that cassette when the command line
+// names no brain, from any directory; an old session that recorded only "script", or
+// one played by another kind of brain, is resumed saying what changed and how to choose.
+func TestResumeTakesTheSessionsBrain(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	cassette, err := filepath.Abs(filepath.Join("..", "testdata", "cassettes", "demo.cassette.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	runInProcess(t, "run", "--headless", "--data", data, "--brain", "script:"+cassette, "--approve", "all", "--steps", "1")
+
+	t.Chdir(t.TempDir()) // the cassette's path is recorded whole
+	var out, errOut bytes.Buffer
+	stdin = strings.NewReader("")
+	code := run([]string{"run", "--headless", "--data", data, "--resume", "--approve", "all", "--steps", "2"}, &out, &errOut)
+	stdin = nil
+	if code != 0 {
+		t.Fatalf("resume: exit %d, %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), `"text":"scripted playing`) || errOut.Len() != 0 {
+		t.Errorf("the resume did not play the cassette, or said something:\nstdout %.400s\nstderr %s", out.String(), errOut.String())
+	}
+
+	for _, c := range []struct{ recorded, kind, want string }{
+		{"script", "autopilot", "was played by a cassette: this run plays it with the autopilot (--brain script:FILE"},
+		{"script:/nowhere/gone.json", "autopilot", "the cassette /nowhere/gone.json, which is not there any more"},
+		{"gpt-4o-mini", "autopilot", "was played by the model gpt-4o-mini: this run plays it with the autopilot (--model gpt-4o-mini"},
+		{"autopilot", "model", "was played by the autopilot: this run plays it with the model from the environment (--brain autopilot"},
+		{"autopilot", "autopilot", ""},
+		{"gpt-4o-mini", "model", ""},
+	} {
+		var o options
+		if got := o.resumeBrain(notes.SessionInfo{Name: "s1", Model: c.recorded}, c.kind); c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("resumeBrain(%s, %s) = %q, want %q", c.recorded, c.kind, got, c.want)
+		}
+	}
+	var o options
+	o.brain = "autopilot"
+	if got := o.resumeBrain(notes.SessionInfo{Name: "s1", Model: "script"}, "autopilot"); got != "" {
+		t.Errorf("a brain chosen on the command line was questioned: %q", got)
+	}
+
+	list, err := sessions(t, "--json", "--data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []notes.SessionInfo
+	if err := json.Unmarshal([]byte(list), &infos); err != nil || len(infos) != 1 || infos[0].Model != "script:"+cassette {
+		t.Errorf("the session recorded %+v, want model script:%s", infos, cassette)
+	}
+}
