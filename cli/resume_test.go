@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coplayhq/coplay/notes"
 )
@@ -86,5 +90,52 @@ func TestResumeTakesTheSessionsBrain(t *testing.T) {
 	var infos []notes.SessionInfo
 	if err := json.Unmarshal([]byte(list), &infos); err != nil || len(infos) != 1 || infos[0].Model != "script:"+cassette {
 		t.Errorf("the session recorded %+v, want model script:%s", infos, cassette)
+	}
+}
+
+// Quitting the screen (in tmux, as a person would) leaves the session's name and the
+// command that resumes it on the terminal.
+func TestQuitSaysHowToResume(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux on PATH")
+	}
+	bin := coplayBinary(t)
+	dir := t.TempDir()
+	cassette, _ := filepath.Abs(filepath.Join("..", "testdata", "cassettes", "demo.cassette.json"))
+	name := fmt.Sprintf("coplay-quit-%d", os.Getpid())
+	shell := fmt.Sprintf("cd %s && %s --data q.db --brain script:%s; echo EXITED; sleep 60", shellQuote(dir), shellQuote(bin), shellQuote(cassette))
+	if out, err := exec.Command(tmux, "new-session", "-d", "-s", name, "-x", "250", "-y", "48", "env", "XDG_CONFIG_HOME="+dir, "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "sh", "-c", shell).CombinedOutput(); err != nil {
+		t.Skipf("tmux cannot start a session here: %v %s", err, out)
+	}
+	defer exec.Command(tmux, "kill-session", "-t", name).Run()
+	pane := func() string {
+		out, _ := exec.Command(tmux, "capture-pane", "-p", "-t", name).Output()
+		return string(out)
+	}
+	waitFor := func(what string, ok func(string) bool) string {
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			p := pane()
+			if ok(p) {
+				return p
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waited for %s; the screen shows:\n%s", what, p)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitFor("the screen", func(p string) bool { return strings.Contains(p, "step 1") })
+	exec.Command(tmux, "send-keys", "-t", name, "q").Run()
+	p := waitFor("the quit", func(p string) bool {
+		if strings.Contains(p, "Quit anyway?") {
+			exec.Command(tmux, "send-keys", "-t", name, "y").Run()
+		}
+		return strings.Contains(p, "EXITED")
+	})
+	want := "coplay --data q.db --brain script:" + cassette + " --resume universe-"
+	if !strings.Contains(p, "Session universe-") || !strings.Contains(strings.Join(strings.Fields(p), " "), want) {
+		t.Errorf("after quitting the terminal shows:\n%s\nwant the session and %q", p, want)
 	}
 }
