@@ -51,7 +51,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		Game:      p.title,
 		Brain:     p.brain.Name(),
 		Session:   p.session.Name(),
-		Banner:    strings.TrimSpace(p.banner + "\n" + p.brainChange + "\n" + p.skipped),
+		Banner:    strings.TrimSpace(p.banner + "\n" + p.resumeNote + "\n" + p.skipped),
 		Tools:     p.runner.Tools(),
 		Keys:      keys,
 		History:   history,

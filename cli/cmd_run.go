@@ -35,7 +35,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, line := range []string{p.brainChange, p.skipped} {
+	for _, line := range []string{p.resumeNote, p.skipped} {
 		if line != "" {
 			fmt.Fprintln(stderr, line)
 		}

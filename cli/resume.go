@@ -108,3 +108,25 @@ func brainWords(kind string) string {
 	}
 	return kind
 }
+
+// newestPlayed is the session a --resume without a name goes on with: the newest that
+// played a step, so that a start that never got going (a server that did not answer)
+// does not hide the game the person was playing. skipped says which newer sessions it
+// passed over; name is "" (the newest, whatever it is) when none played a step.
+func newestPlayed(book *notes.Book) (name, skipped string) {
+	list, err := book.List()
+	if err != nil {
+		return "", "" // Session("") says it
+	}
+	var passed []string
+	for _, s := range list {
+		if s.Steps > 0 {
+			if len(passed) > 0 {
+				skipped = fmt.Sprintf("resuming %s, the newest session that played a step (newer, without one: %s; `coplay --resume NAME` picks any)", s.Name, strings.Join(passed, ", "))
+			}
+			return s.Name, skipped
+		}
+		passed = append(passed, s.Name)
+	}
+	return "", ""
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,5 +138,53 @@ func TestQuitSaysHowToResume(t *testing.T) {
 	want := "coplay --data q.db --brain script:" + cassette + " --resume universe-"
 	if !strings.Contains(p, "Session universe-") || !strings.Contains(strings.Join(strings.Fields(p), " "), want) {
 		t.Errorf("after quitting the terminal shows:\n%s\nwant the session and %q", p, want)
+	}
+}
+
+// A wrong --base-url is said at once, after a few tries, naming the flag; nothing is
+// left in the notebook. And a --resume without a name passes over newer sessions that
+// never played a step (a start that did not get going), saying so.
+func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
+	t.Setenv("SPACETRADERS_TOKEN", "st-test-token-0000")
+	t.Setenv("HTTP_PROXY", "")
+	t.Setenv("http_proxy", "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/v2"
+	ln.Close() // nothing listens there now
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var out, errOut bytes.Buffer
+	code := run([]string{"run", "--headless", "--data", data, "--game", "spacetraders", "--base-url", dead, "--steps", "1"}, &out, &errOut)
+	msg := errOut.String()
+	if code != 1 || !strings.Contains(msg, "cannot reach the game server at "+dead) || !strings.Contains(msg, "check --base-url") || strings.Count(msg, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, msg)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("the failed start left a notebook: %v", err)
+	}
+
+	runInProcess(t, "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
+	book, err := notes.Open(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, _ := book.List()
+	empty, err := book.Create("", "universe", "autopilot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	book.Close()
+	out.Reset()
+	errOut.Reset()
+	stdin = strings.NewReader("")
+	code = run([]string{"run", "--headless", "--data", data, "--resume", "--approve", "all", "--steps", "2"}, &out, &errOut)
+	stdin = nil
+	if code != 0 || !strings.Contains(out.String(), "(session "+played[0].Name+")") {
+		t.Errorf("--resume: exit %d, did not go on with %s:\n%.300s\n%s", code, played[0].Name, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "resuming "+played[0].Name+", the newest session that played a step (newer, without one: "+empty.Name()) {
+		t.Errorf("--resume did not say which session it passed over: %q", errOut.String())
 	}
 }

@@ -137,9 +137,9 @@ type play struct {
 	// ("" for the autopilot, which costs nothing).
 	priceFrom string
 	closers   []func() error
-	// brainChange says that a resumed session is played by another kind of brain than
-	// before, and how to choose ("" = the same, or chosen on the command line).
-	brainChange string
+	// resumeNote says what a resume chose that the person may not expect: another kind
+	// of brain than before, a session older than the newest (resume.go); "" = nothing.
+	resumeNote string
 }
 
 // Close saves what should be saved and releases everything, newest first. A nil play
@@ -236,6 +236,9 @@ func presetNames() []string { return models.PresetNames() }
 // and a session created by this call removed again.
 func setup(o options, name string, steps int, beforeCreate func() error) (*play, error) {
 	if err := o.check(); err != nil {
+		return nil, err
+	}
+	if err := o.checkReachable(); err != nil { // before a session exists (reach.go)
 		return nil, err
 	}
 	p := &play{}
@@ -341,6 +344,10 @@ func (p *play) openSession(o *options, path, name, brainName string, beforeCreat
 // checks that this coplay and brain can go on playing its game.
 func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	var err error
+	skipped := ""
+	if name == "" {
+		name, skipped = newestPlayed(p.book)
+	}
 	if p.session, err = p.book.Session(name); err != nil {
 		if errors.Is(err, notes.ErrNotFound) {
 			if name == "" {
@@ -357,7 +364,7 @@ func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	if info.Game != "" {
 		o.game = info.Game
 	}
-	p.brainChange = o.resumeBrain(info, brainName)
+	p.resumeNote = strings.TrimSpace(skipped + "\n" + o.resumeBrain(info, brainName))
 	if brainName, err = o.brainKind(); err != nil {
 		return err
 	}
