@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game"
 	// Each game driver registers itself; adding a game is one import here.
 	_ "github.com/coplayhq/coplay/game/arena"
@@ -80,6 +81,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		var problems config.Errors
+		if errors.As(err, &problems) && len(problems) > 0 {
+			writeConfigProblems(stderr, prefix, problems)
+			return 1
+		}
 		// One line: a joined or wrapped error may carry newlines of its own.
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
@@ -91,6 +97,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeConfigProblems says what is wrong with the config file one problem a line, as
+// `coplay config check` does, and how to check it again once it is fixed: joined on one
+// line they were hard to read and to act on.
+func writeConfigProblems(w io.Writer, prefix string, problems config.Errors) {
+	file := problems[0].File
+	fmt.Fprintf(w, "%s: the config file %s has %s:\n", prefix, file, plural(len(problems), "problem"))
+	for _, p := range problems {
+		fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(p.Error()), " "))
+	}
+	fmt.Fprintf(w, "fix them, then `coplay config check %s` says whether it is right (`coplay config init` writes a commented example)\n", file)
 }
 
 // isHelpFlag reports whether arg asks for help the way the flag package accepts it.
