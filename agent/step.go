@@ -167,11 +167,18 @@ func (r *Runner) observe() (game.Observation, error) {
 }
 
 // delta forwards streamed text, scrubbed (a secret cut between two pieces is not
-// caught here; the whole text event is scrubbed whole).
+// caught here; the whole text event is scrubbed whole). An instant brain is asked before
+// the step is committed: when it speaks before answering (the autopilot says what it
+// waits for), the step goes out first, so that its words never come before the step they
+// belong to.
 func (r *Runner) delta(text string) {
-	if text != "" {
-		r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
+	if text == "" {
+		return
 	}
+	if ib, ok := r.cfg.Brain.(InstantBrain); ok && ib.Instant() && len(r.pend) > 0 {
+		r.flush()
+	}
+	r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
 }
 
 // propose admits the model's calls, dry-runs those that wait for a person, and emits
@@ -207,7 +214,7 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // the prediction is made on the world the earlier calls leave. Only a deny without a
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
-	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText}}
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText, Why: r.scrub.text(tc.Why)}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
 	if t, err := r.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t
@@ -508,7 +515,7 @@ func (r *Runner) decide(c command) {
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
-	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person"}
+	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person", Via: c.Via}
 	switch {
 	case c.Decision == Edit:
 		pc.valid = c.valid
