@@ -15,7 +15,9 @@ GORELEASER=github.com/goreleaser/goreleaser/v2@v2.15.1
 GOFLAGS=$(printf '%s\n' ${GOFLAGS:-} | grep -v '^-mod=vendor$' | tr '\n' ' ' || true)
 export GOFLAGS
 
-args=("$@")
+# goreleaser stops a release after an hour by default: six targets on a small, busy
+# machine took nearly that (the first build, with an empty Go build cache).
+args=(--timeout 3h "$@")
 if [[ " ${args[*]:-} " == *" --snapshot "* ]]; then
   args+=(--clean)
   # A snapshot publishes nothing, so it needs no token; the Homebrew and Scoop entries
