@@ -138,6 +138,7 @@ type Runner struct {
 	wake        bool // a command asked the agent to stop waiting
 	fatal       error
 	fails       map[string]int
+	loops       loopWatch // identical calls and results since the world changed (loop.go)
 	hist        history
 	usedIDs     map[string]bool
 	batch       *batch // the calls on their way through the pipeline
@@ -504,7 +505,7 @@ func (r *Runner) loop() error {
 		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
 		}
-		if !out.prose && out.endTurn == "" {
+		if !out.prose && out.endTurn == "" && !out.noCount {
 			r.quietRun = 0
 		}
 		switch {
@@ -566,7 +567,7 @@ func (r *Runner) sleep(w game.Wait) {
 }
 
 // waitForWake blocks until until (zero: no timer), or a command that wakes the agent
-// (advice, resume, stop), or ctx is done. *woken reports a wake by command.
+// (advice, resume, pause, stop), or ctx is done. *woken reports a wake by command.
 func (r *Runner) waitForWake(until time.Time, woken *bool) {
 	r.waitFor(until, func() bool {
 		if r.wake {
@@ -654,6 +655,7 @@ func (r *Runner) handle(c command) {
 		r.wake = true
 	case CmdPause:
 		r.paused = true
+		r.wake = true // a wait or an idle turn ends here: the pause shows at once
 	case CmdResume:
 		r.paused = false
 		r.wake = true

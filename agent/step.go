@@ -65,6 +65,11 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	if r.drain(); r.paused || r.stopping {
+		// A pause or stop that came while the world was observed: the step has not
+		// begun (no model call, no proposal), play stops at this boundary.
+		return stepOutcome{noCount: true}
+	}
 	r.refreshTools() // observing is when a game reads its catalogue again
 	r.step++
 	r.runSteps++
@@ -77,6 +82,9 @@ func (r *Runner) doStep() stepOutcome {
 	}
 
 	advice, triggers := r.advice, r.triggers
+	if len(advice)+len(triggers) > 0 {
+		r.loops.reset() // new input: a call repeated before it may now answer otherwise
+	}
 	r.advice, r.freshAdvice = nil, false
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
 	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
@@ -145,6 +153,10 @@ func (r *Runner) doStep() stepOutcome {
 		if why := r.countFailure(pc); why != "" && out.endTurn == "" {
 			out.endTurn = why
 		}
+		r.watchLoop(pc)
+	}
+	if r.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
+		out.wait, out.endTurn = nil, ""
 	}
 	r.hist.add(rec)
 	if out.endTurn != "" {
