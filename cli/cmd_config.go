@@ -35,7 +35,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlagSet("config "+sub, stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, configUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), configUsage); fs.PrintDefaults() }
 	force := new(bool)
 	switch sub {
 	case "init":
@@ -48,7 +48,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, configUsage)
 		return fmt.Errorf("unknown subcommand %q (want init, check, profiles or path)", sub)
 	}
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,8 @@ func init() {
 // newest) one.
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	var o options
-	resume, err := o.parseSession(newFlagSet("coplay", stderr), args, stdout)
+	fs := playFlagSet(stderr)
+	resume, err := o.parseSession(fs, args, stdout)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,21 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
+	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
 	return errors.Join(uiErr, runErr, p.Close())
+}
+
+// playFlagSet is the flag set of the screen (`coplay`, `coplay play`), whose help says
+// how it is called before its flags.
+func playFlagSet(stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet("coplay", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: coplay [play] [flags]            play a new session in the companion screen")
+		fmt.Fprintln(fs.Output(), "       coplay [play] --resume [NAME]    go on with a session (the newest without NAME)")
+		fmt.Fprintln(fs.Output(), "\n`coplay --help` lists the other commands.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // needTerminal fails when the screen has no terminal to draw on: Bubble Tea uses

@@ -97,7 +97,8 @@ func replayScreen(path string, rp *agent.Replay, stdout, stderr io.Writer) error
 // them), with advice as the person's first advice ("" for none).
 func playFork(args []string, advice string, stdout, stderr io.Writer) error {
 	var o options
-	if _, err := o.parseSession(newFlagSet("coplay", stderr), args, stdout); err != nil {
+	fs := playFlagSet(stderr)
+	if _, err := o.parseSession(fs, args, stdout); err != nil {
 		return err
 	}
 	keys, err := loadKeys()
@@ -129,5 +130,6 @@ func playFork(args []string, advice string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
+	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
 	return errors.Join(uiErr, runErr, p.Close())
 }

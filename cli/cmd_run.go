@@ -35,8 +35,10 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if p.skipped != "" {
-		fmt.Fprintln(stderr, p.skipped)
+	for _, line := range []string{p.resumeNote, p.skipped} {
+		if line != "" {
+			fmt.Fprintln(stderr, line)
+		}
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()

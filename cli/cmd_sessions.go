@@ -23,7 +23,7 @@ func init() {
 
 const sessionsUsage = `usage:
   coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
-  coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript
+  coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript (to stdout, or -o FILE)
   coplay sessions rm NAME [--data FILE]                  delete a session
   coplay sessions replay NAME [--json] [--data FILE]     replay it step by step (--json: one line a step)
 `
@@ -45,7 +45,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	case "list":
 		asJSON = fs.Bool("json", false, "print JSON instead of a table")
 	case "export":
-		out = fs.String("o", "", "write the transcript to `file` instead of standard output")
+		out = fs.String("o", "", "write the transcript to `file` instead of standard output (- for standard output)")
 	}
 	pos, err := parseFlags(fs, args, stdout)
 	if err != nil {
@@ -174,7 +174,7 @@ func exportSession(book *notes.Book, name, file string, stdout io.Writer) error 
 	if err != nil {
 		return sessionErr(err, name, book.Path())
 	}
-	if file == "" {
+	if file == "" || file == "-" { // "-o -" is standard output, as for most tools
 		return s.Export(stdout)
 	}
 	// Written beside the target and renamed once whole: an export that stops at damage

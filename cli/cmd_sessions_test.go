@@ -131,6 +131,15 @@ func TestSessionsExportAndRemove(t *testing.T) {
 	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "### Step 1") {
 		t.Errorf("export -o wrote %q, %v", b, err)
 	}
+	// -o - is standard output, as for most tools, not a file named "-".
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if out, err := sessions(t, "export", "old", "--data", path, "-o", "-"); err != nil || !strings.Contains(out, "# Session old") || strings.Contains(out, "wrote") {
+		t.Errorf("export -o - printed %q, %v; want the transcript", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); !os.IsNotExist(err) {
+		t.Errorf("export -o - wrote a file named -: %v", err)
+	}
 	if _, err := sessions(t, "export", "ghost", "--data", path); err == nil || !strings.Contains(err.Error(), `no session "ghost"`) {
 		t.Errorf("export of a missing session: %v", err)
 	}

@@ -64,6 +64,10 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, er
 	pos, err := parseInterleaved(fs, args)
 	fs.Usage = usage
 	if errors.Is(err, flag.ErrHelp) {
+		if c, ok := stdout.(*flagCollector); ok {
+			c.fs = fs // completion reads the flags (complete.go), prints nothing
+			return nil, flag.ErrHelp
+		}
 		fs.SetOutput(stdout)
 		if fs.Usage != nil {
 			fs.Usage()
@@ -110,6 +114,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 // helpCommand is how the person asks for this flag set's help: "coplay run".
 func helpCommand(fs *flag.FlagSet) string {
 	name := fs.Name()
+	if name == "coplay" {
+		return "coplay play" // `coplay -h` lists the commands; play's flags are play's
+	}
 	if strings.HasPrefix(name, "coplay") {
 		return name
 	}

@@ -72,7 +72,7 @@ func (p *play) hello(o options) live.Hello {
 		Game:      p.title,
 		Brain:     p.brain.Name(),
 		Session:   p.session.Name(),
-		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
+		Banner:    strings.TrimSpace(p.banner + "\n" + p.resumeNote + "\n" + p.skipped),
 		Tools:     p.runner.Tools(),
 		Rules:     o.fixedRules(),
 		MaxTokens: o.maxTokens,

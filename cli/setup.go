@@ -152,6 +152,9 @@ type play struct {
 	liveErr   string       // why there is no such socket, said once at the start
 	sshAddr   string       // where the session is served over SSH ("" = not)
 	closers   []func() error
+	// resumeNote says what a resume chose that the person may not expect: another kind
+	// of brain than before, a session older than the newest (resume.go); "" = nothing.
+	resumeNote string
 }
 
 // Close saves what should be saved and releases everything, newest first. A nil play
@@ -253,6 +256,9 @@ func setup(o options, name string, steps int, beforeCreate func() error) (*play,
 	if err := o.check(); err != nil {
 		return nil, err
 	}
+	if err := o.checkReachable(); err != nil { // before a session exists (reach.go)
+		return nil, err
+	}
 	p := &play{}
 	var created string // the session this call created, removed again if setup fails
 	if err := p.start(o, name, steps, beforeCreate, &created); err != nil {
@@ -279,6 +285,9 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 		return err
 	}
 	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
+		return err
+	}
+	if brainName, err = o.brainKind(); err != nil { // a resume may take the session's own brain
 		return err
 	}
 	p.playing(p.session.Name())
@@ -355,6 +364,10 @@ func (p *play) openSession(o *options, path, name, brainName string, beforeCreat
 // checks that this coplay and brain can go on playing its game.
 func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	var err error
+	skipped := ""
+	if name == "" {
+		name, skipped = newestPlayed(p.book)
+	}
 	if p.session, err = p.book.Session(name); err != nil {
 		if errors.Is(err, notes.ErrNotFound) {
 			if name == "" {
@@ -370,6 +383,10 @@ func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	}
 	if info.Game != "" {
 		o.game = info.Game
+	}
+	p.resumeNote = strings.TrimSpace(skipped + "\n" + o.resumeBrain(info, brainName))
+	if brainName, err = o.brainKind(); err != nil {
+		return err
 	}
 	if _, err := game.LookupDriver(o.game); err != nil {
 		return fmt.Errorf("session %s plays %q, which this coplay does not know (games: %s)", p.session.Name(), o.game, strings.Join(driverNames(), ", "))
@@ -573,6 +590,9 @@ func openNotebookWith(path string, readOnly bool) (*notes.Book, error) {
 // its settings resolve, else the kind of brain (autopilot, script). A setting that
 // does not resolve is reported by openBrain, in its words.
 func (o *options) sessionModel(brainName string) string {
+	if brainName == "script" {
+		return scriptModel(o.brain) // the cassette, for a resume to find (resume.go)
+	}
 	if brainName != "model" {
 		return brainName
 	}

@@ -133,9 +133,9 @@ func cachedText(cached, prompt float64) string {
 func WriteTables(w io.Writer, rep Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "Episodes")
-	fmt.Fprintln(tw, "profile\tseed\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\t"+startName(rep)+"\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.Seed, e.Steps,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.startCell(), e.Steps,
 			e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled, e.InvalidCalls, e.FailedCalls,
 			e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)), e.CompletionTokens,
 			costText(e.Cost, e.CostUpper), e.WallSeconds)
@@ -143,7 +143,7 @@ func WriteTables(w io.Writer, rep Report) {
 	tw.Flush()
 	for _, e := range rep.Episodes {
 		if e.Error != "" {
-			fmt.Fprintf(w, "  %s seed %d ended early: %s\n", e.Profile, e.Seed, e.Error)
+			fmt.Fprintf(w, "  %s %s ended early: %s\n", e.Profile, e.start(), e.Error)
 		}
 	}
 	WriteModelFailures(w, rep, "  ")
@@ -205,17 +205,17 @@ func markdown(rep Report, args []string) string {
 			costText(p.Cost, p.CostUpper), p.WallSeconds)
 	}
 	b.WriteString("\n![" + name + " over steps](credits.png)\n\n## Episodes\n\n")
-	b.WriteString("| profile | seed | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
+	b.WriteString("| profile | " + startName(rep) + " | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(&b, "| %s@%s | %d | %d | %.0f | %.0f | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
-			e.Profile, e.Version, e.Seed, e.Steps, e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled,
+		fmt.Fprintf(&b, "| %s@%s | %s | %d | %.0f | %.0f | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
+			e.Profile, e.Version, e.startCell(), e.Steps, e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled,
 			e.InvalidCalls, e.FailedCalls, e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)),
 			e.CompletionTokens, costText(e.Cost, e.CostUpper), e.WallSeconds)
 	}
 	for _, e := range rep.Episodes {
 		if e.Error != "" {
-			fmt.Fprintf(&b, "\n- %s seed %d ended early: %s\n", e.Profile, e.Seed, e.Error)
+			fmt.Fprintf(&b, "\n- %s %s ended early: %s\n", e.Profile, e.start(), e.Error)
 		}
 	}
 	WriteModelFailures(&b, rep, "\n- ")
@@ -229,7 +229,7 @@ func markdown(rep Report, args []string) string {
 func WriteModelFailures(w io.Writer, rep Report, prefix string) {
 	for _, e := range rep.Episodes {
 		if e.ModelFailures > 0 {
-			fmt.Fprintf(w, "%s%s seed %d: the model call failed at %d of %d steps; the first: %s\n", prefix, e.Profile, e.Seed, e.ModelFailures, e.Steps, e.ModelError)
+			fmt.Fprintf(w, "%s%s %s: the model call failed at %d of %d steps; the first: %s\n", prefix, e.Profile, e.start(), e.ModelFailures, e.Steps, e.ModelError)
 		}
 	}
 }
@@ -252,4 +252,32 @@ func scoreName(rep Report) string {
 		}
 	}
 	return "credits"
+}
+
+// start says where an episode's world came from: "seed 3", or "from NAME@5" for an
+// episode restored from a session's step (its seed is not one the person chose).
+func (e Episode) start() string {
+	if e.From != "" {
+		return "from " + e.From
+	}
+	return fmt.Sprintf("seed %d", e.Seed)
+}
+
+// startCell is start for a table's column: the seed, or the session step.
+func (e Episode) startCell() string {
+	if e.From != "" {
+		return e.From
+	}
+	return fmt.Sprint(e.Seed)
+}
+
+// startName heads the tables' column of startCell: "from" when the episodes were
+// restored from a session's step, else "seed".
+func startName(rep Report) string {
+	for _, e := range rep.Episodes {
+		if e.From != "" {
+			return "from"
+		}
+	}
+	return "seed"
 }
