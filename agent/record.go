@@ -495,3 +495,11 @@ type legacyNotes struct {
 	Version int        `json:"version"`
 	Plan    []PlanStep `json:"plan"`
 }
+
+// encodeRecord is record with the encoder's memory passed in (tests).
+func encodeRecord(c *recorder, ev *Event) (notes.Record, error) {
+	r := &Runner{rec: *c}
+	rec, err := r.record(ev)
+	*c = r.rec
+	return rec, err
+}
