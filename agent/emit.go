@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
-
-	"github.com/coplayhq/coplay/notes"
 )
 
 // emit adds ev to the phase being built: it is journaled and sent to Events at the next
@@ -37,11 +35,11 @@ func (r *Runner) emit(ev Event) {
 		return
 	}
 	if ev.Type == EventTextDelta {
-		ev.Seq = r.lastSeq
+		ev.Seq = r.jr.lastSeq
 		r.send1(ev)
 		return
 	}
-	r.pend = append(r.pend, ev)
+	r.jr.add(ev)
 }
 
 // flush commits the phase (its records, step number, usage and game state) in one
@@ -53,43 +51,24 @@ func (r *Runner) emit(ev Event) {
 // A journal write that fails is fatal: the runner must not act without a record of its
 // decisions. The error is sent to Events, and Run returns it.
 func (r *Runner) flush() {
-	if r.fatal != nil || (len(r.pend) == 0 && r.out.Step == 0 && r.out.State == nil &&
-		r.out.PromptTokens == 0 && r.out.CompletionTokens == 0 && r.out.Cost == 0 && r.out.LoadedTools == nil) {
+	if r.fatal != nil || r.jr.empty() {
 		return
 	}
-	b := r.out
-	b.Records = b.Records[:0]
-	for i := range r.pend {
-		rec, err := r.record(&r.pend[i])
-		if err != nil {
-			r.failJournal(err)
-			return
-		}
-		b.Records = append(b.Records, rec)
-	}
-	got, err := r.cfg.Session.Commit(b)
+	evs, err := r.jr.commit()
 	if err != nil {
 		r.failJournal(err)
 		return
 	}
-	r.out = notes.Batch{Records: b.Records[:0]}
-	for i := range r.pend {
-		ev := r.pend[i]
-		ev.Seq = got[i].Seq
-		r.lastSeq = ev.Seq
+	for _, ev := range evs {
 		r.send1(ev)
 	}
-	clear(r.pend)
-	r.pend = r.pend[:0]
 }
 
 // failJournal makes a journal failure fatal and tells the reader; the events of the
-// failed phase are dropped, since they are not in the journal. The error names the
+// failed phase were dropped, since they are not in the journal. The error names the
 // file, the cause and the way on; the event comes with seq 0, having no record.
 func (r *Runner) failJournal(err error) {
 	r.fatal = &JournalError{Session: r.cfg.Session.Name(), File: r.cfg.Session.Book().Path(), Err: err}
-	r.pend = r.pend[:0]
-	r.out = notes.Batch{}
 	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.scrub.text(r.fatal.Error())})
 }
 
@@ -113,17 +92,6 @@ func (e *JournalError) Error() string {
 
 // Unwrap returns the cause.
 func (e *JournalError) Unwrap() error { return e.Err }
-
-// decisionPending reports whether the decision on a call is in the phase not yet
-// committed.
-func (r *Runner) decisionPending(callID string) bool {
-	for i := range r.pend {
-		if ev := &r.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
-			return true
-		}
-	}
-	return false
-}
 
 // resend hands the reader an event that is already in the journal (a pending call shown
 // again on resume, with its original seq), after the phase before it.

@@ -62,7 +62,7 @@ func TestJournalEncodesAsTheFixtureWasWritten(t *testing.T) {
 		if ev.Type == EventStarted {
 			enc = recorder{} // each run's encoder starts afresh
 		}
-		again, err := encodeRecord(&enc, &ev)
+		again, err := enc.record(&ev)
 		if err != nil {
 			t.Fatalf("record %d: %v", rec.Seq, err)
 		}

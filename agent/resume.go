@@ -12,7 +12,7 @@ import (
 // records cannot be read and are skipped (notes.Session.JournalGaps); it reports
 // whether there were any. A new session has nothing to check.
 func (r *Runner) reportGaps() bool {
-	if r.lastSeq == 0 {
+	if r.jr.lastSeq == 0 {
 		return false
 	}
 	gaps, err := r.cfg.Session.JournalGaps()

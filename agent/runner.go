@@ -123,7 +123,6 @@ type Runner struct {
 
 	// Owned by the Run goroutine.
 	ctx      context.Context
-	lastSeq  uint64
 	step     int
 	runSteps int
 	iter     int
@@ -142,15 +141,13 @@ type Runner struct {
 	usedIDs     map[string]bool
 	batch       *batch // the calls on their way through the pipeline
 
-	// The phase not yet committed (emit.go): its events, sent to the reader only once
-	// committed, and the session's bookkeeping that goes with them.
-	pend []Event
-	out  notes.Batch
+	// The phase not yet committed (journal.go): its events, sent to the reader only
+	// once committed, and the session's bookkeeping that goes with them.
+	jr *journal
 	// gameWait is set while the game reports a wait of its own (a rate limit); the state
 	// to go back to when it ends.
 	gameWait  bool
 	waitState State
-	rec       recorder // what the journal encoder remembers (record.go)
 
 	// The model's view (input.go): the world and notes as the step before showed them.
 	prevWorld     string
@@ -227,7 +224,7 @@ func New(cfg Config) (*Runner, error) {
 		done:     make(chan struct{}),
 		awaiting: map[string]game.Tool{},
 		step:     info.Steps,
-		lastSeq:  info.Records,
+		jr:       newJournal(cfg.Session, info.Records),
 		fails:    map[string]int{},
 		usedIDs:  map[string]bool{},
 		scrub:    newScrubber(cfg.Scrubber, cfg.Secrets),
@@ -695,7 +692,7 @@ func (r *Runner) saveState() {
 		r.emitError("saving the game's state: %v", err)
 		return
 	}
-	r.out.State = data // committed with the phase it belongs to
+	r.jr.state(data) // committed with the phase it belongs to
 }
 
 // gameWaits is the game's WaitFunc: a wait of the game's own (a rate limit, a retry

@@ -68,7 +68,7 @@ func (r *Runner) doStep() stepOutcome {
 	r.refreshTools() // observing is when a game reads its catalogue again
 	r.step++
 	r.runSteps++
-	r.out.Step = r.step
+	r.jr.step(r.step)
 	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 	r.saveState() // the world this step observed, for a fork from here (notes.Session.StateAt)
@@ -579,7 +579,7 @@ func (r *Runner) execute(pc *pendingCall) {
 		// An Act call's start is durable before it runs: a crash during it is then
 		// reported as "outcome unknown" (it may have happened), never as "not executed".
 		// A note call only needs its decision on disk first.
-		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID)) {
+		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.jr.decisionPending(pc.call.ID)) {
 			r.flush()
 			if r.fatal != nil {
 				return

@@ -123,7 +123,7 @@ func (r *Runner) catalogView(added []string) *CatalogView {
 func (r *Runner) loadCatalog(names []string) catalog.LoadResult {
 	res := r.cat.Load(names)
 	if len(res.Added) > 0 {
-		r.out.LoadedTools = r.cat.Loaded()
+		r.jr.loaded(r.cat.Loaded())
 		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(res.Added),
 			Text: fmt.Sprintf("tools loaded for the model: %s (%d of %d loaded)", strings.Join(res.Added, ", "), len(r.cat.Sent()), r.cat.Total())})
 	}

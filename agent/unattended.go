@@ -77,10 +77,7 @@ func (r *Runner) takeNotices() []string {
 
 // spend adds a model call's usage to the session's and this run's totals.
 func (r *Runner) spend(u Usage) {
-	r.out.PromptTokens += int64(u.PromptTokens)
-	r.out.CompletionTokens += int64(u.CompletionTokens)
-	r.out.CachedTokens += int64(u.CachedTokens)
-	r.out.Cost += u.Cost
+	r.jr.spend(u)
 	r.run.PromptTokens += u.PromptTokens
 	r.run.CompletionTokens += u.CompletionTokens
 	r.run.CachedTokens += u.CachedTokens
