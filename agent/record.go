@@ -480,4 +480,3 @@ type legacyNotes struct {
 	Version int        `json:"version"`
 	Plan    []PlanStep `json:"plan"`
 }
-
