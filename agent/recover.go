@@ -88,7 +88,7 @@ func (r *Runner) recover() error {
 		st.results = append(st.results, results...)
 	}
 	if len(st.calls) > 0 {
-		r.hist.add(st)
+		r.prompt.hist.add(st)
 	}
 	return nil
 }

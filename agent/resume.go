@@ -118,7 +118,7 @@ func (r *Runner) rebuildHistory() {
 			rec.results = append(rec.results, toolResult{tool: c.call.Tool, args: args, text: text, ok: ok, vetoed: vetoed})
 		}
 		if rec.text != "" || len(rec.calls) > 0 {
-			r.hist.add(rec)
+			r.prompt.hist.add(rec)
 		}
 	}
 }

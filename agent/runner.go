@@ -137,7 +137,6 @@ type Runner struct {
 	wake        bool // a command asked the agent to stop waiting
 	fatal       error
 	fails       map[string]int
-	hist        history
 	usedIDs     map[string]bool
 	batch       *batch // the calls on their way through the pipeline
 
@@ -149,11 +148,7 @@ type Runner struct {
 	gameWait  bool
 	waitState State
 
-	// The model's view (input.go): the world and notes as the step before showed them.
-	prevWorld     string
-	prevWorldStep int // 0: the next step shows the world whole
-	prevNotes     string
-	notices       []string // the runner's word to the model at the next step
+	prompt *prompter // the step's input and the messages within the window (prompt.go)
 
 	trig            <-chan game.Trigger // the game's triggers (nil: none, or closed)
 	triggers        []game.Trigger      // triggers for the next step's input
@@ -230,14 +225,11 @@ func New(cfg Config) (*Runner, error) {
 		scrub:    newScrubber(cfg.Scrubber, cfg.Secrets),
 		trig:     triggersOf(cfg.Game),
 	}
-	r.hist.keep = cfg.HistorySteps
 	r.keepPlaying = cfg.KeepPlaying
 	r.loadedAtStart = info.LoadedTools
-	if cfg.Notice != "" {
-		r.notices = append(r.notices, cfg.Notice)
-	}
 	r.addRunnerTools(r.reg)
 	fitWindow(&r.cfg)
+	r.prompt = newPrompter(cfg.Game, cfg.Session, r.cfg)
 	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}

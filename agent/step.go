@@ -80,9 +80,9 @@ func (r *Runner) doStep() stepOutcome {
 	r.advice, r.freshAdvice = nil, false
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
 	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
-	cur.input, cur.full = r.stepInput(obs, cur.advice, r.takeNotices())
+	cur.input, cur.full = r.prompt.input(r.step, obs, cur.advice, r.takeTriggers())
 	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
-	msgs := r.prompt(cur)
+	msgs := r.prompt.prompt(cur, r.systemIndex())
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
 		r.flush() // the step and the world are on screen while the model thinks
@@ -99,7 +99,7 @@ func (r *Runner) doStep() stepOutcome {
 		r.triggers = append(triggers, r.triggers...)
 		// The world and notes it was shown never reached it either: the next step
 		// shows them whole.
-		r.prevWorldStep, r.prevNotes = 0, ""
+		r.prompt.forget()
 		if r.ctx.Err() == nil {
 			r.emitError("the model (%s) failed: %v", r.cfg.Brain.Name(), err)
 		}
@@ -116,7 +116,7 @@ func (r *Runner) doStep() stepOutcome {
 	for _, u := range reply.Unread {
 		u = r.scrub.text(u)
 		r.emitError("%s", u)
-		r.notices = append(r.notices, unreadNotice+u)
+		r.prompt.notice(unreadNotice + u)
 	}
 	if t := r.scrub.text(thinkingText(reply.Thinking)); t != "" {
 		r.emit(Event{Type: EventThinking, Text: t})
@@ -128,7 +128,7 @@ func (r *Runner) doStep() stepOutcome {
 	rec.text = reply.Text
 	rec.thinking = signedThinking(reply.Thinking)
 	if len(reply.Calls) == 0 {
-		r.hist.add(rec)
+		r.prompt.hist.add(rec)
 		return stepOutcome{endTurn: "the model ended its turn", prose: true, idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
 	}
 	b := r.propose(reply.Calls)
@@ -146,7 +146,7 @@ func (r *Runner) doStep() stepOutcome {
 			out.endTurn = why
 		}
 	}
-	r.hist.add(rec)
+	r.prompt.hist.add(rec)
 	if out.endTurn != "" {
 		out.wait = nil // the person decides what comes next
 	}

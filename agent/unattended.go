@@ -51,7 +51,7 @@ func (r *Runner) setKeepPlaying(on bool) {
 func (r *Runner) playOn(out stepOutcome) {
 	r.quietRun++
 	if out.prose {
-		r.notices = append(r.notices, proseNotice)
+		r.prompt.notice(proseNotice)
 	}
 	base := r.cfg.QuietPause
 	if base <= 0 {
@@ -66,13 +66,6 @@ func (r *Runner) playOn(out stepOutcome) {
 		until, why = out.idleUntil, out.idleReason
 	}
 	r.sleep(game.Wait{Until: until, Reason: why})
-}
-
-// takeNotices returns the runner's notices for this step's input and clears them.
-func (r *Runner) takeNotices() []string {
-	n := r.notices
-	r.notices = nil
-	return n
 }
 
 // spend adds a model call's usage to the session's and this run's totals.

@@ -78,6 +78,7 @@ func (r *Runner) prepare() {
 	}
 	r.cfg.ContextWindow = prep.Window
 	fitWindow(&r.cfg)
+	r.prompt.size(r.cfg)
 	cat, err := newCatalog(r.reg.Tools(), r.cfg, r.loadedAtStart)
 	if err != nil {
 		r.emitError("sizing the tools to the model's window of %d tokens: %v", prep.Window, err)
@@ -103,8 +104,8 @@ func indexBudget(cfg Config) int {
 // measure is the size of a prompt as the budget counts it: its characters, or within a
 // model's window the characters it takes on the wire (wireChars), which is what the
 // window holds.
-func (r *Runner) measure(msgs []Message) int {
-	if r.cfg.windowFitted {
+func (p *prompter) measure(msgs []Message) int {
+	if p.fitted {
 		return wireChars(msgs)
 	}
 	return promptChars(msgs)
