@@ -186,8 +186,7 @@ func (r *Runner) putQuestion(a *asking) {
 	a.id = fmt.Sprintf("ask_%d_%d", r.step, st.next)
 	a.call = r.runningCall()
 	a.q.Message = r.scrub.text(a.q.Message)
-	rule, ruled := r.hostRule(rules.Elicitation, a.q.Server, a.q.Message)
-	needsOK := r.hostNeedsOK(rule, ruled)
+	rule, ruled, needsOK := r.policy.host(rules.Elicitation, a.q.Server, a.q.Message)
 	ev := Elicitation{ID: a.id, Server: a.q.Server, Message: a.q.Message, Schema: a.q.Schema, URL: a.q.URL, CallID: a.call, NeedsOK: needsOK}
 	r.emit(Event{Type: EventElicitation, Elicitation: &ev, Text: questionText(a)})
 	st.track(a)

@@ -116,6 +116,13 @@ func (r *Runner) send1(ev Event) {
 	}
 }
 
+// emitAll emits the events a part returned, in order.
+func (r *Runner) emitAll(evs []Event) {
+	for _, ev := range evs {
+		r.emit(ev)
+	}
+}
+
 // emitError reports a problem to the person.
 func (r *Runner) emitError(format string, args ...any) {
 	r.emit(Event{Type: EventError, Text: fmt.Sprintf(format, args...)})

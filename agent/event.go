@@ -108,6 +108,9 @@ type Decision struct {
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
 	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
+	// Via is where a person's decision was made (Command.Via: a screen, a client); not
+	// journaled or sent yet, for the gate's watchers.
+	Via string `json:"-"`
 }
 
 // CatalogView says how much of the catalogue the model is sent whole.
@@ -188,4 +191,7 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
+	// Via says where the command comes from (a screen, a second client), for a decision
+	// the gate settles; not part of the protocol's JSON.
+	Via string `json:"-"`
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +87,9 @@ type Config struct {
 	// StepObserved, if set, is called after each step has observed the world (a fork
 	// releases its held clock there: the first observation shows the world as it was).
 	StepObserved func(step int)
+	// Gate is the approval queue this runner's calls wait in (gate.go), shared with
+	// other runners that play the same world; nil: a queue of its own.
+	Gate *Gate
 	// Notice, when set, is said once at the start: to the person as a notice event and
 	// to the model at the first step (a fork of a live game: the world has moved on).
 	Notice string
@@ -113,9 +115,13 @@ type Runner struct {
 	done   chan struct{}
 	ran    atomic.Bool
 
-	scrub    scrubber // Config.Secrets, set once in New
-	mu       sync.Mutex
-	awaiting map[string]game.Tool // calls waiting for a person's decision, for Send
+	scrub scrubber   // Config.Secrets, set once in New
+	mu    sync.Mutex // guards reg
+	// The gate (gate.go): the approval queue, where this runner's calls wait under its
+	// seat (the session's name), and the seat's policy (policy.go): rules and mode.
+	gate   *Gate
+	seat   string
+	policy *policy
 
 	// loadedAtStart is the session's loaded tools when the run began (catalogue rebuilt
 	// when a brain reports its window: window.go).
@@ -126,7 +132,6 @@ type Runner struct {
 	step     int
 	runSteps int
 	iter     int
-	rules    ruleBook
 	advice   []string
 	// freshAdvice is set when advice arrives and cleared when advice goes to the model:
 	// advice handed back after a model failure does not skip the wait that follows.
@@ -217,7 +222,8 @@ func New(cfg Config) (*Runner, error) {
 		events:   make(chan Event, 256),
 		cmds:     make(chan command, 256),
 		done:     make(chan struct{}),
-		awaiting: map[string]game.Tool{},
+		gate:     cfg.Gate,
+		seat:     cfg.Session.Name(),
 		step:     info.Steps,
 		jr:       newJournal(cfg.Session, info.Records),
 		fails:    map[string]int{},
@@ -233,7 +239,10 @@ func New(cfg Config) (*Runner, error) {
 	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
-	if err := r.loadRules(); err != nil {
+	if r.gate == nil {
+		r.gate = NewGate()
+	}
+	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.reg.Tools(), cfg.ApproveAll); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	return r, nil
@@ -343,10 +352,7 @@ func (r *Runner) check(c Command) (command, error) {
 		out.rule = rule
 		return out, nil
 	case CmdUnrule:
-		r.mu.Lock()
-		out.unreadable = r.rules.unreadableIndex(c.Rule) >= 0
-		r.mu.Unlock()
-		if out.unreadable {
+		if out.unreadable = r.policy.unreadable(c.Rule); out.unreadable {
 			return out, nil
 		}
 		// Not checked against the catalogue: a rule for a tool that is gone can go too.
@@ -362,9 +368,7 @@ func (r *Runner) check(c Command) (command, error) {
 	default:
 		return out, nil
 	}
-	r.mu.Lock()
-	tool, ok := r.awaiting[c.CallID]
-	r.mu.Unlock()
+	tool, ok := r.gate.waiting(r.seat, c.CallID)
 	if !ok {
 		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
 	}
@@ -413,9 +417,8 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 		r.emit(Event{Type: EventNotice, Text: r.scrub.text(r.cfg.Notice)})
 	}
 	r.prepare()
-	for _, w := range r.rules.warnings {
-		r.emitError("%s", w)
-	}
+	warnings, ruleLines := r.policy.start()
+	r.emitAll(warnings)
 	if r.cat.Deferred() {
 		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
 			"the catalogue is too long to send whole: %d of %d tools are sent, the model loads the others from an index (load_tools)",
@@ -425,10 +428,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 		on := true
 		r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &on, Text: keepPlayingText(true)})
 	}
-	if len(r.rules.session) > 0 {
-		// A resumed screen or consumer learns the session's rules from this event.
-		r.emit(Event{Type: EventRules, Text: "the session's rules: " + strings.Join(r.rules.lines(), "; "), Rules: r.rules.lines()})
-	}
+	r.emitAll(ruleLines)
 	if err := r.recover(); err != nil {
 		return err
 	}
@@ -644,17 +644,17 @@ func (r *Runner) handle(c command) {
 		}
 	case CmdAllow:
 		if c.Allow {
-			r.addRule(c.rule)
+			r.emitAll(r.policy.add(c.rule))
 		} else {
-			r.removeRule(c.rule)
+			r.emitAll(r.policy.remove(c.rule))
 		}
 	case CmdRule:
-		r.addRule(c.rule)
+		r.emitAll(r.policy.add(c.rule))
 	case CmdUnrule:
 		if c.unreadable {
-			r.removeUnreadable(c.Rule)
+			r.emitAll(r.policy.removeUnreadable(c.Rule))
 		} else {
-			r.removeRule(c.rule)
+			r.emitAll(r.policy.remove(c.rule))
 		}
 	case CmdDecide:
 		r.decide(c)

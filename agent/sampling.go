@@ -117,8 +117,7 @@ func (r *Runner) putSample(a *asking) {
 		req.Messages[i].Text = r.scrub.text(req.Messages[i].Text)
 	}
 	req.System = r.scrub.text(req.System)
-	rule, ruled := r.hostRule(rules.Sampling, req.Server, "")
-	needsOK := r.hostNeedsOK(rule, ruled)
+	rule, ruled, needsOK := r.policy.host(rules.Sampling, req.Server, "")
 	ev := Sampling{ID: a.id, Server: req.Server, System: req.System, Messages: req.Messages, MaxTokens: req.MaxTokens,
 		CallID: a.call, NeedsOK: needsOK}
 	r.emit(Event{Type: EventSampling, Sampling: &ev, Text: sampleText(a)})

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -224,10 +223,11 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	}
 	pc.valid = v
 	pc.call.Args = v.Args()
-	if pc.tool.DryRun && r.rules.conditional(pc.call.Tool) {
+	r.gate.open(r.seat, pc.call, pc.tool)
+	if pc.tool.DryRun && r.policy.conditional(pc.call.Tool) {
 		if !now {
-			if d := r.gate(pc); d != nil && d.Decision == Veto {
-				pc.decided = d
+			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil && d.Decision == Veto {
+				r.settle(pc, d)
 				return pc
 			}
 			pc.deferred = true
@@ -237,20 +237,24 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		pc.call.Simulation = r.simulate(pc)
 		pc.simulated = true
 	}
-	if d := r.gate(pc); d != nil {
-		pc.decided = d
+	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
+		r.settle(pc, d)
 		return pc
 	}
-	r.await(pc)
+	pc.call.NeedsOK = true
+	r.gate.ask(r.seat, pc.call, r.cfg.Now())
 	return pc
 }
 
-// await puts pc to the person.
-func (r *Runner) await(pc *pendingCall) {
-	pc.call.NeedsOK = true
-	r.mu.Lock()
-	r.awaiting[pc.call.ID] = pc.tool
-	r.mu.Unlock()
+// settle decides pc through the gate, the one place a call is settled: false, said to
+// the person, when another decision came first.
+func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
+	if err := r.gate.settle(r.seat, *d); err != nil {
+		r.emitError("decide: %v", err)
+		return false
+	}
+	pc.decided = d
+	return true
 }
 
 // decideAtTurn gates a deferred call now that every call before it has run or been
@@ -261,12 +265,14 @@ func (r *Runner) decideAtTurn(pc *pendingCall) {
 	pc.call.Deferred = false
 	pc.call.Simulation = r.simulate(pc)
 	pc.simulated = true
-	if d := r.gate(pc); d != nil {
-		pc.decided = d
-		r.emit(Event{Type: EventDecision, Decision: d})
+	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
+		if r.settle(pc, d) {
+			r.emit(Event{Type: EventDecision, Decision: d})
+		}
 		return
 	}
-	r.await(pc)
+	pc.call.NeedsOK = true
+	r.gate.ask(r.seat, pc.call, r.cfg.Now())
 	call := pc.call
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
@@ -285,32 +291,6 @@ func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, er
 		}}}
 	}
 	return r.registry().Check(tool, args)
-}
-
-// gate returns the automatic decision for a valid call, or nil when a person decides.
-// The rules decide first (deny beats ask beats allow; a rule with a condition applies
-// only on pc's dry run when it predicts success); an Act call no rule covers runs under
-// --approve all and otherwise asks; an ask rule asks even under --approve all. Read and
-// Note calls run unless a deny rule covers them. While a stored rule cannot be read,
-// calls it may have held back ask (ruleBook.failSafe).
-func (r *Runner) gate(pc *pendingCall) *Decision {
-	rule, ok := r.rules.set().Decide(rules.Call{Tool: pc.call.Tool, Args: pc.valid.Args(), Sim: pc.call.Simulation})
-	if ok && rule.Action == rules.Deny {
-		return ruleDecision(pc.call.ID, rule)
-	}
-	if r.rules.failSafe(pc.call.Tool, pc.tool.Kind) {
-		return nil // a stored rule cannot be read: the person decides (rulebook.go)
-	}
-	if pc.tool.Kind != game.Act {
-		return &Decision{CallID: pc.call.ID, Decision: Auto, By: "policy"}
-	}
-	if ok {
-		return ruleDecision(pc.call.ID, rule) // nil for ask
-	}
-	if r.cfg.ApproveAll {
-		return &Decision{CallID: pc.call.ID, Decision: Approve, By: "policy"}
-	}
-	return nil
 }
 
 // waiting reports whether pc still waits for a person's decision.
@@ -402,9 +382,7 @@ func (r *Runner) runBatch(b *batch) bool {
 	r.batch = b
 	defer func() {
 		r.batch = nil
-		r.mu.Lock()
-		clear(r.awaiting)
-		r.mu.Unlock()
+		r.gate.close(r.seat)
 	}()
 	r.handleHeld() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
@@ -414,7 +392,7 @@ func (r *Runner) runBatch(b *batch) bool {
 		}
 		if pc.waiting() {
 			why := fmt.Sprintf("%d call(s) wait for a decision", b.open())
-			if t := r.rules.failSafeText(); t != "" {
+			if t := r.policy.failSafeText(); t != "" {
 				why += " (" + t + ")"
 			}
 			r.setState(Deciding, why)
@@ -500,28 +478,28 @@ func (r *Runner) waitingCall(id string) (*pendingCall, int) {
 // arguments, so the model is told what changed.
 func (r *Runner) decide(c command) {
 	pc, _ := r.waitingCall(c.CallID)
-	if pc == nil {
-		r.emitError("decide: no call %q is waiting for a decision", c.CallID)
-		return
-	}
-	if c.Decision == Edit && c.valid.Args() == nil {
+	if pc != nil && c.Decision == Edit && c.valid.Args() == nil {
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
-	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person"}
+	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person", Via: c.Via}
 	switch {
+	case pc == nil:
+		r.emitError("decide: %v", r.gate.refusal(r.seat, c.CallID))
+		return
 	case c.Decision == Edit:
-		pc.valid = c.valid
-		pc.call.Args = c.valid.Args()
-		d.Args = pc.call.Args
+		d.Args = c.valid.Args()
 	case c.Decision == Approve && pc.revised:
 		d.Decision = Edit
 		d.Args = pc.call.Args
 	}
-	pc.decided = d
-	r.mu.Lock()
-	delete(r.awaiting, c.CallID)
-	r.mu.Unlock()
+	if !r.settle(pc, d) {
+		return
+	}
+	if c.Decision == Edit {
+		pc.valid = c.valid
+		pc.call.Args = c.valid.Args()
+	}
 	r.emit(Event{Type: EventDecision, Decision: d})
 }
 
@@ -538,6 +516,7 @@ func (r *Runner) revise(c command) {
 	pc.revised = true
 	pc.call.Simulation = nil
 	r.dryRun(r.batch, i)
+	r.gate.ask(r.seat, pc.call, r.cfg.Now())
 	call := pc.call
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
