@@ -217,19 +217,19 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("agent.New: reading session: %w", err)
 	}
 	r := &Runner{
-		cfg:      cfg,
-		reg:      game.NewRegistry(cfg.Game),
-		events:   make(chan Event, 256),
-		cmds:     make(chan command, 256),
-		done:     make(chan struct{}),
-		gate:     cfg.Gate,
-		seat:     cfg.Session.Name(),
-		step:     info.Steps,
-		jr:       newJournal(cfg.Session, info.Records),
-		fails:    map[string]int{},
-		usedIDs:  map[string]bool{},
-		scrub:    newScrubber(cfg.Scrubber, cfg.Secrets),
-		trig:     triggersOf(cfg.Game),
+		cfg:     cfg,
+		reg:     game.NewRegistry(cfg.Game),
+		events:  make(chan Event, 256),
+		cmds:    make(chan command, 256),
+		done:    make(chan struct{}),
+		gate:    cfg.Gate,
+		seat:    cfg.Session.Name(),
+		step:    info.Steps,
+		jr:      newJournal(cfg.Session, info.Records),
+		fails:   map[string]int{},
+		usedIDs: map[string]bool{},
+		scrub:   newScrubber(cfg.Scrubber, cfg.Secrets),
+		trig:    triggersOf(cfg.Game),
 	}
 	r.keepPlaying = cfg.KeepPlaying
 	r.loadedAtStart = info.LoadedTools
