@@ -123,6 +123,16 @@ func (r *Runner) emitAll(evs []Event) {
 	}
 }
 
+// toolsSaid emits what the runner's own tools changed (the notes, the tools loaded),
+// with the loaded tools for the phase's commit.
+func (r *Runner) toolsSaid() {
+	evs, loaded := r.tools.take()
+	if loaded != nil {
+		r.jr.loaded(loaded)
+	}
+	r.emitAll(evs)
+}
+
 // emitError reports a problem to the person.
 func (r *Runner) emitError(format string, args ...any) {
 	r.emit(Event{Type: EventError, Text: fmt.Sprintf(format, args...)})

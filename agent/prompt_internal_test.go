@@ -53,7 +53,7 @@ func TestPromptBoundedOver500Steps(t *testing.T) {
 	for n := 1; n <= 500; n++ {
 		cur := stepRecord{n: n}
 		cur.input, cur.full = r.prompt.input(n, obs, nil, nil)
-		size[n] = promptChars(r.prompt.prompt(cur, r.systemIndex()))
+		size[n] = promptChars(r.prompt.prompt(cur, r.tools.systemIndex()))
 		args := json.RawMessage(fmt.Sprintf(`{"target":"rock-%d"}`, n))
 		cur.text = fmt.Sprintf("Poking rock %d, as planned.", n)
 		cur.calls = []ToolCall{{ID: fmt.Sprint("c", n), Tool: "poke", Args: args}}

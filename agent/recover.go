@@ -20,7 +20,7 @@ func (r *Runner) recover() error {
 	if err != nil {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
-	r.emitNotes()
+	r.emit(r.tools.notesEvent())
 	r.rebuildHistory()
 	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 || len(rec.NotStarted) > 0 {
 		// The person decides these before the first step: show the world they act on.
@@ -107,7 +107,7 @@ func (r *Runner) proposedCall(dec notes.Record) Call {
 	if json.Unmarshal(dec.Data, &d) == nil && d.Decision == Edit && len(d.Args) > 0 {
 		call.Args = d.Args
 	}
-	if t, err := r.registry().Lookup(call.Tool); err == nil {
+	if t, err := r.tools.registry().Lookup(call.Tool); err == nil {
 		call.Kind = t.Kind
 	}
 	return call

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coplayhq/coplay/agent/catalog"
 	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
@@ -109,23 +107,18 @@ type Config struct {
 // until advice or resume (state "idle"). It never stops silently and never polls.
 type Runner struct {
 	cfg    Config
-	reg    *game.Registry
 	events chan Event
 	cmds   chan command
 	done   chan struct{}
 	ran    atomic.Bool
 
-	scrub scrubber   // Config.Secrets, set once in New
-	mu    sync.Mutex // guards reg
+	scrub scrubber // Config.Secrets, set once in New
+	tools *toolbox // the catalogue and the runner's own tools (tools.go)
 	// The gate (gate.go): the approval queue, where this runner's calls wait under its
 	// seat (the session's name), and the seat's policy (policy.go): rules and mode.
 	gate   *Gate
 	seat   string
 	policy *policy
-
-	// loadedAtStart is the session's loaded tools when the run began (catalogue rebuilt
-	// when a brain reports its window: window.go).
-	loadedAtStart []string
 
 	// Owned by the Run goroutine.
 	ctx      context.Context
@@ -168,8 +161,6 @@ type Runner struct {
 	run         Usage  // spent by this run
 	costUnknown bool   // a model call of this run had no price
 	capStop     string // the spend cap that stopped the run
-
-	cat *catalog.Set // which tools the model is sent whole (tools.go); Run goroutine
 
 	faults faultState // stops and calls in flight (deadline.go); Run goroutine
 }
@@ -218,7 +209,6 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r := &Runner{
 		cfg:     cfg,
-		reg:     game.NewRegistry(cfg.Game),
 		events:  make(chan Event, 256),
 		cmds:    make(chan command, 256),
 		done:    make(chan struct{}),
@@ -232,17 +222,15 @@ func New(cfg Config) (*Runner, error) {
 		trig:    triggersOf(cfg.Game),
 	}
 	r.keepPlaying = cfg.KeepPlaying
-	r.loadedAtStart = info.LoadedTools
-	r.addRunnerTools(r.reg)
 	fitWindow(&r.cfg)
 	r.prompt = newPrompter(cfg.Game, cfg.Session, r.cfg)
-	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
+	if r.tools, err = newToolbox(r.cfg, r.scrub, func() int { return r.step }, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	if r.gate == nil {
 		r.gate = NewGate()
 	}
-	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.reg.Tools(), cfg.ApproveAll); err != nil {
+	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.tools.reg.Tools(), cfg.ApproveAll); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	return r, nil
@@ -253,32 +241,7 @@ func New(cfg Config) (*Runner, error) {
 func (r *Runner) Events() <-chan Event { return r.events }
 
 // Tools returns the full catalogue (the game's tools and the notebook's).
-func (r *Runner) Tools() []game.Tool { return r.registry().Tools() }
-
-// registry returns the catalogue the runner calls through. It is replaced, on the Run
-// goroutine, when the game's tools change (game.Refresher); Send reads it from others.
-func (r *Runner) registry() *game.Registry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.reg
-}
-
-// refreshTools rebuilds the catalogue when the game says its tools changed (an MCP
-// server's notifications/tools/list_changed). The game tells the model what appeared and
-// disappeared in its next observation; calls already waiting keep the tools they were
-// validated against.
-func (r *Runner) refreshTools() {
-	rf, ok := r.cfg.Game.(game.Refresher)
-	if !ok || !rf.ToolsChanged() {
-		return
-	}
-	reg := game.NewRegistry(r.cfg.Game)
-	r.addRunnerTools(reg)
-	r.cat.Update(reg.Tools())
-	r.mu.Lock()
-	r.reg = reg
-	r.mu.Unlock()
-}
+func (r *Runner) Tools() []game.Tool { return r.tools.registry().Tools() }
 
 // Send gives the runner a command. It checks what can be checked at once: the command
 // is well formed, a decision or revise names a call that is waiting for one, an edit's
@@ -330,7 +293,7 @@ func (r *Runner) check(c Command) (command, error) {
 	}
 	switch c.Cmd {
 	case CmdAllow:
-		if _, err := r.registry().Lookup(c.Tool); err != nil {
+		if _, err := r.tools.registry().Lookup(c.Tool); err != nil {
 			return out, fmt.Errorf("allow: %w", err)
 		}
 		rule, err := rules.Parse("allow " + c.Tool)
@@ -340,7 +303,7 @@ func (r *Runner) check(c Command) (command, error) {
 		out.rule = rule
 		return out, nil
 	case CmdRule:
-		rule, err := rules.ParseChecked(c.Rule, r.registry().Tools())
+		rule, err := rules.ParseChecked(c.Rule, r.tools.registry().Tools())
 		if err != nil {
 			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
 		}
@@ -375,7 +338,7 @@ func (r *Runner) check(c Command) (command, error) {
 	if c.Cmd == CmdDecide && c.Decision != Edit {
 		return out, nil
 	}
-	v, err := r.validate(tool.Name, c.Args)
+	v, err := r.tools.validate(tool.Name, c.Args)
 	if err != nil {
 		what := "decide: edit"
 		if c.Cmd == CmdRevise {
@@ -419,10 +382,10 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	r.prepare()
 	warnings, ruleLines := r.policy.start()
 	r.emitAll(warnings)
-	if r.cat.Deferred() {
-		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
+	if cat := r.tools.cat; cat.Deferred() {
+		r.emit(r.tools.catalogEvent(nil, fmt.Sprintf(
 			"the catalogue is too long to send whole: %d of %d tools are sent, the model loads the others from an index (load_tools)",
-			len(r.cat.Sent()), r.cat.Total())})
+			len(cat.Sent()), cat.Total())))
 	}
 	if r.keepPlaying {
 		on := true

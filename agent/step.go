@@ -64,7 +64,7 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
-	r.refreshTools() // observing is when a game reads its catalogue again
+	r.tools.refresh() // observing is when a game reads its catalogue again
 	r.step++
 	r.runSteps++
 	r.jr.step(r.step)
@@ -81,7 +81,7 @@ func (r *Runner) doStep() stepOutcome {
 	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
 	cur.input, cur.full = r.prompt.input(r.step, obs, cur.advice, r.takeTriggers())
 	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
-	msgs := r.prompt.prompt(cur, r.systemIndex())
+	msgs := r.prompt.prompt(cur, r.tools.systemIndex())
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
 		r.flush() // the step and the world are on screen while the model thinks
@@ -90,7 +90,7 @@ func (r *Runner) doStep() stepOutcome {
 		}
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.sentTools(), Observation: obs, OnDelta: r.delta,
+		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
 		// The advice and the triggers never reached the model: keep them for the next step.
@@ -208,14 +208,15 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
-	if t, err := r.registry().Lookup(tc.Tool); err == nil {
+	if t, err := r.tools.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t
 		pc.call.Kind = t.Kind
 	}
-	v, err := r.validate(tc.Tool, tc.Args)
-	if note := r.deferredNote(tc.Tool, err != nil); note != "" && err != nil {
+	v, err := r.tools.validate(tc.Tool, tc.Args)
+	if note := r.tools.deferredNote(tc.Tool, err != nil); note != "" && err != nil {
 		err = fmt.Errorf("%w\n%s", err, note)
 	}
+	r.toolsSaid()
 	if err != nil {
 		pc.invalid = err
 		pc.call.Problems = problemsOf(err)
@@ -277,22 +278,6 @@ func (r *Runner) decideAtTurn(pc *pendingCall) {
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
 
-// validate is the one validation of a call's arguments: no secret's value, the size
-// limit, then the registry's (schema, duplicate keys, the game's own checks). Its
-// result is what runs.
-func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, error) {
-	if err := r.scrub.held(tool, args); err != nil {
-		return game.ValidCall{}, err
-	}
-	if len(args) > MaxArgsBytes {
-		return game.ValidCall{}, &game.ValidationError{Tool: tool, Problems: []game.Problem{{
-			Path: "arguments", Expected: fmt.Sprintf("at most %d bytes of arguments", MaxArgsBytes),
-			Got: fmt.Sprintf("%d bytes", len(args)), Hint: "send shorter values; no tool needs more",
-		}}}
-	}
-	return r.registry().Check(tool, args)
-}
-
 // waiting reports whether pc still waits for a person's decision.
 func (pc *pendingCall) waiting() bool { return pc.call.NeedsOK && pc.decided == nil }
 
@@ -327,7 +312,7 @@ func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
 	if !pc.tool.DryRun || pc.invalid != nil {
 		return nil
 	}
-	reg := r.registry()
+	reg := r.tools.registry()
 	a := gameCall(r, func(ctx context.Context) (simulated, error) {
 		s, ok, err := reg.SimulateValidated(ctx, pc.valid)
 		return simulated{s, ok}, err
@@ -565,6 +550,7 @@ func (r *Runner) execute(pc *pendingCall) {
 			}
 		}
 		pc.res = r.makeCall(pc)
+		r.toolsSaid()
 		if r.fatal != nil {
 			return // nothing more is journaled: a resumed session reports it as unknown
 		}
@@ -584,7 +570,7 @@ func (r *Runner) execute(pc *pendingCall) {
 // The runner's own tools (the notebook's, wait, load_tools) run here, on the Run
 // goroutine.
 func (r *Runner) makeCall(pc *pendingCall) game.Result {
-	reg := r.registry()
+	reg := r.tools.registry()
 	if !reg.FromGame(pc.call.Tool) {
 		res, err := reg.CallValidated(r.ctx, pc.valid)
 		if err != nil {

@@ -79,16 +79,14 @@ func (r *Runner) prepare() {
 	r.cfg.ContextWindow = prep.Window
 	fitWindow(&r.cfg)
 	r.prompt.size(r.cfg)
-	cat, err := newCatalog(r.reg.Tools(), r.cfg, r.loadedAtStart)
-	if err != nil {
+	if err := r.tools.resize(r.cfg); err != nil {
 		r.emitError("sizing the tools to the model's window of %d tokens: %v", prep.Window, err)
 		return
 	}
-	r.cat = cat
-	if r.cat.Deferred() {
-		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
+	if cat := r.tools.cat; cat.Deferred() {
+		r.emit(r.tools.catalogEvent(nil, fmt.Sprintf(
 			"the model's window is %d tokens: %d of %d tools are sent, the model loads the others from an index (load_tools)",
-			prep.Window, len(r.cat.Sent()), r.cat.Total())})
+			prep.Window, len(cat.Sent()), cat.Total())))
 	}
 }
 
