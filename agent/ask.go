@@ -183,7 +183,7 @@ func (r *Runner) onHost(m *hostMsg) {
 func (r *Runner) putQuestion(a *asking) {
 	st := &r.asks
 	st.next++
-	a.id = fmt.Sprintf("ask_%d_%d", r.step, st.next)
+	a.id = fmt.Sprintf("ask_%d_%d", r.at.step, st.next)
 	a.call = r.runningCall()
 	a.q.Message = r.scrub.text(a.q.Message)
 	rule, ruled, needsOK := r.policy.host(rules.Elicitation, a.q.Server, a.q.Message)
@@ -209,7 +209,7 @@ func (r *Runner) putQuestion(a *asking) {
 // askWaits puts the runner in the waiting_for_decision state while a question or request
 // waits for the person (headless: stdin closed then stops the run, as for a call).
 func (r *Runner) askWaits(a *asking) {
-	if r.state != Deciding {
+	if r.at.state != Deciding {
 		r.setState(Deciding, a.q.Server+" waits for the person's answer")
 	}
 }
@@ -268,7 +268,7 @@ func (r *Runner) closeAsk(a *asking, ans game.Answer, by, reason string) {
 	st.openN--
 	if st.openN == 0 {
 		st.credit += time.Since(st.since)
-		if r.state == Deciding {
+		if r.at.state == Deciding {
 			r.setState(Running, "")
 		}
 	}
@@ -346,10 +346,10 @@ func (r *Runner) answer(c command) {
 // runningCall is the id of the call of the batch now running, if one is: calls run in
 // the model's order, so it is the first one decided to run that has not finished.
 func (r *Runner) runningCall() string {
-	if r.batch == nil {
+	if r.calls.batch == nil {
 		return ""
 	}
-	for _, pc := range r.batch.calls {
+	for _, pc := range r.calls.batch.calls {
 		if pc.ran || pc.invalid != nil || pc.decided != nil && pc.decided.Decision == Veto {
 			continue
 		}

@@ -28,7 +28,7 @@ type modelAnswer struct {
 // modelMayAnswer says whether the model is asked a question nobody else can answer: a
 // form, a brain that is a model (not the autopilot), and the spend caps not reached.
 func (r *Runner) modelMayAnswer(a *asking) bool {
-	if a.q.URL != "" || a.schema == nil || r.capReached() != "" {
+	if a.q.URL != "" || a.schema == nil || r.play.capReached() != "" {
 		return false
 	}
 	ib, instant := r.cfg.Brain.(InstantBrain)
@@ -80,8 +80,7 @@ func (h host) modelAnswers(ctx context.Context, a *asking) {
 func (r *Runner) onModelAnswer(m *modelAnswer) {
 	if m.usage != (Usage{}) {
 		u := m.usage
-		r.emit(Event{Type: EventUsage, Usage: &u})
-		r.spend(u)
+		r.used(u)
 	}
 	r.closeAsk(m.a, m.ans, "model", m.why)
 }

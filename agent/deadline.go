@@ -33,11 +33,17 @@ const showAfter = 200 * time.Millisecond
 // errCut is the cause a call's context is cancelled with.
 var errCut = errors.New("coplay cut the call short")
 
-// faultState is what the runner keeps about stops and calls in flight (Run goroutine).
+// faultState is what the runner keeps about stops, calls in flight and the game's own
+// waits (Run goroutine).
 type faultState struct {
+	stopping    bool      // the run stops: no further call starts
 	stopWhy     string    // why the run stops: "stopped by the person", "stdin closed"
 	stdinClosed bool      // headless: stdin reached its end
 	held        []command // commands that must wait for the call in flight (revise)
+	// gameWait is set while the game reports a wait of its own (a rate limit); waitState
+	// is the state to go back to when it ends.
+	gameWait  bool
+	waitState State
 }
 
 // cut says why a game call was cut short; the zero cut means it ended by itself.
@@ -191,7 +197,7 @@ func (r *Runner) cutNow() cut {
 		return cut{fatal: true}
 	case r.ctx.Err() != nil:
 		return cut{stopped: interruptedText(r.ctx)}
-	case r.stopping:
+	case r.faults.stopping:
 		return cut{stopped: r.stopReason()}
 	}
 	return cut{}
@@ -200,7 +206,7 @@ func (r *Runner) cutNow() cut {
 // afterCall closes a wait of the game's own that the call left open (it was cut
 // short inside it), and handles the commands that waited for the call to end.
 func (r *Runner) afterCall() {
-	if r.gameWait {
+	if r.faults.gameWait {
 		r.gameWaits(game.Wait{Reason: "the call was cut short"})
 	}
 	r.handleHeld()
@@ -209,7 +215,7 @@ func (r *Runner) afterCall() {
 // handleHeld handles the commands that waited for a call to end, once the batch they
 // are about is running (runBatch calls it too).
 func (r *Runner) handleHeld() {
-	if r.batch == nil {
+	if r.calls.batch == nil {
 		return
 	}
 	held := r.faults.held
@@ -224,7 +230,7 @@ func (r *Runner) handleHeld() {
 // decision waits for its batch to run (during a proposal's dry runs, or a resumed
 // session's, the calls it names are not in the pipeline yet).
 func (r *Runner) handleInCall(c command) {
-	if c.refused == "" && (c.Cmd == CmdRevise || c.Cmd == CmdDecide && r.batch == nil) {
+	if c.refused == "" && (c.Cmd == CmdRevise || c.Cmd == CmdDecide && r.calls.batch == nil) {
 		r.faults.held = append(r.faults.held, c)
 		return
 	}
@@ -233,7 +239,7 @@ func (r *Runner) handleInCall(c command) {
 
 // stop is the stop command: the person's, or the headless reader's when stdin closed.
 func (r *Runner) stop(c command) {
-	r.stopping = true
+	r.faults.stopping = true
 	if r.faults.stopWhy == "" {
 		r.faults.stopWhy = c.why
 	}
@@ -253,7 +259,7 @@ func (r *Runner) stopReason() string {
 // a game call in flight short.
 func (r *Runner) stdinEnded() {
 	r.faults.stdinClosed = true
-	if !r.keepPlaying {
+	if !r.play.on {
 		r.emit(Event{Type: EventError, Text: "stdin closed and play is not handed over: stopping"})
 		r.stop(command{why: stdinClosedText})
 	}
@@ -263,7 +269,7 @@ func (r *Runner) stdinEnded() {
 // nobody can answer, so it stops, saying why once (a run that stopped when stdin ended
 // has said so already).
 func (r *Runner) orphaned() {
-	if r.stopping {
+	if r.faults.stopping {
 		return
 	}
 	r.emit(Event{Type: EventError, Text: "stdin is closed and the runner waits for a person: stopping"})

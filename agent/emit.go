@@ -20,7 +20,7 @@ func (r *Runner) emit(ev Event) {
 		ev.Time = r.cfg.Now()
 	}
 	if ev.Step == 0 {
-		ev.Step = r.step
+		ev.Step = r.at.step
 	}
 	if ev.Type == EventError || ev.Type == EventAdvice {
 		ev.Text = r.scrub.text(ev.Text) // a key pasted into advice is not kept either
@@ -69,7 +69,7 @@ func (r *Runner) flush() {
 // file, the cause and the way on; the event comes with seq 0, having no record.
 func (r *Runner) failJournal(err error) {
 	r.fatal = &JournalError{Session: r.cfg.Session.Name(), File: r.cfg.Session.Book().Path(), Err: err}
-	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.scrub.text(r.fatal.Error())})
+	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.at.step, Text: r.scrub.text(r.fatal.Error())})
 }
 
 // JournalError is a journal write that failed: the run stops before any further model
@@ -131,6 +131,14 @@ func (r *Runner) toolsSaid() {
 		r.jr.loaded(loaded)
 	}
 	r.emitAll(evs)
+}
+
+// used journals a model call's usage and counts it against the session's totals and
+// this run's caps.
+func (r *Runner) used(u Usage) {
+	r.emit(Event{Type: EventUsage, Usage: &u})
+	r.jr.spend(u)
+	r.play.spend(u)
 }
 
 // emitError reports a problem to the person.

@@ -28,7 +28,8 @@ type policy struct {
 	mu         sync.Mutex
 	book       ruleBook
 	store      RuleStore
-	approveAll bool // --approve all: an Act call no rule covers runs without asking
+	approveAll bool   // --approve all: an Act call no rule covers runs without asking
+	seat       string // where this runner's calls wait in the gate: the session's name
 }
 
 // newPolicy reads the fixed rules (checked against the catalogue: a bad one is an
@@ -36,8 +37,8 @@ type policy struct {
 // (damage, or a form an earlier version wrote) is not dropped quietly: it stays in the
 // notebook, the start says so, and the run fails safe until the person removes it or
 // adds it again (ruleBook.failSafe).
-func newPolicy(store RuleStore, fixed []FixedRule, tools []game.Tool, approveAll bool) (*policy, error) {
-	p := &policy{store: store, approveAll: approveAll}
+func newPolicy(store RuleStore, fixed []FixedRule, tools []game.Tool, approveAll bool, seat string) (*policy, error) {
+	p := &policy{store: store, approveAll: approveAll, seat: seat}
 	b := &p.book
 	for _, f := range fixed {
 		rule, err := rules.ParseChecked(f.Line, tools)

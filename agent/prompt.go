@@ -198,7 +198,27 @@ type prompter struct {
 	prevWorldStep int // 0: the next step shows the world whole
 	prevNotes     string
 	notices       []string // the runner's word to the model at the next step
+	advice        []string // the person's advice for the next step
+	// fresh is set when advice arrives and cleared when advice goes to the model:
+	// advice handed back after a model failure does not skip the wait that follows.
+	fresh bool
 }
+
+// advise queues the person's advice for the next step.
+func (p *prompter) advise(text string) {
+	p.advice = append(p.advice, text)
+	p.fresh = true
+}
+
+// takeAdvice returns the advice for this step and clears it.
+func (p *prompter) takeAdvice() []string {
+	a := p.advice
+	p.advice, p.fresh = nil, false
+	return a
+}
+
+// giveBack puts advice the model never read before what came since.
+func (p *prompter) giveBack(advice []string) { p.advice = append(advice, p.advice...) }
 
 func newPrompter(g game.Game, n NotesReader, cfg Config) *prompter {
 	p := &prompter{game: g, notes: n, hist: history{keep: cfg.HistorySteps}}

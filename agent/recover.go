@@ -30,10 +30,10 @@ func (r *Runner) recover() error {
 			r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
 		}
 	}
-	st := stepRecord{n: r.step, text: "(calls from before the restart)"}
+	st := stepRecord{n: r.at.step, text: "(calls from before the restart)"}
 	for _, u := range rec.Unknown {
 		call := r.proposedCall(u)
-		r.usedIDs[call.ID] = true
+		r.calls.used[call.ID] = true
 		r.emitError("call %s (%s %s) was running when coplay stopped; its outcome is unknown and it is not run again: observe before acting",
 			call.ID, call.Tool, call.Args)
 		res := game.Result{Unknown: true}
@@ -46,7 +46,7 @@ func (r *Runner) recover() error {
 		// Decided, but coplay stopped before it started: it did not run, and is not run
 		// now without being asked for again.
 		call := r.proposedCall(n)
-		r.usedIDs[call.ID] = true
+		r.calls.used[call.ID] = true
 		res := game.Result{Err: &game.Error{Message: "not executed: coplay stopped before this call started"}}
 		r.emit(Event{Type: EventResult, Call: &call, Result: &res})
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
@@ -57,7 +57,7 @@ func (r *Runner) recover() error {
 		b := &batch{}
 		for _, p := range rec.Pending {
 			call := callOf(p)
-			r.usedIDs[call.ID] = true
+			r.calls.used[call.ID] = true
 			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args}, b.earlierToRun(len(b.calls)) == 0)
 			if !pc.simulated {
 				pc.call.Simulation = call.Simulation // the prediction shown then; replaced below if the world moved

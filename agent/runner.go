@@ -111,58 +111,35 @@ type Runner struct {
 	cmds   chan command
 	done   chan struct{}
 	ran    atomic.Bool
+	scrub  scrubber // Config.Secrets, set once in New
 
-	scrub scrubber // Config.Secrets, set once in New
-	tools *toolbox // the catalogue and the runner's own tools (tools.go)
-	// The gate (gate.go): the approval queue, where this runner's calls wait under its
-	// seat (the session's name), and the seat's policy (policy.go): rules and mode.
-	gate   *Gate
-	seat   string
-	policy *policy
+	// The parts. Each keeps its own state and returns values and events; only the
+	// Runner emits, flushes and waits (docs/ARCHITECTURE.md, "The agent's parts").
+	tools  *toolbox     // the catalogue and the runner's own tools (tools.go)
+	gate   *Gate        // the approval queue, maybe shared with other runners (gate.go)
+	policy *policy      // this seat's rules and approval mode (policy.go)
+	jr     *journal     // the phase not yet committed, and its encoder (journal.go)
+	prompt *prompter    // the step's input and the messages within the window (prompt.go)
+	calls  *pipeline    // the calls on their way through a step (pipeline.go)
+	trig   triggerQueue // the game's triggers for the next step (trigger.go)
+	asks   askState     // a game's questions, sampling requests, progress and logs (ask.go)
+	play   playState    // play handed over, and this run's spend (unattended.go)
+	faults faultState   // stops, calls in flight and the game's own waits (deadline.go)
 
-	// Owned by the Run goroutine.
-	ctx      context.Context
+	// The loop's own state. Owned by the Run goroutine.
+	ctx   context.Context
+	at    loopState
+	fatal error // the journal could not be written: the run stops
+}
+
+// loopState is where the loop is: the step, the turn, and what the person asked.
+type loopState struct {
 	step     int
 	runSteps int
 	iter     int
-	advice   []string
-	// freshAdvice is set when advice arrives and cleared when advice goes to the model:
-	// advice handed back after a model failure does not skip the wait that follows.
-	freshAdvice bool
-	paused      bool
-	stopping    bool
-	state       State
-	wake        bool // a command asked the agent to stop waiting
-	fatal       error
-	fails       map[string]int
-	usedIDs     map[string]bool
-	batch       *batch // the calls on their way through the pipeline
-
-	// The phase not yet committed (journal.go): its events, sent to the reader only
-	// once committed, and the session's bookkeeping that goes with them.
-	jr *journal
-	// gameWait is set while the game reports a wait of its own (a rate limit); the state
-	// to go back to when it ends.
-	gameWait  bool
-	waitState State
-
-	prompt *prompter // the step's input and the messages within the window (prompt.go)
-
-	trig            <-chan game.Trigger // the game's triggers (nil: none, or closed)
-	triggers        []game.Trigger      // triggers for the next step's input
-	droppedTriggers int                 // triggers dropped since the last step (too many)
-	worldAt         time.Time           // when the last observation was taken (stale triggers)
-
-	asks askState // a game's questions, sampling requests, progress and logs (ask.go)
-
-	// Play handed over (unattended.go).
-	keepPlaying bool
-	quietRun    int    // steps in a row that did nothing while play is handed over
-	run         Usage  // spent by this run
-	costUnknown bool   // a model call of this run had no price
-	capStop     string // the spend cap that stopped the run
-
-	faults faultState // stops and calls in flight (deadline.go); Run goroutine
+	paused   bool
+	state    State
+	wake     bool // a command asked the agent to stop waiting
 }
 
 // command is a Command on its way to the Run goroutine; refused carries the error of a
@@ -208,29 +185,28 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("agent.New: reading session: %w", err)
 	}
 	r := &Runner{
-		cfg:     cfg,
-		events:  make(chan Event, 256),
-		cmds:    make(chan command, 256),
-		done:    make(chan struct{}),
-		gate:    cfg.Gate,
-		seat:    cfg.Session.Name(),
-		step:    info.Steps,
-		jr:      newJournal(cfg.Session, info.Records),
-		fails:   map[string]int{},
-		usedIDs: map[string]bool{},
-		scrub:   newScrubber(cfg.Scrubber, cfg.Secrets),
-		trig:    triggersOf(cfg.Game),
+		cfg:    cfg,
+		events: make(chan Event, 256),
+		cmds:   make(chan command, 256),
+		done:   make(chan struct{}),
+		gate:   cfg.Gate,
+		at:     loopState{step: info.Steps},
+		jr:     newJournal(cfg.Session, info.Records),
+		calls:  newPipeline(cfg.Session),
+		scrub:  newScrubber(cfg.Scrubber, cfg.Secrets),
+		trig:   triggerQueue{ch: triggersOf(cfg.Game)},
+		play: playState{on: cfg.KeepPlaying, maxTokens: cfg.MaxRunTokens, maxCost: cfg.MaxRunCost,
+			brain: cfg.Brain.Name()},
 	}
-	r.keepPlaying = cfg.KeepPlaying
 	fitWindow(&r.cfg)
 	r.prompt = newPrompter(cfg.Game, cfg.Session, r.cfg)
-	if r.tools, err = newToolbox(r.cfg, r.scrub, func() int { return r.step }, info.LoadedTools); err != nil {
+	if r.tools, err = newToolbox(r.cfg, r.scrub, func() int { return r.at.step }, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	if r.gate == nil {
 		r.gate = NewGate()
 	}
-	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.tools.reg.Tools(), cfg.ApproveAll); err != nil {
+	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.tools.reg.Tools(), cfg.ApproveAll, cfg.Session.Name()); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	return r, nil
@@ -331,7 +307,7 @@ func (r *Runner) check(c Command) (command, error) {
 	default:
 		return out, nil
 	}
-	tool, ok := r.gate.waiting(r.seat, c.CallID)
+	tool, ok := r.gate.waiting(r.policy.seat, c.CallID)
 	if !ok {
 		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
 	}
@@ -368,7 +344,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	r.cfg.Session.DeferEdits()
 	defer func() {
 		r.saveState()
-		r.stopping = true
+		r.faults.stopping = true
 		r.emit(Event{Type: EventState, State: Stopped, Text: r.stopText(err)})
 		r.flush()
 		close(r.done)
@@ -387,7 +363,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 			"the catalogue is too long to send whole: %d of %d tools are sent, the model loads the others from an index (load_tools)",
 			len(cat.Sent()), cat.Total())))
 	}
-	if r.keepPlaying {
+	if r.play.on {
 		on := true
 		r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &on, Text: keepPlayingText(true)})
 	}
@@ -404,9 +380,9 @@ func (r *Runner) stopText(err error) string {
 		return "stopped: " + interruptedText(r.ctx)
 	case err != nil:
 		return "stopped: " + err.Error()
-	case r.capStop != "":
-		return "stopped: " + r.capStop
-	case r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps:
+	case r.play.capStop != "":
+		return "stopped: " + r.play.capStop
+	case r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps:
 		return fmt.Sprintf("stopped after the step limit of %d steps", r.cfg.MaxSteps)
 	}
 	if r.faults.stopWhy != "" {
@@ -420,43 +396,43 @@ func (r *Runner) loop() error {
 	newTurn := true
 	for {
 		r.drain()
-		if err := r.check2(); err != nil || r.stopping {
+		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
-		if r.paused {
+		if r.at.paused {
 			r.setState(Paused, "paused: resume to go on")
-			r.waitFor(time.Time{}, func() bool { return !r.paused })
+			r.waitFor(time.Time{}, func() bool { return !r.at.paused })
 			continue
 		}
-		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil
 		}
-		if r.capStop = r.capReached(); r.capStop != "" {
-			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.capStop)
+		if r.play.capStop = r.play.capReached(); r.play.capStop != "" {
+			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.play.capStop)
 			return nil
 		}
 		if newTurn {
-			r.iter = 0
-			clear(r.fails)
+			r.at.iter = 0
+			clear(r.calls.fails)
 			newTurn = false
 		}
 		out := r.doStep()
 		if !out.noCount {
-			r.iter++
+			r.at.iter++
 		}
-		if err := r.check2(); err != nil || r.stopping {
+		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
-		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
 		}
 		if !out.prose && out.endTurn == "" {
-			r.quietRun = 0
+			r.play.quietRun = 0
 		}
 		switch {
 		case out.wait != nil:
 			r.sleep(*out.wait)
-		case out.endTurn != "" && r.keepPlaying:
+		case out.endTurn != "" && r.play.on:
 			newTurn = true
 			r.playOn(out)
 		case out.endTurn != "":
@@ -466,7 +442,7 @@ func (r *Runner) loop() error {
 			} else {
 				r.idle(out.endTurn)
 			}
-		case r.iter >= r.cfg.MaxIterations && !r.keepPlaying:
+		case r.at.iter >= r.cfg.MaxIterations && !r.play.on:
 			newTurn = true
 			r.emit(Event{Type: EventTurnLimit, Text: fmt.Sprintf(
 				"the turn reached its cap of %d steps and stopped; advise or resume to go on", r.cfg.MaxIterations)})
@@ -485,7 +461,7 @@ func (r *Runner) check2() error {
 
 // idle waits for advice, resume or stop after a turn ended.
 func (r *Runner) idle(why string) {
-	if r.freshAdvice || r.pendingTriggers() {
+	if r.prompt.fresh || r.trig.any() {
 		return // advice or a trigger came while the turn ended: it starts the next one
 	}
 	r.setState(Idle, why+"; waiting for advice or resume")
@@ -495,7 +471,7 @@ func (r *Runner) idle(why string) {
 
 // sleep waits until w.Until, or advice, resume or stop, whichever comes first.
 func (r *Runner) sleep(w game.Wait) {
-	if !w.Until.After(r.cfg.Now()) || r.freshAdvice || r.pendingTriggers() {
+	if !w.Until.After(r.cfg.Now()) || r.prompt.fresh || r.trig.any() {
 		return // nothing to wait for, or advice or a trigger to deliver first
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
@@ -515,8 +491,8 @@ func (r *Runner) sleep(w game.Wait) {
 // (advice, resume, stop), or ctx is done. *woken reports a wake by command.
 func (r *Runner) waitForWake(until time.Time, woken *bool) {
 	r.waitFor(until, func() bool {
-		if r.wake {
-			r.wake = false
+		if r.at.wake {
+			r.at.wake = false
 			*woken = true
 			return true
 		}
@@ -526,14 +502,14 @@ func (r *Runner) waitForWake(until time.Time, woken *bool) {
 
 // waitFor handles commands until done() is true, stop, ctx, or the timer at until.
 func (r *Runner) waitFor(until time.Time, done func() bool) {
-	r.wake = false
+	r.at.wake = false
 	var timer <-chan time.Time
 	if !until.IsZero() {
 		t := time.NewTimer(until.Sub(r.cfg.Now()))
 		defer t.Stop()
 		timer = t.C
 	}
-	for !r.stopping && r.fatal == nil && !done() {
+	for !r.faults.stopping && r.fatal == nil && !done() {
 		r.flush() // what led here is on screen and on disk before blocking
 		if r.fatal != nil {
 			return
@@ -545,13 +521,22 @@ func (r *Runner) waitFor(until time.Time, done func() bool) {
 			return
 		case <-r.ctx.Done():
 			return
-		case t, ok := <-r.trig:
+		case t, ok := <-r.trig.ch:
 			if !ok {
-				r.trig = nil // the game closed it: no more triggers
+				r.trig.ch = nil // the game closed it: no more triggers
 				continue
 			}
 			r.onTrigger(t)
 		}
+	}
+}
+
+// onTrigger journals a game's trigger and wakes the agent unless the person paused it;
+// a stale one is dropped (trigger.go).
+func (r *Runner) onTrigger(t game.Trigger) {
+	if ev, ok := r.trig.add(t, r.scrub); ok {
+		r.emit(ev)
+		r.at.wake = r.at.wake || !r.at.paused
 	}
 }
 
@@ -562,9 +547,11 @@ func (r *Runner) drain() {
 		case c := <-r.cmds:
 			r.handle(c)
 		default:
-			r.wake = false
-			r.pullTriggers()
-			r.wake = false
+			r.at.wake = false
+			for t, ok := r.trig.next(); ok; t, ok = r.trig.next() {
+				r.onTrigger(t)
+			}
+			r.at.wake = false
 			return
 		}
 	}
@@ -590,20 +577,21 @@ func (r *Runner) handle(c command) {
 	}
 	switch c.Cmd {
 	case CmdAdvise:
-		r.advice = append(r.advice, c.Text)
-		r.freshAdvice = true
+		r.prompt.advise(c.Text)
 		r.emit(Event{Type: EventAdvice, Text: c.Text})
-		r.wake = true
+		r.at.wake = true
 	case CmdPause:
-		r.paused = true
+		r.at.paused = true
 	case CmdResume:
-		r.paused = false
-		r.wake = true
+		r.at.paused = false
+		r.at.wake = true
 	case CmdStop:
 		r.stop(c)
 	case CmdKeepPlaying:
-		if c.On != r.keepPlaying {
-			r.setKeepPlaying(c.On)
+		if c.On != r.play.on {
+			r.play.on = c.On
+			r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &c.On, Text: keepPlayingText(c.On)})
+			r.at.wake = r.at.wake || c.On // an idle turn goes on at once
 		}
 	case CmdAllow:
 		if c.Allow {
@@ -630,10 +618,10 @@ func (r *Runner) handle(c command) {
 
 // setState emits a state event.
 func (r *Runner) setState(s State, text string) {
-	if s == r.state && s == Running {
+	if s == r.at.state && s == Running {
 		return // one "running" per change, not one per step
 	}
-	r.state = s
+	r.at.state = s
 	r.emit(Event{Type: EventState, State: s, Text: text})
 }
 
@@ -657,24 +645,24 @@ func (r *Runner) saveState() {
 func (r *Runner) gameWaits(w game.Wait) {
 	w.Reason = r.scrub.text(w.Reason)
 	if w.Until.IsZero() {
-		if !r.gameWait {
+		if !r.faults.gameWait {
 			return
 		}
-		r.gameWait = false
+		r.faults.gameWait = false
 		why := w.Reason
 		if why == "" {
 			why = "the game went on"
 		}
 		r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
-		if r.waitState == "" {
-			r.waitState = Running
+		if r.faults.waitState == "" {
+			r.faults.waitState = Running
 		}
-		r.setState(r.waitState, "")
+		r.setState(r.faults.waitState, "")
 		r.flush()
 		return
 	}
-	if !r.gameWait {
-		r.gameWait, r.waitState = true, r.state
+	if !r.faults.gameWait {
+		r.faults.gameWait, r.faults.waitState = true, r.at.state
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("the game waits until %s, because %s",
 		w.Until.Format(time.TimeOnly), w.Reason)})

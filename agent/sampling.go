@@ -110,7 +110,7 @@ func sampleMessages(req game.SampleRequest) []Message {
 func (r *Runner) putSample(a *asking) {
 	st := &r.asks
 	st.next++
-	a.id = fmt.Sprintf("sample_%d_%d", r.step, st.next)
+	a.id = fmt.Sprintf("sample_%d_%d", r.at.step, st.next)
 	a.call = r.runningCall()
 	req := a.sample
 	for i := range req.Messages {
@@ -128,8 +128,8 @@ func (r *Runner) putSample(a *asking) {
 	switch {
 	case st.sampled[req.Server] >= SamplesPerServer:
 		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", fmt.Sprintf("%s has had its %d sampling requests of this run", req.Server, SamplesPerServer))
-	case r.capReached() != "":
-		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", r.capReached())
+	case r.play.capReached() != "":
+		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", r.play.capReached())
 	case ruled && rule.Action == rules.Deny:
 		r.closeAsk(a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
 	case ruled && rule.Action == rules.Allow:
@@ -171,8 +171,7 @@ func (r *Runner) sampleDecided(a *asking, ans game.Answer, by, reason string) {
 // onSampled journals the model's answer to a sampling request and counts what it cost.
 func (r *Runner) onSampled(s *sampled) {
 	u := s.usage
-	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.spend(u)
+	r.used(u)
 	ev := Sampling{ID: s.a.id, Server: s.a.sample.Server, Action: game.Accept, Text: s.text, Model: r.cfg.Brain.Name(), CallID: s.a.call}
 	text := fmt.Sprintf("the model answered %s (%d tokens)", s.a.sample.Server, u.PromptTokens+u.CompletionTokens)
 	if s.err != nil {

@@ -28,30 +28,6 @@ type stepOutcome struct {
 	prose      bool // the model answered without calls
 }
 
-// pendingCall is one call of a batch on its way through the pipeline:
-// validate once (admit) → gate → decide → execute → the text for the model.
-type pendingCall struct {
-	call    Call     // as the person sees it (Call.ID is unique in the session)
-	model   ToolCall // as the brain sent it; its ID answers the brain
-	tool    game.Tool
-	valid   game.ValidCall // the validated arguments: what runs (an edit or revise replaces it)
-	invalid error          // validation failure: never runs, never asks
-	revised bool           // a revise command replaced the arguments: approving it is an edit
-	// deferred: a rule with a condition may decide it on the world as it is when its
-	// turn comes; it is gated then (decideAtTurn), and is not put to the person before.
-	deferred  bool
-	simulated bool      // its dry run ran when it was gated: propose need not repeat it
-	decided   *Decision // nil while waiting
-	ran       bool
-	res       game.Result
-	text      string // what the model reads about the outcome
-}
-
-// batch is the calls of one step (or the calls recovered from before a restart).
-type batch struct {
-	calls []*pendingCall
-}
-
 // doStep runs one step: observe, reason, then the batch of calls through the pipeline.
 // A step begins (gets its number, counts toward MaxSteps) once the world is observed:
 // an observation that fails (after the game's own retries) ends the turn without one.
@@ -65,21 +41,21 @@ func (r *Runner) doStep() stepOutcome {
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
 	r.tools.refresh() // observing is when a game reads its catalogue again
-	r.step++
-	r.runSteps++
-	r.jr.step(r.step)
-	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
+	r.at.step++
+	r.at.runSteps++
+	r.jr.step(r.at.step)
+	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.at.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 	r.saveState() // the world this step observed, for a fork from here (notes.Session.StateAt)
 	if r.cfg.StepObserved != nil {
-		r.cfg.StepObserved(r.step)
+		r.cfg.StepObserved(r.at.step)
 	}
 
-	advice, triggers := r.advice, r.triggers
-	r.advice, r.freshAdvice = nil, false
+	advice := r.prompt.takeAdvice()
+	triggerText, triggers := r.trig.take()
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
-	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
-	cur.input, cur.full = r.prompt.input(r.step, obs, cur.advice, r.takeTriggers())
+	cur := stepRecord{n: r.at.step, advice: r.scrub.texts(advice)}
+	cur.input, cur.full = r.prompt.input(r.at.step, obs, cur.advice, triggerText)
 	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
 	msgs := r.prompt.prompt(cur, r.tools.systemIndex())
 	chars := promptChars(msgs)
@@ -94,8 +70,8 @@ func (r *Runner) doStep() stepOutcome {
 	})
 	if err != nil {
 		// The advice and the triggers never reached the model: keep them for the next step.
-		r.advice = append(advice, r.advice...)
-		r.triggers = append(triggers, r.triggers...)
+		r.prompt.giveBack(advice)
+		r.trig.giveBack(triggers)
 		// The world and notes it was shown never reached it either: the next step
 		// shows them whole.
 		r.prompt.forget()
@@ -106,8 +82,7 @@ func (r *Runner) doStep() stepOutcome {
 	}
 	u := reply.Usage
 	u.PromptChars = chars
-	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.spend(u)
+	r.used(u)
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
 	for _, n := range reply.Notices {
 		r.emitError("%s", r.scrub.text(n))
@@ -141,7 +116,11 @@ func (r *Runner) doStep() stepOutcome {
 			wc := *w
 			out.wait = &wc
 		}
-		if why := r.countFailure(pc); why != "" && out.endTurn == "" {
+		why, text := r.calls.countFailure(pc)
+		if why != "" {
+			r.emitError("%s", text)
+		}
+		if why != "" && out.endTurn == "" {
 			out.endTurn = why
 		}
 	}
@@ -161,7 +140,7 @@ func (r *Runner) observe() (game.Observation, error) {
 	if a.err != nil {
 		return a.v, errors.New(r.scrub.text(a.err.Error()))
 	}
-	r.sawWorld(a.v)
+	r.trig.saw(a.v, r.cfg.Now())
 	return r.scrub.observation(a.v), nil
 }
 
@@ -178,7 +157,7 @@ func (r *Runner) delta(text string) {
 func (r *Runner) propose(calls []ToolCall) *batch {
 	b := &batch{}
 	for i, tc := range calls {
-		id := r.uniqueID(tc.ID, i)
+		id := r.calls.uniqueID(tc.ID, r.at.step, i)
 		if tc.ID == "" {
 			tc.ID = id
 		}
@@ -224,7 +203,7 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	}
 	pc.valid = v
 	pc.call.Args = v.Args()
-	r.gate.open(r.seat, pc.call, pc.tool)
+	r.gate.open(r.policy.seat, pc.call, pc.tool)
 	if pc.tool.DryRun && r.policy.conditional(pc.call.Tool) {
 		if !now {
 			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil && d.Decision == Veto {
@@ -243,14 +222,14 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		return pc
 	}
 	pc.call.NeedsOK = true
-	r.gate.ask(r.seat, pc.call, r.cfg.Now())
+	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
 	return pc
 }
 
 // settle decides pc through the gate, the one place a call is settled: false, said to
 // the person, when another decision came first.
 func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
-	if err := r.gate.settle(r.seat, *d); err != nil {
+	if err := r.gate.settle(r.policy.seat, *d); err != nil {
 		r.emitError("decide: %v", err)
 		return false
 	}
@@ -273,13 +252,10 @@ func (r *Runner) decideAtTurn(pc *pendingCall) {
 		return
 	}
 	pc.call.NeedsOK = true
-	r.gate.ask(r.seat, pc.call, r.cfg.Now())
+	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
 	call := pc.call
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
-
-// waiting reports whether pc still waits for a person's decision.
-func (pc *pendingCall) waiting() bool { return pc.call.NeedsOK && pc.decided == nil }
 
 // dryRun refreshes the dry run of b.calls[i] if it waits for a person and its tool can
 // be simulated, and reports whether the prediction changed. It predicts on the world as
@@ -337,17 +313,6 @@ type simulated struct {
 	ok  bool
 }
 
-// earlierToRun counts the Act calls before i that may still run.
-func (b *batch) earlierToRun(i int) int {
-	n := 0
-	for _, p := range b.calls[:i] {
-		if p.invalid == nil && p.tool.Kind == game.Act && !p.ran && (p.decided == nil || p.decided.Decision != Veto) {
-			n++
-		}
-	}
-	return n
-}
-
 func sameSim(a, b *game.Simulation) bool {
 	if a == nil || b == nil {
 		return a == b
@@ -364,15 +329,15 @@ func sameSim(a, b *game.Simulation) bool {
 // pending for the next run. A stop also keeps approved calls that have not run from
 // running.
 func (r *Runner) runBatch(b *batch) bool {
-	r.batch = b
+	r.calls.batch = b
 	defer func() {
-		r.batch = nil
-		r.gate.close(r.seat)
+		r.calls.batch = nil
+		r.gate.close(r.policy.seat)
 	}()
 	r.handleHeld() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
 		r.drain() // decisions already sent (the screen's approve-all) count before the next call
-		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.stopping {
+		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.faults.stopping {
 			r.decideAtTurn(pc)
 		}
 		if pc.waiting() {
@@ -383,8 +348,8 @@ func (r *Runner) runBatch(b *batch) bool {
 			r.setState(Deciding, why)
 			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })
 		}
-		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
-			r.abandon(b)
+		if r.faults.stopping || r.fatal != nil || r.ctx.Err() != nil {
+			r.emitAll(b.abandon())
 			return false
 		}
 		r.setState(Running, "")
@@ -392,8 +357,8 @@ func (r *Runner) runBatch(b *batch) bool {
 		if r.fatal != nil || r.ctx.Err() != nil {
 			return false
 		}
-		if r.stopping { // stopped while the call ran: the calls after it do not run
-			r.abandon(b)
+		if r.faults.stopping { // stopped while the call ran: the calls after it do not run
+			r.emitAll(b.abandon())
 			return false
 		}
 		switch {
@@ -406,17 +371,6 @@ func (r *Runner) runBatch(b *batch) bool {
 		}
 	}
 	return true
-}
-
-// open counts b's calls waiting for a person.
-func (b *batch) open() int {
-	n := 0
-	for _, pc := range b.calls {
-		if pc.waiting() {
-			n++
-		}
-	}
-	return n
 }
 
 // afterAct shows the world after an Act call and re-predicts the calls still waiting.
@@ -445,24 +399,11 @@ func (r *Runner) repredict(b *batch) {
 	}
 }
 
-// waitingCall returns the call of the current batch with this id that waits for a
-// decision, or nil.
-func (r *Runner) waitingCall(id string) (*pendingCall, int) {
-	if r.batch != nil {
-		for i, p := range r.batch.calls {
-			if p.call.ID == id && p.waiting() {
-				return p, i
-			}
-		}
-	}
-	return nil, -1
-}
-
 // decide applies a person's decision to a waiting call. An edit's arguments were
 // validated by Send (c.valid); approving a revised call is an edit with the revised
 // arguments, so the model is told what changed.
 func (r *Runner) decide(c command) {
-	pc, _ := r.waitingCall(c.CallID)
+	pc, _ := r.calls.waitingCall(c.CallID)
 	if pc != nil && c.Decision == Edit && c.valid.Args() == nil {
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
@@ -470,7 +411,7 @@ func (r *Runner) decide(c command) {
 	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person", Via: c.Via}
 	switch {
 	case pc == nil:
-		r.emitError("decide: %v", r.gate.refusal(r.seat, c.CallID))
+		r.emitError("decide: %v", r.gate.refusal(r.policy.seat, c.CallID))
 		return
 	case c.Decision == Edit:
 		d.Args = c.valid.Args()
@@ -491,7 +432,7 @@ func (r *Runner) decide(c command) {
 // revise replaces a waiting call's arguments (validated by Send) without deciding it,
 // dry-runs it again and tells the reader with tool_updated.
 func (r *Runner) revise(c command) {
-	pc, i := r.waitingCall(c.CallID)
+	pc, i := r.calls.waitingCall(c.CallID)
 	if pc == nil || c.valid.Args() == nil {
 		r.emitError("revise: no call %q is waiting for a decision", c.CallID)
 		return
@@ -500,26 +441,10 @@ func (r *Runner) revise(c command) {
 	pc.call.Args = c.valid.Args()
 	pc.revised = true
 	pc.call.Simulation = nil
-	r.dryRun(r.batch, i)
-	r.gate.ask(r.seat, pc.call, r.cfg.Now())
+	r.dryRun(r.calls.batch, i)
+	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
 	call := pc.call
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
-}
-
-// abandon closes, in the journal, calls that were allowed to run but did not because
-// the runner stopped, so that a resumed session does not think they may have run.
-// Calls still waiting for a decision stay pending: they are asked again on resume.
-func (r *Runner) abandon(b *batch) {
-	if r.fatal != nil {
-		return
-	}
-	for _, pc := range b.calls {
-		if pc.decided != nil && pc.decided.Decision != Veto && pc.invalid == nil && !pc.ran {
-			call := pc.call
-			res := game.Result{Err: &game.Error{Message: notRunText}}
-			r.emit(Event{Type: EventResult, Call: &call, Result: &res})
-		}
-	}
 }
 
 // execute runs an approved call, or answers a vetoed or invalid one, and sets pc.res
@@ -586,68 +511,6 @@ func (r *Runner) makeCall(pc *pendingCall) game.Result {
 		return r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
 	}
 	return r.scrub.result(a.v)
-}
-
-// history returns the batch as the model's conversation keeps it.
-func (b *batch) history() ([]ToolCall, []toolResult) {
-	calls := make([]ToolCall, 0, len(b.calls))
-	results := make([]toolResult, 0, len(b.calls))
-	for _, pc := range b.calls {
-		vetoed := pc.decided != nil && pc.decided.Decision == Veto
-		calls = append(calls, pc.model)
-		results = append(results, toolResult{tool: pc.call.Tool, args: pc.call.Args, text: pc.text,
-			ok: pc.invalid == nil && !vetoed && pc.ran && pc.res.OK(), vetoed: vetoed})
-	}
-	return calls, results
-}
-
-// countFailure tracks calls failing again and again; it returns why the turn must end,
-// or "". A wait (rate limit, transit) is not the model's failure.
-func (r *Runner) countFailure(pc *pendingCall) string {
-	if pc.decided != nil && pc.decided.Decision == Veto {
-		return ""
-	}
-	res := pc.res
-	key := pc.call.Tool + "\x00" + string(CompactJSON(pc.model.Args))
-	failed := pc.invalid != nil || (res.Err != nil && res.Wait == nil)
-	if !failed {
-		delete(r.fails, key)
-		return ""
-	}
-	r.fails[key]++
-	if r.fails[key] < FailureLimit {
-		return ""
-	}
-	delete(r.fails, key)
-	why := pc.call.Tool + " failed " + fmt.Sprint(FailureLimit) + " times in a row with the same arguments"
-	last := ""
-	if pc.invalid != nil {
-		last = pc.invalid.Error()
-	} else {
-		last = res.Err.Error()
-	}
-	r.emitError("%s; the turn is stopped. Last error: %s. Advise or resume to go on.", why, last)
-	return why
-}
-
-// uniqueID returns the brain's call id, or a fresh one when it is empty or was already
-// used in this session (journal records are keyed by it).
-func (r *Runner) uniqueID(id string, i int) string {
-	for n := 0; ; n++ {
-		cand := id
-		if cand == "" || n > 0 {
-			cand = fmt.Sprintf("call_s%d_%d", r.step, i)
-			if n > 1 {
-				cand += fmt.Sprintf("_%d", n)
-			}
-		}
-		if !r.usedIDs[cand] {
-			if recs, err := r.cfg.Session.CallRecords(cand); err != nil || len(recs) == 0 {
-				r.usedIDs[cand] = true
-				return cand
-			}
-		}
-	}
 }
 
 // showArgs returns args as valid JSON for events: malformed arguments become a JSON
