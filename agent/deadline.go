@@ -142,7 +142,7 @@ func gameCall[T any](r *Runner, fn func(context.Context) (T, error)) answer[T] {
 
 // serveCall serves the runner until the call answers (on done) or is cut short.
 func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) (answer[T], cut) {
-	r.callBegins() // time spent asking the person, and progress, move the deadline (progress.go)
+	r.asks.callBegins() // time spent asking the person, and progress, move the deadline (progress.go)
 	deadline := time.NewTimer(r.callTimeout())
 	defer deadline.Stop()
 	show := time.NewTimer(showAfter)
@@ -159,7 +159,7 @@ func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) 
 			r.handleInCall(c)
 			r.flush()
 		case <-deadline.C:
-			if more := r.deadlineMore(); more > 0 {
+			if more := r.asks.deadlineMore(r.callTimeout()); more > 0 {
 				deadline.Reset(more)
 				continue
 			}

@@ -116,10 +116,18 @@ func (r *Runner) send1(ev Event) {
 	}
 }
 
-// emitAll emits the events a part returned, in order.
+// emitAll emits the events a part returned, in order. A state event sets the state
+// (setState), a usage event counts the spend (used).
 func (r *Runner) emitAll(evs []Event) {
 	for _, ev := range evs {
-		r.emit(ev)
+		switch {
+		case ev.Type == EventState:
+			r.setState(ev.State, ev.Text)
+		case ev.Type == EventUsage && ev.Usage != nil:
+			r.used(*ev.Usage)
+		default:
+			r.emit(ev)
+		}
 	}
 }
 

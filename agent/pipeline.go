@@ -94,6 +94,24 @@ func (p *pipeline) waitingCall(id string) (*pendingCall, int) {
 	return nil, -1
 }
 
+// running is the id of the call of the batch now running, if one is: calls run in
+// the model's order, so it is the first one decided to run that has not finished.
+func (p *pipeline) running() string {
+	if p.batch == nil {
+		return ""
+	}
+	for _, pc := range p.batch.calls {
+		if pc.ran || pc.invalid != nil || pc.decided != nil && pc.decided.Decision == Veto {
+			continue
+		}
+		if pc.decided != nil {
+			return pc.call.ID
+		}
+		return ""
+	}
+	return ""
+}
+
 // abandon returns the results that close, in the journal, calls that were allowed to run but did not because
 // the runner stopped, so that a resumed session does not think they may have run.
 // Calls still waiting for a decision stay pending: they are asked again on resume.

@@ -302,7 +302,7 @@ func (r *Runner) check(c Command) (command, error) {
 		out.rule = rule
 		return out, nil
 	case CmdAnswer:
-		return r.checkAnswer(out)
+		return r.asks.checkAnswer(out)
 	case CmdDecide, CmdRevise:
 	default:
 		return out, nil
@@ -612,7 +612,8 @@ func (r *Runner) handle(c command) {
 	case CmdRevise:
 		r.revise(c)
 	case CmdAnswer:
-		r.answer(c)
+		r.asks.answer(r.desk(), c)
+		r.emitAll(r.asks.take())
 	}
 }
 
