@@ -93,15 +93,6 @@ func (e *JournalError) Error() string {
 // Unwrap returns the cause.
 func (e *JournalError) Unwrap() error { return e.Err }
 
-// resend hands the reader an event that is already in the journal (a pending call shown
-// again on resume, with its original seq), after the phase before it.
-func (r *Runner) resend(ev Event) {
-	r.flush()
-	if r.fatal == nil {
-		r.send1(ev)
-	}
-}
-
 // send1 hands an event to the reader, or drops it when ctx is done (nobody is reading
 // any more once the caller cancelled).
 func (r *Runner) send1(ev Event) {
@@ -117,14 +108,18 @@ func (r *Runner) send1(ev Event) {
 }
 
 // emitAll emits the events a part returned, in order. A state event sets the state
-// (setState), a usage event counts the spend (used).
+// (setState), a usage event counts the spend.
 func (r *Runner) emitAll(evs []Event) {
 	for _, ev := range evs {
 		switch {
 		case ev.Type == EventState:
 			r.setState(ev.State, ev.Text)
 		case ev.Type == EventUsage && ev.Usage != nil:
-			r.used(*ev.Usage)
+			// A model call's usage counts against the session's totals and this
+			// run's caps.
+			r.emit(ev)
+			r.jr.spend(*ev.Usage)
+			r.play.spend(*ev.Usage)
 		default:
 			r.emit(ev)
 		}
@@ -139,14 +134,6 @@ func (r *Runner) toolsSaid() {
 		r.jr.loaded(loaded)
 	}
 	r.emitAll(evs)
-}
-
-// used journals a model call's usage and counts it against the session's totals and
-// this run's caps.
-func (r *Runner) used(u Usage) {
-	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.jr.spend(u)
-	r.play.spend(u)
 }
 
 // emitError reports a problem to the person.

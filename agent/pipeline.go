@@ -42,7 +42,7 @@ type pendingCall struct {
 	invalid error          // validation failure: never runs, never asks
 	revised bool           // a revise command replaced the arguments: approving it is an edit
 	// deferred: a rule with a condition may decide it on the world as it is when its
-	// turn comes; it is gated then (decideAtTurn), and is not put to the person before.
+	// turn comes; it is gated then (runBatch), and is not put to the person before.
 	deferred  bool
 	simulated bool      // its dry run ran when it was gated: propose need not repeat it
 	decided   *Decision // nil while waiting
@@ -110,6 +110,16 @@ func (p *pipeline) running() string {
 		return ""
 	}
 	return ""
+}
+
+// unknownEvent tells the person of a call whose outcome is unknown for a reason the
+// runner or the game gave (a deadline, a stop, a lost answer, a server that died).
+func (pc *pendingCall) unknownEvent() Event {
+	text := pc.res.Output
+	if text == "" {
+		text = "the response was lost"
+	}
+	return errorEvent("call %s (%s): %s", pc.call.ID, pc.call.Tool, text)
 }
 
 // abandon returns the results that close, in the journal, calls that were allowed to run but did not because

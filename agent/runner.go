@@ -434,7 +434,10 @@ func (r *Runner) loop() error {
 			r.sleep(*out.wait)
 		case out.endTurn != "" && r.play.on:
 			newTurn = true
-			r.playOn(out)
+			if out.prose {
+				r.prompt.notice(proseNotice)
+			}
+			r.sleep(r.play.playOn(out, r.cfg.QuietPause, r.cfg.Now()))
 		case out.endTurn != "":
 			newTurn = true
 			if !out.idleUntil.IsZero() && out.idleUntil.After(r.cfg.Now()) {
@@ -465,8 +468,7 @@ func (r *Runner) idle(why string) {
 		return // advice or a trigger came while the turn ended: it starts the next one
 	}
 	r.setState(Idle, why+"; waiting for advice or resume")
-	woken := false
-	r.waitForWake(time.Time{}, &woken)
+	r.waitFor(time.Time{}, nil)
 }
 
 // sleep waits until w.Until, or advice, resume or stop, whichever comes first.
@@ -477,32 +479,27 @@ func (r *Runner) sleep(w game.Wait) {
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
 		w.Until.Format(time.TimeOnly), w.Reason)})
 	r.setState(Sleeping, "")
-	woken := false
-	r.waitForWake(w.Until, &woken)
 	why := "the time came"
-	if woken {
+	if r.waitFor(w.Until, nil) {
 		why = "woken early"
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
 	r.setState(Running, "")
 }
 
-// waitForWake blocks until until (zero: no timer), or a command that wakes the agent
-// (advice, resume, stop), or ctx is done. *woken reports a wake by command.
-func (r *Runner) waitForWake(until time.Time, woken *bool) {
-	r.waitFor(until, func() bool {
-		if r.at.wake {
-			r.at.wake = false
-			*woken = true
-			return true
-		}
-		return false
-	})
-}
-
-// waitFor handles commands until done() is true, stop, ctx, or the timer at until.
-func (r *Runner) waitFor(until time.Time, done func() bool) {
+// waitFor handles commands until done() is true, stop, ctx, or the timer at until
+// (zero: no timer). A nil done waits for a command that wakes the agent (advice,
+// resume, stop); woken reports such a wake.
+func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 	r.at.wake = false
+	if done == nil {
+		done = func() bool {
+			if r.at.wake {
+				r.at.wake, woken = false, true
+			}
+			return woken
+		}
+	}
 	var timer <-chan time.Time
 	if !until.IsZero() {
 		t := time.NewTimer(until.Sub(r.cfg.Now()))
@@ -512,15 +509,15 @@ func (r *Runner) waitFor(until time.Time, done func() bool) {
 	for !r.faults.stopping && r.fatal == nil && !done() {
 		r.flush() // what led here is on screen and on disk before blocking
 		if r.fatal != nil {
-			return
+			return woken
 		}
 		select {
 		case c := <-r.cmds:
 			r.handle(c)
 		case <-timer:
-			return
+			return woken
 		case <-r.ctx.Done():
-			return
+			return woken
 		case t, ok := <-r.trig.ch:
 			if !ok {
 				r.trig.ch = nil // the game closed it: no more triggers
@@ -529,6 +526,7 @@ func (r *Runner) waitFor(until time.Time, done func() bool) {
 			r.onTrigger(t)
 		}
 	}
+	return woken
 }
 
 // onTrigger journals a game's trigger and wakes the agent unless the person paused it;
@@ -568,11 +566,11 @@ func (r *Runner) handle(c command) {
 		return
 	}
 	if c.inEnded {
-		r.stdinEnded()
+		r.emitAll(r.faults.stdinEnded(r.play.on))
 		return
 	}
 	if c.orphaned {
-		r.orphaned()
+		r.emitAll(r.faults.orphaned())
 		return
 	}
 	switch c.Cmd {
@@ -586,7 +584,7 @@ func (r *Runner) handle(c command) {
 		r.at.paused = false
 		r.at.wake = true
 	case CmdStop:
-		r.stop(c)
+		r.faults.stop(c.why)
 	case CmdKeepPlaying:
 		if c.On != r.play.on {
 			r.play.on = c.On

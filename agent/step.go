@@ -66,7 +66,13 @@ func (r *Runner) doStep() stepOutcome {
 		}
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: r.delta,
+		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: func(text string) {
+			// Streamed text, scrubbed (a secret cut between two pieces is not caught
+			// here; the whole text event is scrubbed whole).
+			if text != "" {
+				r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
+			}
+		},
 	})
 	if err != nil {
 		// The advice and the triggers never reached the model: keep them for the next step.
@@ -82,7 +88,7 @@ func (r *Runner) doStep() stepOutcome {
 	}
 	u := reply.Usage
 	u.PromptChars = chars
-	r.used(u)
+	r.emitAll([]Event{{Type: EventUsage, Usage: &u}})
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
 	for _, n := range reply.Notices {
 		r.emitError("%s", r.scrub.text(n))
@@ -142,14 +148,6 @@ func (r *Runner) observe() (game.Observation, error) {
 	}
 	r.trig.saw(a.v, r.cfg.Now())
 	return r.scrub.observation(a.v), nil
-}
-
-// delta forwards streamed text, scrubbed (a secret cut between two pieces is not
-// caught here; the whole text event is scrubbed whole).
-func (r *Runner) delta(text string) {
-	if text != "" {
-		r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
-	}
 }
 
 // propose admits the model's calls, dry-runs those that wait for a person, and emits
@@ -237,26 +235,6 @@ func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
 	return true
 }
 
-// decideAtTurn gates a deferred call now that every call before it has run or been
-// answered: on a fresh dry run, a rule decides it (decision event), or it is put to the
-// person (tool_updated with needs_ok).
-func (r *Runner) decideAtTurn(pc *pendingCall) {
-	pc.deferred = false
-	pc.call.Deferred = false
-	pc.call.Simulation = r.simulate(pc)
-	pc.simulated = true
-	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
-		if r.settle(pc, d) {
-			r.emit(Event{Type: EventDecision, Decision: d})
-		}
-		return
-	}
-	pc.call.NeedsOK = true
-	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
-	call := pc.call
-	r.emit(Event{Type: EventToolUpdated, Call: &call})
-}
-
 // dryRun refreshes the dry run of b.calls[i] if it waits for a person and its tool can
 // be simulated, and reports whether the prediction changed. It predicts on the world as
 // it is now, after the calls that already ran. While an earlier Act call of the batch
@@ -334,11 +312,25 @@ func (r *Runner) runBatch(b *batch) bool {
 		r.calls.batch = nil
 		r.gate.close(r.policy.seat)
 	}()
-	r.handleHeld() // commands that came during the dry runs of the proposal
+	r.afterCall() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
 		r.drain() // decisions already sent (the screen's approve-all) count before the next call
 		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.faults.stopping {
-			r.decideAtTurn(pc)
+			// Every call before it has run or been answered: gate it now, on a fresh
+			// dry run; a rule decides it (decision), or it is put to the person
+			// (tool_updated with needs_ok).
+			pc.deferred, pc.call.Deferred = false, false
+			pc.call.Simulation, pc.simulated = r.simulate(pc), true
+			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
+				if r.settle(pc, d) {
+					r.emit(Event{Type: EventDecision, Decision: d})
+				}
+			} else {
+				pc.call.NeedsOK = true
+				r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
+				call := pc.call
+				r.emit(Event{Type: EventToolUpdated, Call: &call})
+			}
 		}
 		if pc.waiting() {
 			why := fmt.Sprintf("%d call(s) wait for a decision", b.open())
@@ -363,34 +355,32 @@ func (r *Runner) runBatch(b *batch) bool {
 		}
 		switch {
 		case pc.ran && pc.tool.Kind == game.Act:
-			r.afterAct(b)
+			r.repredict(b, true)
 		case pc.tool.Kind == game.Act && pc.decided != nil && pc.decided.Decision == Veto:
 			// Nothing changed in the world, but the calls after it no longer wait for it:
 			// a failure it might have removed is now a plain predicted failure.
-			r.repredict(b)
+			r.repredict(b, false)
 		}
 	}
 	return true
 }
 
-// afterAct shows the world after an Act call and re-predicts the calls still waiting.
-func (r *Runner) afterAct(b *batch) {
-	r.saveState()
-	obs, err := r.observe()
-	if err != nil {
-		if r.ctx.Err() == nil {
-			r.emitError("observing %s after a call: %v", r.cfg.Game.Info().Name, err)
-		}
-		return
-	}
-	r.emit(Event{Type: EventObservation, Observation: &obs})
-	r.drain() // a call decided meanwhile needs no new dry run
-	r.repredict(b)
-}
-
 // repredict dry-runs again the calls of b still waiting and sends tool_updated for each
-// whose prediction changed.
-func (r *Runner) repredict(b *batch) {
+// whose prediction changed. After an Act call that ran (afterAct), it first shows the
+// world as the call left it; when it cannot be observed, nothing is predicted again.
+func (r *Runner) repredict(b *batch, afterAct bool) {
+	if afterAct {
+		r.saveState()
+		obs, err := r.observe()
+		if err != nil {
+			if r.ctx.Err() == nil {
+				r.emitError("observing %s after a call: %v", r.cfg.Game.Info().Name, err)
+			}
+			return
+		}
+		r.emit(Event{Type: EventObservation, Observation: &obs})
+		r.drain() // a call decided meanwhile needs no new dry run
+	}
 	for i, pc := range b.calls {
 		if r.dryRun(b, i) {
 			call := pc.call
@@ -448,7 +438,7 @@ func (r *Runner) revise(c command) {
 }
 
 // execute runs an approved call, or answers a vetoed or invalid one, and sets pc.res
-// and the text the model reads. A call that changes anything runs only once its
+// (scrubbed) and the text the model reads. A call that changes anything runs only once its
 // decision is durable: when the decision is still in the phase being built, the phase is
 // committed first (with tool_started). Once it is durable, as for the later calls of an
 // auto-approved batch, the call runs at once and its tool_started rides with the next
@@ -474,7 +464,25 @@ func (r *Runner) execute(pc *pendingCall) {
 				return
 			}
 		}
-		pc.res = r.makeCall(pc)
+		// A game's call runs under the call deadline (gameCall); one cut short (the
+		// deadline, a stop, an interrupt) is an unknown outcome saying why, journaled so
+		// that a resumed session never runs it again. The runner's own tools (the
+		// notebook's, wait, load_tools) run here, on the Run goroutine.
+		reg := r.tools.registry()
+		a := answer[game.Result]{}
+		if reg.FromGame(pc.call.Tool) {
+			a = gameCall(r, func(ctx context.Context) (game.Result, error) { return reg.CallValidated(ctx, pc.valid) })
+		} else {
+			a.v, a.err = reg.CallValidated(r.ctx, pc.valid)
+		}
+		switch {
+		case !a.cut.none():
+			pc.res = a.cut.result()
+		case a.err != nil:
+			pc.res = r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
+		default:
+			pc.res = r.scrub.result(a.v)
+		}
 		r.toolsSaid()
 		if r.fatal != nil {
 			return // nothing more is journaled: a resumed session reports it as unknown
@@ -482,35 +490,11 @@ func (r *Runner) execute(pc *pendingCall) {
 		pc.ran = true
 		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
 		if pc.res.Unknown {
-			r.callUnknown(pc)
+			r.emit(pc.unknownEvent())
 		}
 		o.result = &pc.res
 	}
 	pc.text = o.text()
-}
-
-// makeCall makes an approved call and returns its result, scrubbed. A game's call runs under
-// the call deadline (gameCall); one cut short (the deadline, a stop, an interrupt) is an
-// unknown outcome saying why, journaled so that a resumed session never runs it again.
-// The runner's own tools (the notebook's, wait, load_tools) run here, on the Run
-// goroutine.
-func (r *Runner) makeCall(pc *pendingCall) game.Result {
-	reg := r.tools.registry()
-	if !reg.FromGame(pc.call.Tool) {
-		res, err := reg.CallValidated(r.ctx, pc.valid)
-		if err != nil {
-			res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
-		}
-		return r.scrub.result(res)
-	}
-	a := gameCall(r, func(ctx context.Context) (game.Result, error) { return reg.CallValidated(ctx, pc.valid) })
-	switch {
-	case !a.cut.none():
-		return a.cut.result()
-	case a.err != nil:
-		return r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
-	}
-	return r.scrub.result(a.v)
 }
 
 // showArgs returns args as valid JSON for events: malformed arguments become a JSON

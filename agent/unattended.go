@@ -38,24 +38,23 @@ func keepPlayingText(on bool) string {
 // playOn is the end of a turn while play is handed over: a wait until the game's next
 // event (every ship travelling) when it has one, otherwise a pause that doubles with
 // each step in a row that did nothing; then the next step.
-func (r *Runner) playOn(out stepOutcome) {
-	r.play.quietRun++
-	if out.prose {
-		r.prompt.notice(proseNotice)
-	}
-	base := r.cfg.QuietPause
+//
+// It returns the wait; the Runner sleeps it (and, after an answer without calls, tells
+// the model at the next step: proseNotice). base is Config.QuietPause.
+func (p *playState) playOn(out stepOutcome, base time.Duration, now time.Time) game.Wait {
+	p.quietRun++
 	if base <= 0 {
 		base = DefaultQuietPause
 	}
-	d := min(base<<min(r.play.quietRun-1, 16), maxQuietPause)
-	until := r.cfg.Now().Add(d)
+	d := min(base<<min(p.quietRun-1, 16), maxQuietPause)
+	until := now.Add(d)
 	why := "play goes on after a pause: " + out.endTurn
-	if out.idleUntil.After(r.cfg.Now()) {
+	if out.idleUntil.After(now) {
 		// Nothing can act before the game's next event: waiting for it beats asking
 		// the model again sooner.
 		until, why = out.idleUntil, out.idleReason
 	}
-	r.sleep(game.Wait{Until: until, Reason: why})
+	return game.Wait{Until: until, Reason: why}
 }
 
 // playState is how play is handed over and what this run has spent against its caps.
