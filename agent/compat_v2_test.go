@@ -114,8 +114,14 @@ func TestNotebookBeforeThePartsReplaysResumesAndForks(t *testing.T) {
 		}
 	}
 
-	// Fork from step 2: the world then, one step played on the fork.
-	child, _, err := book.Fork(notes.ForkPoint{Session: info.Name, Step: 2}, "", "autopilot")
+	forkAndPlay(t, book, sess, info.Name)
+}
+
+// forkAndPlay forks session name from step 2 (the world then) and plays one step on
+// the fork.
+func forkAndPlay(t *testing.T, book *notes.Book, sess *notes.Session, name string) {
+	t.Helper()
+	child, _, err := book.Fork(notes.ForkPoint{Session: name, Step: 2}, "", "autopilot")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,29 @@ func (pc *pendingCall) unknownEvent() Event {
 	return errorEvent("call %s (%s): %s", pc.call.ID, pc.call.Tool, text)
 }
 
+// outcome is what the loop does after batch b ran: sleep until the latest wait a call
+// asked for, or end the turn when a call failed FailureLimit times in a row (with the
+// events that tell the person; the person then decides what comes next).
+func (p *pipeline) outcome(b *batch) (out stepOutcome, failed []Event) {
+	for _, pc := range b.calls {
+		if w := pc.res.Wait; w != nil && (out.wait == nil || w.Until.After(out.wait.Until)) {
+			wc := *w
+			out.wait = &wc
+		}
+		why, text := p.countFailure(pc)
+		if why != "" {
+			failed = append(failed, errorEvent("%s", text))
+		}
+		if why != "" && out.endTurn == "" {
+			out.endTurn = why
+		}
+	}
+	if out.endTurn != "" {
+		out.wait = nil
+	}
+	return out, failed
+}
+
 // abandon returns the results that close, in the journal, calls that were allowed to run but did not because
 // the runner stopped, so that a resumed session does not think they may have run.
 // Calls still waiting for a decision stay pending: they are asked again on resume.

@@ -90,20 +90,11 @@ func (r *Runner) doStep() stepOutcome {
 	u.PromptChars = chars
 	r.emitAll([]Event{{Type: EventUsage, Usage: &u}})
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
-	for _, n := range reply.Notices {
-		r.emitError("%s", r.scrub.text(n))
-	}
-	for _, u := range reply.Unread {
-		u = r.scrub.text(u)
-		r.emitError("%s", u)
+	said, unread := replyEvents(reply, r.scrub)
+	for _, u := range unread {
 		r.prompt.notice(unreadNotice + u)
 	}
-	if t := r.scrub.text(thinkingText(reply.Thinking)); t != "" {
-		r.emit(Event{Type: EventThinking, Text: t})
-	}
-	if reply.Text != "" {
-		r.emit(Event{Type: EventText, Text: reply.Text})
-	}
+	r.emitAll(said)
 	rec := cur
 	rec.text = reply.Text
 	rec.thinking = signedThinking(reply.Thinking)
@@ -115,26 +106,32 @@ func (r *Runner) doStep() stepOutcome {
 	if !r.runBatch(b) {
 		return stepOutcome{}
 	}
-	var out stepOutcome
 	rec.calls, rec.results = b.history()
-	for _, pc := range b.calls {
-		if w := pc.res.Wait; w != nil && (out.wait == nil || w.Until.After(out.wait.Until)) {
-			wc := *w
-			out.wait = &wc
-		}
-		why, text := r.calls.countFailure(pc)
-		if why != "" {
-			r.emitError("%s", text)
-		}
-		if why != "" && out.endTurn == "" {
-			out.endTurn = why
-		}
-	}
+	out, failed := r.calls.outcome(b)
+	r.emitAll(failed)
 	r.prompt.hist.add(rec)
-	if out.endTurn != "" {
-		out.wait = nil // the person decides what comes next
-	}
 	return out
+}
+
+// replyEvents is what the model's reply (its text already scrubbed) tells the reader:
+// the brain's notices, the tool calls written as text that could not be read (also
+// returned, for the model's next input), its thinking and its text.
+func replyEvents(reply Reply, s scrubber) (evs []Event, unread []string) {
+	for _, n := range reply.Notices {
+		evs = append(evs, errorEvent("%s", s.text(n)))
+	}
+	for _, u := range reply.Unread {
+		u = s.text(u)
+		evs = append(evs, errorEvent("%s", u))
+		unread = append(unread, u)
+	}
+	if t := s.text(thinkingText(reply.Thinking)); t != "" {
+		evs = append(evs, Event{Type: EventThinking, Text: t})
+	}
+	if reply.Text != "" {
+		evs = append(evs, Event{Type: EventText, Text: reply.Text})
+	}
+	return evs, unread
 }
 
 // observe asks the game for the world, under the call deadline, scrubbed of secrets.
