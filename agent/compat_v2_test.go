@@ -10,27 +10,10 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/autopilot"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
 var updateV2 = flag.Bool("update-v2", false, "rewrite testdata/v2-replay.json from testdata/notebooks/v2.db")
-
-// openFixture opens a copy of a fixture notebook and its one session.
-func openFixture(t *testing.T, name string) (*notes.Book, *notes.Session) {
-	t.Helper()
-	book, err := notes.Open(copyFixture(t, name), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { book.Close() })
-	sess, err := book.Session("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return book, sess
-}
 
 // A notebook written by the runner before it was split into parts (testdata/notebooks/
 // v2.db: 4 steps in the compact format, a session rule, advice, a trigger, notes, and
@@ -38,7 +21,7 @@ func openFixture(t *testing.T, name string) (*notes.Book, *notes.Session) {
 // then (agent/testdata/v2-replay.json, written by that runner), resumes (the waiting
 // calls asked again with their original seq, the rule in force) and forks.
 func TestNotebookBeforeThePartsReplaysResumesAndForks(t *testing.T) {
-	book, sess := openFixture(t, "v2.db")
+	book, sess := agent.OpenFixture(t, "v2.db")
 	info, err := sess.Info()
 	if err != nil || info.Steps != 4 {
 		t.Fatalf("Info() = %+v, %v; want 4 steps", info, err)
@@ -76,11 +59,7 @@ func TestNotebookBeforeThePartsReplaysResumesAndForks(t *testing.T) {
 	if err != nil || len(state) == 0 {
 		t.Fatalf("State() = %d bytes, %v", len(state), err)
 	}
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1, Speed: 1000}, state, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off.Close()
+	off := startUniverse(t, state)
 	r, err := agent.New(agent.Config{Game: off.Game, Brain: autopilot.New(off.Game), Session: sess,
 		MaxSteps: 1, MaxIterations: 100, SaveState: off.Save})
 	if err != nil {
@@ -133,11 +112,7 @@ func forkAndPlay(t *testing.T, book *notes.Book, sess *notes.Session, name strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	off2, err := spacetraders.StartOffline(universe.Config{Seed: 1, Speed: 1000}, then, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off2.Close()
+	off2 := startUniverse(t, then)
 	r2, err := agent.New(agent.Config{Game: off2.Game, Brain: autopilot.New(off2.Game), Session: child,
 		ApproveAll: true, MaxSteps: 1, MaxIterations: 100, SaveState: off2.Save})
 	if err != nil {

@@ -3,8 +3,6 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/coplayhq/coplay/game"
@@ -16,23 +14,7 @@ import (
 // byte as it was written: the journal format has not moved. Notes changes are left out
 // (decoded, they carry only what changed, not the notes the encoder compares with).
 func TestJournalEncodesAsTheFixtureWasWritten(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "notebooks", "v2.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "v2.db")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Session("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := openFixture(t, "v2.db")
 	var recs []notes.Record
 	if err := sess.Records(1, func(r notes.Record) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
