@@ -65,8 +65,6 @@ type Config struct {
 	// a request and its answer fit in it (window.go); a brain that learns the window
 	// itself (Preparer) sets it when this is 0.
 	ContextWindow int
-	// windowFitted says the budgets above were narrowed to ContextWindow.
-	windowFitted bool
 	// CallTimeout is how long one game call (a tool call, an observation, a dry run) may
 	// run before it is cancelled and journaled as outcome unknown (0 =
 	// DefaultCallTimeout; deadline.go).

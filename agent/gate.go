@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync"
@@ -70,7 +71,7 @@ func (g *Gate) Queue() []Waiting {
 			seats[c] = k.seat
 		}
 	}
-	slices.SortFunc(out, func(a, b *gateCall) int { return int(a.order) - int(b.order) })
+	slices.SortFunc(out, func(a, b *gateCall) int { return cmp.Compare(a.order, b.order) })
 	w := make([]Waiting, len(out))
 	for i, c := range out {
 		w[i] = Waiting{Seat: seats[c], Call: c.call, Since: c.asked}

@@ -230,7 +230,7 @@ func newPrompter(g game.Game, n NotesReader, cfg Config) *prompter {
 }
 
 // size takes the prompt budget from cfg (after fitWindow).
-func (p *prompter) size(cfg Config) { p.budget, p.fitted = cfg.PromptBudget, cfg.windowFitted }
+func (p *prompter) size(cfg Config) { p.budget, p.fitted = cfg.PromptBudget, cfg.windowFitted() }
 
 // notice queues the runner's word to the model for the next step's input.
 func (p *prompter) notice(text string) { p.notices = append(p.notices, text) }

@@ -42,17 +42,23 @@ func windowBudgets(window int) (prompt, tools int, ok bool) {
 // (Config.ContextWindow). A budget set smaller by the person stays; a window large
 // enough for the defaults changes nothing, so a 200k model keeps today's prompt.
 func fitWindow(cfg *Config) {
-	prompt, tools, ok := windowBudgets(cfg.ContextWindow)
-	if !ok || prompt >= DefaultPromptBudget && tools >= catalog.DefaultBudget {
+	if !cfg.windowFitted() {
 		return // the defaults fit: a large window changes nothing, byte for byte
 	}
+	prompt, tools, _ := windowBudgets(cfg.ContextWindow)
 	if cfg.PromptBudget <= 0 || cfg.PromptBudget > prompt {
 		cfg.PromptBudget = min(prompt, DefaultPromptBudget)
 	}
 	if cur := cfg.ToolBudget; cur <= 0 && tools < catalog.DefaultBudget || cur > tools {
 		cfg.ToolBudget = tools
 	}
-	cfg.windowFitted = true
+}
+
+// windowFitted says the budgets are narrowed to ContextWindow (fitWindow): the window
+// is known and too small for the defaults.
+func (c *Config) windowFitted() bool {
+	prompt, tools, ok := windowBudgets(c.ContextWindow)
+	return ok && (prompt < DefaultPromptBudget || tools < catalog.DefaultBudget)
 }
 
 // prepare asks a brain that can (Preparer) about its model before the first request,
@@ -93,7 +99,7 @@ func (r *Runner) prepare() {
 // indexBudget is the characters the index of tools not sent may take in the system
 // prompt: the default, or within a small window a quarter of the messages' budget.
 func indexBudget(cfg Config) int {
-	if !cfg.windowFitted || cfg.PromptBudget <= 0 {
+	if !cfg.windowFitted() || cfg.PromptBudget <= 0 {
 		return 0
 	}
 	return min(catalog.DefaultIndexBudget, max(cfg.PromptBudget/4, 600))
