@@ -109,6 +109,10 @@ type ToolCall struct {
 	// FromText says the call was read from the model's text (a <tool_call> block, a
 	// [TOOL_CALLS] list) because the server returned no native call: the Log marks it.
 	FromText bool `json:"from_text,omitempty"`
+	// Why is the brain's reason for this call alone, when it gives one per call (the
+	// autopilot does: "Set COPLAY-1 to BURN for the 14-unit hop"). The screen shows it
+	// as the call's why instead of the whole step's text. It is never sent to a model.
+	Why string `json:"why,omitempty"`
 }
 
 // Reply is a Brain's answer for one step.

@@ -36,7 +36,7 @@ const (
 	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
 	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
 	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
-	EventNotice         EventType = "notice"          // Text is the runner's word to the person at start (Config.Notice: a fork whose world has moved on)
+	EventNotice         EventType = "notice"          // Text is the runner's word to the person: at start (Config.Notice: a fork whose world has moved on), and when a screen connects or leaves over SSH (Runner.Notice)
 	// A game's server asks the person (ask.go, sampling.go, progress.go).
 	EventElicitation EventType = "elicitation"          // Elicitation: a question for the person, waiting for an answer command
 	EventAnswered    EventType = "elicitation_answered" // Elicitation: the answer sent back (or the question withdrawn)
@@ -81,6 +81,7 @@ type Call struct {
 	Kind       game.Kind        `json:"kind"`
 	Problems   []game.Problem   `json:"problems,omitempty"`   // validation failures: the call will not run
 	FromText   bool             `json:"from_text,omitempty"`  // read from the model's text, not a native tool call
+	Why        string           `json:"why,omitempty"`        // the brain's reason for this call alone, when it gives one
 	Simulation *game.Simulation `json:"simulation,omitempty"` // dry run, when the game can predict
 	NeedsOK    bool             `json:"needs_ok"`             // the runner waits for a decision on this call
 	// Deferred: a rule with a condition may decide this call, on a dry run of the world
@@ -108,9 +109,11 @@ type Decision struct {
 	Args     json.RawMessage `json:"args,omitempty"`   // edit: the new arguments
 	By       string          `json:"by,omitempty"`     // "person", "rule" (an approval rule), "policy" (--approve all, read tools)
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
-	// Via is where a person's decision was made (Command.Via: a screen, a client); not
-	// journaled or sent yet, for the gate's watchers.
-	Via string `json:"-"`
+	// Via says where a person's decision was made: "screen", "stdin" (headless),
+	// "attach" (a second coplay on this machine), "ssh:KEY" (a screen over SSH, by its
+	// key's comment or fingerprint). Empty for rules and policy, and in journals
+	// written before it was recorded.
+	Via string `json:"via,omitempty"`
 }
 
 // CatalogView says how much of the catalogue the model is sent whole.
@@ -191,7 +194,8 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
-	// Via says where the command comes from (a screen, a second client), for a decision
-	// the gate settles; not part of the protocol's JSON.
+	// Via is where the command was given (Decision.Via). It is set by whoever carries
+	// the command to the runner, never read from a command's JSON, so a client cannot
+	// claim to be another.
 	Via string `json:"-"`
 }

@@ -25,6 +25,13 @@ const maxCommandLine = 1 << 20
 // (journaled as outcome unknown). Either way the stop says "stdin closed". Headless
 // returns what Run returns; a failure to write out cancels the run.
 func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error {
+	return HeadlessFrom(ctx, r, r.Events(), in, out)
+}
+
+// HeadlessFrom is Headless reading the events from events instead of r.Events(): a
+// copy of the runner's stream that others watch too (package live's Hub). Commands
+// from in are sent as given on "stdin" (Decision.Via).
+func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inputDone := make(chan struct{})
@@ -45,6 +52,7 @@ func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error
 				r.enqueue(command{refused: where + ": " + err.Error()})
 				continue
 			}
+			c.Via = "stdin"
 			_ = r.send(c, where) // a refusal is reported as an event by the runner
 		}
 		if err := sc.Err(); err != nil {
@@ -56,7 +64,7 @@ func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error
 
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	events, inClosed := r.Events(), inputDone
+	inClosed := inputDone
 	needsPerson, stopSent, writeFailed := false, false, false
 	for events != nil {
 		select {

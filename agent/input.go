@@ -12,7 +12,7 @@ import (
 // take: past it the whole world is sent, which reads better for the same bytes.
 const worldDiffShare = 0.6
 
-// stepInput builds this step's user message (see stepRecord). input says what changed
+// input builds this step's user message (see stepRecord). input says what changed
 // in the world since the step before, and carries the notes only when they changed;
 // full carries both whole, for when the step opens the window. Notices (the runner's
 // word to the model: a nudge after an answer without calls, say; taken here), advice,

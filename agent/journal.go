@@ -38,6 +38,9 @@ func (j *journal) empty() bool {
 		o.CompletionTokens == 0 && o.Cost == 0 && o.LoadedTools == nil
 }
 
+// pending reports whether the phase holds events not yet committed.
+func (j *journal) pending() bool { return len(j.pend) > 0 }
+
 // commit encodes the phase's events and commits them with its bookkeeping in one
 // transaction, and returns the events with their records' seq. On an error nothing of
 // the phase is kept: its events are not in the journal, so nobody may see them.

@@ -72,6 +72,7 @@ type recCall struct {
 	Simulation *game.Simulation `json:"simulation,omitempty"`
 	NeedsOK    bool             `json:"needs_ok,omitempty"`
 	FromText   bool             `json:"from_text,omitempty"` // read from the model's text
+	Why        string           `json:"why,omitempty"`       // the brain's reason for this call alone
 }
 
 // recObs is an observation as journaled: Summary whole, or SummaryEdits against the
@@ -102,6 +103,7 @@ type recDecision struct {
 	Reason   string          `json:"reason,omitempty"`
 	Args     json.RawMessage `json:"args,omitempty"`
 	By       string          `json:"by,omitempty"`
+	Via      string          `json:"via,omitempty"` // where a person decided (older journals: none)
 }
 
 // recNotes is a notes change: the version and what changed.
@@ -126,7 +128,7 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 	switch ev.Type {
 	case EventDecision:
 		if d := ev.Decision; d != nil {
-			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By}
+			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By, Via: d.Via}
 		}
 	case EventToolStart:
 		// The call id names its proposal.
@@ -149,7 +151,7 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog}
 		if ev.Call != nil {
 			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
-				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK, FromText: ev.Call.FromText}
+				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK, FromText: ev.Call.FromText, Why: ev.Call.Why}
 			if len(d.Call.Args) > 0 && !json.Valid(d.Call.Args) {
 				// A model's broken arguments are kept, as the string they were.
 				s, _ := json.Marshal(string(d.Call.Args))
@@ -411,7 +413,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 		if full.Call != nil {
 			// A proposal (or, in format 1, any call record): it carries the call.
 			nc := Call{ID: rec.CallID, Tool: full.Call.Tool, Args: full.Call.Args, Problems: full.Call.Problems,
-				Simulation: full.Call.Simulation, NeedsOK: full.Call.NeedsOK, FromText: full.Call.FromText}
+				Simulation: full.Call.Simulation, NeedsOK: full.Call.NeedsOK, FromText: full.Call.FromText, Why: full.Call.Why}
 			if c == nil || ev.Type == EventProposed || ev.Type == EventToolUpdated {
 				c = &nc
 				d.calls[rec.CallID] = c

@@ -76,6 +76,7 @@ type command struct {
 	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
 	// no longer answer (deadline.go)
 	orphaned bool
+	notice   string // Notice: a word for the journal and the screens (who connected)
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -156,6 +157,11 @@ func (r *Runner) send(c Command, where string) error {
 	}
 	return r.enqueue(cmd)
 }
+
+// Notice journals text as a notice event, which every screen shows: a screen that
+// connected over SSH, with its key, or left. It is not a person's command: headless
+// clients cannot send it.
+func (r *Runner) Notice(text string) error { return r.enqueue(command{notice: text}) }
 
 func (r *Runner) enqueue(c command) error {
 	select {
@@ -489,6 +495,10 @@ func (r *Runner) handle(c command) {
 	}
 	if c.orphaned {
 		r.emitAll(r.faults.orphaned())
+		return
+	}
+	if c.notice != "" {
+		r.emit(Event{Type: EventNotice, Text: r.scrub.text(c.notice)})
 		return
 	}
 	switch c.Cmd {

@@ -66,13 +66,7 @@ func (r *Runner) doStep() stepOutcome {
 		}
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: func(text string) {
-			// Streamed text, scrubbed (a secret cut between two pieces is not caught
-			// here; the whole text event is scrubbed whole).
-			if text != "" {
-				r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
-			}
-		},
+		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
 		// The advice and the triggers never reached the model: keep them for the next step.
@@ -147,6 +141,21 @@ func (r *Runner) observe() (game.Observation, error) {
 	return r.scrub.observation(a.v), nil
 }
 
+// delta forwards streamed text, scrubbed (a secret cut between two pieces is not
+// caught here; the whole text event is scrubbed whole). An instant brain is asked before
+// the step is committed: when it speaks before answering (the autopilot says what it
+// waits for), the step goes out first, so that its words never come before the step they
+// belong to.
+func (r *Runner) delta(text string) {
+	if text == "" {
+		return
+	}
+	if ib, ok := r.cfg.Brain.(InstantBrain); ok && ib.Instant() && r.jr.pending() {
+		r.flush()
+	}
+	r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
+}
+
 // propose admits the model's calls, dry-runs those that wait for a person, and emits
 // them (with the automatic decisions).
 func (r *Runner) propose(calls []ToolCall) *batch {
@@ -180,7 +189,7 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 // the prediction is made on the world the earlier calls leave. Only a deny without a
 // condition, which nothing overrides, decides a deferred call at once.
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
-	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText}}
+	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText, Why: r.scrub.text(tc.Why)}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
 	if t, err := r.tools.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -44,21 +43,18 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 
 	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
+	own, err := p.share(o, "screen")                                       // before Run: the screen misses nothing
+	if err != nil {
+		return errors.Join(err, p.Close())
+	}
 	runDone := make(chan error, 1)
 	go func() { runDone <- p.runner.Run(ctx) }()
-	uiErr := ui.Run(ctx, p.runner, ui.Info{
-		Game:      p.title,
-		Brain:     p.brain.Name(),
-		Session:   p.session.Name(),
-		Banner:    strings.TrimSpace(p.banner + "\n" + p.skipped),
-		Tools:     p.runner.Tools(),
-		Keys:      keys,
-		History:   history,
-		Rules:     o.fixedRules(),
-		MaxTokens: o.maxTokens,
-		MaxCost:   o.maxCost,
-		PriceFrom: p.priceFrom,
-	})
+	info := screenInfo(p.hello(o), keys, history)
+	info.Notify = ui.NotifyMode(o.steer.notify)
+	if p.sshAddr != "" {
+		info.Banner += "\nserved over SSH at " + p.sshAddr
+	}
+	uiErr := ui.Run(ctx, own, info)
 	cancel()
 	runErr := <-runDone
 	if errors.Is(runErr, context.Canceled) {

@@ -43,7 +43,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("no notebook at %s", path)
 	}
-	book, err := openNotebookWith(path, true)
+	book, _, err := openReader(path)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,14 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	// Events carry what the model and the game said; if either echoes a key, it must
 	// not land in a log the person redirected stdout to.
 	out := secret.NewWriter(stdout, p.scrub)
-	runErr := agent.Headless(ctx, p.runner, stdin, out)
+	own, err := p.share(o, "stdin")
+	if err != nil {
+		return errors.Join(err, p.Close())
+	}
+	if p.sshAddr != "" {
+		fmt.Fprintf(stderr, "served over SSH at %s\n", p.sshAddr)
+	}
+	runErr := agent.HeadlessFrom(ctx, p.runner, own.Events(), stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}

@@ -162,6 +162,28 @@ func TestReadmeDemoPlaysTheDefaultUniverse(t *testing.T) {
 	}
 }
 
+// README's demo plays 12 steps, past the end of its script, and no step warns that the
+// server cut the prompt: the scripted server reports the tokens it was sent, so the
+// check that catches a server running the model with too small a context (Ollama's
+// default) has nothing to say about our own demo.
+func TestReadmeDemoGivesNoPromptCutWarning(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	out := runInProcess(t, "run", "--headless", "--approve", "all", "--data", data,
+		"--no-rate-limit", "--brain", "script:"+demoCassette, "--steps", "12")
+	steps := 0
+	for _, ev := range decodeEvents(t, strings.NewReader(out)) {
+		if ev.Type == agent.EventStep {
+			steps = ev.Step
+		}
+		if strings.Contains(ev.Text, "cut the prompt") || strings.Contains(ev.Text, "OLLAMA_CONTEXT_LENGTH") {
+			t.Errorf("step %d warns of a cut prompt: %s", ev.Step, ev.Text)
+		}
+	}
+	if steps != 12 {
+		t.Errorf("the demo played %d steps, want 12; events:\n%s", steps, tail(out, 3000))
+	}
+}
+
 // resultText is what a failed result said.
 func resultText(ev agent.Event) string {
 	b, _ := json.Marshal(ev.Result)

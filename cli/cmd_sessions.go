@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -77,7 +78,13 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	}
 	// Listing and exporting only read: they open the notebook read-only, so they never
 	// write to it (it may be on a read-only file system, or a backup to keep as it is).
-	book, err := openNotebookWith(path, sub != "rm")
+	var book *notes.Book
+	var playing []string
+	if sub == "rm" {
+		book, err = openNotebookWith(path, false)
+	} else {
+		book, playing, err = openReader(path)
+	}
 	if err != nil {
 		return err
 	}
@@ -100,7 +107,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		out := make([]sessionJSON, len(list))
 		for i, s := range list {
-			out[i] = sessionJSON{SessionInfo: s, CachedTokens: s.CachedTokens}
+			out[i] = sessionJSON{SessionInfo: s, CachedTokens: s.CachedTokens, Playing: slices.Contains(playing, s.Name)}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -122,6 +129,9 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		if depth[i] > 0 {
 			name = strings.Repeat("  ", depth[i]-1) + "└ " + s.Name + " (from @" + strings.TrimPrefix(s.Parent, parentName(s.Parent)+"@") + ")"
 		}
+		if slices.Contains(playing, s.Name) {
+			name += " (playing now)"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", name, s.Game, s.Model, s.Steps, tokensText(s), profile,
 			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
 	}
@@ -134,6 +144,8 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 type sessionJSON struct {
 	notes.SessionInfo
 	CachedTokens int64 `json:"cached_tokens"`
+	// Playing is true for a session another coplay plays in now.
+	Playing bool `json:"playing,omitempty"`
 }
 
 // tokensText is a session's tokens for the table: "41.2k tok (88% cached)", the share

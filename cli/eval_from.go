@@ -38,7 +38,7 @@ func loadEvalFrom(spec, data string) (*evalFrom, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("--from %s: no notebook at %s (pass --data with the notebook's file)", spec, path)
 	}
-	book, err := openNotebookWith(path, true)
+	book, _, err := openReader(path)
 	if err != nil {
 		return nil, err
 	}

@@ -127,6 +127,7 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	str("brain", &o.brain, brain, d.Brain)
 	str("game", &o.game, d.Game)
 	str("approve", &o.approve, d.Approve)
+	str("notify", &o.steer.notify, d.Notify)
 	if o.pr.prof != nil {
 		// A profile is a whole definition: its endpoint does not mix with the
 		// defaults' (a profile on a preset must not inherit a default base_url).

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -59,9 +61,11 @@ type options struct {
 	drivers *game.FlagSet
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
+	steer   steerOptions   // notifications and SSH (steer.go)
 }
 
 func (o *options) register(fs *flag.FlagSet) {
+	o.steer.register(fs)
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
 	fs.StringVar(&o.preset, "preset", "", "model `preset`: "+strings.Join(presetNames(), ", ")+" (`coplay models` lists their models)")
@@ -136,6 +140,9 @@ type play struct {
 	// priceFrom says where the model's price came from: "config", "catalogue", "none"
 	// ("" for the autopilot, which costs nothing).
 	priceFrom string
+	live      *live.Server // how a second coplay reads this notebook while it is open
+	liveErr   string       // why there is no such socket, said once at the start
+	sshAddr   string       // where the session is served over SSH ("" = not)
 	closers   []func() error
 }
 
@@ -157,6 +164,9 @@ func (p *play) Close() error {
 // notebook or starting anything, so that a bad flag or a missing variable never leaves
 // a session behind. Mistakes in the flags are usageErrors.
 func (o *options) check() error {
+	if err := o.steer.check(); err != nil {
+		return err
+	}
 	if o.approve != "ask" && o.approve != "all" {
 		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
 	}
@@ -263,6 +273,7 @@ func (p *play) start(o options, name string, steps int, beforeCreate func() erro
 	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
 		return err
 	}
+	p.playing(p.session.Name())
 	opened, err := p.openPlayGame(o, path)
 	if err != nil {
 		return err
@@ -297,6 +308,7 @@ func (p *play) openBook(o options) (string, error) {
 	}
 	p.book = book
 	p.closers = append(p.closers, p.book.Close)
+	p.serveLive(path)
 	// A safety net: nothing should hand the notebook a secret, but if something does
 	// (a model echoing a key from an error message), it is scrubbed before it is written.
 	p.scrub = scrubber()
@@ -471,7 +483,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		// model, the game, the journal or the screen. The one scrubber names each.
 		Scrubber:     p.scrub,
 		Secrets:      append(secrets(), opened.Secrets...),
-		Notice:       p.notice,
+		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,
 	})
 	return pinMistake(err)

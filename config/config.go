@@ -32,6 +32,10 @@ type File struct {
 	Profiles map[string]Profile
 }
 
+// NotifyModes are the values of notify (and --notify): how the screen calls the person
+// when it needs them and its terminal is not focused.
+var NotifyModes = []string{"auto", "bell", "osc", "desktop", "off"}
+
 // Defaults are the [defaults] table: values used when the flag is not given.
 type Defaults struct {
 	Game      string // --game: universe or spacetraders
@@ -41,6 +45,7 @@ type Defaults struct {
 	BaseURL   string // the model endpoint (OpenAI-compatible), not the game's URL
 	APIKeyEnv string // the environment variable holding the model's key
 	Approve   string // --approve: ask or all
+	Notify    string // --notify: auto, bell, osc, desktop or off
 	Speed     float64
 	// NoRateLimit is --no-rate-limit; nil means not set in the file.
 	NoRateLimit *bool

@@ -121,7 +121,7 @@ func child(parent toml.Key, k string) toml.Key {
 // The keys of each table, for unknown-key messages.
 var (
 	topKeys      = []string{"defaults", "prices", "profiles"}
-	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "speed", "no_rate_limit", "profile", "rules",
+	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "notify", "speed", "no_rate_limit", "profile", "rules",
 		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	priceKeys = []string{"prompt", "completion", "cached_prompt"}
 	// requiredPriceKeys are the price keys every [prices."MODEL"] must have.
@@ -216,6 +216,13 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 					c.errf(fk, "want ask or all, not %q", s)
 				}
 				d.Approve = s
+			}
+		case "notify":
+			if s, ok := c.str(fk, v); ok {
+				if !slices.Contains(NotifyModes, s) {
+					c.errf(fk, "want one of %s, not %q", strings.Join(NotifyModes, ", "), s)
+				}
+				d.Notify = s
 			}
 		case "speed":
 			if n, ok := c.num(fk, v); ok {

@@ -109,25 +109,27 @@ const (
 	scopeRules    = "the rules dialog"
 	scopeHelp     = "the help"
 	scopeForm     = "a server's question in the Pending pane"
+	scopeView     = "the whole view of a call or log entry, and the map legend"
 )
 
 // actionScopes lists where each action's keys are matched.
 var actionScopes = map[string][]string{
 	"approve": {scopeScreen}, "veto": {scopeScreen}, "edit": {scopeScreen},
 	"always_allow": {scopeScreen}, "approve_all": {scopeScreen},
-	"up": {scopeScreen, scopeRules, scopeForm}, "down": {scopeScreen, scopeRules, scopeForm},
+	"up": {scopeScreen, scopeRules, scopeForm, scopeView}, "down": {scopeScreen, scopeRules, scopeForm, scopeView},
 	"answer_accept": {scopeForm}, "answer_decline": {scopeForm}, "answer_cancel": {scopeForm},
 	"choose": {scopeForm}, "choose_back": {scopeForm}, "fill": {scopeForm}, "open_url": {scopeForm},
 	"unfold": {scopeScreen}, "pause": {scopeScreen}, "keep_playing": {scopeScreen}, "advise": {scopeScreen},
 	"send": {scopeInput}, "submit": {scopeInput},
-	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp},
-	"scroll_up": {scopeScreen}, "scroll_down": {scopeScreen}, "follow": {scopeScreen},
+	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp, scopeView},
+	"scroll_up": {scopeScreen, scopeView}, "scroll_down": {scopeScreen, scopeView}, "follow": {scopeScreen},
 	"toggle_notebook": {scopeScreen}, "rules": {scopeScreen, scopeRules},
+	"details": {scopeScreen, scopeView}, "copy": {scopeView}, "legend": {scopeScreen, scopeView},
 	"revoke": {scopeRules}, "add_rule": {scopeRules}, "edit_rule": {scopeRules},
-	"next_tab": {scopeScreen}, "prev_tab": {scopeScreen},
+	"next_tab": {scopeScreen, scopeView}, "prev_tab": {scopeScreen, scopeView},
 	"world": {scopeScreen}, "notes": {scopeScreen}, "log": {scopeScreen},
 	"help": {scopeScreen, scopeRules, scopeHelp, scopeForm},
-	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp, scopeForm},
+	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp, scopeForm, scopeView},
 	"yes":  {scopeQuestion}, "no": {scopeQuestion},
 }
 

@@ -50,6 +50,9 @@ type KeyMap struct {
 	ScrollDown     key.Binding // scroll_down: scroll the focused pane down a page
 	Follow         key.Binding // follow: jump to the end of the log and follow it
 	ToggleNotebook key.Binding // toggle_notebook: hide or show the notebook's bookkeeping in the log
+	Details        key.Binding // details: show the selected call, or the log entry at the bottom of the log, whole
+	Copy           key.Binding // copy: copy what the details view shows to the clipboard (OSC 52)
+	Legend         key.Binding // legend: show what the map's symbols mean
 
 	// Approval rules.
 	Rules    key.Binding // rules: open the rules dialog
@@ -90,7 +93,7 @@ func Default() *KeyMap {
 		ChooseBack:     b("previous choice", "left", "h"),
 		Fill:           b("type the field's value", "enter", "e"),
 		OpenURL:        b("open the page", "o"),
-		Pause:          b("pause/resume", "p"),
+		Pause:          b("pause/resume (resumes when idle too)", "p"),
 		KeepPlaying:    b("keep playing on/off (hand play over)", "K"),
 		Advise:         b("type advice", "/", "tab"),
 		Send:           b("send", "enter"),
@@ -100,6 +103,9 @@ func Default() *KeyMap {
 		ScrollDown:     b("pane page down", "pgdown", "ctrl+d"),
 		Follow:         b("follow log", "end", "G"),
 		ToggleNotebook: b("hide/show notebook in log", "b"),
+		Details:        b("show the call / log entry whole", "enter"),
+		Copy:           b("copy the whole view (OSC 52)", "c"),
+		Legend:         b("map legend", "m"),
 		Rules:          b("approval rules", "R"),
 		AddRule:        b("add rule (in rules)", "a", "+"),
 		EditRule:       b("edit rule (in rules)", "e"),
@@ -169,6 +175,9 @@ func (k *KeyMap) Actions() []Action {
 		{"scroll_down", &k.ScrollDown},
 		{"follow", &k.Follow},
 		{"toggle_notebook", &k.ToggleNotebook},
+		{"details", &k.Details},
+		{"copy", &k.Copy},
+		{"legend", &k.Legend},
 		{"rules", &k.Rules},
 		{"add_rule", &k.AddRule},
 		{"edit_rule", &k.EditRule},
@@ -185,11 +194,6 @@ func (k *KeyMap) Actions() []Action {
 	}
 }
 
-// ShortHelp is the handful of bindings the status bar shows.
-func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Approve, k.Veto, k.Edit, k.Advise, k.Help, k.Quit}
-}
-
 // FullHelp is every binding in groups, for the help screen: decisions and rules, agent
 // and inputs, a server's question, panes and screen.
 func (k *KeyMap) FullHelp() [][]key.Binding {
@@ -197,6 +201,6 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
 		{k.Pause, k.KeepPlaying, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
 		{k.AnswerAccept, k.AnswerDecline, k.AnswerCancel, k.Choose, k.ChooseBack, k.Fill, k.OpenURL},
-		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Help, k.Quit},
+		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Details, k.Copy, k.Legend, k.Help, k.Quit},
 	}
 }

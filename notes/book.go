@@ -59,6 +59,10 @@ type Options struct {
 	// and the caller gets the error. A notebook under a writer that fails at the Nth
 	// write: FailWrite: func(n uint64) error { if n >= N { return ENOSPC }; return nil }.
 	FailWrite func(n uint64) error
+	// Name, for OpenReadOnly, is the path the book reports (Path) when the file opened
+	// is a copy of a notebook (a snapshot from the coplay that holds it): the person
+	// reads the notebook's name, not the copy's.
+	Name string
 }
 
 // Book is an open notebook file. It is safe for concurrent use.
@@ -246,6 +250,9 @@ func OpenReadOnly(path string, opts *Options) (*Book, error) {
 		return nil, err
 	}
 	b := &Book{path: path, db: db, now: now, readOnly: true}
+	if opts != nil && opts.Name != "" {
+		b.path = opts.Name
+	}
 	err = b.view(func(tx *bolt.Tx) error {
 		if err := checkFormat(path, tx); err != nil {
 			return err

@@ -231,8 +231,12 @@ func renderWait(w *bufio.Writer, v json.RawMessage) {
 		Until  time.Time `json:"until"`
 		Reason string    `json:"reason"`
 	}
-	if json.Unmarshal(v, &wait) != nil || wait.Until.IsZero() {
+	if json.Unmarshal(v, &wait) != nil {
 		renderLine("Wait")(w, v)
+		return
+	}
+	if wait.Until.IsZero() { // the end of a wait
+		w.WriteString(strings.TrimSuffix("  - The wait ended: "+oneLine(wait.Reason), ": ") + "\n")
 		return
 	}
 	fmt.Fprintf(w, "  - Wait until %s", wait.Until.Format("2006-01-02 15:04:05"))

@@ -53,6 +53,22 @@ func exampleSession(t *testing.T) *Session {
 		{Type: TypeResult, Step: 4, CallID: "c5", Data: json.RawMessage(`{"seq":18,"type":"tool_result","step":4,"call":{"id":"c5","tool":"orbit","args":{"ship":"X-1"},"kind":"act","needs_ok":true},"result":{"output":"in orbit","wait":{"until":"2026-11-22T16:00:00Z","reason":"cooldown"}}}`)},
 		{Type: TypeResult, Step: 4, CallID: "c6", Data: json.RawMessage(`{"result":{"unknown":true}}`)},
 		{Type: "notes_changed", Step: 4, Data: json.RawMessage(`{"notes":{"text":"## Next\n\nmine","version":2,"plan":[{"id":1,"text":"mine iron","status":"doing"}]}}`)},
+		// A call approved while the orbit before it had not run: its dry run is taken
+		// again as the world changes (tool_updated), and the export shows the last one
+		// before it ran, in its line, not one block per update.
+		{Type: TypeProposed, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"would fail (4236): X-1 must be in orbit first","fails":true},"needs_ok":true}}`)},
+		{Type: TypeDecision, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call_id":"c7","decision":"approve","by":"person"}`)},
+		{Type: "tool_updated", Step: 5, CallID: "c7", Data: json.RawMessage(`{"type":"tool_updated","call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"would fail (4236): X-1 must be in orbit first","fails":true},"needs_ok":true}}`)},
+		{Type: "tool_updated", Step: 5, CallID: "c7", Data: json.RawMessage(`{"type":"tool_updated","call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"distance 14 in CRUISE: uses 14 fuel"},"needs_ok":true}}`)},
+		{Type: TypeStarted, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate"}}`)},
+		{Type: TypeResult, Step: 5, CallID: "c7", Data: json.RawMessage(`{"result":{"output":"X-1 is in transit"}}`)},
+		// Approved while the orbit ahead of it had not run: never dry-run again.
+		{Type: TypeProposed, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call":{"id":"c8","tool":"navigate","args":{"ship":"X-2"},"kind":"act","simulation":{"summary":"would fail (4236): X-2 must be in orbit first","warn":"as things stand now this would fail; 1 earlier call(s) of this step have not run yet and may change that (the dry run is repeated after each)"},"needs_ok":true}}`)},
+		{Type: TypeDecision, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call_id":"c8","decision":"approve","by":"person"}`)},
+		{Type: TypeResult, Step: 5, CallID: "c8", Data: json.RawMessage(`{"result":{"output":"X-2 is in transit"}}`)},
+		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"2026-11-22T16:00:40Z","reason":"every ship is travelling"},"text":"waiting until 16:00:40, because every ship is travelling"}`)},
+		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"0001-01-01T00:00:00Z","reason":"the time came"},"text":"the wait ended: the time came"}`)},
+		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"0001-01-01T00:00:00Z","reason":"advice"}}`)},
 	} {
 		mustAppend(t, s, r)
 	}
@@ -77,6 +93,29 @@ func TestExportGolden(t *testing.T) {
 	}
 	if got := buf.String(); got != string(want) {
 		t.Errorf("export differs from %s (go test -update rewrites it); got:\n%s", golden, got)
+	}
+}
+
+// The export shows the dry run a call ran on, folds the dry-run updates into the call,
+// and writes a wait and its end as one line each, never a zero time (issue 41).
+func TestExportFoldsUpdatesAndWaits(t *testing.T) {
+	var buf bytes.Buffer
+	if err := exampleSession(t).Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	step := out[strings.Index(out, "### Step 5"):]
+	for _, bad := range []string{"tool_updated", "0001-01-01", "dry run: would fail (4236): X-1 must be in orbit first", "**waiting**"} {
+		if strings.Contains(step, bad) {
+			t.Errorf("step 5 of the export holds %q:\n%s", bad, step)
+		}
+	}
+	for _, want := range []string{"dry run: distance 14 in CRUISE: uses 14 fuel — **approve** by person → X-1 is in transit",
+		"- ~ waiting until 16:00:40, because every ship is travelling\n",
+		"dry run before the calls ahead of it ran: would fail (4236): X-2 must be in orbit first — **approve** by person → X-2 is in transit", "- ~ the wait ended: the time came\n", "- ~ the wait ended: advice\n"} {
+		if !strings.Contains(step, want) {
+			t.Errorf("step 5 of the export does not say %q:\n%s", want, step)
+		}
 	}
 }
 

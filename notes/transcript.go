@@ -36,6 +36,7 @@ type stepView struct {
 	byID          map[string]*callView
 	other         []Record // rendered one by one, in journal order
 	triggers      []string // what woke the agent, a line each
+	waits         []string // the runner's waits and their ends, a line each
 	book          bookkeeping
 }
 
@@ -128,6 +129,14 @@ func (t *transcript) add(r Record) {
 		} else {
 			st.other = append(st.other, r)
 		}
+	case "waiting":
+		st.waits = append(st.waits, waitLine(fields))
+	case "tool_updated":
+		if c := st.byID[r.CallID]; c != nil && r.CallID != "" {
+			c.updated(fields["call"])
+			return
+		}
+		st.other = append(st.other, r)
 	case TypeProposed, TypeDecision, TypeStarted, TypeResult, TypeOutcomeUnknown:
 		if r.CallID == "" {
 			st.other = append(st.other, r)
@@ -213,10 +222,48 @@ func (t *transcript) flush() {
 	for _, tr := range st.triggers {
 		fmt.Fprintf(w, "- ↯ %s\n", tr)
 	}
+	for _, l := range st.waits {
+		fmt.Fprintf(w, "- ~ %s\n", l)
+	}
 	for _, r := range st.other {
 		writeRecord(w, r)
 	}
 	writeBookkeeping(w, st.book)
+}
+
+// updated takes a waiting call's new dry run (tool_updated: the world changed under it,
+// or the person's edit was checked) until it starts: the export shows the prediction the
+// call ran on, not the first one, which the calls before it may have made stale ("must
+// be in orbit first" beside a call that ran after the orbit).
+func (c *callView) updated(v json.RawMessage) {
+	var call map[string]json.RawMessage
+	if c.started || c.proposal == nil || json.Unmarshal(v, &call) != nil {
+		return
+	}
+	for _, k := range []string{"simulation", "problems"} {
+		if nv, ok := call[k]; ok {
+			c.proposal[k] = nv
+		} else {
+			delete(c.proposal, k)
+		}
+	}
+}
+
+// waitLine is a wait of the runner's on one line: its own words, else when and why; the
+// end of a wait has no time ("the wait ended: the time came").
+func waitLine(fields map[string]json.RawMessage) string {
+	if s := oneLine(jsonString(fields["text"])); s != "" {
+		return s
+	}
+	var wait struct {
+		Until  time.Time `json:"until"`
+		Reason string    `json:"reason"`
+	}
+	_ = json.Unmarshal(fields["wait"], &wait)
+	if wait.Until.IsZero() {
+		return strings.TrimSuffix("the wait ended: "+oneLine(wait.Reason), ": ")
+	}
+	return strings.TrimSuffix(fmt.Sprintf("waiting until %s: %s", wait.Until.Format("2006-01-02 15:04:05"), oneLine(wait.Reason)), ": ")
 }
 
 // triggerLine is a trigger on one line: "ship.arrived COPLAY-2 — COPLAY-2 arrived at
@@ -473,10 +520,17 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 	var sim struct {
 		Summary string `json:"summary"`
 		Fails   bool   `json:"fails"`
+		Warn    string `json:"warn"`
 	}
 	if json.Unmarshal(c.proposal["simulation"], &sim) == nil && sim.Summary != "" {
-		fmt.Fprintf(w, "; dry run: %s", oneLine(sim.Summary))
-		if sim.Fails {
+		when := ""
+		if strings.Contains(sim.Warn, "earlier call") {
+			// Made before the calls ahead of it ran, which may have changed it (an orbit
+			// before a flight): not what the call ran on.
+			when = " before the calls ahead of it ran"
+		}
+		fmt.Fprintf(w, "; dry run%s: %s", when, oneLine(sim.Summary))
+		if sim.Fails && !strings.HasPrefix(sim.Summary, "would fail") {
 			w.WriteString(" (would fail)")
 		}
 	}
@@ -484,6 +538,9 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 		fmt.Fprintf(w, " — **%s**", decision)
 		if by != "" {
 			fmt.Fprintf(w, " by %s", by)
+		}
+		if via := jsonString(d["via"]); via != "" {
+			fmt.Fprintf(w, " (via %s)", via) // where the person decided: screen, attach, ssh:KEY
 		}
 		if reason := jsonString(d["reason"]); reason != "" {
 			fmt.Fprintf(w, ": %s", oneLine(reason))

@@ -285,6 +285,19 @@ func TestPauseResume(t *testing.T) {
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdPause}, agent.Command{Cmd: agent.CmdResume})
 }
 
+// Idle (the turn is over) is left with one key, and the log says which (issue 41: p
+// paused an idle agent, and only a second p resumed it).
+func TestPauseKeyResumesFromIdle(t *testing.T) {
+	f := newFake()
+	m := newTestModel(f)
+	drive(t, m, events([]agent.Event{{Type: agent.EventState, State: agent.Idle, Text: "the model ended its turn; waiting for advice or resume"}}))
+	if got := logText(m, 120, 5); !strings.Contains(got, "(p resumes, / gives advice)") {
+		t.Errorf("the idle line does not say which key resumes:\n%s", got)
+	}
+	drive(t, m, keys("p"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdResume})
+}
+
 func TestSendFailureKeepsCall(t *testing.T) {
 	m, f := setup(t)
 	f.err = errors.New("runner stopped")

@@ -80,7 +80,12 @@ func (m *Model) onState(ev agent.Event) {
 		m.log.add(kindInfo, "the agent stopped")
 	}
 	if ev.Text != "" && ev.State != agent.Running {
-		m.log.add(kindInfo, stateText(ev.State, ev.Text))
+		text := stateText(ev.State, ev.Text)
+		if resumable(ev.State) && !m.replaying {
+			// Say which key does what the runner waits for.
+			text += " (" + firstKey(m.keys.Pause) + " resumes, " + firstKey(m.keys.Advise) + " gives advice)"
+		}
+		m.log.add(kindInfo, text)
 	}
 }
 
@@ -131,6 +136,7 @@ func (m *Model) onCatalog(ev agent.Event) {
 func (m *Model) onStep(ev agent.Event) {
 	m.step = ev.Step
 	m.reason = ""
+	m.log.endStream()
 	m.log.add(kindStep, fmt.Sprintf("step %d", ev.Step))
 }
 
@@ -157,7 +163,7 @@ func (m *Model) onThinking(ev agent.Event) {
 	if n := len(lines) - thinkingLines; n > 0 {
 		lines = append(lines[:thinkingLines], fmt.Sprintf("… %d more lines of thinking", n))
 	}
-	m.log.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"))
+	m.log.addAside(kindThinking, "thinking: "+strings.Join(lines, "\n"), "thinking: "+text)
 }
 
 func (m *Model) onUsage(ev agent.Event) { m.addUsage(ev.Usage) }
@@ -202,8 +208,10 @@ func (m *Model) onResult(ev agent.Event) {
 		}
 	}
 	if ev.Result != nil {
-		k, text := describeResult(tool, ev.Result)
-		m.logCall(id, k, text)
+		k, text, full := describeResult(tool, ev.Result)
+		if e := m.logCall(id, k, text); e != nil && full != text {
+			e.full = full
+		}
 	}
 }
 
@@ -271,13 +279,12 @@ func stateText(s agent.State, text string) string {
 }
 
 // logCall adds a log entry about call id, as notebook bookkeeping when the call is a
-// note tool's.
-func (m *Model) logCall(id string, k kind, text string) {
+// note tool's, and returns it (nil when the log is muted).
+func (m *Model) logCall(id string, k kind, text string) *entry {
 	if m.noteCalls[id] {
-		m.log.addNotebook(k, text)
-		return
+		return m.log.addNotebook(k, text)
 	}
-	m.log.add(k, text)
+	return m.log.add(k, text)
 }
 
 // isNoteCall says whether c is the notebook's bookkeeping rather than a move in the game.
@@ -295,7 +302,7 @@ func isNoteCall(c agent.Call) bool {
 // proposed logs a call and, when it waits for a decision, adds it to the pending list
 // with the model's words of this step and starts the grace period.
 func (m *Model) proposed(c agent.Call) {
-	text := c.Tool + " " + spacedJSON(c.Args)
+	text := c.Tool + " " + readableJSON(c.Args)
 	if len(c.Problems) > 0 {
 		var ps []string
 		for _, p := range c.Problems {
@@ -329,7 +336,11 @@ func (m *Model) addPending(c agent.Call) {
 		}
 	}
 	now := m.now()
-	m.pending = append(m.pending, pendingCall{call: c, at: now, reason: m.reason})
+	why := m.reason // the model's words of this step: the why of all its calls
+	if c.Why != "" {
+		why = c.Why // the brain gave this call a reason of its own (the autopilot)
+	}
+	m.pending = append(m.pending, pendingCall{call: c, at: now, reason: why})
 	m.lastArrival = now
 }
 
@@ -404,6 +415,9 @@ func describeDecision(d *agent.Decision, tool string) string {
 	by := ""
 	if d.By != "" && d.By != "person" {
 		by = " (" + d.By + ")"
+	}
+	if d.Via != "" && d.Via != "screen" {
+		by = " (on " + d.Via + ")" // decided on another screen: attach, ssh:KEY, stdin
 	}
 	if d.By == "rule" && d.Rule != "" {
 		rule := d.Rule

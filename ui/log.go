@@ -26,12 +26,21 @@ const (
 type entry struct {
 	kind      kind
 	text      string
-	streaming bool // the model's text still arriving
-	notebook  bool // bookkeeping of the notebook (note tools and their results), hideable
+	streaming bool   // the model's text still arriving
+	notebook  bool   // bookkeeping of the notebook (note tools and their results), hideable
+	full      string // the whole text, when text is folded (a result's first lines); "": text is whole
 
 	width int
 	gen   int
 	lines []string
+}
+
+// whole is the entry's whole text, for the whole view and the clipboard.
+func (e *entry) whole() string {
+	if e.full != "" {
+		return e.full
+	}
+	return e.text
 }
 
 // logView is the scrollable log. Entries are only ever appended (the streaming one
@@ -50,35 +59,41 @@ type logView struct {
 	// muted drops what is added: the event is already in the log (a resumed session's
 	// journal).
 	muted bool
+	// bottom is the index of the entry on the last line drawn: the one the whole view
+	// opens on.
+	bottom int
 }
 
-// add appends an entry.
-func (l *logView) add(k kind, text string) { l.addEntry(&entry{kind: k, text: text}) }
+// add appends an entry and returns it (nil when muted), for setting its whole text.
+func (l *logView) add(k kind, text string) *entry { return l.addEntry(&entry{kind: k, text: text}) }
 
 // addNotebook appends an entry that is the notebook's bookkeeping.
-func (l *logView) addNotebook(k kind, text string) {
-	l.addEntry(&entry{kind: k, text: text, notebook: true})
+func (l *logView) addNotebook(k kind, text string) *entry {
+	return l.addEntry(&entry{kind: k, text: text, notebook: true})
 }
 
-func (l *logView) addEntry(e *entry) {
+func (l *logView) addEntry(e *entry) *entry {
 	if l.muted {
-		return
+		return nil
 	}
 	l.entries = append(l.entries, e)
 	l.keepPlace(len(l.entries) - 1)
+	return e
 }
 
 // addAside adds an entry before the model's message if it is still streaming, so that
 // the message stays last and finishes in place (the model's reasoning arrives after
 // its streamed text).
-func (l *logView) addAside(k kind, text string) {
+func (l *logView) addAside(k kind, text, full string) {
 	n := len(l.entries)
 	if l.muted || n == 0 || !l.entries[n-1].streaming {
-		l.add(k, text)
+		if e := l.add(k, text); e != nil {
+			e.full = full
+		}
 		return
 	}
 	streaming := l.entries[n-1]
-	l.entries = append(l.entries[:n-1], &entry{kind: k, text: text}, streaming)
+	l.entries = append(l.entries[:n-1], &entry{kind: k, text: text, full: full}, streaming)
 	l.keepPlace(n - 1)
 }
 
@@ -105,18 +120,32 @@ func (l *logView) keepPlace(i int) {
 	l.offset += len(l.wrapped(e, l.width)) - before
 }
 
+// streamingEntry is the model's message still arriving, or nil. It is usually the last
+// entry, but a line may have come in between (a server notice, an error), which must not
+// split the message in two.
+func (l *logView) streamingEntry() *entry {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		switch e := l.entries[i]; {
+		case e.streaming:
+			return e
+		case e.kind == kindStep:
+			return nil // a message never streams across steps
+		}
+	}
+	return nil
+}
+
 // delta appends streamed text to the model's message in progress.
 func (l *logView) delta(text string) {
 	if l.muted {
 		return
 	}
-	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
-		e := l.entries[n-1]
+	if e := l.streamingEntry(); e != nil {
 		old := len(e.lines)
 		valid := e.width == l.width && e.gen == l.gen
 		e.text += text
 		e.width = -1
-		if l.offset > 0 && l.width > 0 && valid {
+		if l.offset > 0 && l.width > 0 && valid && e == l.entries[len(l.entries)-1] {
 			l.offset += len(l.wrapped(e, l.width)) - old
 		}
 		return
@@ -131,8 +160,7 @@ func (l *logView) finishText(text string) {
 	if l.muted {
 		return
 	}
-	if n := len(l.entries); n > 0 && l.entries[n-1].streaming {
-		e := l.entries[n-1]
+	if e := l.streamingEntry(); e != nil {
 		e.streaming = false
 		if text != "" {
 			e.text = text
@@ -145,9 +173,25 @@ func (l *logView) finishText(text string) {
 	}
 }
 
+// endStream drops the streaming cursor of a message that never got its whole text (the
+// model failed in the middle): a new step begins.
+func (l *logView) endStream() {
+	if e := l.streamingEntry(); e != nil {
+		e.streaming = false
+		e.width = -1
+	}
+}
+
 // scroll moves the view up (positive) or down (negative) by n lines.
 func (l *logView) scroll(n int) {
 	l.offset = max(l.offset+n, 0)
+}
+
+// name is what the whole view calls an entry of kind k.
+func (k kind) name() string {
+	return map[kind]string{kindText: "the model's words", kindCall: "a call", kindDecision: "a decision", kindVeto: "a veto",
+		kindResult: "a result", kindError: "a problem", kindAdvice: "advice", kindWait: "a wait", kindTrigger: "a trigger",
+		kindThinking: "the model's reasoning", kindStep: "a step"}[k]
 }
 
 // glyph is the mark at the start of an entry's first line.
@@ -224,6 +268,7 @@ func (l *logView) render(w, h int) []string {
 	need := l.offset + h
 	// Collect lines from the end, newest entry first, until the window is covered.
 	var rev [][]string
+	var idx []int // the entry of each block in rev
 	got := 0
 	for i := len(l.entries) - 1; i >= 0 && got < need; i-- {
 		if !l.shown(l.entries[i]) {
@@ -231,6 +276,7 @@ func (l *logView) render(w, h int) []string {
 		}
 		ls := l.wrapped(l.entries[i], w)
 		rev = append(rev, ls)
+		idx = append(idx, i)
 		got += len(ls)
 	}
 	if got < need {
@@ -242,6 +288,14 @@ func (l *logView) render(w, h int) []string {
 		all = append(all, rev[i]...)
 	}
 	end := len(all) - l.offset
+	// The entry on the last line drawn: counted from the end, offset lines up.
+	for i, below := 0, l.offset; i < len(rev); i++ {
+		if below < len(rev[i]) {
+			l.bottom = idx[i]
+			break
+		}
+		below -= len(rev[i])
+	}
 	start := max(end-h, 0)
 	return all[start:end]
 }

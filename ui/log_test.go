@@ -126,3 +126,31 @@ func TestCountdownAndNumbers(t *testing.T) {
 		t.Errorf("sparkline = %s", got)
 	}
 }
+
+// A line that comes between a streamed message and its end (a server's notice) does not
+// split the message: it shows once, whole, without the streaming cursor (issue 41: the
+// narration showed twice, the first copy ending in ▍).
+func TestStreamedMessageShowsOnceAroundANotice(t *testing.T) {
+	m := newTestModel(newFake())
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for _, ev := range []agent.Event{
+		{Type: agent.EventStep, Step: 10},
+		{Type: agent.EventTextDelta, Text: "That is the first loop "},
+		{Type: agent.EventTextDelta, Text: "of the plan done."},
+		{Type: agent.EventError, Text: "the server counted fewer prompt tokens than were sent"},
+		{Type: agent.EventText, Text: "That is the first loop of the plan done."},
+		{Type: agent.EventStep, Step: 11},
+		{Type: agent.EventTextDelta, Text: "cut off mid"},
+		{Type: agent.EventError, Text: "the model failed"},
+		{Type: agent.EventStep, Step: 12},
+	} {
+		m.Update(eventMsg(ev))
+	}
+	got := plain(m.log.render(100, 20))
+	if n := strings.Count(got, "That is the first loop"); n != 1 {
+		t.Errorf("the message shows %d times:\n%s", n, got)
+	}
+	if strings.Contains(got, "▍") {
+		t.Errorf("a streaming cursor is left behind:\n%s", got)
+	}
+}

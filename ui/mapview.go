@@ -2,15 +2,17 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
 )
 
-// drawMap plots the points of m by their coordinates in a w×h area: a title line, the
-// plot, and a legend of where the ships are. Ships are drawn as "@".
-func drawMap(st *styles, m *game.Map, w, h int) []string {
+// drawMap plots the points of m by their coordinates in a w×h area: a title line (with
+// hint, the key to the legend of its symbols), the plot, and a line of where the ships
+// are. Ships are drawn as "@".
+func drawMap(st *styles, m *game.Map, hint string, w, h int) []string {
 	if w < 10 || h < 4 {
 		return nil
 	}
@@ -92,7 +94,11 @@ func drawMap(st *styles, m *game.Map, w, h int) []string {
 			copy(grid[mk.y][mk.x-n:], lab)
 		}
 	}
-	lines := []string{st.muted.Render(m.Title)}
+	title := m.Title
+	if hint != "" && widthOf(title)+widthOf(hint)+3 <= w {
+		title += "   " + hint
+	}
+	lines := []string{st.muted.Render(title)}
 	for _, row := range grid {
 		s := string(row)
 		s = strings.ReplaceAll(s, "@", st.warn.Render("@"))
@@ -112,23 +118,31 @@ func shortLabel(s string) string {
 	return s
 }
 
+// mapGlyph is a map symbol, what it is, and the waypoint types drawn with it.
+type mapGlyph struct {
+	glyph rune
+	name  string
+	kinds []string
+}
+
+// mapGlyphs are the map's symbols for waypoint types (SpaceTraders names), with what the
+// legend calls them; any other type is ".".
+var mapGlyphs = []mapGlyph{
+	{'O', "planet", []string{"PLANET"}},
+	{'G', "gas giant", []string{"GAS_GIANT"}},
+	{'o', "moon", []string{"MOON"}},
+	{'#', "orbital station", []string{"ORBITAL_STATION"}},
+	{'X', "jump gate", []string{"JUMP_GATE"}},
+	{'*', "asteroid", []string{"ASTEROID", "ASTEROID_FIELD", "ENGINEERED_ASTEROID", "ASTEROID_BASE"}},
+	{'f', "fuel station", []string{"FUEL_STATION"}},
+}
+
 // kindGlyph is the map symbol for a waypoint type (SpaceTraders names; others get ".").
 func kindGlyph(k string) rune {
-	switch strings.ToUpper(k) {
-	case "PLANET":
-		return 'O'
-	case "GAS_GIANT":
-		return 'G'
-	case "MOON":
-		return 'o'
-	case "ORBITAL_STATION":
-		return '#'
-	case "JUMP_GATE":
-		return 'X'
-	case "ASTEROID", "ASTEROID_FIELD", "ENGINEERED_ASTEROID", "ASTEROID_BASE":
-		return '*'
-	case "FUEL_STATION":
-		return 'f'
+	for _, g := range mapGlyphs {
+		if slices.Contains(g.kinds, strings.ToUpper(k)) {
+			return g.glyph
+		}
 	}
 	return '.'
 }

@@ -45,6 +45,9 @@ type Info struct {
 	// PriceFrom says where the model's price comes from: "catalogue", "config" or "none"
 	// ("" says nothing: the autopilot, a test). The status bar names it after the cost.
 	PriceFrom string
+	// Notify is how the screen calls the person when it needs them and its terminal is
+	// not focused ("" is auto).
+	Notify NotifyMode
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.
@@ -141,10 +144,15 @@ type Model struct {
 	catalog     *agent.CatalogView
 	wait        *game.Wait
 	closed      bool
-	ask         askPane // a server's questions and requests to use the model (elicit.go)
+	ask         askPane  // a server's questions and requests to use the model (elicit.go)
+	notify      notifier // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
+	// detail and legend are the views over the panes, when open: a call or log entry
+	// whole (detail.go), what the map's symbols mean (legend.go).
+	detail *detailView
+	legend *legendView
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -166,6 +174,7 @@ func New(a Agent, info Info) *Model {
 		noteCalls:  map[string]bool{},
 		sentAdvice: map[string]int{},
 		st:         newStyles(true),
+		notify:     newNotifier(info.Notify, info.Session),
 	}
 	if a != nil {
 		m.events = a.Events()
@@ -174,6 +183,7 @@ func New(a Agent, info Info) *Model {
 		m.tools[t.Name] = t
 	}
 	m.log.st = &m.st
+	m.world.legendHint = firstKey(km.Legend) + ": legend"
 	m.advice = textinput.New()
 	m.advice.Prompt = "advice› "
 	m.advice.Placeholder = "type advice for the agent, enter to send"

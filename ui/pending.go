@@ -194,8 +194,15 @@ func fold(lines []string, n int, note func(hidden int) string) []string {
 	return append(kept, note(len(lines)-n+1))
 }
 
-// helpLine writes bindings as "a approve · v veto", cut to w columns.
+// helpLine writes bindings as "a approve · v veto" in w columns. When they do not fit it
+// packs them tighter ("a approve  v veto"), then leaves out the last ones, so a key is
+// never cut in the middle of its word.
 func helpLine(st *styles, keys []key.Binding, w int) string {
+	return fitLine(st, "", keys, w)
+}
+
+// fitLine is helpLine after a lead in words ("decide the call above:").
+func fitLine(st *styles, lead string, keys []key.Binding, w int) string {
 	var parts []string
 	for _, k := range keys {
 		if !k.Enabled() {
@@ -204,5 +211,15 @@ func helpLine(st *styles, keys []key.Binding, w int) string {
 		h := k.Help()
 		parts = append(parts, st.key.Render(h.Key)+" "+st.muted.Render(h.Desc))
 	}
-	return padLine(strings.Join(parts, st.muted.Render(" · ")), w)
+	if lead != "" {
+		lead = st.muted.Render(lead) + " "
+	}
+	for n := len(parts); n > 0; n-- {
+		for _, sep := range []string{" · ", "  "} {
+			if line := lead + strings.Join(parts[:n], st.muted.Render(sep)); widthOf(line) <= w {
+				return padLine(line, w)
+			}
+		}
+	}
+	return padLine(lead, w)
 }

@@ -42,3 +42,19 @@ func TestStatusShowsTheStepOfResumedEvents(t *testing.T) {
 		t.Fatalf("status bar does not show step 41:\n%s", screen)
 	}
 }
+
+// A call with a reason of its own (the autopilot's) shows that reason as its why, not the
+// step's text, whose first lines are the same for every call (issue 41).
+func TestPendingShowsTheCallsOwnWhy(t *testing.T) {
+	m := newTestModel(newFake())
+	c := call("c1", "set_flight_mode", `{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)
+	c.Why = "Set COPLAY-1 to BURN for the 14-unit hop to X1-YS98-B1."
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events([]agent.Event{
+		{Type: agent.EventText, Text: "Autopilot here: I play by rules, with no language model.\n- Accept the contract.\n- " + c.Why},
+		{Type: agent.EventProposed, Call: c},
+	}))
+	got := stripANSI(m.render())
+	if !strings.Contains(got, "why: Set COPLAY-1 to BURN for the 14-unit hop") || strings.Contains(got, "why: Autopilot here") {
+		t.Errorf("the pending call's why is not its own:\n%s", got)
+	}
+}

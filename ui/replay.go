@@ -176,6 +176,9 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	if r.inputFor != inputNone {
 		return r.inputKey(msg)
 	}
+	if r.m.detail != nil || r.m.legend != nil {
+		return r.m.handleKey(msg) // the whole view or the legend, over the panes
+	}
 	if r.help {
 		switch {
 		case key.Matches(msg, rk.Help, rk.Close):
@@ -222,7 +225,8 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		r.jump(agent.MarkError, 1)
 	case key.Matches(msg, rk.PrevError):
 		r.jump(agent.MarkError, -1)
-	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook):
+	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
+		km.Details, km.Legend):
 		r.m.paneKey(msg)
 	case key.Matches(msg, km.Up):
 		r.m.scrollPane(r.m.tab, -1)
@@ -325,6 +329,7 @@ func (r *ReplayModel) render() string {
 	} else {
 		main = m.renderNarrow(w, mainH)
 	}
+	main = m.overlayViews(main, w, mainH)
 	if r.help {
 		main = overlay(main, r.renderHelp(w, mainH), w, mainH)
 	}
@@ -444,7 +449,8 @@ func (r *ReplayModel) renderHelp(w, h int) []string {
 	}
 	var panes []key.Binding
 	for _, b := range []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
-		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook} {
+		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook,
+		withDesc(km.Details, "the step's calls whole"), km.Legend} {
 		if b = without(b, taken); len(b.Keys()) > 0 {
 			panes = append(panes, b)
 		}
@@ -531,7 +537,7 @@ func (m *Model) replayPending(w, maxH int) []string {
 	out = append(out, rest...)
 	if len(out) > maxH && maxH > 0 {
 		more := len(out) - maxH + 1
-		out = append(out[:maxH-1], st.muted.Render(fmt.Sprintf("… %d more lines", more)))
+		out = append(out[:maxH-1], st.muted.Render(fmt.Sprintf("… %d more lines · %s shows the step's calls whole", more, m.keys.Details.Help().Key)))
 	}
 	return out
 }

@@ -8,10 +8,11 @@ import (
 )
 
 // describeResult is the log entry for a finished call: the game's error, or the first
-// lines of the output.
-func describeResult(tool string, r *game.Result) (kind, string) {
+// lines of the output; full is the entry with the whole output, for the whole view.
+func describeResult(tool string, r *game.Result) (k kind, text, full string) {
 	var b strings.Builder
-	k := kindResult
+	k = kindResult
+	whole := ""
 	switch {
 	case r.Err != nil:
 		k = kindError
@@ -27,6 +28,7 @@ func describeResult(tool string, r *game.Result) (kind, string) {
 		b.WriteString(tool + " ok")
 		out := strings.TrimSpace(r.Output)
 		if out != "" {
+			whole = b.String() + ": " + out
 			lines := strings.Split(out, "\n")
 			if len(lines) > resultLines {
 				lines = append(lines[:resultLines], fmt.Sprintf("… %d more lines", len(lines)-resultLines))
@@ -34,8 +36,13 @@ func describeResult(tool string, r *game.Result) (kind, string) {
 			b.WriteString(": " + strings.Join(lines, "\n"))
 		}
 	}
+	wait := ""
 	if r.Wait != nil && !r.Wait.Until.IsZero() {
-		fmt.Fprintf(&b, "\nwait until %s: %s", r.Wait.Until.Format("15:04:05"), r.Wait.Reason)
+		wait = fmt.Sprintf("\nwait until %s: %s", r.Wait.Until.Format("15:04:05"), r.Wait.Reason)
 	}
-	return k, b.String()
+	text = b.String() + wait
+	if whole == "" {
+		return k, text, text
+	}
+	return k, text, whole + wait
 }

@@ -8,14 +8,23 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Update handles one message: an agent event, a key, the mouse, a resize, a tick.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case eventMsg:
-		m.handleEvent(agent.Event(msg))
-		return m, m.nextEvent()
+		ev := agent.Event(msg)
+		m.handleEvent(ev)
+		if ev.Type == agent.EventState {
+			m.notify.stateText = ev.Text
+		}
+		return m, tea.Batch(m.nextEvent(), m.notify.need(m.needed()))
+	case tea.FocusMsg:
+		return m, m.notify.focused(true)
+	case tea.BlurMsg:
+		return m, m.notify.focused(false)
 	case closedMsg:
 		m.closed = true
 		m.state = agent.Stopped
@@ -32,17 +41,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyStyles()
 		return m, nil
 	case tea.MouseWheelMsg:
-		pane := m.tab
-		for p, r := range m.rects {
-			if r.has(msg.X, msg.Y) {
-				pane = p
+		n := map[tea.MouseButton]int{tea.MouseWheelUp: -3, tea.MouseWheelDown: 3}[msg.Button]
+		switch {
+		case m.detail != nil: // a view over the panes scrolls, not what is under it
+			m.detail.scroll.by(n)
+		case m.legend != nil:
+			m.legend.scroll.by(n)
+		default:
+			pane := m.tab
+			for p, r := range m.rects {
+				if r.has(msg.X, msg.Y) {
+					pane = p
+				}
 			}
-		}
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.scrollPane(pane, -3)
-		case tea.MouseWheelDown:
-			m.scrollPane(pane, 3)
+			m.scrollPane(pane, n)
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -102,6 +114,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Quit) && msg.Text == "" && m.dialog != quitDialog {
 		return m.quit()
 	}
+	if m.detail != nil {
+		cmd, closed := m.detail.Update(msg, m.keys)
+		if closed {
+			m.detail = nil
+		}
+		return cmd
+	}
+	if m.legend != nil {
+		if m.legend.Update(msg, m.keys) {
+			m.legend = nil
+		}
+		return nil
+	}
 	switch m.dialog {
 	case helpDialog:
 		m.helpKey(msg)
@@ -131,14 +156,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
 		m.dialog = m.returnTo
 		m.returnTo = noDialog
-	case key.Matches(msg, km.Down):
-		m.helpScroll.by(1)
-	case key.Matches(msg, km.Up):
-		m.helpScroll.by(-1)
-	case key.Matches(msg, km.ScrollDown):
-		m.helpScroll.by(m.helpScroll.page())
-	case key.Matches(msg, km.ScrollUp):
-		m.helpScroll.by(-m.helpScroll.page())
+	default:
+		scrollKey(&m.helpScroll, km, msg)
 	}
 }
 
@@ -244,10 +263,35 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 		}
 	case key.Matches(msg, km.Rules):
 		m.dialog = rulesDialog
+	case key.Matches(msg, km.Legend):
+		var mp *game.Map
+		if o := m.world.obs; o != nil {
+			mp = o.Map
+		}
+		m.legend = &legendView{mp: mp}
+	case key.Matches(msg, km.Details):
+		m.openDetail()
 	default:
 		return false
 	}
 	return true
+}
+
+// openDetail opens the whole view on what is selected: the step's calls on the replay
+// screen, the selected call while calls wait, else the log entry at the bottom of the
+// log.
+func (m *Model) openDetail() {
+	switch {
+	case m.replayStep != nil:
+		m.detail = stepDetail(m.replayStep)
+	case len(m.pending) > 0 && len(m.ask.items) == 0:
+		m.detail = callDetail(m.pending[min(m.sel, len(m.pending)-1)])
+	default:
+		m.detail = logDetail(&m.log)
+		if m.detail == nil {
+			m.hint = "the log is empty"
+		}
+	}
 }
 
 // pendingKey handles unfolding and moving along the pending list (or scrolling the
@@ -369,10 +413,11 @@ func (m *Model) sendAdvice() {
 	m.leaveAdvice()
 }
 
-// togglePause pauses a running agent or resumes a paused one.
+// togglePause pauses a running agent, or resumes one that is paused or idle (its turn
+// is over): one key takes it out of either.
 func (m *Model) togglePause() {
 	cmd, next := agent.CmdPause, agent.Paused
-	if m.state == agent.Paused {
+	if resumable(m.state) {
 		cmd, next = agent.CmdResume, agent.Running
 	}
 	if err := m.agent.Send(agent.Command{Cmd: cmd}); err != nil {
@@ -381,6 +426,10 @@ func (m *Model) togglePause() {
 	}
 	m.state = next
 }
+
+// resumable says whether the pause key resumes the agent in state s rather than pausing
+// it.
+func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle }
 
 // toggleKeepPlaying hands play over to the agent or takes it back; the runner's
 // keep_playing event confirms it in the status bar and the log.

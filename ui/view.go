@@ -20,6 +20,8 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true // notify.go calls the person only when they look elsewhere
+	v.WindowTitle = m.title()
 	return v
 }
 
@@ -39,8 +41,21 @@ func (m *Model) render() string {
 	if d := m.renderDialog(w, mainH); d != nil {
 		main = overlay(main, d, w, mainH)
 	}
+	main = m.overlayViews(main, w, mainH)
 	lines := append(main, m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
+}
+
+// overlayViews draws the open view (the whole view of a call or log entry, the map
+// legend) over the panes.
+func (m *Model) overlayViews(main []string, w, h int) []string {
+	switch {
+	case m.detail != nil:
+		return overlay(main, m.detail.View(&m.st, m.keys, w, h), w, h)
+	case m.legend != nil:
+		return overlay(main, m.legend.View(&m.st, m.keys, w, h), w, h)
+	}
+	return main
 }
 
 // rect is where a pane was drawn, for finding the pane under the mouse.
@@ -147,8 +162,30 @@ func (m *Model) renderTabs(w int) string {
 			parts = append(parts, m.st.tabOff.Render(" "+label+" "))
 		}
 	}
+	tabs := strings.Join(parts, " ")
 	nav := m.st.muted.Render("  " + firstKey(m.keys.PrevTab) + " " + firstKey(m.keys.NextTab) + " switch")
-	return padLine(strings.Join(parts, " ")+nav, w)
+	// What is played and where it is kept, on the right: the status bar has no room for
+	// them on a narrow terminal. The switch keys give way first (the help has them).
+	game, _, _ := strings.Cut(m.info.Game, " (")
+	for _, right := range []string{strings.Join(nonEmpty(game, m.info.Session), " · "), m.info.Session, ""} {
+		for _, left := range []string{tabs + nav, tabs} {
+			if gap := w - widthOf(left) - widthOf(right); right != "" && gap >= 1 {
+				return left + strings.Repeat(" ", gap) + m.st.muted.Render(right)
+			}
+		}
+	}
+	return padLine(tabs+nav, w)
+}
+
+// nonEmpty is ss without its empty strings.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (m *Model) pendingTitle() string {
@@ -172,8 +209,8 @@ func (m *Model) renderLogBox(w, h int) []string {
 	return box(&m.st, title, m.log.render(w-2, h-2), w, h, m.frameOf(tabLog))
 }
 
-// renderAdviceLine is the advice input when it has focus, else a hint of how to reach
-// it, or the last one-off message.
+// renderAdviceLine is the advice input when it has focus, else the last one-off
+// message, else what the person can do now (hint.go).
 func (m *Model) renderAdviceLine(w int) string {
 	if m.adviceFocus {
 		m.advice.SetWidth(max(w-len(m.advice.Prompt)-1, 1))
@@ -182,28 +219,20 @@ func (m *Model) renderAdviceLine(w int) string {
 	if m.hint != "" {
 		return padLine(m.st.warn.Render("! "+m.hint), w)
 	}
-	k := firstKey(m.keys.Advise)
-	return padLine(m.st.muted.Render("advice› press "+k+" to type advice for the agent"), w)
+	return hintLine(&m.st, m.keys, situation{state: m.state, calls: len(m.pending) > 0, asking: len(m.ask.items) > 0, stopped: m.closed}, w)
 }
 
 // renderStatus is the bottom line: game, brain, step, state, tokens and cost, wait,
-// session, and the most useful keys. When the line is too short the least useful
-// parts go first: the key list (down to "? help"), the session, the game and the tool
-// count; then the line packs tighter (the state and the bill in short words, narrower
-// separators) before the bill goes, last of all: an 80-column terminal still shows what
-// the run costs.
+// session, and the key to the help. When the line is too short the least useful parts
+// go first: the session, the game and the tool count (a narrow terminal's tab bar shows
+// the game and the session); then the line packs tighter (the state and the bill in
+// short words, narrower separators) before the bill goes, last of all: an 80-column
+// terminal still shows what the run costs.
 func (m *Model) renderStatus(w int) string {
 	parts := m.statusParts()
-	var keys []string
-	for _, b := range m.keys.ShortHelp() {
-		keys = append(keys, firstKey(b)+" "+b.Help().Desc)
-	}
-	right := " " + strings.Join(keys, " · ") + " "
-	short := " " + firstKey(m.keys.Help) + " help "
+	// The keys for what to do now are on the line above (hint.go); here only the help.
+	right := " " + firstKey(m.keys.Help) + " help "
 	left := m.statusLeft(parts, 3, 0)
-	if widthOf(left)+widthOf(right) > w {
-		right = short
-	}
 	for _, try := range []struct {
 		limit, tight int
 	}{{2, 0}, {1, 0}, {1, 1}, {1, 2}, {0, 1}, {0, 2}} {
@@ -407,7 +436,11 @@ func (m *Model) renderHelp(w, h int) []string {
 		widest = max(widest, rw)
 	}
 	total = widest
-	lines = append(lines, "", st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
+	lines = append(lines, "")
+	lines = append(lines, wrapStyled("Copying: the mouse wheel scrolls, so a plain drag does not select; shift-drag selects "+
+		"(option-drag in macOS Terminal, fn-drag in iTerm2). "+firstKey(m.keys.Details)+" shows the selected call or the log entry "+
+		"at the bottom of the log whole, and "+firstKey(m.keys.Copy)+" there copies it (OSC 52).", min(w, max(total, 52)+2)-2, st.muted, "")...)
+	lines = append(lines, st.muted.Render(firstKey(m.keys.Help)+" or esc closes · keys can be changed in keys.json"))
 	dw := min(w, max(total, 52)+2)
 	shown := m.helpScroll.window(lines, max(min(len(lines), h-2), 1))
 	title := "Help"

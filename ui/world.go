@@ -20,6 +20,8 @@ type worldView struct {
 	history map[string][]float64
 	md      markdownCache
 	scroll  paneScroll
+	// legendHint says under the map's title how to see what its symbols mean.
+	legendHint string
 }
 
 // observe records a new observation.
@@ -62,7 +64,7 @@ func (v *worldView) render(st *styles, now time.Time, wait *game.Wait, w, h int)
 			mapH = min(max(h, 8), 16) // below the summary: scroll down to it
 		}
 		lines = append(lines, "")
-		lines = append(lines, drawMap(st, o.Map, w, mapH)...)
+		lines = append(lines, drawMap(st, o.Map, v.legendHint, w, mapH)...)
 	}
 	return lines
 }

@@ -78,7 +78,7 @@ func TestMapLabelsDoNotCollide(t *testing.T) {
 		{Label: "X1-YS98-D1", Kind: "ASTEROID", X: 53, Y: 0},
 		{Label: "X1-YS98-E1", Kind: "GAS_GIANT", X: 100, Y: 10},
 	}}
-	lines := drawMap(&st, m, 40, 8)
+	lines := drawMap(&st, m, "", 40, 8)
 	token := regexp.MustCompile(`^([O#o*G@X.f][A-Z0-9]{1,4}|[A-Z0-9]{1,4}[O#o*G@X.f]|[O#o*G@X.f]+)$`)
 	for _, l := range lines[1 : len(lines)-1] {
 		for _, tok := range strings.Fields(ansi.Strip(l)) {

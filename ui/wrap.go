@@ -120,7 +120,15 @@ func wrapStyled(text string, w int, style lipgloss.Style, first string) []string
 
 // spacedJSON writes raw JSON on one line with a space after each comma and colon, so
 // it wraps between values rather than inside them; invalid JSON is returned as it is.
-func spacedJSON(raw json.RawMessage) string {
+func spacedJSON(raw json.RawMessage) string { return jsonLine(raw, false) }
+
+// readableJSON is spacedJSON with the line breaks inside strings ("\n") written as line
+// breaks, for reading rather than copying: the log shows a note's lines as lines.
+func readableJSON(raw json.RawMessage) string { return jsonLine(raw, true) }
+
+// jsonLine writes raw JSON spaced out after commas and colons; with breaks, an escaped
+// line break inside a string is written as a line break.
+func jsonLine(raw json.RawMessage, breaks bool) string {
 	c := compactJSON(raw)
 	if !json.Valid([]byte(c)) {
 		return c
@@ -129,15 +137,20 @@ func spacedJSON(raw json.RawMessage) string {
 	inStr, esc := false, false
 	for i := 0; i < len(c); i++ {
 		ch := c[i]
-		b.WriteByte(ch)
 		switch {
 		case esc:
 			esc = false
+			if breaks && ch == 'n' {
+				b.Truncate(b.Len() - 1) // the backslash
+				ch = '\n'
+			}
 		case inStr && ch == '\\':
 			esc = true
 		case ch == '"':
 			inStr = !inStr
-		case !inStr && (ch == ',' || ch == ':'):
+		}
+		b.WriteByte(ch)
+		if !inStr && (ch == ',' || ch == ':') {
 			b.WriteByte(' ')
 		}
 	}

@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 func TestWrapWordsKeepsSymbolsWhole(t *testing.T) {
@@ -134,5 +137,26 @@ func TestMarkdownListsHang(t *testing.T) {
 		if strings.Contains(l, "wrap over") && strings.HasPrefix(l, "   ") {
 			t.Errorf("a paragraph after the list was indented:\n%s", got)
 		}
+	}
+}
+
+// The log shows a note's line breaks as lines, not as "\n" (issue 41); an escaped
+// backslash before an n stays as it is.
+func TestReadableJSONBreaksLines(t *testing.T) {
+	raw := json.RawMessage(`{"section":"Situation","text":"one\ntwo","path":"C:\\new"}`)
+	want := "{\"section\": \"Situation\", \"text\": \"one\ntwo\", \"path\": \"C:\\\\new\"}"
+	if got := readableJSON(raw); got != want {
+		t.Errorf("readableJSON = %q, want %q", got, want)
+	}
+	if got := spacedJSON(raw); strings.Contains(got, "\n") {
+		t.Errorf("spacedJSON broke a line: %q", got)
+	}
+	m := newTestModel(newFake())
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.Update(eventMsg(agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "n1", Tool: "update_notes", Kind: game.Note,
+		Args: json.RawMessage(`{"section":"Situation","text":"- COPLAY-1 at A1\n- COPLAY-2 at A3"}`)}}))
+	got := plain(m.log.render(100, 10))
+	if strings.Contains(got, `\n`) || !strings.Contains(got, "\n  - COPLAY-2 at A3") {
+		t.Errorf("the log shows the note as:\n%s", got)
 	}
 }

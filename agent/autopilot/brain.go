@@ -134,11 +134,9 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		id := fmt.Sprintf("%s-%d", b.run, b.ids)
 		ship, key := a.key()
 		b.mem.issued[id] = issued{key: key, tool: a.tool, ship: ship, at: (&decider{w: w}).situation(ship)}
-		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
+		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
 	}
-	if req.OnDelta != nil {
-		req.OnDelta(reply.Text)
-	}
+	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil
 }
 
@@ -172,7 +170,10 @@ func (b *Brain) explain(dec decision, notes []action) string {
 	if b.mem.adviceNew {
 		pref := readAdvice(b.mem.advice[len(b.mem.advice)-1]).says()
 		lines = append(lines, "I wrote your advice into the notes (Advice). I cannot understand language; "+pref+
-			", and I will reconsider calls you vetoed. Veto or edit my calls to steer me further.")
+			". I will reconsider the calls you vetoed, but not a flight mode you vetoed. Veto or edit my calls to steer me further.")
+	}
+	if b.mem.modesNew {
+		lines = append(lines, "Flight modes: I will "+b.mem.modes.says()+", as you said.")
 	}
 	for _, a := range dec.calls {
 		lines = append(lines, "- "+a.why)

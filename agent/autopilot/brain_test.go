@@ -383,3 +383,102 @@ func BenchmarkPlayContract(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps), "steps/contract")
 }
+
+// answer builds the conversation after reply: each call answered "ok" unless results
+// says otherwise, and the person's advice, if any.
+func answer(reply agent.Reply, results map[string]string, advice string) []agent.Message {
+	msgs := []agent.Message{{Role: agent.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls}}
+	for _, c := range reply.Calls {
+		text, ok := results[c.Tool]
+		if !ok {
+			text = "ok"
+		}
+		msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Content: text})
+	}
+	if advice != "" {
+		msgs = append(msgs, agent.Message{Role: agent.RoleUser, Content: "## Advice from the person\n> " + advice + "\n"})
+	}
+	return msgs
+}
+
+func hasCall(calls []agent.ToolCall, tool, arg, value string) bool {
+	for _, c := range calls {
+		var a map[string]any
+		_ = json.Unmarshal(c.Args, &a)
+		if c.Tool == tool && a[arg] == value {
+			return true
+		}
+	}
+	return false
+}
+
+// Issue 41: a veto "keep CRUISE to save fuel" was followed by the same BURN call once the
+// person gave advice. A vetoed flight mode stays vetoed where the ship is, advice or not,
+// and the reason is honoured: CRUISE from then on, wherever the ship goes.
+func TestVetoedFlightModeStaysVetoedAndItsReasonHolds(t *testing.T) {
+	f := newFake()
+	f.markets["X1-T-B1"] = st.Market{Symbol: "X1-T-B1", Exchange: goods("IRON_ORE", "FUEL")}
+	b := newBrain(f, func() time.Time { return t0 })
+	reply, calls := step(t, b, nil)
+	if !hasCall(calls, "set_flight_mode", "flightMode", "BURN") {
+		t.Fatalf("the first trip is not a BURN: %s; the test needs one", tools(calls))
+	}
+	vetoed := "not executed: vetoed by the person"
+	msgs := answer(reply, map[string]string{
+		"set_flight_mode": vetoed + ": keep CRUISE to save fuel. Do not repeat this call unchanged.",
+		"orbit_ship":      vetoed + ". Do not repeat this call unchanged.",
+		"navigate_ship":   vetoed + ". Do not repeat this call unchanged.",
+	}, "")
+	reply, calls = step(t, b, msgs)
+	if hasCall(calls, "set_flight_mode", "flightMode", "BURN") {
+		t.Fatalf("BURN proposed again right after its veto: %s", tools(calls))
+	}
+	if !strings.Contains(reply.Text, "Flight modes: I will fly CRUISE") {
+		t.Errorf("the reply does not say it took the veto's reason:\n%s", reply.Text)
+	}
+	// Advice it cannot read lifts the other vetoes, not the flight mode's.
+	reply, calls = step(t, b, answer(reply, nil, "please get moving"))
+	if hasCall(calls, "set_flight_mode", "flightMode", "BURN") {
+		t.Fatalf("BURN proposed again after advice: %s", tools(calls))
+	}
+	if !hasCall(calls, "navigate_ship", "shipSymbol", "T-1") {
+		t.Errorf("after advice the ship does not set off: %s\n%s", tools(calls), reply.Text)
+	}
+	// Elsewhere, the wish still holds.
+	f.ships[0].Nav.WaypointSymbol = "X1-T-C1"
+	_, calls = step(t, b, answer(reply, nil, ""))
+	if hasCall(calls, "set_flight_mode", "flightMode", "BURN") {
+		t.Errorf("BURN proposed elsewhere although the person asked for CRUISE: %s", tools(calls))
+	}
+}
+
+// "BURN wastes fuel" speaks against BURN, and "don't burn" too.
+func TestReadModeWish(t *testing.T) {
+	said := [][2]string{
+		{"keep CRUISE to save fuel", "fly CRUISE where the fuel allows"},
+		{"don't burn", "avoid BURN"},
+		{"no BURN, drift instead", "fly DRIFT where the fuel allows, avoid BURN"},
+		{"mine it", ""},
+	}
+	for _, s := range said {
+		if got := readModeWish(s[0]).says(); got != s[1] {
+			t.Errorf("readModeWish(%q) says %q, want %q", s[0], got, s[1])
+		}
+	}
+}
+
+// Each game call carries its own reason, so the screen's "why:" is that call's, not the
+// step's greeting (issue 41).
+func TestEveryGameCallHasItsOwnWhy(t *testing.T) {
+	f := newFake()
+	b := newBrain(f, func() time.Time { return t0 })
+	_, calls := step(t, b, nil)
+	if len(calls) == 0 {
+		t.Fatal("no calls")
+	}
+	for _, c := range calls {
+		if c.Why == "" || strings.HasPrefix(c.Why, "Autopilot here") {
+			t.Errorf("%s %s: why %q", c.Tool, c.Args, c.Why)
+		}
+	}
+}

@@ -505,7 +505,7 @@ func (d *decider) goTo(s *st.Ship, dest, why string) []action {
 		if withFuel {
 			tank = capacity
 		}
-		for _, mode := range flightModes(capacity, tank, dist) {
+		for _, mode := range d.mem.orderModes(flightModes(capacity, tank, dist)) {
 			var chain []action
 			docked := s.Nav.Status == st.Docked
 			if withFuel {

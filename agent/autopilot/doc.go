@@ -42,13 +42,20 @@
 // A vetoed call is not proposed again while the ship is where it was when the person
 // said no; the autopilot takes the next best option (mine instead of buy, another source,
 // another flight mode) or waits and says what it waits for. New advice lifts those
-// blocks, since the person may have explained. A call the game refused is not repeated
+// blocks, since the person may have explained, except a vetoed flight mode: another mode
+// always makes the trip, so the identical call is not put back where the person said no.
+// A flight mode named in a veto's reason or in advice ("keep CRUISE to save fuel", "don't
+// burn") is honoured from then on, wherever the ship goes, as far as the fuel allows
+// (modes.go). A call the game refused is not repeated
 // unchanged for the next two steps unless the ship's situation changed, so it never loops
 // on a failing call.
 //
 // Advice is folded into the notes (section "Advice") word for word. The autopilot cannot
 // understand language and says so; it only recognises a preference for mining or for
-// buying ("mine it", "don't buy", "buy the ore"). It keeps the notes (Situation,
+// buying ("mine it", "don't buy", "buy the ore") and a flight mode.
+//
+// Each call carries its own reason (agent.ToolCall.Why), which the screen shows as the
+// call's why; the step's text lists them all. It keeps the notes (Situation,
 // Strategy, Next, Waiting on) and the plan current with update_notes, set_plan and
 // update_step, writing a section only when its content changes.
 //

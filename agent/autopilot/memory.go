@@ -50,7 +50,9 @@ type memory struct {
 	surveysUnreadable bool
 	preferMine        bool
 	advice            []string
-	adviceNew         bool // advice arrived this step
+	adviceNew         bool     // advice arrived this step
+	modes             modeWish // the flight modes the person asked for or against (modes.go)
+	modesNew          bool     // a wish about flight modes came this step
 }
 
 func newMemory() *memory {
@@ -81,6 +83,7 @@ func (m *memory) blocked(key string, now situation) string {
 // the conversation. current gives a ship's situation for calls it did not issue itself
 // (after a restart).
 func (m *memory) absorb(msgs []agent.Message, current func(ship string) situation) {
+	m.modesNew = false
 	calls := map[string]agent.ToolCall{}
 	for _, msg := range msgs {
 		if msg.Role == agent.RoleAssistant {
@@ -115,11 +118,16 @@ func (m *memory) absorb(msgs []agent.Message, current func(ship string) situatio
 		if p, ok := preference(a); ok {
 			m.preferMine = p
 		}
+		m.modesNew = m.learnModes(readModeWish(a)) || m.modesNew
 	}
 	if m.adviceNew {
-		// The person may have explained what they vetoed: think again.
+		// The person may have explained what they vetoed: think again, but not of a
+		// flight mode they vetoed (another mode always makes the trip, and the identical
+		// call would be back where they said no), unless they now ask for it.
 		for k, b := range m.blocks {
-			if b.veto {
+			tool, mode, _ := strings.Cut(k, "|")
+			_, mode, _ = strings.Cut(mode, "|")
+			if b.veto && (tool != st.ToolSetFlightMode || mode == m.modes.prefer) {
 				delete(m.blocks, k)
 			}
 		}
@@ -140,6 +148,13 @@ func (m *memory) result(is issued, args map[string]any, text string) {
 		if r, ok := strings.CutPrefix(text, "not executed: vetoed by the person: "); ok {
 			r, _, _ = strings.Cut(r, ". Do not repeat this call unchanged.")
 			reason += " (" + r + ")"
+			// "keep CRUISE to save fuel": the reason may ask for a flight mode. Naming the
+			// very mode vetoed is speaking against it ("BURN wastes fuel").
+			wish := readModeWish(r)
+			if mode, _ := args["flightMode"].(string); is.tool == st.ToolSetFlightMode && wish.prefer == mode {
+				wish = modeWish{avoid: []string{mode}}
+			}
+			m.modesNew = m.learnModes(wish) || m.modesNew
 		}
 		m.blocks[is.key] = block{veto: true, at: is.at, step: m.step, reason: reason}
 	case strings.HasPrefix(text, "not executed"):

@@ -82,11 +82,15 @@ func strategyText(w *world, mem *memory) string {
 	if mem.preferMine {
 		first = fmt.Sprintf("Mine %s at the nearest asteroid that yields it, surveying first (the person prefers mining); buy only where nothing yields it.", good)
 	}
+	fly := "- Top up fuel at fuel markets when under 3/4; BURN when the tank stays half full, else CRUISE, else DRIFT."
+	if mem.modes.any() {
+		fly += " The person asked to " + mem.modes.says() + "."
+	}
 	return strings.Join([]string{
 		"- " + first,
 		"- Sell other ore where the market buys it; jettison it when the hold needs the room.",
 		"- Deliver when the hold carries what is owed or is full; fulfil when all is delivered; then negotiate the next contract.",
-		"- Top up fuel at fuel markets when under 3/4; BURN when the tank stays half full, else CRUISE, else DRIFT.",
+		fly,
 		"- The probe visits markets not seen yet, to read their prices.",
 	}, "\n")
 }

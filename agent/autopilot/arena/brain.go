@@ -89,11 +89,9 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 		b.ids++
 		id := fmt.Sprintf("%s-%d", b.run, b.ids)
 		b.mem.issued[id] = a.key
-		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON()})
+		reply.Calls = append(reply.Calls, agent.ToolCall{ID: id, Tool: a.tool, Args: a.argsJSON(), Why: a.why})
 	}
-	if req.OnDelta != nil {
-		req.OnDelta(reply.Text)
-	}
+	// No delta of the whole text: it is the step's text event, which follows at once.
 	return reply, nil
 }
 

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/coplayhq/coplay/live"
+	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/secret"
+	"github.com/coplayhq/coplay/ui"
+)
+
+func init() {
+	commands["attach"] = command{summary: "a second screen on a session another coplay plays here", run: runAttach}
+}
+
+const attachUsage = `usage:
+  coplay attach [NAME] [--data FILE]              a second screen on the session another coplay plays
+  coplay attach [NAME] --headless [--data FILE]   the same as JSON lines (docs/PROTOCOL.md)
+
+It reaches the coplay that plays in the notebook through a socket only you can use. The
+screen shows the same panes, live; approve, veto, edit, advise and pause work as on the
+first screen (the first decision on a call wins), and each decision records "attach".
+Quitting detaches; the game plays on.
+`
+
+// runAttach is `coplay attach`: a second screen, or a JSON-lines client, on the session
+// another coplay process plays in the same notebook.
+func runAttach(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("attach", stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), attachUsage); fs.PrintDefaults() }
+	data := fs.String("data", "", "notebook `file` the other coplay plays in (default: the user data directory)")
+	headless := fs.Bool("headless", false, "speak JSON lines on stdin and stdout instead of opening a screen")
+	pos, err := parseFlags(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("attach takes at most one session name, not %q", pos)
+	}
+	name := ""
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	path := *data
+	if path == "" {
+		if path, err = notes.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	rm, err := live.Attach(ctx, path, name)
+	if errors.Is(err, live.ErrNoOwner) {
+		return fmt.Errorf("no coplay is playing in %s: start one (coplay, or coplay run --headless), or pass --data with the notebook it plays in", path)
+	}
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+	if *headless {
+		return attachHeadless(ctx, rm, stdout, stderr)
+	}
+	if err := needTerminal(); err != nil {
+		return errors.New("the screen needs a terminal and none is attached: use `coplay attach --headless` to attach without one")
+	}
+	keys, err := loadKeys()
+	if err != nil {
+		return fmt.Errorf("reading your key bindings: %w", err)
+	}
+	info := screenInfo(rm.Hello, keys, nil)
+	info.Session += " (attached)"
+	if err := ui.Run(ctx, rm, info); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "detached from %s; it plays on in the other coplay\n", rm.Hello.Session)
+	return nil
+}
+
+// attachHeadless copies the other coplay's events to stdout, one JSON object a line
+// (the state so far first, waiting calls included), and stdin's command lines to it.
+// It ends when stdin ends (detaching) or when the other coplay does.
+func attachHeadless(ctx context.Context, rm *live.Remote, stdout, stderr io.Writer) error {
+	go func() {
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 0, 4096), 1<<20)
+		for sc.Scan() {
+			if len(sc.Bytes()) > 0 {
+				if rm.SendLine(sc.Bytes()) != nil {
+					break
+				}
+			}
+		}
+		rm.Close() // stdin ended: detach
+	}()
+	out := secret.NewWriter(stdout, scrubber())
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for ev := range rm.Events() {
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := rm.Err(); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "coplay attach: %v\n", err)
+	}
+	return out.Flush()
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// `coplay attach --headless` on a session that `coplay run --headless` plays: the
+// attached client receives the call that waits (sent before it attached) as part of the
+// state so far, approves it, and the owner's decision event says the decision was made
+// via attach.
+func TestAttachHeadlessApproves(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var (
+		once     sync.Once
+		waitID   string
+		attachWG sync.WaitGroup
+		attachMu sync.Mutex
+		seen     []agent.Event // what the attached client received
+		attachE  error
+		decided  *agent.Decision
+	)
+	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "2"}, func(ev agent.Event, send func(agent.Command)) {
+		if ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK && waitID == "" {
+			waitID = ev.Call.ID
+			once.Do(func() {
+				attachWG.Add(1)
+				go func() {
+					defer attachWG.Done()
+					attachMu.Lock()
+					defer attachMu.Unlock()
+					seen, attachE = attachAndApprove(t, data, waitID)
+				}()
+			})
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == waitID && decided == nil {
+			decided = ev.Decision
+			send(agent.Command{Cmd: agent.CmdStop})
+		}
+	})
+	attachWG.Wait()
+	if attachE != nil {
+		t.Fatalf("attach: %v", attachE)
+	}
+	if decided == nil {
+		t.Fatalf("the owner never saw a decision on %s", waitID)
+	}
+	if decided.Via != "attach" || decided.By != "person" || decided.Decision != agent.Approve {
+		t.Fatalf("decision = %+v, want approve by person via attach", decided)
+	}
+	if len(seen) == 0 || seen[0].Type == agent.EventTextDelta {
+		t.Fatalf("the attached client received %d events", len(seen))
+	}
+	// The export says where the person decided.
+	out, err := sessions(t, "--json", "--data", data)
+	var list []struct{ Name string }
+	if err != nil || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Fatalf("sessions: %s %v", out, err)
+	}
+	if out, err := sessions(t, "export", list[0].Name, "--data", data); err != nil || !strings.Contains(out, "by person (via attach)") {
+		t.Errorf("the export does not say the decision came via attach (%v):\n%s", err, tail(out, 2000))
+	}
+}
+
+// attachAndApprove runs `coplay attach --headless` in-process, waits in what it
+// receives for the call id to be waiting, approves it, and reads on until the decision
+// comes back; it returns every event received.
+func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	stdin = inR
+	done := make(chan error, 1)
+	var errOut strings.Builder
+	go func() {
+		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
+		outW.Close()
+	}()
+	var seen []agent.Event
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	approved, sawWaiting := false, false
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return seen, fmt.Errorf("bad line %q: %v", sc.Text(), err)
+		}
+		seen = append(seen, ev)
+		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			sawWaiting, approved = true, true
+			fmt.Fprintf(inW, `{"cmd":"decide","call_id":%q,"decision":"approve"}`+"\n", id)
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
+			inW.Close() // detach
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
+	}
+	if !sawWaiting {
+		return seen, fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	return seen, nil
+}

@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/coplayhq/coplay/agent"
+)
+
+// sshKeyPair makes a key and its authorized_keys line, with comment.
+func sshKeyPair(t *testing.T, comment string) (gossh.Signer, string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))) + " " + comment + "\n"
+	return signer, line
+}
+
+// sshScreen is one SSH connection's screen: what it printed, without escapes.
+type sshScreen struct {
+	mu   sync.Mutex
+	text strings.Builder
+	in   io.WriteCloser
+	sess *gossh.Session
+	cl   *gossh.Client
+}
+
+func (s *sshScreen) has(sub string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Contains(s.text.String(), sub)
+}
+
+// dialScreen connects with key and asks for a terminal and a shell: coplay's screen.
+func dialScreen(addr string, key gossh.Signer) (*sshScreen, error) {
+	cl, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: "player", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), // a test server's own key
+		Timeout:         time.Minute,
+	})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := cl.NewSession()
+	if err != nil {
+		cl.Close()
+		return nil, err
+	}
+	if err := sess.RequestPty("xterm-256color", 48, 160, gossh.TerminalModes{}); err != nil {
+		cl.Close()
+		return nil, err
+	}
+	s := &sshScreen{sess: sess, cl: cl}
+	s.in, _ = sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	if err := sess.Shell(); err != nil {
+		cl.Close()
+		return nil, err
+	}
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := out.Read(buf)
+			s.mu.Lock()
+			s.text.WriteString(ansi.Strip(string(buf[:n])))
+			s.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return s, nil
+}
+
+func (s *sshScreen) Close() { s.cl.Close() }
+
+// waitFor polls what a screen printed until it holds sub (the screen is another
+// process: there is no event to wait on but its output).
+func waitFor(ctx context.Context, t *testing.T, s *sshScreen, sub string) {
+	t.Helper()
+	for !s.has(sub) {
+		select {
+		case <-ctx.Done():
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			t.Fatalf("the SSH screen never showed %q; it showed:\n%s", sub, tail(s.text.String(), 3000))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// The session served over SSH: an unknown key is refused; a watching key sees the
+// panes and cannot decide; a steering key approves a call, with via naming ssh and
+// the key; connections are journaled as notices.
+func TestSSHWatchAndSteer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	watchKey, watchLine := sshKeyPair(t, "watcher@laptop")
+	steerKey, steerLine := sshKeyPair(t, "steerer@phone")
+	strangerKey, _ := sshKeyPair(t, "stranger")
+	watchFile, steerFile := filepath.Join(dir, "watch_keys"), filepath.Join(dir, "steer_keys")
+	os.WriteFile(watchFile, []byte(watchLine), 0o600)
+	os.WriteFile(steerFile, []byte(steerLine), 0o600)
+
+	cmd := exec.CommandContext(ctx, coplayBinary(t), "run", "--headless", "--approve", "ask",
+		"--data", filepath.Join(dir, "coplay.db"), "--no-rate-limit",
+		"--ssh", "127.0.0.1:0", "--ssh-keys", watchFile, "--ssh-steer-keys", steerFile)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"))
+	os.Mkdir(filepath.Join(dir, "run"), 0o700)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	addr := ""
+	errLines := bufio.NewScanner(stderr)
+	for errLines.Scan() {
+		if a, ok := strings.CutPrefix(errLines.Text(), "served over SSH at "); ok {
+			addr = a
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if addr == "" {
+		t.Fatal("coplay run --ssh never said where it serves")
+	}
+	events := make(chan agent.Event, 1024)
+	go func() {
+		defer close(events)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var ev agent.Event
+			if json.Unmarshal(sc.Bytes(), &ev) == nil {
+				events <- ev
+			}
+		}
+	}()
+	next := func(what string, match func(agent.Event) bool) agent.Event {
+		t.Helper()
+		for {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					t.Fatalf("the run ended before %s", what)
+				}
+				if match(ev) {
+					return ev
+				}
+			case <-ctx.Done():
+				t.Fatalf("no %s", what)
+			}
+		}
+	}
+	waiting := next("call waiting for a decision", func(ev agent.Event) bool {
+		return ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK
+	})
+
+	if _, err := dialScreen(addr, strangerKey); err == nil {
+		t.Fatal("an unknown key was let in")
+	}
+
+	watcher, err := dialScreen(addr, watchKey)
+	if err != nil {
+		t.Fatalf("the watching key: %v", err)
+	}
+	defer watcher.Close()
+	waitFor(ctx, t, watcher, waiting.Call.Tool)
+	next("notice of the watcher", func(ev agent.Event) bool {
+		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:watcher@laptop watches")
+	})
+	for !watcher.has("may watch but not steer") {
+		fmt.Fprint(watcher.in, "a")
+		select {
+		case <-ctx.Done():
+			t.Fatal("the watcher's approve key never said it may only watch")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+
+	steerer, err := dialScreen(addr, steerKey)
+	if err != nil {
+		t.Fatalf("the steering key: %v", err)
+	}
+	defer steerer.Close()
+	waitFor(ctx, t, steerer, waiting.Call.Tool)
+	done := make(chan struct{})
+	go func() {
+		// The screen ignores decision keys for a moment after a call appears (its
+		// grace): press until the owner hears a decision.
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(250 * time.Millisecond):
+				fmt.Fprint(steerer.in, "a")
+			}
+		}
+	}()
+	dec := next("decision from the steering key", func(ev agent.Event) bool {
+		return ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.By == "person"
+	})
+	close(done)
+	if dec.Decision.Via != "ssh:steerer@phone" || dec.Decision.Decision != agent.Approve {
+		t.Fatalf("decision = %+v, want approve via ssh:steerer@phone", dec.Decision)
+	}
+	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/coplayhq/coplay/config"
+	"github.com/coplayhq/coplay/live"
+	"github.com/coplayhq/coplay/ui"
+)
+
+// steerOptions are the flags that let the person steer from elsewhere: how the screen
+// calls them, and the session served over SSH.
+type steerOptions struct {
+	notify       string // --notify: auto, bell, osc, desktop, off
+	ssh          string // --ssh ADDR ("" = not served)
+	sshKeys      string // --ssh-keys: keys that may watch
+	sshSteerKeys string // --ssh-steer-keys: keys that may also decide and advise
+	sshKeysSet   bool   // --ssh-keys was given: a missing file is then an error
+}
+
+func (s *steerOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.notify, "notify", "auto", "how the screen calls you when a call waits and its terminal is not focused: "+strings.Join(config.NotifyModes, ", "))
+	fs.StringVar(&s.ssh, "ssh", "", "serve the session over SSH at `ADDR` (127.0.0.1:2222): each key gets a screen of its own")
+	fs.Func("ssh-keys", "authorized_keys `FILE` of the keys that may watch over --ssh (default ~/.ssh/authorized_keys)", func(v string) error {
+		s.sshKeys, s.sshKeysSet = v, true
+		return nil
+	})
+	fs.StringVar(&s.sshSteerKeys, "ssh-steer-keys", "", "authorized_keys `FILE` of the keys that may also decide and advise over --ssh (none by default)")
+}
+
+// check refuses values that cannot work.
+func (s *steerOptions) check() error {
+	if !slices.Contains(config.NotifyModes, s.notify) {
+		return usagef("--notify must be one of %s, not %q%s", strings.Join(config.NotifyModes, ", "), s.notify, didYouMean(s.notify, config.NotifyModes...))
+	}
+	if s.ssh == "" && (s.sshKeysSet || s.sshSteerKeys != "") {
+		return usagef("--ssh-keys and --ssh-steer-keys go with --ssh ADDR")
+	}
+	return nil
+}
+
+// serveSSH serves the session over SSH when --ssh asks for it, each connection with a
+// screen of its own on the hub.
+func (p *play) serveSSH(o options, hub *live.Hub) error {
+	s := o.steer
+	if s.ssh == "" {
+		return nil
+	}
+	watch := s.sshKeys
+	if !s.sshKeysSet {
+		if home, err := os.UserHomeDir(); err == nil {
+			watch = filepath.Join(home, ".ssh", "authorized_keys")
+		}
+	}
+	dir, err := config.Dir()
+	if err != nil {
+		return fmt.Errorf("--ssh: no place for the host key: %w", err)
+	}
+	if s.sshKeysSet {
+		if _, err := os.Stat(watch); err != nil {
+			return usagef("--ssh-keys: %v", err)
+		}
+	}
+	hello := p.hello(o)
+	keys, err := loadKeys()
+	if err != nil {
+		return fmt.Errorf("reading your key bindings: %w", err)
+	}
+	srv, err := live.ServeSSH(live.SSHConfig{
+		Addr: s.ssh, WatchKeys: watch, SteerKeys: s.sshSteerKeys,
+		HostKey: filepath.Join(dir, "ssh_host_ed25519_key"),
+		Screen: func(sub *live.Sub) tea.Model {
+			info := screenInfo(hello, keys, nil)
+			info.Session += " (" + sub.Via() + ")"
+			info.Notify = ui.NotifyMode(s.notify)
+			return ui.New(sub, info)
+		},
+		Log: p.journalNote,
+	}, hub)
+	if err != nil {
+		return err
+	}
+	p.closers = append(p.closers, srv.Close)
+	p.sshAddr = srv.Addr().String()
+	return nil
+}

@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/keymap"
+)
+
+// The line above the status bar says, in one line, what the person can do now: decide
+// the call that waits, resume an agent that waits for them, or, while it plays, advise
+// it, pause it, read the log whole, read the map's legend. From the first screen on, a
+// newcomer sees their next move there, and "?" for the rest.
+
+// situation is what the hint depends on.
+type situation struct {
+	state   agent.State
+	calls   bool // calls wait for a decision
+	asking  bool // a server's question waits
+	stopped bool // the agent has finished
+}
+
+// nextMoves is the hint's lead and its keys for s.
+func nextMoves(km *keymap.KeyMap, s situation) (string, []key.Binding) {
+	help := one(km.Help, "all keys")
+	switch {
+	case s.stopped:
+		return "the agent has finished:", []key.Binding{one(km.Details, "read the log whole"), one(km.Quit, "quit"), help}
+	case s.asking:
+		return "answer the server's question above, or", []key.Binding{one(km.Advise, "advise"), help}
+	case s.calls:
+		return "decide the call above:", []key.Binding{one(km.Approve, "approve"), one(km.Veto, "veto"), one(km.Edit, "edit"),
+			one(km.Details, "see it whole"), one(km.Advise, "advise"), help}
+	case resumable(s.state):
+		return "the agent waits for you:", []key.Binding{one(km.Pause, "resume"), one(km.Advise, "advise"),
+			one(km.Details, "read the log whole"), help}
+	}
+	return "the agent plays:", []key.Binding{one(km.Advise, "advise"), one(km.Pause, "pause"),
+		one(km.Details, "read the log whole"), one(km.Legend, "map legend"), help}
+}
+
+// one is b with help for the hint: its first key only ("/", not "//tab"), and desc.
+func one(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(firstKey(b), desc))
+}
+
+// hintLine draws the hint for s in w columns.
+func hintLine(st *styles, km *keymap.KeyMap, s situation, w int) string {
+	lead, keys := nextMoves(km, s)
+	return fitLine(st, lead, keys, w)
+}
