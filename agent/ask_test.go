@@ -220,9 +220,11 @@ func TestSamplingThroughTheGate(t *testing.T) {
 // Progress reports become progress events on the running call, and log lines
 // server_log events; progress moves the deadline on.
 func TestProgressAndServerLog(t *testing.T) {
-	g := &askGame{delay: 80 * time.Millisecond}
+	// Three reports 0.8 s apart: the dig outlasts the 2 s deadline only because each
+	// report moves it on. The gaps leave 1.2 s for a busy machine (it was 70 ms).
+	g := &askGame{delay: 800 * time.Millisecond}
 	b := &scriptBrain{replies: []scripted{say("I dig.", "dig", "{}")}}
-	h := startGame(t, g, b, nil, func(c *agent.Config) { c.CallTimeout = 150 * time.Millisecond })
+	h := startGame(t, g, b, nil, func(c *agent.Config) { c.CallTimeout = 2 * time.Second })
 	if got := h.resultOf("dig"); got != "dug" {
 		t.Fatalf("dig got %q: progress did not move the deadline", got)
 	}

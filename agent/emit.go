@@ -108,7 +108,7 @@ func (r *Runner) send1(ev Event) {
 }
 
 // emitAll emits the events a part returned, in order. A state event sets the state
-// (setState), a usage event counts the spend.
+// (setState), a usage event counts the spend, a loop event pauses play (loop.go).
 func (r *Runner) emitAll(evs []Event) {
 	for _, ev := range evs {
 		switch {
@@ -120,6 +120,9 @@ func (r *Runner) emitAll(evs []Event) {
 			r.emit(ev)
 			r.jr.spend(*ev.Usage)
 			r.play.spend(*ev.Usage)
+		case ev.Type == EventLoop:
+			r.emit(ev)
+			r.at.paused = true
 		default:
 			r.emit(ev)
 		}

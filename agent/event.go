@@ -37,6 +37,7 @@ const (
 	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
 	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
 	EventNotice         EventType = "notice"          // Text is the runner's word to the person: at start (Config.Notice: a fork whose world has moved on), and when a screen connects or leaves over SSH (Runner.Notice)
+	EventLoop           EventType = "loop"            // Call is a call the model repeated with the same result until play paused (loop.go); Text says so
 	// A game's server asks the person (ask.go, sampling.go, progress.go).
 	EventElicitation EventType = "elicitation"          // Elicitation: a question for the person, waiting for an answer command
 	EventAnswered    EventType = "elicitation_answered" // Elicitation: the answer sent back (or the question withdrawn)

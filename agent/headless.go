@@ -74,7 +74,7 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 				continue
 			}
 			if ev.Type == EventState {
-				needsPerson = ev.State == Idle || ev.State == Deciding
+				needsPerson = ev.State == Idle || ev.State == Deciding || ev.State == Paused
 			}
 			if ev.Type == EventTextDelta || writeFailed {
 				continue

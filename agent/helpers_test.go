@@ -134,6 +134,9 @@ type scriptBrain struct {
 	replies []scripted
 	loop    bool
 	reqs    []agent.Request
+	// hold, if set, is called with the request's index before it is answered, outside
+	// the lock: a test holds the model's answer there.
+	hold func(i int)
 }
 
 type scripted struct {
@@ -145,9 +148,15 @@ func (b *scriptBrain) Name() string { return "script" }
 
 func (b *scriptBrain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.reqs = append(b.reqs, req)
 	i := len(b.reqs) - 1
+	hold := b.hold
+	b.mu.Unlock()
+	if hold != nil {
+		hold(i)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if i >= len(b.replies) {
 		if b.loop && len(b.replies) > 0 {
 			return b.replies[len(b.replies)-1].reply, nil
@@ -269,10 +278,15 @@ func runToEnd(tb testing.TB, ctx context.Context, r *agent.Runner, each func(age
 	}
 }
 
-// next reads events until one matches, failing the test after 10 s or at the end.
+// eventWait bounds how long a test waits for an event it expects. It only turns a
+// hang into a failure: on a busy machine (a build beside the tests, the race detector)
+// a step can take seconds, so it is generous, and no test passes or fails by timing.
+const eventWait = 2 * time.Minute
+
+// next reads events until one matches, failing the test after eventWait or at the end.
 func (h *harness) next(what string, match func(agent.Event) bool) agent.Event {
 	h.t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(eventWait)
 	for {
 		select {
 		case ev, ok := <-h.r.Events():
@@ -284,7 +298,7 @@ func (h *harness) next(what string, match func(agent.Event) bool) agent.Event {
 				return ev
 			}
 		case <-timeout:
-			h.t.Fatalf("no %s within 10s; seen: %s", what, h.trail())
+			h.t.Fatalf("no %s within %s; seen: %s", what, eventWait, h.trail())
 		}
 	}
 }
@@ -349,7 +363,7 @@ func toolMessage(req agent.Request, callID string) (string, bool) {
 // lastRequest returns the brain's latest request, waiting for it to exist.
 func (h *harness) request(i int) agent.Request {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for time.Now().Before(deadline) {
 		if reqs := h.b.requests(); len(reqs) > i {
 			return reqs[i]

@@ -24,6 +24,7 @@ type CallJournal interface {
 type pipeline struct {
 	batch   *batch // the calls on their way through the pipeline; nil between batches
 	fails   map[string]int
+	loops   loopWatch // identical calls and results since the world changed (loop.go)
 	used    map[string]bool
 	journal CallJournal
 }
@@ -123,9 +124,11 @@ func (pc *pendingCall) unknownEvent() Event {
 }
 
 // outcome is what the loop does after batch b ran: sleep until the latest wait a call
-// asked for, or end the turn when a call failed FailureLimit times in a row (with the
-// events that tell the person; the person then decides what comes next).
-func (p *pipeline) outcome(b *batch) (out stepOutcome, failed []Event) {
+// asked for, or end the turn when a call failed FailureLimit times in a row (the person
+// then decides what comes next). It returns the events that tell the person (a call
+// failing again and again, a loop: the loop event pauses play) and the notices for the
+// model's next step (a call it repeats).
+func (p *pipeline) outcome(b *batch) (out stepOutcome, said []Event, notices []string) {
 	for _, pc := range b.calls {
 		if w := pc.res.Wait; w != nil && (out.wait == nil || w.Until.After(out.wait.Until)) {
 			wc := *w
@@ -133,16 +136,23 @@ func (p *pipeline) outcome(b *batch) (out stepOutcome, failed []Event) {
 		}
 		why, text := p.countFailure(pc)
 		if why != "" {
-			failed = append(failed, errorEvent("%s", text))
+			said = append(said, errorEvent("%s", text))
 		}
 		if why != "" && out.endTurn == "" {
 			out.endTurn = why
+		}
+		notice, loop := p.watchLoop(pc)
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+		if loop != nil {
+			said = append(said, *loop)
 		}
 	}
 	if out.endTurn != "" {
 		out.wait = nil
 	}
-	return out, failed
+	return out, said, notices
 }
 
 // abandon returns the results that close, in the journal, calls that were allowed to run but did not because

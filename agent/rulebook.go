@@ -156,6 +156,12 @@ func readRule(line string, tools []game.Tool) (rules.Rule, string, error) {
 	if tool := rule.Tool; tool == rules.Elicitation || tool == rules.Sampling {
 		tools = rules.HostTools
 	}
+	if err := rule.CheckEffects(tools); err != nil {
+		// A condition on a number the dry run never predicts: an earlier version took
+		// it, yet it can never apply, and a deny or ask it meant would be lost. The run
+		// fails safe, as for a line that does not read, until the person fixes it.
+		return rule, "", err
+	}
 	if err := rule.Check(tools); err != nil {
 		return rule, fmt.Sprintf("the session's rule %q still applies as written, but may never match: %v", line, err), nil
 	}

@@ -186,3 +186,30 @@ func TestARuleHoldingASecretIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestStoredRuleOnAnUnknownEffectFailsSafe: a rule an earlier version stored, whose
+// condition names a number the dry run never predicts ("fule"), could never apply; a
+// deny it meant would be lost. The run fails safe as for a line that does not read:
+// the start names the field and the nearest one, and under --approve all an Act call
+// waits for the person.
+func TestStoredRuleOnAnUnknownEffectFailsSafe(t *testing.T) {
+	const typo = "deny navigate_ship if fule > 100"
+	sess := newSession(t)
+	if err := sess.AddRuleLine(typo); err != nil {
+		t.Fatal(err)
+	}
+	b := &scriptBrain{replies: []scripted{say("Go.", "orbit_ship", `{"shipSymbol":"S-1"}`)}}
+	h := startGame(t, newShipGame(), b, sess, func(c *agent.Config) { c.ApproveAll = true })
+	warn := h.next("the warning", is(agent.EventError))
+	for _, want := range []string{strconv.Quote(typo), `predicts no "fule"; did you mean fuel?`, "every Act call asks"} {
+		if !strings.Contains(warn.Text, want) {
+			t.Fatalf("start warning %q does not say %q", warn.Text, want)
+		}
+	}
+	if c := h.proposed("orbit_ship"); !c.NeedsOK {
+		t.Fatal("an Act call ran by policy while a stored rule cannot apply")
+	}
+	if err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+}

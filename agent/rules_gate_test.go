@@ -58,7 +58,8 @@ func (g *shipGame) Tools() []game.Tool {
 		{Name: "dock_ship", Kind: game.Act, Description: "dock", Schema: game.SchemaFor[shipArgs]()},
 		{Name: "set_flight_mode", Kind: game.Act, Description: "flight mode",
 			Schema: game.SchemaFor[shipModeArgs](game.WithEnum[shipMode]("mode", "CRUISE", "BURN", "DRIFT"))},
-		{Name: "navigate_ship", Kind: game.Act, Description: "fly", DryRun: true,
+		// Its dry run reports fuel and seconds; cost is declared but never reported here.
+		{Name: "navigate_ship", Kind: game.Act, Description: "fly", DryRun: true, Effects: []string{"fuel", "seconds", "cost"},
 			Schema: game.SchemaFor[shipNavArgs](game.WithEnum[shipWhere]("where", "NEAR", "FAR"))},
 	}
 }
@@ -212,6 +213,7 @@ func TestBadFixedRulesStopNew(t *testing.T) {
 		"allow orbit_shp":                     `no tool "orbit_shp"; did you mean orbit_ship`,
 		"allow orbit_ship(flightMode=CRUISE)": `orbit_ship takes no argument "flightMode"`,
 		"allow dock_ship if fuel < 3":         "no dry run",
+		"allow navigate_ship if fule <= 100":  `navigate_ship predicts no "fule"; did you mean fuel?`,
 	} {
 		_, err := agent.New(agent.Config{Game: newShipGame(), Brain: &scriptBrain{}, Session: newSession(t),
 			Rules: []agent.FixedRule{{Line: line, From: "profile p/x"}}})
@@ -264,6 +266,11 @@ func headlessRulesScenario(t *testing.T, h *headlessRun) (ids []string, turn map
 	h.write(`{"cmd":"rule","rule":"deny dock_shp"}`)
 	if e := h.next("error", ofType("error")); !strings.Contains(e["text"].(string), "did you mean dock_ship") {
 		t.Errorf("unknown tool error: %v", e["text"])
+	}
+	// A condition on a number the dry run never predicts could never apply.
+	h.write(`{"cmd":"rule","rule":"allow navigate_ship if fule <= 100"}`)
+	if e := h.next("error", ofType("error")); !strings.Contains(e["text"].(string), `predicts no "fule"; did you mean fuel?`) {
+		t.Errorf("unknown effect error: %v", e["text"])
 	}
 	for i, c := range rulesCommands {
 		h.write(c)

@@ -350,7 +350,7 @@ func (r *Runner) loop() error {
 		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
 		}
-		if !out.prose && out.endTurn == "" {
+		if !out.prose && out.endTurn == "" && !out.noCount {
 			r.play.quietRun = 0
 		}
 		switch {
@@ -413,7 +413,7 @@ func (r *Runner) sleep(w game.Wait) {
 
 // waitFor handles commands until done() is true, stop, ctx, or the timer at until
 // (zero: no timer). A nil done waits for a command that wakes the agent (advice,
-// resume, stop); woken reports such a wake.
+// resume, pause, stop); woken reports such a wake.
 func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 	r.at.wake = false
 	if done == nil {
@@ -508,6 +508,7 @@ func (r *Runner) handle(c command) {
 		r.at.wake = true
 	case CmdPause:
 		r.at.paused = true
+		r.at.wake = true // a wait or an idle turn ends here: the pause shows at once
 	case CmdResume:
 		r.at.paused = false
 		r.at.wake = true

@@ -381,9 +381,18 @@ func TestNotebookTools(t *testing.T) {
 
 func TestPauseAndStopWhileDeciding(t *testing.T) {
 	g := &gridGame{}
-	b := &scriptBrain{replies: []scripted{say("", "look", `{}`), say("", "move", `{"direction":"N"}`)}}
+	// The model's first answer waits for the pause: on a busy machine the runner could
+	// otherwise be at step 2's question before the pause is sent.
+	sent := make(chan struct{})
+	b := &scriptBrain{replies: []scripted{say("", "look", `{}`), say("", "move", `{"direction":"N"}`)},
+		hold: func(i int) {
+			if i == 0 {
+				<-sent
+			}
+		}}
 	h := start(t, g, b, nil, nil)
 	h.send(agent.Command{Cmd: agent.CmdPause})
+	close(sent)
 	h.next("paused", isState(agent.Paused))
 	h.send(agent.Command{Cmd: agent.CmdResume})
 	h.proposed("move")

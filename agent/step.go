@@ -40,6 +40,11 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
+	if r.drain(); r.at.paused || r.faults.stopping {
+		// A pause or stop that came while the world was observed: the step has not
+		// begun (no model call, no proposal), play stops at this boundary.
+		return stepOutcome{noCount: true}
+	}
 	r.tools.refresh() // observing is when a game reads its catalogue again
 	r.at.step++
 	r.at.runSteps++
@@ -53,6 +58,9 @@ func (r *Runner) doStep() stepOutcome {
 
 	advice := r.prompt.takeAdvice()
 	triggerText, triggers := r.trig.take()
+	if len(advice)+len(triggers) > 0 {
+		r.calls.loops.reset() // new input: a call repeated before it may now answer otherwise
+	}
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
 	cur := stepRecord{n: r.at.step, advice: r.scrub.texts(advice)}
 	cur.input, cur.full = r.prompt.input(r.at.step, obs, cur.advice, triggerText)
@@ -101,8 +109,14 @@ func (r *Runner) doStep() stepOutcome {
 		return stepOutcome{}
 	}
 	rec.calls, rec.results = b.history()
-	out, failed := r.calls.outcome(b)
-	r.emitAll(failed)
+	out, said, notices := r.calls.outcome(b)
+	for _, n := range notices {
+		r.prompt.notice(n)
+	}
+	r.emitAll(said)
+	if r.at.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
+		out.wait, out.endTurn = nil, ""
+	}
 	r.prompt.hist.add(rec)
 	return out
 }

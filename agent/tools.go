@@ -311,3 +311,12 @@ func (tb *toolbox) systemIndex() string {
 	}
 	return "\n# More tools (not loaded)\n\nThe game has more tools than are sent with each request. These exist too; load the ones you need with load_tools {\"names\": [...]} (or search with find_tools) and call them from your next answer on.\n\n" + idx + "\n"
 }
+
+// Catalogue is g's tools with the notebook's and the runner's own, as a run offers
+// them: what an approval rule is checked against before a run starts (`coplay config
+// check`). The tools are for reading; they are not to be called.
+func Catalogue(g game.Game) []game.Tool {
+	reg := game.NewRegistry(g)
+	(&toolbox{}).addRunnerTools(reg)
+	return reg.Tools()
+}

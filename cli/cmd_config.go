@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/config"
+	"github.com/coplayhq/coplay/game"
 )
 
 func init() {
@@ -79,6 +84,9 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if sub == "check" {
+		if err := checkConfigRules(f, path, stdout, stderr); err != nil {
+			return err
+		}
 		fmt.Fprintf(stdout, "%s: ok (%s, %s)\n", path, plural(len(f.Profiles), "profile"), plural(len(f.Prices), "price"))
 		return nil
 	}
@@ -128,4 +136,69 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// checkConfigRules checks the approval rules of [defaults] and of every profile against
+// the catalogue of the game [defaults] names (universe when none): a tool the game does
+// not have, an argument a tool does not take, a condition on a number its dry run never
+// predicts. A game that cannot be opened without its flags (an MCP server, an OpenAPI
+// spec) is said so on stdout: its rules are checked at start.
+func checkConfigRules(f *config.File, path string, stdout, stderr io.Writer) error {
+	type ruleOf struct{ where, line string }
+	var all []ruleOf
+	for _, l := range f.Defaults.Rules {
+		all = append(all, ruleOf{"[defaults] rules", l})
+	}
+	for _, name := range f.ProfileNames() {
+		for _, l := range f.Profiles[name].Rules {
+			all = append(all, ruleOf{fmt.Sprintf("profile %s rules", name), l})
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	name := f.Defaults.Game
+	if name == "" {
+		name = "universe"
+	}
+	tools, err := gameTools(name)
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: the rules' tools are not checked here (%s: %v); they are checked when a run starts\n", path, name, err)
+		return nil
+	}
+	problems := 0
+	for _, r := range all {
+		if _, err := rules.ParseChecked(r.line, tools); err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", path, r.where, err)
+			problems++
+		}
+	}
+	if problems > 0 {
+		return fmt.Errorf("%s: %s (checked against the tools of game %s)", path, plural(problems, "problem"), name)
+	}
+	return nil
+}
+
+// gameTools opens a game only to list its tools, with no flags (the built-in games),
+// and adds the notebook's and the runner's.
+func gameTools(name string) ([]game.Tool, error) {
+	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	open := game.NewFlagSet(fs).AddDrivers()[name]
+	if open == nil {
+		return nil, fmt.Errorf("no game %q", name)
+	}
+	dir, err := os.MkdirTemp("", "coplay-tools-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	opened, err := open(context.Background(), game.Env{ToolsOnly: true, Dir: dir, Getenv: os.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	if opened.Close != nil {
+		defer opened.Close()
+	}
+	return agent.Catalogue(opened.Game), nil
 }

@@ -270,6 +270,8 @@ func TestEvalCostUnknownAndOut(t *testing.T) {
 func TestEvalCachedTokens(t *testing.T) {
 	srv := llmtest.NewServer(&llmtest.Cassette{Model: "cache-model", Repeat: true, Steps: []llmtest.Step{
 		{Text: "Looking.", Calls: []llmtest.Call{{Tool: "observe_game", Args: json.RawMessage(`{}`)}}},
+		// A note between the looks: six identical looks in a row would be a loop.
+		{Text: "Noting.", Calls: []llmtest.Call{{Tool: "update_notes", Args: json.RawMessage(`{"section":"Situation","text":"Looked."}`)}}},
 	}})
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, `[prices.cache-model]

@@ -202,6 +202,30 @@ func TestOllamaContextFitsThePrompt(t *testing.T) {
 // A server that answers with calls written as text: each form is proposed, runs, and
 // the next request carries it as a tool call with its result, its markup gone from the
 // assistant's text.
+// firstAnswerServer is an OpenAI-wire server on loopback that answers the first
+// request with content and every later one with prose, closed when the test ends: what
+// it received, and its base URL.
+func firstAnswerServer(t *testing.T, content string) (*localServer, string) {
+	s := &localServer{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		n := s.record("chat", body)
+		var req struct {
+			Stream bool `json:"stream"`
+		}
+		json.Unmarshal(body, &req)
+		answer := "Nothing more to do."
+		if n == 0 {
+			answer = content
+		}
+		openAIAnswer(w, req.Stream, map[string]any{"role": "assistant", "content": answer}, tokensOf(body), 20)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return s, srv.URL + "/v1"
+}
+
 func TestCallsWrittenAsTextRun(t *testing.T) {
 	// The command line's brain streams; the wire matrix (agent/openai) covers plain answers.
 	for _, tc := range []struct{ name, content string }{
@@ -211,24 +235,8 @@ func TestCallsWrittenAsTextRun(t *testing.T) {
 		{"llama bare", "{\"name\": \"observe_game\", \"parameters\": {}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &localServer{}
-			mux := http.NewServeMux()
-			mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
-				body, _ := io.ReadAll(r.Body)
-				n := s.record("chat", body)
-				var req struct {
-					Stream bool `json:"stream"`
-				}
-				json.Unmarshal(body, &req)
-				content := "Nothing more to do."
-				if n == 0 {
-					content = tc.content
-				}
-				openAIAnswer(w, req.Stream, map[string]any{"role": "assistant", "content": content}, tokensOf(body), 20)
-			})
-			srv := httptest.NewServer(mux)
-			defer srv.Close()
-			evs := runLocal(t, srv.URL+"/v1", 2)
+			s, base := firstAnswerServer(t, tc.content)
+			evs := runLocal(t, base, 2)
 			var id string
 			for _, ev := range evs {
 				if ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.Tool == "observe_game" {

@@ -12,6 +12,7 @@ import (
 	"github.com/coplayhq/coplay/agent/models"
 	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/config"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // Where a model's price comes from, for the status bar, `coplay models` and messages.
@@ -90,6 +91,9 @@ func (o *options) anthropicConfig() (anthropic.Config, error) {
 	if o.pr.maxTokens > 0 {
 		cfg.MaxTokens = o.pr.maxTokens
 	}
+	if err := o.plainHTTP(cfg.BaseURL, cfg.APIKey, cmp.Or(o.pr.keyEnv, anthropic.KeyEnv)); err != nil {
+		return cfg, err
+	}
 	price, _ := o.modelPrice("anthropic", cfg.Model)
 	cfg.PriceIn, cfg.PriceOut, cfg.PriceCached = price.Prompt, price.Completion, price.CachedPrompt
 	if m, ok := models.Lookup("anthropic", cfg.Model); ok {
@@ -101,6 +105,27 @@ func (o *options) anthropicConfig() (anthropic.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// plainHTTP refuses to send key to baseURL over plain http when its host, as written,
+// is not this machine, unless the person allowed it (--allow-plain-http,
+// allow_plain_http): the key would cross the network unencrypted. A local server
+// (localhost, 127.0.0.0/8, ::1) is the common case and needs no leave; so does a
+// request without a key. It is checked before the notebook is opened, so no
+// connection is ever made.
+func (o *options) plainHTTP(baseURL, key, keyName string) error {
+	if key == "" || o.allowPlainHTTP || !secret.PlainHTTP(baseURL) {
+		return nil
+	}
+	from := "the model URL"
+	switch {
+	case o.modelURL != "":
+		from = "--model-url"
+	case o.pr.baseURL != "":
+		from = o.configWhere() + "'s base_url"
+	}
+	return usagef("%s %s is plain http to a host that is not this machine: the key in %s would travel unencrypted. Use https; or, if you mean it (a server on your own network), allow it with --allow-plain-http (or allow_plain_http = true in config.toml's [defaults])",
+		from, secret.RedactURL(baseURL), keyName)
 }
 
 // modelBrain builds the brain of a model, on the wire its preset speaks, and says which

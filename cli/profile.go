@@ -153,6 +153,9 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if !set["no-rate-limit"] && d.NoRateLimit != nil {
 		o.pr.noRateLimit = d.NoRateLimit
 	}
+	if !set["allow-plain-http"] {
+		o.allowPlainHTTP = d.AllowPlainHTTP
+	}
 	if !set["max-iterations"] && p.MaxIterations > 0 {
 		o.maxIter = p.MaxIterations
 	}
@@ -271,6 +274,17 @@ func (o *options) modelConfig() (openai.Config, error) {
 	}
 	if o.modelURL != "" {
 		cfg.BaseURL = o.modelURL // the preset's key, catalogue and dialect stay
+	}
+	cfg.TextCalls = o.textCalls
+	keyName := "OPENAI_API_KEY"
+	switch {
+	case o.pr.keyEnv != "":
+		keyName = o.pr.keyEnv
+	case hasPreset && p.KeyVars() != "":
+		keyName = p.KeyVars()
+	}
+	if err := o.plainHTTP(cfg.BaseURL, cfg.APIKey, keyName); err != nil {
+		return cfg, err
 	}
 	if t := o.pr.temperature; t != nil {
 		f := float32(*t)

@@ -35,14 +35,20 @@ type options struct {
 	// proxy, a regional endpoint, a test server); the preset's key, catalogue and dialect
 	// stay.
 	modelURL string
+	// allowPlainHTTP is --allow-plain-http: a model key may go over plain http to
+	// another machine (model.go, plainHTTP).
+	allowPlainHTTP bool
 	// thinking is --thinking: Claude's extended thinking budget in tokens (0 = off).
 	thinking int
-	brain    string
-	data     string
-	resume   bool
-	fork     string // --fork NAME@STEP: a new session from another's step (fork.go)
-	approve  string
-	maxIter  int
+	// textCalls is --text-calls: read tool calls the model writes as text, whatever
+	// the model (by default only local servers and models the catalogue does not know).
+	textCalls bool
+	brain     string
+	data      string
+	resume    bool
+	fork      string // --fork NAME@STEP: a new session from another's step (fork.go)
+	approve   string
+	maxIter   int
 
 	// Spending: this run's caps, and what each model request carries.
 	maxTokens  int64
@@ -71,6 +77,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.preset, "preset", "", "model `preset`: "+strings.Join(presetNames(), ", ")+" (`coplay models` lists their models)")
 	fs.IntVar(&o.thinking, "thinking", 0, "let Claude think before it answers, with this many `tokens` (1024 or more; --preset anthropic; 0 = off): shown dimmed in the Log, counted in the tokens")
 	fs.StringVar(&o.modelURL, "model-url", "", "the model server's `URL`, over the preset's (a proxy, a regional endpoint); the preset's key variable, prices and dialect stay")
+	fs.BoolVar(&o.textCalls, "text-calls", false, "read tool calls the model writes as text (<tool_call>, [TOOL_CALLS], JSON) for a server without a tool-call parser; on by itself for the local presets and models the catalogue does not know, off for models that call tools natively")
+	fs.BoolVar(&o.allowPlainHTTP, "allow-plain-http", false, "let the model's key go over plain http to a host that is not this machine, where it travels unencrypted (config.toml: allow_plain_http); loopback needs no leave")
 	fs.StringVar(&o.brain, "brain", "", "`brain` to use: autopilot, model (default when --model or OPENAI_* is set), or script:FILE (a cassette)")
 	fs.StringVar(&o.data, "data", "", "notebook `file` (default: the user data directory)")
 	fs.BoolVar(&o.resume, "resume", false, "continue a session: the one named after the flags, else the newest")

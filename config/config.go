@@ -49,6 +49,9 @@ type Defaults struct {
 	Speed     float64
 	// NoRateLimit is --no-rate-limit; nil means not set in the file.
 	NoRateLimit *bool
+	// AllowPlainHTTP is --allow-plain-http: a model key may go over plain http to a
+	// host that is not this machine (a server on the person's own network).
+	AllowPlainHTTP bool
 	// Profile is the profile used when --profile is not given ("" = none).
 	Profile string
 	// Rules are approval rule lines applied to every session, with the profile's.

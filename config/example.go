@@ -16,6 +16,7 @@ const Example = `# coplay configuration (coplay config check validates this file
 approve = "ask"              # ask, or all (calls that change the game run unasked)
 # speed = 10                 # offline universe speed factor
 # no_rate_limit = false      # turn off the offline universe's rate limit
+# allow_plain_http = false   # let a model key go over plain http to another machine (it travels unencrypted)
 # profile = "looker/fast"    # the profile used when --profile is not given
 # rules = ["allow orbit_ship", "deny jettison_cargo: keep the cargo"]  # approval rules for every session
 # max_run_tokens = 2000000   # --max-tokens: the run stops once it has used this many tokens

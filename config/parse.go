@@ -121,7 +121,7 @@ func child(parent toml.Key, k string) toml.Key {
 // The keys of each table, for unknown-key messages.
 var (
 	topKeys      = []string{"defaults", "prices", "profiles"}
-	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "notify", "speed", "no_rate_limit", "profile", "rules",
+	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "notify", "speed", "no_rate_limit", "allow_plain_http", "profile", "rules",
 		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	priceKeys = []string{"prompt", "completion", "cached_prompt"}
 	// requiredPriceKeys are the price keys every [prices."MODEL"] must have.
@@ -235,6 +235,8 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 			if b, ok := c.boolean(fk, v); ok {
 				d.NoRateLimit = &b
 			}
+		case "allow_plain_http":
+			d.AllowPlainHTTP, _ = c.boolean(fk, v)
 		case "profile":
 			if s, ok := c.str(fk, v); ok {
 				if s == "" {

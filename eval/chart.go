@@ -46,14 +46,19 @@ type chartLines struct {
 // DrawCreditsChart writes a PNG of the score (credits for SpaceTraders) over steps: per
 // profile, a thin line for each episode and a thick one for their mean.
 func DrawCreditsChart(path string, rep Report, steps int) error {
+	return drawChart(path, chartLinesOf(rep, steps), steps, "steps", scoreName(rep))
+}
+
+// drawChart writes a PNG of lines over x = 0..xMax, titled "yName over xName": the
+// thin lines under the thick ones, and a legend in the thick lines' colours.
+func drawChart(path string, lines chartLines, xMax int, xName, yName string) error {
 	img := image.NewRGBA(image.Rect(0, 0, chartW, chartH))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
-	lines := chartLinesOf(rep, steps)
 	lo, hi, tick := axisRange(lines.lo, lines.hi)
 	plotW, plotH := chartW-padL-padR, chartH-padT-padB
-	x := func(s int) int { return padL + s*plotW/max(steps, 1) }
+	x := func(s int) int { return padL + s*plotW/max(xMax, 1) }
 	y := func(v float64) int { return padT + plotH - int((v-lo)/(hi-lo)*float64(plotH)) }
-	drawAxes(img, steps, lo, hi, tick, x, y, scoreName(rep))
+	drawAxes(img, xMax, lo, hi, tick, x, y, xName, yName)
 	for _, l := range lines.thin {
 		polyline(img, l.vals, x, y, l.col, 1)
 	}
@@ -68,6 +73,11 @@ func DrawCreditsChart(path string, rep Report, steps int) error {
 		label(img, padL+34, ly, text, ink)
 	}
 	return writePNG(path, img)
+}
+
+// lighten is a profile's colour halfway to white, for its thin lines.
+func lighten(col color.RGBA) color.RGBA {
+	return color.RGBA{col.R/2 + 128, col.G/2 + 128, col.B/2 + 128, 255}
 }
 
 // chartLinesOf turns each episode into a value per step 0..steps, carried forward
@@ -93,8 +103,7 @@ func chartLinesOf(rep Report, steps int) chartLines {
 				mean[s] += cur
 				out.lo, out.hi = math.Min(out.lo, cur), math.Max(out.hi, cur)
 			}
-			light := color.RGBA{col.R/2 + 128, col.G/2 + 128, col.B/2 + 128, 255}
-			out.thin = append(out.thin, chartLine{vals, light})
+			out.thin = append(out.thin, chartLine{vals, lighten(col)})
 			n++
 		}
 		if n == 0 {
@@ -124,7 +133,7 @@ func axisRange(lo, hi float64) (float64, float64, float64) {
 }
 
 // drawAxes draws the grid, the axes, their labels and the title.
-func drawAxes(img draw.Image, steps int, lo, hi, tick float64, x func(int) int, y func(float64) int, name string) {
+func drawAxes(img draw.Image, steps int, lo, hi, tick float64, x func(int) int, y func(float64) int, xName, name string) {
 	plotW, plotH := chartW-padL-padR, chartH-padT-padB
 	grid := color.RGBA{225, 225, 225, 255}
 	ink := color.RGBA{40, 40, 40, 255}
@@ -140,9 +149,9 @@ func drawAxes(img draw.Image, steps int, lo, hi, tick float64, x func(int) int, 
 	}
 	hline(img, padL, padL+plotW, padT+plotH, ink)
 	vline(img, padL, padT, padT+plotH, ink)
-	label(img, padL+plotW/2-textWidth("steps")/2, chartH-14, "steps", ink)
+	label(img, padL+plotW/2-textWidth(xName)/2, chartH-14, xName, ink)
 	label(img, 10, padT-14, name, ink)
-	label(img, padL, 24, "coplay eval: "+name+" over steps", ink)
+	label(img, padL, 24, "coplay eval: "+name+" over "+xName, ink)
 }
 
 // writePNG writes img to path.

@@ -3,6 +3,11 @@
 // failed, game requests, tokens, cost and wall time, as tables, JSON, a markdown report
 // and a chart.
 //
+// A league seats several profiles in each world; League rates them from the seats'
+// scores with OpenSkill's Weng-Lin Plackett-Luce model (rating.go says why) and reports
+// each profile's score ± standard error, rating with its interval, invalid-call rate and
+// interventions per 100 actions, and each episode's seats (league_report.go).
+//
 // It knows no profile and no command line: the caller (package cli) turns a profile into
 // a Job whose Open builds the episode's game and brain. eval depends on agent, game,
 // notes, config and secret, never on cli.

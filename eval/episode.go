@@ -241,6 +241,11 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 			ep.CachedTokens += int64(ev.Usage.CachedTokens)
 			ep.CompletionTokens += int64(ev.Usage.CompletionTokens)
 		}
+	case agent.EventLoop:
+		// The model repeats a call that answers the same and play paused for a person,
+		// who is not there: the episode ends, saying why.
+		ep.Error = "the model was stuck: " + ev.Text
+		_ = r.Send(agent.Command{Cmd: agent.CmdStop})
 	case agent.EventState:
 		// Nobody sits at an eval: a turn that ended goes on at once, as if the person
 		// pressed resume, unless the game wakes the agent itself. Calls never wait

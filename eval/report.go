@@ -163,26 +163,37 @@ func WriteTables(w io.Writer, rep Report) {
 // WriteOut writes eval.json, report.md and credits.png to dir, with every secret s knows
 // scrubbed. args is the command line, quoted at the top of the report.
 func WriteOut(dir string, rep Report, steps int, args []string, s *secret.Scrubber) error {
+	return writeOut(dir, rep, markdown(rep, args), "credits.png", func(path string) error { return DrawCreditsChart(path, rep, steps) }, s)
+}
+
+// writeOut writes v as eval.json, md as report.md and the chart draw draws as chart to
+// dir, with every secret s knows scrubbed.
+func writeOut(dir string, v any, md, chart string, draw func(path string) error, s *secret.Scrubber) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(rep, "", "  ")
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "eval.json"), s.Bytes(append(data, '\n')), 0o644); err != nil {
 		return err
 	}
-	if err := DrawCreditsChart(filepath.Join(dir, "credits.png"), rep, steps); err != nil {
+	if err := draw(filepath.Join(dir, chart)); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "report.md"), s.Bytes([]byte(markdown(rep, args))), 0o644)
+	return os.WriteFile(filepath.Join(dir, "report.md"), s.Bytes([]byte(md)), 0o644)
+}
+
+// reportHeader starts a report with its title and the command that made it.
+func reportHeader(b *strings.Builder, args []string) {
+	fmt.Fprintf(b, "# coplay eval\n\n`coplay eval %s`\n\n", strings.Join(args, " "))
 }
 
 // markdown is the report: the command, the profiles' means, the chart, the episodes.
 func markdown(rep Report, args []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# coplay eval\n\n`coplay eval %s`\n\n", strings.Join(args, " "))
+	reportHeader(&b, args)
 	b.WriteString("## Profiles (means over episodes)\n\n")
 	name := scoreName(rep)
 	b.WriteString("| profile | episodes | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,10 @@ type Driver struct {
 	// A fork (coplay --fork NAME@STEP) plays from it. nil: the world lives elsewhere
 	// (a server), and a fork can only say that it has moved on.
 	Rewind func(state []byte, ago time.Duration) ([]byte, error)
+	// League, for a game whose world several seats can share, adds the driver's flags
+	// (shared with Flags through the FlagSet) and returns how to open a league: see
+	// league.go for the contract. nil: the game cannot host a league.
+	League func(fs *FlagSet) LeagueOpener
 }
 
 // Opener opens a game with the flags the driver added, once they are parsed. It checks
@@ -63,6 +68,9 @@ type Env struct {
 	// Model is set when a model plays (not the autopilot, not a cassette): a game may
 	// then offer it to its server (MCP sampling), each use approved by the person.
 	Model bool
+	// SeatStates, for a league being resumed (FlagSet.OpenLeague), is each seat's last
+	// saved state by seat name; the newest is restored.
+	SeatStates map[string][]byte
 }
 
 // Opened is a game ready to play, and how to put it away.
@@ -137,26 +145,31 @@ func LookupDriver(name string) (Driver, error) {
 // flag given for another game than the one chosen is refused with a clear message.
 type FlagSet struct {
 	*flag.FlagSet
-	owner   map[string][]string // flag name -> drivers that use it
-	current string              // the driver whose Flags is running
+	owner   map[string][]string     // flag name -> drivers that use it
+	current string                  // the driver whose Flags is running
+	leagues map[string]LeagueOpener // driver name -> how to open its league
 }
 
 // NewFlagSet wraps fs for drivers to add their flags to.
 func NewFlagSet(fs *flag.FlagSet) *FlagSet {
-	return &FlagSet{FlagSet: fs, owner: map[string][]string{}}
+	return &FlagSet{FlagSet: fs, owner: map[string][]string{}, leagues: map[string]LeagueOpener{}}
 }
 
 // AddDrivers runs every registered driver's Flags on fs and returns their openers by
-// driver name.
+// driver name. It keeps the league openers of the drivers that have one, for
+// OpenLeague.
 func (fs *FlagSet) AddDrivers() map[string]Opener {
 	out := map[string]Opener{}
 	for _, d := range Drivers() {
-		if d.Flags == nil {
-			out[d.Name] = nil
-			continue
-		}
 		fs.current = d.Name
-		out[d.Name] = d.Flags(fs)
+		if d.Flags != nil {
+			out[d.Name] = d.Flags(fs)
+		} else {
+			out[d.Name] = nil
+		}
+		if d.League != nil {
+			fs.leagues[d.Name] = d.League(fs)
+		}
 		fs.current = ""
 	}
 	return out
@@ -182,7 +195,7 @@ func (fs *FlagSet) CheckSet(game string) error {
 }
 
 func (fs *FlagSet) own(name string) {
-	if fs.current != "" {
+	if fs.current != "" && !slices.Contains(fs.owner[name], fs.current) {
 		fs.owner[name] = append(fs.owner[name], fs.current)
 	}
 }

@@ -110,6 +110,10 @@ type Tool struct {
 	Kind        Kind               // Read, Act or Note
 	Schema      *jsonschema.Schema // the arguments: a JSON object schema
 	DryRun      bool               // the game's Simulator can predict some calls of this tool
+	// Effects names the numbers its dry run may predict (Simulation.Effects: "fuel",
+	// "cost"), the names an approval rule's condition can use; a rule naming another is
+	// refused when it is added. nil: not declared, any name is taken.
+	Effects []string `json:"effects,omitempty"`
 	// Group, if set, is where the tool belongs in a catalogue too long to send whole
 	// (an OpenAPI tag, an MCP server): the model's index of deferred tools is grouped by it.
 	Group string `json:"group,omitempty"`

@@ -28,6 +28,8 @@ type ToolDef[T any] struct {
 	// DryRun, if set, predicts the call without making it (ok=false: it cannot say for
 	// these arguments; it never guesses).
 	DryRun func(ctx context.Context, args T) (sim Simulation, ok bool, err error)
+	// Effects names the numbers DryRun may report (Tool.Effects), for approval rules.
+	Effects []string
 	// Check, if set, adds the game's own checks to validation (a trade good against the
 	// game's list, a symbol that becomes a URL path segment). It runs only on arguments
 	// that passed the schema, and returns every problem it finds.
@@ -63,6 +65,7 @@ func NewTool[T any](d ToolDef[T]) Tool {
 	if d.DryRun != nil {
 		dry := d.DryRun
 		t.DryRun = true
+		t.Effects = d.Effects
 		t.Simulate = func(ctx context.Context, args json.RawMessage) (Simulation, bool, error) {
 			v, err := decodeArgs[T](d.Name, args)
 			if err != nil {

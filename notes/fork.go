@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -91,13 +92,11 @@ func (b *Book) Fork(at ForkPoint, name, model string) (*Session, uint64, error) 
 	if err != nil {
 		return nil, 0, err
 	}
+	suffix := ""
 	if name == "" {
-		name = fmt.Sprintf("%s-fork%d", at.Session, at.Step)
-		if len(name) > maxName {
-			name = name[len(name)-maxName:]
-		}
+		name, suffix = at.Session, fmt.Sprintf("-fork%d", at.Step)
 	}
-	child, err := b.Create(uniqueName(b, name), pinfo.Game, model)
+	child, err := b.Create(uniqueName(b, name, suffix), pinfo.Game, model)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -150,15 +149,30 @@ func (b *Book) Fork(at ForkPoint, name, model string) (*Session, uint64, error) 
 	return child, cut, nil
 }
 
-// uniqueName returns name, or name-2, name-3, ... when a session has it.
-func uniqueName(b *Book, name string) string {
-	out := name
+// uniqueName returns name+suffix, or name+suffix-2, -3, ... when a session has it,
+// each cut to a valid session name (fitName).
+func uniqueName(b *Book, name, suffix string) string {
+	out := fitName(name, suffix)
 	for i := 2; ; i++ {
 		if _, err := b.Session(out); err != nil {
 			return out
 		}
-		out = fmt.Sprintf("%s-%d", name, i)
+		out = fitName(name, fmt.Sprintf("%s-%d", suffix, i))
 	}
+}
+
+// fitName is base+suffix within maxName bytes: base is cut, after the suffix is
+// counted, on a character boundary (a name cut inside a character is not UTF-8) and
+// without a space at the cut, so a long session forks again and again.
+func fitName(base, suffix string) string {
+	if len(base)+len(suffix) <= maxName {
+		return base + suffix
+	}
+	for len(base)+len(suffix) > maxName && base != "" {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return strings.TrimRight(base, " ") + suffix
 }
 
 // copyJournal writes the parent's records recs into the child (empty), with their

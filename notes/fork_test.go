@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestDiffStateRoundTrips patches random edits of a JSON-like state back exactly.
@@ -193,4 +194,41 @@ func FuzzStateDiff(f *testing.F) {
 		}
 		_, _ = patchState(prev, junk)
 	})
+}
+
+// A long session name (99 bytes, ending in a character of several bytes) forks again
+// and again: each generated name is cut on a character boundary after its suffix is
+// counted, so it is valid UTF-8, within the limit, and unique.
+func TestForkNamesOfALongSession(t *testing.T) {
+	for _, name := range []string{
+		strings.Repeat("a", 95) + "éé",  // 99 bytes: the cut would split é
+		strings.Repeat("a", 93) + "日本",  // 99 bytes, 3-byte characters
+		strings.Repeat("x", 90) + " 🎮🎮", // 99 bytes: a space and 4-byte characters
+		strings.Repeat("n", maxName),    // the longest name there is
+	} {
+		if len(name) != 99 && len(name) != maxName {
+			t.Fatalf("test name is %d bytes", len(name))
+		}
+		path := filepath.Join(t.TempDir(), "coplay.db")
+		b, s := createAt(t, path, name, "universe", "autopilot")
+		if _, err := s.Commit(Batch{Records: []Record{{Type: "step", Step: 1}}, Step: 1, State: []byte("{}")}); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{name: true}
+		for i := range 3 {
+			child, _, err := b.Fork(ForkPoint{Session: name, Step: 1}, "", "gpt")
+			if err != nil {
+				t.Fatalf("fork %d of %q: %v", i+1, name, err)
+			}
+			got := child.Name()
+			if !utf8.ValidString(got) || len(got) > maxName || seen[got] || validName(got) != nil {
+				t.Errorf("fork %d of %q is named %q (%d bytes)", i+1, name, got, len(got))
+			}
+			if !strings.Contains(got, "-fork1") || !strings.HasPrefix(name, strings.TrimRight(got[:strings.Index(got, "-fork1")], " ")) {
+				t.Errorf("fork %d is named %q: want the start of the parent's name and -fork1", i+1, got)
+			}
+			seen[got] = true
+		}
+		b.Close()
+	}
 }

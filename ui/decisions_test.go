@@ -19,8 +19,8 @@ func setup(t *testing.T) (*Model, *fakeAgent) {
 	f := newFake()
 	m := newTestModel(f)
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
-	if len(m.pending) != 1 {
-		t.Fatalf("%d pending calls, want 1", len(m.pending))
+	if len(m.calls.pending) != 1 {
+		t.Fatalf("%d pending calls, want 1", len(m.calls.pending))
 	}
 	return m, f
 }
@@ -56,7 +56,7 @@ func TestApprove(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
-	if len(m.pending) != 0 {
+	if len(m.calls.pending) != 0 {
 		t.Errorf("call still pending after approval")
 	}
 	drive(t, m, keys("a"))
@@ -69,8 +69,8 @@ func TestVetoWithReason(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("v"), typeText("  fuel is low, refuel first "), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Veto, Reason: "fuel is low, refuel first"})
-	if m.dialog != noDialog {
-		t.Errorf("dialog %v still open", m.dialog)
+	if m.openKind() != noDialog {
+		t.Errorf("dialog %v still open", m.openKind())
 	}
 }
 
@@ -78,7 +78,7 @@ func TestVetoWithoutReasonAndCancel(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("v", "x", "esc"))
 	wantCommands(t, f)
-	if len(m.pending) != 1 {
+	if len(m.calls.pending) != 1 {
 		t.Fatal("cancelled veto dropped the call")
 	}
 	drive(t, m, keys("v", "enter"))
@@ -93,8 +93,8 @@ func flightModeEdit(t *testing.T) (*Model, *fakeAgent) {
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), []agent.Event{{Type: agent.EventProposed,
 		Call: call("c3", "set_flight_mode", `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}`)}}))
 	drive(t, m, keys("e", "up", "end", "left"))
-	if m.dialog != editDialog {
-		t.Fatalf("dialog = %v, want the editor", m.dialog)
+	if m.openKind() != editDialog {
+		t.Fatalf("dialog = %v, want the editor", m.openKind())
 	}
 	return m, f
 }
@@ -108,8 +108,8 @@ func TestEditReviewApprove(t *testing.T) {
 	burn := json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)
 	revise := agent.Command{Cmd: agent.CmdRevise, CallID: "c3", Args: burn}
 	wantCommands(t, f, revise)
-	if m.dialog != noDialog || len(m.pending) != 1 {
-		t.Fatalf("after submitting: dialog %v, %d pending", m.dialog, len(m.pending))
+	if m.openKind() != noDialog || len(m.calls.pending) != 1 {
+		t.Fatalf("after submitting: dialog %v, %d pending", m.openKind(), len(m.calls.pending))
 	}
 	screen := stripANSI(m.render())
 	for _, want := range []string{`"flightMode": "BURN"`, "the runner is checking it", "waiting for the runner's new dry run"} {
@@ -130,7 +130,7 @@ func TestEditReviewApprove(t *testing.T) {
 	}
 	drive(t, m, keys("a"))
 	wantCommands(t, f, revise, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Approve})
-	if len(m.pending) != 0 {
+	if len(m.calls.pending) != 0 {
 		t.Error("approved call still pending")
 	}
 }
@@ -140,26 +140,26 @@ func TestEditRefusedByRunner(t *testing.T) {
 	m, _ := flightModeEdit(t)
 	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("BURN"), keys("ctrl+s"))
 	drive(t, m, events([]agent.Event{{Type: agent.EventError, Text: "revise c3: no such call waiting"}}))
-	if got := compactJSON(m.pending[0].call.Args); got != `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}` || m.pending[0].revising {
-		t.Errorf("after a refused revision: args %s, revising %v", got, m.pending[0].revising)
+	if got := compactJSON(m.calls.pending[0].call.Args); got != `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}` || m.calls.pending[0].revising {
+		t.Errorf("after a refused revision: args %s, revising %v", got, m.calls.pending[0].revising)
 	}
 }
 
 func TestEditRefusedWhileInvalid(t *testing.T) {
 	m, f := flightModeEdit(t)
 	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("cruise"))
-	if len(m.editProbs) != 1 || !strings.Contains(m.editProbs[0], "did you mean CRUISE") {
-		t.Fatalf("problems shown while typing = %q", m.editProbs)
+	if len(editorOf(t, m).probs) != 1 || !strings.Contains(editorOf(t, m).probs[0], "did you mean CRUISE") {
+		t.Fatalf("problems shown while typing = %q", editorOf(t, m).probs)
 	}
 	drive(t, m, keys("ctrl+s"))
 	wantCommands(t, f)
-	if m.dialog != editDialog || !m.editRefused {
-		t.Fatalf("invalid edit was not refused in place (dialog %v)", m.dialog)
+	if m.openKind() != editDialog || !editorOf(t, m).refused {
+		t.Fatalf("invalid edit was not refused in place (dialog %v)", m.openKind())
 	}
 	// Broken JSON is refused too.
 	drive(t, m, keys("end", "backspace", "ctrl+s"))
-	if !strings.Contains(strings.Join(m.editProbs, " "), "invalid JSON") {
-		t.Errorf("problems for broken JSON = %q", m.editProbs)
+	if !strings.Contains(strings.Join(editorOf(t, m).probs, " "), "invalid JSON") {
+		t.Errorf("problems for broken JSON = %q", editorOf(t, m).probs)
 	}
 	wantCommands(t, f)
 	// Fixed, it goes through.
@@ -172,8 +172,8 @@ func TestEditCancel(t *testing.T) {
 	m, f := flightModeEdit(t)
 	drive(t, m, typeText("xyz"), keys("esc"))
 	wantCommands(t, f)
-	if m.dialog != noDialog || len(m.pending) != 1 {
-		t.Errorf("after esc: dialog %v, %d pending", m.dialog, len(m.pending))
+	if m.openKind() != noDialog || len(m.calls.pending) != 1 {
+		t.Errorf("after esc: dialog %v, %d pending", m.openKind(), len(m.calls.pending))
 	}
 }
 
@@ -204,7 +204,7 @@ func TestAdviceNeverDecides(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("/"), typeText("approve later, mine at B7 first"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdAdvise, Text: "approve later, mine at B7 first"})
-	if len(m.pending) != 1 {
+	if len(m.calls.pending) != 1 {
 		t.Fatal("typing advice decided the pending call")
 	}
 	// The advice is in the log and the notes pane, once, even after the agent echoes it.
@@ -243,15 +243,15 @@ func TestGracePeriodSwallowsDecisionKeys(t *testing.T) {
 func TestQuitAsksWhileCallsWait(t *testing.T) {
 	m, f := setup(t)
 	_, cmd := m.Update(keyMsg("q"))
-	if cmd != nil || m.dialog != quitDialog {
-		t.Fatalf("q with a pending call: dialog %v, cmd %v", m.dialog, cmd)
+	if cmd != nil || m.openKind() != quitDialog {
+		t.Fatalf("q with a pending call: dialog %v, cmd %v", m.openKind(), cmd)
 	}
 	drive(t, m, keys("n"))
-	if m.dialog != noDialog {
+	if m.openKind() != noDialog {
 		t.Fatal("n did not close the question")
 	}
 	_, cmd = m.Update(keyMsg("ctrl+c"))
-	if cmd != nil || m.dialog != quitDialog {
+	if cmd != nil || m.openKind() != quitDialog {
 		t.Fatal("ctrl+c quit without asking")
 	}
 	_, cmd = m.Update(keyMsg("y"))
@@ -269,7 +269,7 @@ func TestQuitAsksWhileExecuting(t *testing.T) {
 	m := newTestModel(f)
 	drive(t, m, events([]agent.Event{{Type: agent.EventToolStart, Call: call("c9", "dock_ship", `{}`)}}))
 	drive(t, m, keys("q"))
-	if m.dialog != quitDialog {
+	if m.openKind() != quitDialog {
 		t.Fatal("quit did not ask while a call runs")
 	}
 	drive(t, m, keys("esc"), events([]agent.Event{{Type: agent.EventResult, Call: call("c9", "dock_ship", `{}`), Result: nil}}))
@@ -302,37 +302,39 @@ func TestSendFailureKeepsCall(t *testing.T) {
 	m, f := setup(t)
 	f.err = errors.New("runner stopped")
 	drive(t, m, keys("a"))
-	if len(m.pending) != 1 {
-		t.Fatal("call dropped although the decision was not delivered")
-	}
-	if !strings.Contains(logText(m, 78, 5), "runner stopped") {
-		t.Error("send error not logged")
-	}
+	wantPendingLogged(t, m, 1, "call dropped although the decision was not delivered", "runner stopped", "send error not logged")
 }
 
 func TestAgentDecisionRemovesPending(t *testing.T) {
 	m, _ := setup(t)
 	drive(t, m, events([]agent.Event{{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c1", Decision: agent.Approve, By: "rule"}}}))
-	if len(m.pending) != 0 {
-		t.Error("call decided by the agent still pending")
+	wantPendingLogged(t, m, 0, "call decided by the agent still pending", "approved navigate_ship (rule)", "decision not logged")
+}
+
+// wantPendingLogged fails (at once) when n calls do not wait, and (going on) when the
+// log's last lines do not say logged.
+func wantPendingLogged(t *testing.T, m *Model, n int, notPending, logged, notLogged string) {
+	t.Helper()
+	if len(m.calls.pending) != n {
+		t.Fatal(notPending)
 	}
-	if !strings.Contains(logText(m, 78, 5), "approved navigate_ship (rule)") {
-		t.Error("decision not logged")
+	if !strings.Contains(logText(m, 78, 5), logged) {
+		t.Error(notLogged)
 	}
 }
 
 func TestHelpToggles(t *testing.T) {
 	m, _ := setup(t)
 	drive(t, m, keys("?"))
-	if m.dialog != helpDialog {
+	if m.openKind() != helpDialog {
 		t.Fatal("? did not open help")
 	}
 	drive(t, m, keys("a"))
-	if len(m.pending) != 1 {
+	if len(m.calls.pending) != 1 {
 		t.Fatal("a decided while help was open")
 	}
 	drive(t, m, keys("?"))
-	if m.dialog != noDialog {
+	if m.openKind() != noDialog {
 		t.Fatal("? did not close help")
 	}
 }

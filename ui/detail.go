@@ -20,6 +20,8 @@ import (
 // detailView is the whole view over the panes. It holds its own text and scroll; the
 // log's entries are walked with the pane keys without closing it.
 type detailView struct {
+	st     *styles
+	km     *keymap.KeyMap
 	title  string
 	text   string // plain text: what is shown, and what is copied
 	scroll paneScroll
@@ -154,23 +156,31 @@ func readablePretty(raw []byte) string {
 	return strings.NewReplacer(`\n`, "\n", `\\`, `\`).Replace(prettyJSON(raw))
 }
 
-// Update handles a key: scroll, walk the log, copy, or close (closed true).
-func (d *detailView) Update(msg tea.KeyPressMsg, km *keymap.KeyMap) (cmd tea.Cmd, closed bool) {
+func (d *detailView) kind() dialogKind { return detailDialog }
+func (d *detailView) scrollBy(n int)   { d.scroll.by(n) }
+
+// update handles a key: scroll, walk the log, copy, or close.
+func (d *detailView) update(msg tea.Msg) (tea.Cmd, action) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	km := d.km
 	d.note = ""
 	switch {
-	case key.Matches(msg, km.Cancel, km.Details, km.Quit):
-		return nil, true
-	case key.Matches(msg, km.Copy):
+	case key.Matches(k, km.Cancel, km.Details, km.Quit):
+		return nil, actClose
+	case key.Matches(k, km.Copy):
 		d.note = fmt.Sprintf("copied %d characters (OSC 52: the terminal must allow it; shift-drag selects too)", len([]rune(d.text)))
-		return tea.SetClipboard(d.text), false
-	case key.Matches(msg, km.NextTab):
+		return tea.SetClipboard(d.text), nil
+	case key.Matches(k, km.NextTab):
 		d.walk(1)
-	case key.Matches(msg, km.PrevTab):
+	case key.Matches(k, km.PrevTab):
 		d.walk(-1)
 	default:
-		scrollKey(&d.scroll, km, msg)
+		scrollKey(&d.scroll, km, k)
 	}
-	return nil, false
+	return nil, nil
 }
 
 // scrollKey scrolls s by a line or a page for the up, down and page keys; it says
@@ -191,8 +201,9 @@ func scrollKey(s *paneScroll, km *keymap.KeyMap, msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// View draws the view as a box over the panes, w×h at most.
-func (d *detailView) View(st *styles, km *keymap.KeyMap, w, h int) []string {
+// view draws the view as a box over the panes, w×h at most.
+func (d *detailView) view(w, h int) []string {
+	st, km := d.st, d.km
 	dw := min(w, 100)
 	body := wrapStyled(d.text, dw-2, st.text, "")
 	keys := []key.Binding{withDesc(km.Copy, "copy"), withDesc(km.Down, "scroll"), withDesc(km.Cancel, "close")}

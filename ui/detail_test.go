@@ -34,14 +34,14 @@ func TestWholeViewOfALogEntry(t *testing.T) {
 	}
 	drive(t, m, keys("enter"))
 	got := stripANSI(m.render())
-	if m.detail == nil || !strings.Contains(got, "a result") || !strings.Contains(got, "market line 12") {
+	if m.openKind() != detailDialog || !strings.Contains(got, "a result") || !strings.Contains(got, "market line 12") {
 		t.Fatalf("enter does not show the result whole:\n%s", got)
 	}
 	_, cmd := m.Update(keyMsg("c"))
 	if cmd == nil {
 		t.Fatal("the copy key gives no command")
 	}
-	if msg := cmd(); fmt.Sprint(msg) != m.detail.text || !strings.Contains(fmt.Sprintf("%T", msg), "Clipboard") {
+	if msg := cmd(); fmt.Sprint(msg) != m.dlg.(*detailView).text || !strings.Contains(fmt.Sprintf("%T", msg), "Clipboard") {
 		t.Errorf("the copy key sends %T %q, want the clipboard set to the whole entry", msg, fmt.Sprint(msg))
 	}
 	if got := stripANSI(m.render()); !strings.Contains(got, "copied") {
@@ -57,7 +57,7 @@ func TestWholeViewOfALogEntry(t *testing.T) {
 		t.Error("the wheel scrolled the log under the whole view")
 	}
 	drive(t, m, keys("esc"))
-	if m.detail != nil {
+	if m.openKind() == detailDialog {
 		t.Error("esc does not close the whole view")
 	}
 }
@@ -108,7 +108,7 @@ func TestReplayShowsTheStepsCallsWhole(t *testing.T) {
 		t.Errorf("the whole view does not reach the step's last call:\n%s", got)
 	}
 	r.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if r.m.detail != nil {
+	if r.m.openKind() == detailDialog {
 		t.Error("esc does not close the whole view on the replay screen")
 	}
 }
@@ -124,7 +124,7 @@ func TestMapLegend(t *testing.T) {
 		}
 	}
 	drive(t, m, keys("m"))
-	if m.legend != nil {
+	if m.openKind() == legendDialog {
 		t.Error("m does not close the legend")
 	}
 }

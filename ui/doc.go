@@ -16,7 +16,9 @@
 // columns, narrow ones (down to 80×24) get tabs. Dialogs: veto reason, the JSON editor
 // (its arguments go back to the runner for review before they are approved), the
 // approval rules (add, edit and remove the session's; config and profile rules marked),
-// help, quit. A resumed session's log opens with the
+// help, quit. Model owns the layout and routes: each dialog is a type of its own that
+// handles its keys and returns what the Model must do (dialog.go), and the events go to
+// the parts they change (events.go). A resumed session's log opens with the
 // journal's last entries (Info.History). Every key comes from package keymap.
 //
 // Rendering cost does not depend on the length of the log: only the visible window of

@@ -6,25 +6,100 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/keymap"
 )
 
-// openEditor opens the JSON editor on a call's arguments.
-func (m *Model) openEditor(c agent.Call) tea.Cmd {
-	m.dialog = editDialog
-	m.editCall = c
-	m.editRefused = false
-	m.editor.SetValue(prettyJSON(c.Args))
-	m.resizeWidgets()
-	m.validateEdit()
-	return m.editor.Focus()
+// argsEditor is the edit dialog: a JSON editor on a pending call's arguments, checked
+// against the tool's schema as they are typed. Submitting does not decide the call: it
+// sends the arguments for review (agent.CmdRevise); the runner checks them, runs a new
+// dry run and sends the call back (tool_updated), and the person approves it from the
+// Pending pane. Submitting while something is wrong is refused in place.
+type argsEditor struct {
+	st      *styles
+	km      *keymap.KeyMap
+	tools   map[string]game.Tool
+	call    agent.Call
+	editor  textarea.Model
+	probs   []string // what is wrong with the arguments as typed
+	refused bool     // a submit was refused for those problems
 }
 
-// validateEdit checks the editor's text against the tool's schema, as typed.
-func (m *Model) validateEdit() {
-	m.editProbs = editProblems(m.tools, m.editCall.Tool, m.editor.Value())
+// newArgsEditor opens the editor on call c's arguments, for a terminal of width×height.
+func newArgsEditor(st *styles, km *keymap.KeyMap, tools map[string]game.Tool, c agent.Call, width, height int) (*argsEditor, tea.Cmd) {
+	d := &argsEditor{st: st, km: km, tools: tools, call: c, editor: textarea.New()}
+	d.editor.ShowLineNumbers = false
+	d.editor.Prompt = ""
+	d.editor.SetStyles(textarea.DefaultStyles(st.dark))
+	d.editor.SetValue(prettyJSON(c.Args))
+	d.resize(width, height)
+	d.validate()
+	return d, d.editor.Focus()
+}
+
+func (d *argsEditor) kind() dialogKind { return editDialog }
+func (d *argsEditor) callID() string   { return d.call.ID }
+
+// resize fits the editor to the terminal: as tall as the arguments, within reason.
+func (d *argsEditor) resize(width, height int) {
+	d.editor.SetWidth(max(min(width, 90)-4, 10))
+	lines := strings.Count(d.editor.Value(), "\n") + 1
+	d.editor.SetHeight(max(min(lines, height-12), 3))
+}
+
+// validate checks the editor's text against the tool's schema.
+func (d *argsEditor) validate() {
+	d.probs = editProblems(d.tools, d.call.Tool, d.editor.Value())
+}
+
+func (d *argsEditor) update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		d.resize(msg.Width, msg.Height)
+		return nil, nil
+	case tea.BackgroundColorMsg:
+		d.editor.SetStyles(textarea.DefaultStyles(d.st.dark))
+		return nil, nil
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, d.km.Cancel):
+			return nil, actClose
+		case key.Matches(msg, d.km.Submit):
+			d.validate()
+			if len(d.probs) > 0 {
+				d.refused = true
+				return nil, nil
+			}
+			return nil, actRevise{id: d.call.ID, args: agent.CompactJSON(json.RawMessage(strings.TrimSpace(d.editor.Value())))}
+		}
+		d.refused = false
+	}
+	cmd := typed(&d.editor, msg)
+	d.validate()
+	return cmd, nil
+}
+
+func (d *argsEditor) view(w, h int) []string {
+	st, km := d.st, d.km
+	dw := min(w, 90)
+	lines := wrapStyled("arguments (JSON), checked against the tool's schema as you type; "+
+		firstKey(km.Submit)+" sends them for review (new dry run), then "+firstKey(km.Approve)+" approves", dw-2, st.muted, "")
+	lines = append(lines, splitLines(d.editor.View())...)
+	lines = append(lines, "")
+	if len(d.probs) == 0 {
+		lines = append(lines, st.good.Render("✓ valid"))
+	}
+	for _, p := range d.probs {
+		lines = append(lines, wrapStyled(p, dw-2, st.bad, "✗ ")...)
+	}
+	if d.refused {
+		lines = append(lines, st.warn.Render("! fix the problems above before submitting"))
+	}
+	lines = append(lines, helpLine(st, []key.Binding{km.Submit, km.Cancel}, dw-2))
+	return box(st, "Edit "+d.call.Tool, lines, dw, min(len(lines)+2, h), frameFocus)
 }
 
 // editProblems lists what is wrong with args for tool; none means it can be sent.
@@ -51,71 +126,4 @@ func editProblems(tools map[string]game.Tool, tool, args string) []string {
 		return []string{"arguments: expected a JSON object, got invalid JSON (" + err.Error() + ")"}
 	}
 	return nil
-}
-
-// editKey handles the JSON editor: submit only when valid, esc cancels, anything
-// else edits. Submitting does not decide the call: it sends the arguments for review
-// (agent.CmdRevise); the runner checks them, runs a new dry run and sends the call
-// back (tool_updated), and the person approves it from the pending pane.
-func (m *Model) editKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Cancel):
-		m.closeDialog()
-		return nil
-	case key.Matches(msg, m.keys.Submit):
-		m.validateEdit()
-		if len(m.editProbs) > 0 {
-			m.editRefused = true
-			return nil
-		}
-		args := agent.CompactJSON(json.RawMessage(strings.TrimSpace(m.editor.Value())))
-		m.closeDialog()
-		m.revise(m.editCall.ID, args)
-		return nil
-	}
-	cmd := typed(&m.editor, msg)
-	m.editRefused = false
-	m.validateEdit()
-	return cmd
-}
-
-// revise sends edited arguments for review. Until the runner answers, the pending pane
-// shows the new arguments with "the runner is checking it" and approving waits.
-func (m *Model) revise(id string, args json.RawMessage) {
-	for i := range m.pending {
-		p := &m.pending[i]
-		if p.call.ID != id {
-			continue
-		}
-		if compactJSON(args) == compactJSON(p.call.Args) {
-			m.hint = "the arguments are unchanged; nothing sent"
-			return
-		}
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRevise, CallID: id, Args: args}); err != nil {
-			m.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
-			m.hint = "the edit was not sent: " + err.Error() // seen whatever pane is shown
-			return
-		}
-		before := p.call
-		p.before = &before
-		p.call.Args = args
-		p.call.Simulation = nil
-		p.call.Problems = nil
-		p.revising, p.edited = true, true
-		m.log.add(kindInfo, "edited "+p.call.Tool+" → "+spacedJSON(args)+" (for review: "+firstKey(m.keys.Approve)+" approves)")
-		return
-	}
-}
-
-// reviseRefused puts back the arguments of calls whose revision the runner refused
-// (an error event while a revision was out).
-func (m *Model) reviseRefused() {
-	for i := range m.pending {
-		p := &m.pending[i]
-		if p.revising && p.before != nil {
-			p.call = *p.before
-			p.revising, p.edited, p.before = false, false, nil
-			m.log.add(kindError, "the edit of "+p.call.Tool+" was not taken; its arguments are as before")
-		}
-	}
 }

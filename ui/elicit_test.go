@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
 )
@@ -29,7 +28,7 @@ func TestQuestionForm(t *testing.T) {
 	f := newFake()
 	m := newTestModel(f)
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events(opening(), []agent.Event{question(doorForm)}))
-	screen := ansi.Strip(m.render())
+	screen := stripANSI(m.render())
 	for _, want := range []string{"Question from dungeon", "Which door do you open?", "left │ [middle] │ right", "Your name *", "a accept", "d decline", "c cancel"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, screen)
@@ -58,7 +57,7 @@ func TestQuestionDeclineAndURL(t *testing.T) {
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events(opening(), []agent.Event{question(doorForm), url}))
 	drive(t, m, keys("d"))
 	drive(t, m, events([]agent.Event{{Type: agent.EventAnswered, Elicitation: &agent.Elicitation{ID: "ask_1_1", Action: "decline"}}}))
-	screen := ansi.Strip(m.render())
+	screen := stripANSI(m.render())
 	if !strings.Contains(screen, "open: https://example.test/guild") || !strings.Contains(screen, "o open the page") {
 		t.Errorf("the URL question is not shown:\n%s", screen)
 	}
@@ -74,7 +73,7 @@ func TestSamplingRequestShown(t *testing.T) {
 	req := agent.Event{Type: agent.EventSampling, Sampling: &agent.Sampling{ID: "sample_1_1", Server: "dungeon", MaxTokens: 50,
 		Messages: []game.SampleMessage{{Role: "user", Text: "Describe the hall."}}, NeedsOK: true}}
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events(opening(), []agent.Event{req}), keys("a"))
-	screen := ansi.Strip(m.render())
+	screen := stripANSI(m.render())
 	if !strings.Contains(screen, "dungeon asks to use your model") || !strings.Contains(screen, "user: Describe the hall.") {
 		t.Errorf("the request is not shown:\n%s", screen)
 	}
@@ -105,7 +104,7 @@ func TestQuestionMultipleChoice(t *testing.T) {
 	schema := `{"type":"object","properties":{"fish":{"type":"array","title":"Fish","items":{"anyOf":[
 		{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"},{"const":"fish-3","title":"Trout"}]},"default":["fish-1"]}}}`
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}}, events(opening(), []agent.Event{question(schema)}))
-	if screen := ansi.Strip(m.render()); !strings.Contains(screen, "›[x] Tuna  [ ] Salmon  [ ] Trout") {
+	if screen := stripANSI(m.render()); !strings.Contains(screen, "›[x] Tuna  [ ] Salmon  [ ] Trout") {
 		t.Errorf("the boxes are not shown:\n%s", screen)
 	}
 	drive(t, m, keys("right", "right", "space", "a"))
@@ -124,7 +123,7 @@ func TestLongFormFollowsTheSelection(t *testing.T) {
 	for range 25 {
 		drive(t, m, keys("down"))
 	}
-	screen := ansi.Strip(m.render())
+	screen := stripANSI(m.render())
 	if !strings.Contains(screen, "▸ field25") || strings.Contains(screen, "field00") || !strings.Contains(screen, "a accept") {
 		t.Errorf("the selected field or the keys are not on screen:\n%s", screen)
 	}

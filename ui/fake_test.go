@@ -266,3 +266,13 @@ func mustDuration(t *testing.T, s string) time.Duration {
 	}
 	return d
 }
+
+// editorOf is the edit dialog open on m; the test fails when another one (or none) is.
+func editorOf(t *testing.T, m *Model) *argsEditor {
+	t.Helper()
+	d, ok := m.dlg.(*argsEditor)
+	if !ok {
+		t.Fatalf("dialog %v is open, want the editor", m.openKind())
+	}
+	return d
+}

@@ -17,17 +17,26 @@ import (
 // A3), over the panes, one key away from the first screen. It holds the map it was
 // opened on and its own scroll.
 type legendView struct {
+	st     *styles
+	km     *keymap.KeyMap
 	mp     *game.Map // nil: the game has drawn no map
 	scroll paneScroll
 }
 
-// Update handles a key: scroll, or close (closed true).
-func (l *legendView) Update(msg tea.KeyPressMsg, km *keymap.KeyMap) (closed bool) {
-	if key.Matches(msg, km.Cancel, km.Legend, km.Quit) {
-		return true
+func (l *legendView) kind() dialogKind { return legendDialog }
+func (l *legendView) scrollBy(n int)   { l.scroll.by(n) }
+
+// update handles a key: scroll, or close.
+func (l *legendView) update(msg tea.Msg) (tea.Cmd, action) {
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case !ok:
+	case key.Matches(k, l.km.Cancel, l.km.Legend, l.km.Quit):
+		return nil, actClose
+	default:
+		scrollKey(&l.scroll, l.km, k)
 	}
-	scrollKey(&l.scroll, km, msg)
-	return false
+	return nil, nil
 }
 
 // text is the legend: how a waypoint is drawn, every symbol with what it is (those on
@@ -88,8 +97,9 @@ func withArticle(name string) string {
 	return "a " + name
 }
 
-// View draws the legend as a box over the panes, w×h at most.
-func (l *legendView) View(st *styles, km *keymap.KeyMap, w, h int) []string {
+// view draws the legend as a box over the panes, w×h at most.
+func (l *legendView) view(w, h int) []string {
+	st, km := l.st, l.km
 	dw := min(w, 72)
 	var body []string
 	for _, line := range l.text() {

@@ -59,6 +59,9 @@ type logView struct {
 	// muted drops what is added: the event is already in the log (a resumed session's
 	// journal).
 	muted bool
+	// The progress line of the call running, replaced while it is the last line.
+	progEntry *entry
+	progCall  string
 	// bottom is the index of the entry on the last line drawn: the one the whole view
 	// opens on.
 	bottom int

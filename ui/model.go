@@ -3,8 +3,6 @@ package ui
 import (
 	"time"
 
-	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
@@ -53,18 +51,6 @@ type Info struct {
 // DefaultGrace is how long decision keys are ignored after a new call appears.
 const DefaultGrace = 400 * time.Millisecond
 
-// dialog is the modal thing on top of the panes, if any.
-type dialog int
-
-const (
-	noDialog dialog = iota
-	vetoDialog
-	editDialog
-	quitDialog
-	helpDialog
-	rulesDialog
-)
-
 // The panes that take focus: the focused one scrolls with the keys and the wheel, has a
 // highlighted border, and is the tab shown on a narrow terminal.
 const (
@@ -76,8 +62,11 @@ const (
 
 var tabNames = [numTabs]string{"World", "Notes & plan", "Log"}
 
-// Model is the root model of the screen. It owns the layout; the panes render into
-// the space it gives them. Use New to make one.
+// Model is the root model of the screen. It owns the layout and routes: an agent event
+// to the parts it changes (events.go), a key to the open dialog, else the question or
+// the advice input that has the focus, else the screen's own bindings (update.go).
+// The parts (panes, the calls, the questions, the advice input, the dialogs) keep their
+// own state and draw themselves in the space the Model gives them. Use New to make one.
 type Model struct {
 	// Grace is how long decision keys are ignored after a new pending call appears, so
 	// typing never approves by accident. New sets DefaultGrace.
@@ -92,67 +81,27 @@ type Model struct {
 	tools  map[string]game.Tool
 	events <-chan agent.Event
 
-	width, height int
-	st            styles
+	st     styles
+	layout layout
 
-	world worldView
-	notes notesView
-	log   logView
+	world  worldView
+	notes  notesView
+	log    logView
+	calls  callBook    // the calls waiting for a decision and running (calls.go)
+	ask    askPane     // a server's questions and requests to use the model (elicit.go)
+	advice adviceInput // the advice line (advice.go)
+	run    runState    // step, state, wait, handing over (status.go)
+	spend  spend       // the bill (spend.go)
+	rules  *ruleBook   // the session's rules and their dialog (rules.go)
 
-	pending     []pendingCall
-	sel         int
-	lastArrival time.Time
-	executing   map[string]string // call ID → tool, between tool_started and tool_result
-	callTools   map[string]string // call ID → tool of every call proposed, for the log
-	noteCalls   map[string]bool   // call IDs of note tools, the log's hideable bookkeeping
-	sentAdvice  map[string]int    // advice sent and not yet echoed by the agent
-	reason      string            // the model's text of this step, the why of its calls
-
-	rules       []string // the session's approval rules, canonical, in the runner's order
-	rulesSel    int      // over ruleRows: the fixed rules, then the session's
-	ruleInput   textinput.Model
-	ruleEditing bool   // the rule input is open
-	ruleOrig    string // the session rule being edited ("" when adding)
-	ruleErr     string // what is wrong with the typed rule
-
-	replaying  bool   // putting a resumed session's journal into the log
-	historySeq uint64 // the last seq from the journal: later copies are not logged twice
-
-	advice      textinput.Model
-	adviceFocus bool
-
-	dialog      dialog
-	returnTo    dialog     // the dialog help was opened from
-	helpScroll  paneScroll // the help is taller than a small terminal
-	vetoInput   textinput.Model
-	editor      textarea.Model
-	editCall    agent.Call
-	editProbs   []string
-	editRefused bool
-
-	tab         int           // the focused pane
-	rects       [numTabs]rect // where each pane was last drawn (zero: not on screen)
-	unfold      bool          // the selected pending call's long arguments are shown whole
-	hint        string        // a one-off message in the status bar, cleared by the next key
-	step        int
-	state       agent.State
-	tokens      int
-	cost        float64
-	costUnknown bool  // a model without a known price was used: the status bar says so, not $0
-	spend       spend // prompt and cached tokens, and whether the cost is an upper bound
-	keepPlaying bool  // play is handed over (keep_playing)
-	catalog     *agent.CatalogView
-	wait        *game.Wait
-	closed      bool
-	ask         askPane  // a server's questions and requests to use the model (elicit.go)
-	notify      notifier // calls the person when they are needed and look elsewhere (notify.go)
+	dlg         dialog    // the open dialog (dialog.go), nil for none
+	hint        string    // a one-off message in the status bar, cleared by the next key
+	lastArrival time.Time // when the last call or question appeared, for the grace period
+	history     history   // a resumed session's journal
+	notify      notifier  // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
-	// detail and legend are the views over the panes, when open: a call or log entry
-	// whole (detail.go), what the map's symbols mean (legend.go).
-	detail *detailView
-	legend *legendView
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -163,18 +112,15 @@ func New(a Agent, info Info) *Model {
 		km = keymap.Default()
 	}
 	m := &Model{
-		Grace:      DefaultGrace,
-		Now:        time.Now,
-		agent:      a,
-		info:       info,
-		keys:       km,
-		tools:      map[string]game.Tool{},
-		executing:  map[string]string{},
-		callTools:  map[string]string{},
-		noteCalls:  map[string]bool{},
-		sentAdvice: map[string]int{},
-		st:         newStyles(true),
-		notify:     newNotifier(info.Notify, info.Session),
+		Grace:  DefaultGrace,
+		Now:    time.Now,
+		agent:  a,
+		info:   info,
+		keys:   km,
+		tools:  map[string]game.Tool{},
+		calls:  newCallBook(),
+		st:     newStyles(true),
+		notify: newNotifier(info.Notify, info.Session),
 	}
 	if a != nil {
 		m.events = a.Events()
@@ -184,23 +130,13 @@ func New(a Agent, info Info) *Model {
 	}
 	m.log.st = &m.st
 	m.world.legendHint = firstKey(km.Legend) + ": legend"
-	m.advice = textinput.New()
-	m.advice.Prompt = "advice› "
-	m.advice.Placeholder = "type advice for the agent, enter to send"
-	m.vetoInput = textinput.New()
-	m.vetoInput.Prompt = "reason› "
-	m.vetoInput.Placeholder = "optional: why not (enter to veto)"
-	m.ruleInput = textinput.New()
-	m.ruleInput.Prompt = "rule› "
-	m.ruleInput.Placeholder = "allow navigate_ship if fuel <= 100"
-	m.ruleInput.CharLimit = 1000
-	m.editor = textarea.New()
-	m.editor.ShowLineNumbers = false
-	m.editor.Prompt = ""
+	m.ask.st, m.ask.km = &m.st, km
+	m.advice = newAdviceInput(&m.st, km)
+	m.rules = newRuleBook(&m.st, km, info)
 	m.applyStyles()
 	m.replayHistory(info.History)
 	if len(info.History) > 0 {
-		m.tab = tabLog // a resumed session opens on what happened before
+		m.layout.tab = tabLog // a resumed session opens on what happened before
 	}
 	if info.Banner != "" {
 		m.log.add(kindInfo, info.Banner)
@@ -208,12 +144,11 @@ func New(a Agent, info Info) *Model {
 	return m
 }
 
-// applyStyles hands the current palette to the widgets and drops cached renders.
+// applyStyles hands the current palette to the inputs that live as long as the Model
+// and drops cached renders.
 func (m *Model) applyStyles() {
-	m.advice.SetStyles(textinput.DefaultStyles(m.st.dark))
-	m.vetoInput.SetStyles(textinput.DefaultStyles(m.st.dark))
-	m.ruleInput.SetStyles(textinput.DefaultStyles(m.st.dark))
-	m.editor.SetStyles(textarea.DefaultStyles(m.st.dark))
+	m.advice.restyle()
+	m.rules.restyle()
 	m.log.gen++
 }
 

@@ -52,3 +52,11 @@ func (v *notesView) title() string {
 	}
 	return "Notes & plan"
 }
+
+// take takes the notebook after a change: the queued advice is in it now.
+func (v *notesView) take(n *agent.NotesView) {
+	if n != nil {
+		v.notes = *n
+		v.queued = nil
+	}
+}

@@ -82,6 +82,7 @@ type notifier struct {
 
 	focus     focus
 	stateText string // why the runner is in its state (a spend cap), from its last state event
+	loopText  string // why play paused for a loop, until it runs again
 	wait      string // the wait now ("" none): its key
 	text      string // what waits, in words
 	called    bool   // this wait was called
@@ -105,6 +106,19 @@ func newNotifier(mode NotifyMode, session string) notifier {
 		n.desktop = desktopNotify
 	}
 	return n
+}
+
+// observe takes what the runner said of its state and of a loop it caught.
+func (n *notifier) observe(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventState:
+		n.stateText = ev.Text
+		if ev.State != agent.Paused {
+			n.loopText = ""
+		}
+	case agent.EventLoop:
+		n.loopText = ev.Text
+	}
 }
 
 // need takes what the person is needed for now (key "" when nothing): a new wait is
@@ -193,21 +207,24 @@ func (m *Model) needed() (key, text string) {
 			return "sample:" + it.sm.ID, it.sm.Server + " asks to use the model"
 		}
 	}
-	switch m.state {
+	switch m.run.state {
 	case agent.Deciding:
-		if len(m.pending) == 0 {
+		if len(m.calls.pending) == 0 {
 			return "", ""
 		}
-		what := m.pending[0].call.Tool
-		if len(m.pending) > 1 {
-			what = fmt.Sprintf("%s and %d more", what, len(m.pending)-1)
+		what := m.calls.pending[0].call.Tool
+		if len(m.calls.pending) > 1 {
+			what = fmt.Sprintf("%s and %d more", what, len(m.calls.pending)-1)
 		}
-		return fmt.Sprintf("decide:%d", m.step), "waiting for your decision: " + what
+		return fmt.Sprintf("decide:%d", m.run.step), "waiting for your decision: " + what
 	case agent.Idle:
-		return fmt.Sprintf("idle:%d", m.step), "the agent waits for your advice"
+		return fmt.Sprintf("idle:%d", m.run.step), "the agent waits for your advice"
 	case agent.Paused, agent.Stopped:
+		if m.run.state == agent.Paused && m.notify.loopText != "" {
+			return fmt.Sprintf("loop:%d", m.run.step), "the agent is stuck: " + m.notify.loopText
+		}
 		if strings.Contains(m.notify.stateText, " cap of ") {
-			return fmt.Sprintf("cap:%d", m.step), m.notify.stateText
+			return fmt.Sprintf("cap:%d", m.run.step), m.notify.stateText
 		}
 	}
 	return "", ""
@@ -216,7 +233,7 @@ func (m *Model) needed() (key, text string) {
 // title is the terminal window's title: how many calls wait, and the session.
 func (m *Model) title() string {
 	t := "coplay"
-	if n := len(m.pending); n > 0 && m.state == agent.Deciding {
+	if n := len(m.calls.pending); n > 0 && m.run.state == agent.Deciding {
 		t = fmt.Sprintf("(%d waiting) coplay", n)
 	}
 	if m.info.Session != "" {

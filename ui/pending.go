@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -13,17 +12,6 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/keymap"
 )
-
-// pendingCall is a call waiting for the person's decision.
-type pendingCall struct {
-	call   agent.Call
-	at     time.Time // when it appeared, for the grace period
-	reason string    // the model's text of the step that proposed it
-	// revising: edited arguments were sent and the runner's check (tool_updated) has not
-	// come back yet; edited: the arguments are the person's, awaiting approval.
-	revising, edited bool
-	before           *agent.Call // the call as it was before a revision still out
-}
 
 // prettyJSON indents raw JSON for reading; invalid JSON is returned as it is.
 func prettyJSON(raw json.RawMessage) string {

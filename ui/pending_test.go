@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/coplayhq/coplay/agent"
 )
 
@@ -23,7 +22,7 @@ func TestPendingKeysStayVisibleWithManyCalls(t *testing.T) {
 			evs = append(evs, agent.Event{Type: agent.EventProposed, Call: c})
 		}
 		drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}}, events(opening(), evs))
-		screen := ansi.Strip(m.render())
+		screen := stripANSI(m.render())
 		if !strings.Contains(screen, "a approve") || !strings.Contains(screen, "v veto") {
 			t.Errorf("%dx%d: the decision keys are not on screen:\n%s", size[0], size[1], screen)
 		}
@@ -38,7 +37,7 @@ func TestStatusShowsTheStepOfResumedEvents(t *testing.T) {
 	c := call("c1", "orbit_ship", `{"shipSymbol":"COPLAY-1"}`)
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 160, Height: 48}},
 		events([]agent.Event{{Type: agent.EventStarted, Text: "resumed"}, {Type: agent.EventProposed, Step: 41, Call: c}}))
-	if screen := ansi.Strip(m.render()); !strings.Contains(screen, "step 41") {
+	if screen := stripANSI(m.render()); !strings.Contains(screen, "step 41") {
 		t.Fatalf("status bar does not show step 41:\n%s", screen)
 	}
 }

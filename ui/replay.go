@@ -108,11 +108,11 @@ func (r *ReplayModel) rebuild() {
 		prev := r.m
 		r.m = New(nil, r.info)
 		if prev != nil {
-			r.m.st, r.m.tab = prev.st, prev.tab
+			r.m.st, r.m.layout.tab = prev.st, prev.layout.tab
 			r.m.log.hideNotebook = prev.log.hideNotebook
 			r.m.applyStyles()
 		}
-		r.m.width, r.m.height = r.width, r.height
+		r.m.layout.width, r.m.layout.height = r.width, r.height
 		r.built = -1
 		r.feed(r.rp.Before)
 	}
@@ -127,8 +127,8 @@ func (r *ReplayModel) rebuild() {
 	if st.Observation != nil {
 		m.world.observe(st.Observation)
 	}
-	m.step = st.Step
-	m.pending, m.sel, m.executing, m.wait = nil, 0, map[string]string{}, nil
+	m.run.step, m.run.wait = st.Step, nil
+	m.calls.pending, m.calls.sel, m.calls.executing = nil, 0, map[string]string{}
 	m.ask.items = nil
 	m.replayStep = st
 	m.notes.notes = agent.NotesView{Text: st.Notes.Text, Version: st.Notes.Version, Plan: st.Notes.Plan}
@@ -137,8 +137,8 @@ func (r *ReplayModel) rebuild() {
 // feed folds journaled events into the panes, as a resumed screen folds its history.
 func (r *ReplayModel) feed(evs []agent.Event) {
 	m := r.m
-	m.replaying = true
-	defer func() { m.replaying = false }()
+	m.history.replaying = true
+	defer func() { m.history.replaying = false }()
 	for _, ev := range evs {
 		if ev.Type == agent.EventTextDelta {
 			continue
@@ -176,7 +176,7 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	if r.inputFor != inputNone {
 		return r.inputKey(msg)
 	}
-	if r.m.detail != nil || r.m.legend != nil {
+	if r.m.dlg != nil {
 		return r.m.handleKey(msg) // the whole view or the legend, over the panes
 	}
 	if r.help {
@@ -205,35 +205,42 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
-	case key.Matches(msg, rk.NextDecision):
-		r.jump(agent.MarkDecision, 1)
-	case key.Matches(msg, rk.PrevDecision):
-		r.jump(agent.MarkDecision, -1)
-	case key.Matches(msg, rk.NextVeto):
-		r.jump(agent.MarkVeto, 1)
-	case key.Matches(msg, rk.PrevVeto):
-		r.jump(agent.MarkVeto, -1)
-	case key.Matches(msg, rk.NextAdvice):
-		r.jump(agent.MarkAdvice, 1)
-	case key.Matches(msg, rk.PrevAdvice):
-		r.jump(agent.MarkAdvice, -1)
-	case key.Matches(msg, rk.NextTrigger):
-		r.jump(agent.MarkTrigger, 1)
-	case key.Matches(msg, rk.PrevTrigger):
-		r.jump(agent.MarkTrigger, -1)
-	case key.Matches(msg, rk.NextError):
-		r.jump(agent.MarkError, 1)
-	case key.Matches(msg, rk.PrevError):
-		r.jump(agent.MarkError, -1)
+	case r.jumpKey(msg):
 	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
 		km.Details, km.Legend):
 		r.m.paneKey(msg)
 	case key.Matches(msg, km.Up):
-		r.m.scrollPane(r.m.tab, -1)
+		r.m.scrollPane(r.m.layout.tab, -1)
 	case key.Matches(msg, km.Down):
-		r.m.scrollPane(r.m.tab, 1)
+		r.m.scrollPane(r.m.layout.tab, 1)
 	}
 	return nil
+}
+
+// replayJump is a key that jumps to the next or previous step with a mark.
+type replayJump struct {
+	b    key.Binding
+	mark string
+	dir  int
+}
+
+// jumpKey jumps to the next or previous step with a mark when msg is one of the keys
+// for that; it says whether it was.
+func (r *ReplayModel) jumpKey(msg tea.KeyPressMsg) bool {
+	rk := r.rk
+	for _, j := range []replayJump{
+		{rk.NextDecision, agent.MarkDecision, 1}, {rk.PrevDecision, agent.MarkDecision, -1},
+		{rk.NextVeto, agent.MarkVeto, 1}, {rk.PrevVeto, agent.MarkVeto, -1},
+		{rk.NextAdvice, agent.MarkAdvice, 1}, {rk.PrevAdvice, agent.MarkAdvice, -1},
+		{rk.NextTrigger, agent.MarkTrigger, 1}, {rk.PrevTrigger, agent.MarkTrigger, -1},
+		{rk.NextError, agent.MarkError, 1}, {rk.PrevError, agent.MarkError, -1},
+	} {
+		if key.Matches(msg, j.b) {
+			r.jump(j.mark, j.dir)
+			return true
+		}
+	}
+	return false
 }
 
 // ask opens the input line for what.
@@ -308,12 +315,7 @@ func (r *ReplayModel) jump(mark string, dir int) {
 }
 
 // View draws the panes, the timeline and the replay's status line.
-func (r *ReplayModel) View() tea.View {
-	v := tea.NewView(r.render())
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	return v
-}
+func (r *ReplayModel) View() tea.View { return screenView(r.render()) }
 
 func (r *ReplayModel) render() string {
 	w, h := r.width, r.height
@@ -321,17 +323,13 @@ func (r *ReplayModel) render() string {
 		return ""
 	}
 	m := r.m
-	m.width, m.height = w, h
-	mainH := max(h-2, 0)
-	var main []string
-	if w >= wideWidth {
-		main = m.renderWide(w, mainH)
-	} else {
-		main = m.renderNarrow(w, mainH)
+	m.layout.width, m.layout.height = w, h
+	main := m.renderPanes(w, h-2)
+	if m.dlg != nil {
+		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
 	}
-	main = m.overlayViews(main, w, mainH)
 	if r.help {
-		main = overlay(main, r.renderHelp(w, mainH), w, mainH)
+		main = overlay(main, r.renderHelp(w, max(h-2, 0)), w, max(h-2, 0))
 	}
 	lines := append(main, r.timeline(w), r.status(w))
 	return strings.Join(block(lines, w, h), "\n")
@@ -481,69 +479,6 @@ func (r *ReplayModel) renderHelp(w, h int) []string {
 	dw := min(w, max(widthOf(lines[0]), 60)+2)
 	return box(st, "Replay help", lines[:min(len(lines), max(h-2, 1))], dw, min(len(lines)+2, h), frameFocus)
 }
-
-// replayPending draws the Pending pane of the replay screen: the step's calls, each
-// with its arguments, who decided what and why, and what came of it; the model's words
-// first. Vetoes come before the rest when there is no room for every call.
-func (m *Model) replayPending(w, maxH int) []string {
-	st := &m.st
-	s := m.replayStep
-	var out []string
-	if s.Text != "" {
-		why := wrapStyled(s.Text, w, st.muted, "why: ")
-		out = append(out, why[:min(len(why), 2)]...)
-	}
-	if len(s.Calls) == 0 {
-		return append(out, st.muted.Render("no calls at this step"))
-	}
-	var vetoed, rest []string
-	for _, c := range s.Calls {
-		lines := []string{padLine(st.selected.Render("▸ "+c.Tool)+" "+st.text.Render(spacedJSON(c.Args)), w)}
-		if d := c.Decision; d != nil {
-			by := d.By
-			if d.Rule != "" {
-				by += " (" + d.Rule + ")"
-			}
-			switch d.Decision {
-			case agent.Veto:
-				reason := d.Reason
-				if reason == "" {
-					reason = "no reason given"
-				}
-				lines = append(lines, wrapStyled("vetoed by "+by+": "+reason, w, st.bad, "  ✗ ")...)
-			default:
-				lines = append(lines, padLine(st.good.Render("  ✓ "+string(d.Decision)+" by "+by), w))
-			}
-		} else {
-			lines = append(lines, padLine(st.warn.Render("  … never decided"), w))
-		}
-		if res := c.Result; res != nil {
-			switch {
-			case res.Unknown:
-				lines = append(lines, padLine(st.warn.Render("  ? outcome unknown"), w))
-			case res.Err != nil:
-				lines = append(lines, padLine(st.bad.Render("  → error: "+oneLineText(res.Err.Message)), w))
-			default:
-				lines = append(lines, padLine(st.muted.Render("  → "+oneLineText(res.Output)), w))
-			}
-		}
-		if c.Decision != nil && c.Decision.Decision == agent.Veto {
-			vetoed = append(vetoed, lines...)
-		} else {
-			rest = append(rest, lines...)
-		}
-	}
-	out = append(out, vetoed...)
-	out = append(out, rest...)
-	if len(out) > maxH && maxH > 0 {
-		more := len(out) - maxH + 1
-		out = append(out[:maxH-1], st.muted.Render(fmt.Sprintf("… %d more lines · %s shows the step's calls whole", more, m.keys.Details.Help().Key)))
-	}
-	return out
-}
-
-// oneLineText is s on one line, its runs of white space one space.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // without is b without the keys in taken, its help saying only the keys left.
 func without(b key.Binding, taken []string) key.Binding {

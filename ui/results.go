@@ -7,6 +7,9 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
+// resultLines bounds how much of a result's output the log shows.
+const resultLines = 6
+
 // describeResult is the log entry for a finished call: the game's error, or the first
 // lines of the output; full is the entry with the whole output, for the whole view.
 func describeResult(tool string, r *game.Result) (k kind, text, full string) {

@@ -4,17 +4,46 @@ import (
 	"slices"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/rules"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/keymap"
 )
 
-// The rules dialog lists every approval rule: the ones from config.toml and the profile
-// first (marked with where they come from; they cannot be changed here), then the
-// session's (from the runner's rules_changed events, and the person's own before the
-// runner confirms them). A session rule can be added, edited (the edit replaces it) and
-// removed; a new or edited rule is checked with the rule parser as it is typed, and the
-// runner checks it again when it arrives.
+// ruleBook is the rules dialog, and the session's rules it lists. It lists every
+// approval rule: the ones from config.toml and the profile first (marked with where they
+// come from; they cannot be changed here), then the session's (from the runner's
+// rules_changed events, and the person's own before the runner confirms them). A session
+// rule can be added, edited (the edit replaces it) and removed; a new or edited rule is
+// checked with the rule parser as it is typed, and the runner checks it again when it
+// arrives. It lives as long as the Model, so the selection stays between openings.
+type ruleBook struct {
+	st      *styles
+	km      *keymap.KeyMap
+	fixed   []agent.FixedRule // from config.toml and the profile
+	tools   []game.Tool       // the catalogue, for checking a rule's tool and arguments
+	session []string          // the session's rules, canonical, in the runner's order
+	sel     int               // over rows: the fixed rules, then the session's
+	input   textinput.Model
+	editing bool   // the rule input is open
+	orig    string // the session rule being edited ("" when adding)
+	err     string // what is wrong with the typed rule
+	width   int    // the terminal's width, for the input
+}
+
+func newRuleBook(st *styles, km *keymap.KeyMap, info Info) *ruleBook {
+	b := &ruleBook{st: st, km: km, fixed: info.Rules, tools: info.Tools,
+		input: newInput("rule› ", "allow navigate_ship if fuel <= 100", st.dark)}
+	b.input.CharLimit = 1000
+	return b
+}
+
+func (b *ruleBook) kind() dialogKind { return rulesDialog }
+
+// restyle hands the current palette to the rule input.
+func (b *ruleBook) restyle() { b.input.SetStyles(textinput.DefaultStyles(b.st.dark)) }
 
 // ruleRow is one line of the rules dialog.
 type ruleRow struct {
@@ -22,158 +51,175 @@ type ruleRow struct {
 	from string // "" for a session rule
 }
 
-// ruleRows is every rule in the dialog's order.
-func (m *Model) ruleRows() []ruleRow {
-	rows := make([]ruleRow, 0, len(m.info.Rules)+len(m.rules))
-	for _, f := range m.info.Rules {
+// rows is every rule in the dialog's order.
+func (b *ruleBook) rows() []ruleRow {
+	rows := make([]ruleRow, 0, len(b.fixed)+len(b.session))
+	for _, f := range b.fixed {
 		line := f.Line
 		if r, err := rules.Parse(f.Line); err == nil {
 			line = r.String()
 		}
 		rows = append(rows, ruleRow{line: line, from: f.From})
 	}
-	for _, l := range m.rules {
+	for _, l := range b.session {
 		rows = append(rows, ruleRow{line: l})
 	}
 	return rows
 }
 
-// addRule records a session rule (canonical line) the person just sent.
-func (m *Model) addRule(line string) {
-	if !slices.Contains(m.rules, line) {
-		m.rules = append(m.rules, line)
+// set takes the session's rules from the runner.
+func (b *ruleBook) set(lines []string) {
+	b.session = append([]string(nil), lines...)
+	b.clampSel()
+}
+
+func (b *ruleBook) clampSel() { b.sel = min(b.sel, max(len(b.rows())-1, 0)) }
+
+// add records a session rule (canonical line) the person just sent.
+func (b *ruleBook) add(line string) {
+	if !slices.Contains(b.session, line) {
+		b.session = append(b.session, line)
 	}
 }
 
-// checkRule parses a rule as typed and, when the screen knows the catalogue, checks its
+// remove drops a session rule the person just removed.
+func (b *ruleBook) remove(line string) {
+	b.session = slices.DeleteFunc(b.session, func(l string) bool { return l == line })
+}
+
+// check parses a rule as typed and, when the screen knows the catalogue, checks its
 // tool and arguments: the error says at which column and what was expected.
-func (m *Model) checkRule(text string) (rules.Rule, error) {
-	if len(m.info.Tools) == 0 {
+func (b *ruleBook) check(text string) (rules.Rule, error) {
+	if len(b.tools) == 0 {
 		return rules.Parse(text)
 	}
-	return rules.ParseChecked(text, m.info.Tools)
+	return rules.ParseChecked(text, b.tools)
 }
 
-// openRuleInput opens the one-line rule input, empty to add or prefilled to edit.
-func (m *Model) openRuleInput(orig string) tea.Cmd {
-	m.ruleEditing = true
-	m.ruleOrig = orig
-	m.ruleInput.SetValue(orig)
-	m.ruleInput.CursorEnd()
-	m.ruleInput.SetWidth(max(min(m.width, 90)-len(m.ruleInput.Prompt)-4, 10))
-	m.validateRule()
-	return m.ruleInput.Focus()
+// openInput opens the one-line rule input, empty to add or prefilled to edit.
+func (b *ruleBook) openInput(orig string) tea.Cmd {
+	b.editing = true
+	b.orig = orig
+	b.input.SetValue(orig)
+	b.input.CursorEnd()
+	b.input.SetWidth(max(min(b.width, 90)-len(b.input.Prompt)-4, 10))
+	b.validate()
+	return b.input.Focus()
 }
 
-// validateRule re-checks the rule input.
-func (m *Model) validateRule() {
-	m.ruleErr = ""
-	if text := m.ruleInput.Value(); text != "" {
-		if _, err := m.checkRule(text); err != nil {
-			m.ruleErr = err.Error()
+// validate re-checks the rule input.
+func (b *ruleBook) validate() {
+	b.err = ""
+	if text := b.input.Value(); text != "" {
+		if _, err := b.check(text); err != nil {
+			b.err = err.Error()
 		}
 	}
 }
 
-// rulesKey handles the rules dialog: move, add, edit, remove, close; while a rule is
+// update handles the rules dialog: move, add, edit, remove, close; while a rule is
 // typed, the input takes every key but send and cancel.
-func (m *Model) rulesKey(msg tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
-	if m.ruleEditing {
-		switch {
-		case key.Matches(msg, km.Cancel):
-			m.ruleEditing = false
-			m.ruleInput.Blur()
-		case key.Matches(msg, km.Send):
-			m.submitRule()
-		default:
-			cmd := typed(&m.ruleInput, msg)
-			m.validateRule()
-			return cmd
+func (b *ruleBook) update(msg tea.Msg) (tea.Cmd, action) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		b.width = msg.Width
+		return nil, nil
+	case tea.KeyPressMsg:
+		if !b.editing {
+			return b.listKey(msg)
 		}
-		return nil
+		switch {
+		case key.Matches(msg, b.km.Cancel):
+			b.editing = false
+			b.input.Blur()
+			return nil, nil
+		case key.Matches(msg, b.km.Send):
+			return nil, b.submit()
+		}
 	}
-	rows := m.ruleRows()
+	if !b.editing {
+		return nil, nil
+	}
+	cmd := typed(&b.input, msg)
+	b.validate()
+	return cmd, nil
+}
+
+// listKey handles a key while the list, not the input, has the focus.
+func (b *ruleBook) listKey(msg tea.KeyPressMsg) (tea.Cmd, action) {
+	km := b.km
+	rows := b.rows()
 	switch {
 	case key.Matches(msg, km.Cancel, km.Rules) || (key.Matches(msg, km.Quit) && msg.Text != ""):
-		m.dialog = noDialog
+		return nil, actClose
 	case key.Matches(msg, km.Help):
-		m.returnTo = rulesDialog
-		m.dialog = helpDialog
-		m.helpScroll = paneScroll{}
+		return nil, actOpen{&helpView{st: b.st, km: km, back: b}}
 	case key.Matches(msg, km.Up):
-		m.rulesSel = max(m.rulesSel-1, 0)
+		b.sel = max(b.sel-1, 0)
 	case key.Matches(msg, km.Down):
-		m.rulesSel = min(m.rulesSel+1, max(len(rows)-1, 0))
+		b.sel = min(b.sel+1, max(len(rows)-1, 0))
 	case key.Matches(msg, km.AddRule):
-		return m.openRuleInput("")
+		return b.openInput(""), nil
 	case key.Matches(msg, km.EditRule):
-		if row, ok := m.selectedRule(rows); ok {
-			return m.openRuleInput(row.line)
+		row, hint := b.selected(rows)
+		if hint != "" {
+			return nil, hint
 		}
+		return b.openInput(row.line), nil
 	case key.Matches(msg, km.Revoke):
-		row, ok := m.selectedRule(rows)
-		if !ok {
-			return nil
+		if row, hint := b.selected(rows); hint != "" {
+			return nil, hint
+		} else {
+			return nil, actUnrule(row.line)
 		}
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: row.line}); err != nil {
-			m.log.add(kindError, "removing the rule "+row.line+": "+err.Error())
-			return nil
-		}
-		m.rules = slices.DeleteFunc(m.rules, func(l string) bool { return l == row.line })
-		m.rulesSel = min(m.rulesSel, max(len(m.ruleRows())-1, 0))
-		// The runner's rules_changed puts "rule removed" in the log.
 	}
-	return nil
+	return nil, nil
 }
 
-// selectedRule returns the selected rule when it is the session's; a rule from the
-// config file or the profile says where to change it instead.
-func (m *Model) selectedRule(rows []ruleRow) (ruleRow, bool) {
-	if m.rulesSel >= len(rows) {
-		m.hint = "no rule selected"
-		return ruleRow{}, false
+// selected returns the selected rule when it is the session's; else a hint: a rule from
+// the config file or the profile says where to change it instead.
+func (b *ruleBook) selected(rows []ruleRow) (ruleRow, actHint) {
+	if b.sel >= len(rows) {
+		return ruleRow{}, "no rule selected"
 	}
-	row := rows[m.rulesSel]
+	row := rows[b.sel]
 	if row.from != "" {
-		m.hint = "this rule comes from " + row.from + ": change it there"
-		return ruleRow{}, false
+		return ruleRow{}, actHint("this rule comes from " + row.from + ": change it there")
 	}
-	return row, true
+	return row, ""
 }
 
-// submitRule sends the typed rule when it reads; an edit removes the old one first.
-func (m *Model) submitRule() {
-	r, err := m.checkRule(m.ruleInput.Value())
+// submit asks for the typed rule to be sent when it reads; an edit replaces the rule it
+// was opened on.
+func (b *ruleBook) submit() action {
+	r, err := b.check(b.input.Value())
 	if err != nil {
-		m.ruleErr = err.Error()
-		return
+		b.err = err.Error()
+		return nil
 	}
 	line := r.String()
-	if m.ruleOrig != "" && m.ruleOrig != line {
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: m.ruleOrig}); err != nil {
-			m.ruleErr = "replacing " + m.ruleOrig + ": " + err.Error()
-			return
-		}
-		m.rules = slices.DeleteFunc(m.rules, func(l string) bool { return l == m.ruleOrig })
+	replaces := ""
+	if b.orig != "" && b.orig != line {
+		replaces = b.orig
 	}
-	if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
-		m.ruleErr = err.Error()
-		return
-	}
-	m.addRule(line)
-	m.ruleEditing = false
-	m.ruleInput.Blur()
-	if i := slices.Index(m.ruleRows(), ruleRow{line: line}); i >= 0 {
-		m.rulesSel = i
+	return actRule{line: line, replaces: replaces}
+}
+
+// saved closes the input once the rule was sent, and selects it.
+func (b *ruleBook) saved(line string) {
+	b.add(line)
+	b.editing = false
+	b.input.Blur()
+	if i := slices.Index(b.rows(), ruleRow{line: line}); i >= 0 {
+		b.sel = i
 	}
 }
 
-// renderRules draws the rules dialog.
-func (m *Model) renderRules(w, h int) []string {
-	st := &m.st
+// view draws the rules dialog.
+func (b *ruleBook) view(w, h int) []string {
+	st, km := b.st, b.km
 	dw := min(w, 90)
-	rows := m.ruleRows()
+	rows := b.rows()
 	var lines []string
 	if len(rows) == 0 {
 		lines = append(lines, st.muted.Render("No rules: every action asks."))
@@ -187,7 +233,7 @@ func (m *Model) renderRules(w, h int) []string {
 			prefix := "  "
 			style := st.text
 			switch {
-			case i == m.rulesSel && !m.ruleEditing:
+			case i == b.sel && !b.editing:
 				prefix, style = "▸ ", st.selected
 			case r.from != "":
 				style = st.muted
@@ -195,31 +241,31 @@ func (m *Model) renderRules(w, h int) []string {
 			lines = append(lines, wrapStyled(text, dw-2, style, prefix)...)
 		}
 	}
-	hint := func(b key.Binding, desc string) string {
-		return st.key.Render(b.Help().Key) + " " + st.muted.Render(desc)
+	hint := func(k key.Binding, desc string) string {
+		return st.key.Render(k.Help().Key) + " " + st.muted.Render(desc)
 	}
 	sep := st.muted.Render(" · ")
 	lines = append(lines, "")
-	if m.ruleEditing {
+	if b.editing {
 		title := "new rule"
-		if m.ruleOrig != "" {
+		if b.orig != "" {
 			title = "edit rule (replaces it)"
 		}
 		lines = append(lines, st.muted.Render(title+": allow|ask|deny TOOL[(field=glob, ...)] [if effect <= N [and ...]] [: reason]"),
-			padLine(m.ruleInput.View(), dw-2))
+			padLine(b.input.View(), dw-2))
 		switch {
-		case m.ruleErr != "":
-			lines = append(lines, wrapStyled(m.ruleErr, dw-2, st.bad, "✗ ")...)
-		case m.ruleInput.Value() != "":
+		case b.err != "":
+			lines = append(lines, wrapStyled(b.err, dw-2, st.bad, "✗ ")...)
+		case b.input.Value() != "":
 			lines = append(lines, st.good.Render("✓ valid"))
 		}
-		lines = append(lines, padLine(hint(m.keys.Send, "save")+sep+hint(m.keys.Cancel, "cancel"), dw-2))
+		lines = append(lines, padLine(hint(km.Send, "save")+sep+hint(km.Cancel, "cancel"), dw-2))
 	} else {
 		if len(rows) == 0 {
-			lines = append(lines, st.muted.Render("Press "+firstKey(m.keys.AlwaysAllow)+" on a pending call to allow its tool."))
+			lines = append(lines, st.muted.Render("Press "+firstKey(km.AlwaysAllow)+" on a pending call to allow its tool."))
 		}
-		lines = append(lines, padLine(hint(m.keys.AddRule, "add")+sep+hint(m.keys.EditRule, "edit")+sep+hint(m.keys.Revoke, "remove")+sep+
-			hint(m.keys.Up, "up")+sep+hint(m.keys.Down, "down")+sep+hint(m.keys.Cancel, "close"), dw-2))
+		lines = append(lines, padLine(hint(km.AddRule, "add")+sep+hint(km.EditRule, "edit")+sep+hint(km.Revoke, "remove")+sep+
+			hint(km.Up, "up")+sep+hint(km.Down, "down")+sep+hint(km.Cancel, "close"), dw-2))
 	}
 	return box(st, "Approval rules", lines, dw, min(len(lines)+2, h), frameFocus)
 }

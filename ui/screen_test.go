@@ -81,7 +81,7 @@ func TestAdviceThenApprove(t *testing.T) {
 	drive(t, m, keys("/"), typeText("sell the ore first"), keys("enter", "a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdAdvise, Text: "sell the ore first"},
 		agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
-	if m.adviceFocus {
+	if m.advice.focus {
 		t.Error("the advice input kept the focus after sending")
 	}
 }
@@ -96,17 +96,17 @@ func TestRulesDialogRemoves(t *testing.T) {
 	}
 	drive(t, m, keys("j", "x"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdUnrule, Rule: "allow navigate_ship"})
-	if len(m.rules) != 1 || m.rules[0] != "allow dock_ship" || len(m.pending) != 1 {
-		t.Errorf("after removing: rules %v, %d pending", m.rules, len(m.pending))
+	if len(m.rules.session) != 1 || m.rules.session[0] != "allow dock_ship" || len(m.calls.pending) != 1 {
+		t.Errorf("after removing: rules %v, %d pending", m.rules.session, len(m.calls.pending))
 	}
 	drive(t, m, keys("esc"))
-	if m.dialog != noDialog {
+	if m.openKind() != noDialog {
 		t.Error("esc did not close the rules dialog")
 	}
 	// Allowing a tool from a pending call lists its rule at once.
 	drive(t, m, keys("A"))
-	if len(m.rules) != 2 || m.rules[1] != "allow navigate_ship" {
-		t.Errorf("after A: rules %v", m.rules)
+	if len(m.rules.session) != 2 || m.rules.session[1] != "allow navigate_ship" {
+		t.Errorf("after A: rules %v", m.rules.session)
 	}
 }
 
@@ -131,30 +131,30 @@ func TestRulesDialogAddsAndEdits(t *testing.T) {
 	}
 	drive(t, m, keys("backspace"), typeText("(shipSymbol = COPLAY-1 )"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"})
-	if m.ruleEditing || len(m.rules) != 1 {
-		t.Fatalf("after adding: editing %v, rules %v", m.ruleEditing, m.rules)
+	if m.rules.editing || len(m.rules.session) != 1 {
+		t.Fatalf("after adding: editing %v, rules %v", m.rules.editing, m.rules.session)
 	}
 	// The config file's rule is listed but cannot be edited or removed here.
 	drive(t, m, keys("k", "x", "e"))
-	if m.ruleEditing || !strings.Contains(m.hint, "comes from config.toml") {
+	if m.rules.editing || !strings.Contains(m.hint, "comes from config.toml") {
 		t.Fatalf("a config rule was opened for editing (hint %q)", m.hint)
 	}
 	// Edit the session rule: the new one replaces it.
 	drive(t, m, keys("j", "e"))
-	if m.ruleInput.Value() != "allow dock_ship(shipSymbol=COPLAY-1)" {
-		t.Fatalf("edit input = %q, want the rule prefilled", m.ruleInput.Value())
+	if m.rules.input.Value() != "allow dock_ship(shipSymbol=COPLAY-1)" {
+		t.Fatalf("edit input = %q, want the rule prefilled", m.rules.input.Value())
 	}
 	drive(t, m, keys("end", "backspace", "backspace"), typeText("*)"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
 		agent.Command{Cmd: agent.CmdUnrule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
 		agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-*)"})
-	if len(m.rules) != 1 || m.rules[0] != "allow dock_ship(shipSymbol=COPLAY-*)" {
-		t.Fatalf("after editing: rules %v", m.rules)
+	if len(m.rules.session) != 1 || m.rules.session[0] != "allow dock_ship(shipSymbol=COPLAY-*)" {
+		t.Fatalf("after editing: rules %v", m.rules.session)
 	}
 	// q is typed into the input, not a quit.
 	drive(t, m, keys("a"), typeText("q"))
-	if m.dialog != rulesDialog || m.ruleInput.Value() != "q" {
-		t.Fatalf("q in the rule input: dialog %v, input %q", m.dialog, m.ruleInput.Value())
+	if m.openKind() != rulesDialog || m.rules.input.Value() != "q" {
+		t.Fatalf("q in the rule input: dialog %v, input %q", m.openKind(), m.rules.input.Value())
 	}
 }
 
@@ -176,7 +176,7 @@ func TestRuleDecisionsInTheLog(t *testing.T) {
 			t.Errorf("the log lacks %q:\n%s", want, all)
 		}
 	}
-	for _, p := range m.pending {
+	for _, p := range m.calls.pending {
 		if p.call.ID == "c7" || p.call.ID == "c8" {
 			t.Errorf("call %s decided by a rule is still pending", p.call.ID)
 		}
@@ -188,12 +188,12 @@ func TestDeferredCallPendsWhenNoRuleDecides(t *testing.T) {
 	c := call("c9", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-B2"}`)
 	c.NeedsOK, c.Deferred = false, true
 	drive(t, m, events([]agent.Event{{Type: agent.EventProposed, Call: c}}))
-	n := len(m.pending)
+	n := len(m.calls.pending)
 	c2 := *c
 	c2.NeedsOK, c2.Deferred = true, false
 	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: &c2}}))
-	if len(m.pending) != n+1 || m.pending[len(m.pending)-1].call.ID != "c9" {
-		t.Fatalf("a deferred call put to the person is not pending: %d pending", len(m.pending))
+	if len(m.calls.pending) != n+1 || m.calls.pending[len(m.calls.pending)-1].call.ID != "c9" {
+		t.Fatalf("a deferred call put to the person is not pending: %d pending", len(m.calls.pending))
 	}
 }
 
@@ -243,10 +243,10 @@ func TestResumedLog(t *testing.T) {
 	if n := strings.Count(log, "dock_ship"); n != 1 {
 		t.Errorf("dock_ship is in the log %d times:\n%s", n, log)
 	}
-	if len(m.pending) != 1 || m.pending[0].call.ID != "c41" || len(m.executing) != 0 {
-		t.Errorf("pending %v, executing %v", m.pending, m.executing)
+	if len(m.calls.pending) != 1 || m.calls.pending[0].call.ID != "c41" || len(m.calls.executing) != 0 {
+		t.Errorf("pending %v, executing %v", m.calls.pending, m.calls.executing)
 	}
-	if m.tab != tabLog {
+	if m.layout.tab != tabLog {
 		t.Error("a resumed screen does not open on the log")
 	}
 }

@@ -20,8 +20,8 @@ func TestSpendNamesThePriceSource(t *testing.T) {
 		{"", true, "$0.0015"},
 	} {
 		m := &Model{info: Info{PriceFrom: tc.from}}
-		m.addUsage(&agent.Usage{PromptTokens: 10000, CompletionTokens: 10, Cost: 0.0015, CostKnown: tc.cost})
-		if got := m.spendText(); !strings.HasSuffix(got, tc.want) {
+		m.spend.add(&agent.Usage{PromptTokens: 10000, CompletionTokens: 10, Cost: 0.0015, CostKnown: tc.cost})
+		if got := m.spend.text(&m.info); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("price from %q: %q, want it to end in %q", tc.from, got, tc.want)
 		}
 	}

@@ -1,11 +1,10 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
@@ -17,45 +16,41 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventMsg:
 		ev := agent.Event(msg)
 		m.handleEvent(ev)
-		if ev.Type == agent.EventState {
-			m.notify.stateText = ev.Text
-		}
+		m.notify.observe(ev)
 		return m, tea.Batch(m.nextEvent(), m.notify.need(m.needed()))
 	case tea.FocusMsg:
 		return m, m.notify.focused(true)
 	case tea.BlurMsg:
 		return m, m.notify.focused(false)
 	case closedMsg:
-		m.closed = true
-		m.state = agent.Stopped
+		m.run.closed = true
+		m.run.state = agent.Stopped
 		m.log.add(kindInfo, "the agent has finished; press q to quit")
 		return m, nil
 	case tickMsg:
 		return m, tick()
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.resizeWidgets()
+		m.layout.width, m.layout.height = msg.Width, msg.Height
+		m.toDialogs(msg)
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.st = newStyles(msg.IsDark())
 		m.applyStyles()
+		m.toDialogs(msg)
 		return m, nil
 	case tea.MouseWheelMsg:
 		n := map[tea.MouseButton]int{tea.MouseWheelUp: -3, tea.MouseWheelDown: 3}[msg.Button]
-		switch {
-		case m.detail != nil: // a view over the panes scrolls, not what is under it
-			m.detail.scroll.by(n)
-		case m.legend != nil:
-			m.legend.scroll.by(n)
-		default:
-			pane := m.tab
-			for p, r := range m.rects {
-				if r.has(msg.X, msg.Y) {
-					pane = p
-				}
-			}
-			m.scrollPane(pane, n)
+		if s, ok := m.dlg.(scroller); ok { // a view over the panes scrolls, not what is under it
+			s.scrollBy(n)
+			return m, nil
 		}
+		pane := m.layout.tab
+		for p, r := range m.layout.rects {
+			if r.has(msg.X, msg.Y) {
+				pane = p
+			}
+		}
+		m.scrollPane(pane, n)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
@@ -64,142 +59,103 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.updateFocused(msg)
 }
 
-// updateFocused passes msg to whichever text input has focus.
+// toDialogs tells the rules dialog, which lives as long as the Model, and the open
+// dialog of a new size or palette.
+func (m *Model) toDialogs(msg tea.Msg) {
+	m.rules.update(msg)
+	if m.dlg != nil && m.dlg != dialog(m.rules) {
+		m.dlg.update(msg)
+	}
+}
+
+// updateFocused passes msg to the open dialog, or to the advice input when it has the
+// focus and the dialog took nothing.
 func (m *Model) updateFocused(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	switch {
-	case m.dialog == vetoDialog:
-		cmd = typed(&m.vetoInput, msg)
-	case m.dialog == rulesDialog && m.ruleEditing:
-		cmd = typed(&m.ruleInput, msg)
-	case m.dialog == editDialog:
-		cmd = typed(&m.editor, msg)
-		m.validateEdit()
-	case m.adviceFocus:
-		cmd = typed(&m.advice, msg)
-	}
-	return cmd
-}
-
-// typed passes msg to a text input (a textinput or the textarea) and keeps what it
-// becomes.
-func typed[I interface{ Update(tea.Msg) (I, tea.Cmd) }](in *I, msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	*in, cmd = (*in).Update(msg)
-	return cmd
-}
-
-// closeDialog closes the veto or edit dialog, taking the focus from its input.
-func (m *Model) closeDialog() {
-	switch m.dialog {
-	case vetoDialog:
-		m.vetoInput.Blur()
-	case editDialog:
-		m.editor.Blur()
-	}
-	m.dialog = noDialog
-}
-
-// leaveAdvice takes the focus from the advice input, back to the decisions.
-func (m *Model) leaveAdvice() {
-	m.adviceFocus = false
-	m.advice.Blur()
-}
-
-// handleKey routes a key: dialogs first, then the advice input, then the screen's
-// own bindings. A key typed into an input never reaches a decision binding.
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	m.hint = ""
-	// Quit keys that cannot be typed (ctrl+c) work everywhere.
-	if key.Matches(msg, m.keys.Quit) && msg.Text == "" && m.dialog != quitDialog {
-		return m.quit()
-	}
-	if m.detail != nil {
-		cmd, closed := m.detail.Update(msg, m.keys)
-		if closed {
-			m.detail = nil
+	if m.dlg != nil {
+		if cmd, a := m.dlg.update(msg); cmd != nil || a != nil {
+			return tea.Batch(cmd, m.do(a))
 		}
-		return cmd
 	}
-	if m.legend != nil {
-		if m.legend.Update(msg, m.keys) {
-			m.legend = nil
-		}
-		return nil
-	}
-	switch m.dialog {
-	case helpDialog:
-		m.helpKey(msg)
-		return nil
-	case quitDialog:
-		return m.quitKey(msg)
-	case vetoDialog:
-		return m.vetoKey(msg)
-	case editDialog:
-		return m.editKey(msg)
-	case rulesDialog:
-		return m.rulesKey(msg)
-	}
-	if m.ask.editing {
-		return m.askInputKey(msg)
-	}
-	if m.adviceFocus {
-		return m.adviceKey(msg)
-	}
-	return m.screenKey(msg)
-}
-
-// helpKey closes or scrolls the help.
-func (m *Model) helpKey(msg tea.KeyPressMsg) {
-	km := m.keys
-	switch {
-	case key.Matches(msg, km.Help, km.Cancel) || (key.Matches(msg, km.Quit) && !m.adviceFocus):
-		m.dialog = m.returnTo
-		m.returnTo = noDialog
-	default:
-		scrollKey(&m.helpScroll, km, msg)
-	}
-}
-
-// quitKey answers the quit question.
-func (m *Model) quitKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Yes):
-		return m.stopAndQuit()
-	case key.Matches(msg, m.keys.No, m.keys.Cancel):
-		m.dialog = noDialog
+	if m.advice.focus {
+		cmd, a := m.advice.update(msg)
+		return tea.Batch(cmd, m.do(a))
 	}
 	return nil
 }
 
-// adviceKey handles the advice input: cancel leaves it, send sends it, anything else
-// is typed into it.
-func (m *Model) adviceKey(msg tea.KeyPressMsg) tea.Cmd {
-	return m.lineKey(msg, &m.advice, m.leaveAdvice, m.sendAdvice)
+// handleKey routes a key: the open dialog first, then a question's field being typed,
+// then the advice input, then the screen's own bindings. A key typed into an input
+// never reaches a decision binding.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	m.hint = ""
+	// Quit keys that cannot be typed (ctrl+c) work everywhere.
+	if key.Matches(msg, m.keys.Quit) && msg.Text == "" && m.openKind() != quitDialog {
+		return m.quit()
+	}
+	var cmd tea.Cmd
+	var a action
+	switch {
+	case m.dlg != nil:
+		cmd, a = m.dlg.update(msg)
+	case m.ask.editing:
+		cmd, a, _ = m.ask.update(msg)
+	case m.advice.focus:
+		cmd, a = m.advice.update(msg)
+	default:
+		return m.screenKey(msg)
+	}
+	return tea.Batch(cmd, m.do(a))
 }
 
-// lineKey handles a one-line input (the advice, a veto's reason): cancel calls leave,
-// send calls send, anything else is typed into in.
-func (m *Model) lineKey(msg tea.KeyPressMsg, in *textinput.Model, leave, send func()) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Cancel):
-		leave()
-		return nil
-	case key.Matches(msg, m.keys.Send):
-		send()
-		return nil
+// do does what a dialog, the question pane or the advice input asked for: every command
+// the screen sends to the agent on their behalf is sent here.
+func (m *Model) do(a action) tea.Cmd {
+	switch a := a.(type) {
+	case actOpen:
+		m.dlg = a.d
+	case actHint:
+		m.hint = string(a)
+	case actQuit:
+		return m.stopAndQuit()
+	case actDecide:
+		m.dlg = nil
+		m.decide(agent.Command(a))
+	case actRevise:
+		m.dlg = nil
+		m.revise(a.id, a.args)
+	case actRule:
+		m.saveRule(a)
+	case actUnrule:
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: string(a)}); err != nil {
+			m.log.add(kindError, "removing the rule "+string(a)+": "+err.Error())
+			break
+		}
+		// The runner's rules_changed puts "rule removed" in the log.
+		m.rules.remove(string(a))
+		m.rules.clampSel()
+	case actAdvise:
+		text := string(a)
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdAdvise, Text: text}); err != nil {
+			m.log.add(kindError, "sending advice: "+err.Error())
+			break
+		}
+		m.advice.sentOK(text)
+		m.logAdvice(text)
+	case actAnswer:
+		m.answer(a)
 	}
-	return typed(in, msg)
+	return nil
 }
 
 // screenKey handles the main screen's bindings, in this order: what the session does,
-// which pane is shown and where, the pending list, and the decisions on its call.
+// a server's question, which pane is shown and where, the pending list, and the
+// decisions on its call.
 func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.sessionKey(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.formKey(msg); ok { // a server's question comes before the calls
-		return cmd
+	if cmd, a, ok := m.ask.update(msg); ok { // a server's question comes before the calls
+		return tea.Batch(cmd, m.do(a))
 	}
 	if m.paneKey(msg) || m.pendingKey(msg) {
 		return nil
@@ -219,56 +175,70 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
 	case key.Matches(msg, km.Help):
-		m.dialog = helpDialog
-		m.helpScroll = paneScroll{}
+		m.dlg = &helpView{st: &m.st, km: km}
+		return nil, true
 	case key.Matches(msg, km.Advise):
-		m.adviceFocus = true
-		return m.advice.Focus(), true
+		return m.advice.open(), true
 	case key.Matches(msg, km.Pause):
-		m.togglePause()
+		// Pause a running agent, or resume one that is paused or idle (its turn is
+		// over): one key takes it out of either.
+		send, next := agent.Command{Cmd: agent.CmdPause}, agent.Paused
+		if resumable(m.run.state) {
+			send.Cmd, next = agent.CmdResume, agent.Running
+		}
+		if err := m.agent.Send(send); err != nil {
+			m.log.add(kindError, string(send.Cmd)+": "+err.Error())
+		} else {
+			m.run.state = next
+		}
+		return nil, true
 	case key.Matches(msg, km.KeepPlaying):
-		m.toggleKeepPlaying()
-	default:
-		return nil, false
+		// Hand play over or take it back; the runner's keep_playing event confirms it
+		// in the status bar and the log.
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.run.keepPlaying}); err != nil {
+			m.log.add(kindError, "keep playing: "+err.Error())
+		}
+		return nil, true
 	}
-	return nil, true
+	return nil, false
 }
 
 // paneKey handles the keys that choose, scroll and filter the panes and open the rules;
 // it says whether msg was one of them.
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	km := m.keys
+	tab := &m.layout.tab
 	switch {
 	case key.Matches(msg, km.NextTab):
-		m.tab = (m.tab + 1) % numTabs
+		*tab = (*tab + 1) % numTabs
 	case key.Matches(msg, km.PrevTab):
-		m.tab = (m.tab + numTabs - 1) % numTabs
+		*tab = (*tab + numTabs - 1) % numTabs
 	case key.Matches(msg, km.FocusWorld):
-		m.tab = tabWorld
+		*tab = tabWorld
 	case key.Matches(msg, km.FocusNotes):
-		m.tab = tabNotes
+		*tab = tabNotes
 	case key.Matches(msg, km.FocusLog):
-		m.tab = tabLog
+		*tab = tabLog
 	case key.Matches(msg, km.ScrollUp):
-		m.scrollPane(m.tab, -m.pageOf(m.tab))
+		m.scrollPane(*tab, -m.pageOf(*tab))
 	case key.Matches(msg, km.ScrollDown):
-		m.scrollPane(m.tab, m.pageOf(m.tab))
+		m.scrollPane(*tab, m.pageOf(*tab))
 	case key.Matches(msg, km.Follow):
 		m.log.offset = 0
-		m.tab = tabLog
+		*tab = tabLog
 	case key.Matches(msg, km.ToggleNotebook):
 		m.log.toggleNotebook()
 		if m.log.hideNotebook {
 			m.hint = "notebook bookkeeping hidden from the log; " + firstKey(km.ToggleNotebook) + " shows it"
 		}
 	case key.Matches(msg, km.Rules):
-		m.dialog = rulesDialog
+		m.dlg = m.rules
 	case key.Matches(msg, km.Legend):
 		var mp *game.Map
 		if o := m.world.obs; o != nil {
 			mp = o.Map
 		}
-		m.legend = &legendView{mp: mp}
+		m.dlg = &legendView{st: &m.st, km: km, mp: mp}
 	case key.Matches(msg, km.Details):
 		m.openDetail()
 	default:
@@ -281,41 +251,48 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 // screen, the selected call while calls wait, else the log entry at the bottom of the
 // log.
 func (m *Model) openDetail() {
-	switch {
+	var d *detailView
+	switch c := &m.calls; {
 	case m.replayStep != nil:
-		m.detail = stepDetail(m.replayStep)
-	case len(m.pending) > 0 && len(m.ask.items) == 0:
-		m.detail = callDetail(m.pending[min(m.sel, len(m.pending)-1)])
+		d = stepDetail(m.replayStep)
+	case len(c.pending) > 0 && len(m.ask.items) == 0:
+		d = callDetail(c.pending[min(c.sel, len(c.pending)-1)])
 	default:
-		m.detail = logDetail(&m.log)
-		if m.detail == nil {
+		if d = logDetail(&m.log); d == nil {
 			m.hint = "the log is empty"
+			return
 		}
 	}
+	d.st, d.km = &m.st, m.keys
+	m.dlg = d
 }
+
+// resumable says whether the pause key resumes the agent in state s rather than pausing
+// it.
+func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle }
 
 // pendingKey handles unfolding and moving along the pending list (or scrolling the
 // pane when nothing waits); it says whether msg was one of them.
 func (m *Model) pendingKey(msg tea.KeyPressMsg) bool {
-	km := m.keys
+	km, c := m.keys, &m.calls
 	switch {
 	case key.Matches(msg, km.Unfold):
-		if len(m.pending) == 0 {
+		if len(c.pending) == 0 {
 			m.hint = "no call is waiting for a decision"
 			return true
 		}
-		m.unfold = !m.unfold
+		c.unfold = !c.unfold
 	case key.Matches(msg, km.Up):
-		if len(m.pending) == 0 {
-			m.scrollPane(m.tab, -1)
-		} else if m.sel > 0 {
-			m.sel--
+		if len(c.pending) == 0 {
+			m.scrollPane(m.layout.tab, -1)
+		} else if c.sel > 0 {
+			c.sel--
 		}
 	case key.Matches(msg, km.Down):
-		if len(m.pending) == 0 {
-			m.scrollPane(m.tab, 1)
-		} else if m.sel < len(m.pending)-1 {
-			m.sel++
+		if len(c.pending) == 0 {
+			m.scrollPane(m.layout.tab, 1)
+		} else if c.sel < len(c.pending)-1 {
+			c.sel++
 		}
 	default:
 		return false
@@ -327,7 +304,7 @@ func (m *Model) pendingKey(msg tea.KeyPressMsg) bool {
 // for the key to have been meant for it.
 func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
-	if len(m.pending) == 0 {
+	if len(m.calls.pending) == 0 {
 		m.hint = "no call is waiting for a decision"
 		return nil
 	}
@@ -335,21 +312,20 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.hint = fmt.Sprintf("key %q ignored: a new call just appeared, look first", msg.String())
 		return nil
 	}
-	c := m.pending[m.sel].call
-	if m.pending[m.sel].revising && key.Matches(msg, km.Approve, km.AlwaysAllow, km.ApproveAll) {
+	p := m.calls.pending[m.calls.sel]
+	c := p.call
+	if p.revising && key.Matches(msg, km.Approve, km.AlwaysAllow, km.ApproveAll) {
 		m.hint = "the edited call is being checked; approve it once its new dry run shows"
 		return nil
 	}
+	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, km.Approve):
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.Veto):
-		m.dialog = vetoDialog
-		m.editCall = c
-		m.vetoInput.Reset()
-		return m.vetoInput.Focus()
+		m.dlg, cmd = newVetoPrompt(&m.st, km, c, m.layout.width)
 	case key.Matches(msg, km.Edit):
-		return m.openEditor(c)
+		m.dlg, cmd = newArgsEditor(&m.st, km, m.tools, c, m.layout.width, m.layout.height)
 	case key.Matches(msg, km.AlwaysAllow):
 		line := "allow " + c.Tool
 		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
@@ -358,10 +334,10 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		// The runner's rules_changed puts "rule added" in the log.
 		m.hint = "rule added: " + line + " (" + firstKey(km.Rules) + " lists, edits and removes rules)"
-		m.addRule(line)
+		m.rules.add(line)
 		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
-		for _, p := range append([]pendingCall(nil), m.pending...) {
+		for _, p := range append([]pendingCall(nil), m.calls.pending...) {
 			if p.revising {
 				m.hint = "the edited " + p.call.Tool + " is still being checked; approve it once its new dry run shows"
 				continue
@@ -371,78 +347,103 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	}
-	return nil
+	return cmd
 }
 
 // decide sends a decision and drops the call from the pending list; on failure the
 // call stays and the error is logged.
 func (m *Model) decide(cmd agent.Command) bool {
 	if err := m.agent.Send(cmd); err != nil {
-		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.toolOf(cmd.CallID), err))
+		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.calls.toolOf(cmd.CallID), err))
 		m.hint = fmt.Sprintf("%s not sent: %v", cmd.Decision, err) // seen whatever pane is shown
 		return false
 	}
-	m.removePending(cmd.CallID)
+	m.dropPending(cmd.CallID)
 	return true
 }
 
-// vetoKey handles the veto reason prompt.
-func (m *Model) vetoKey(msg tea.KeyPressMsg) tea.Cmd {
-	return m.lineKey(msg, &m.vetoInput, m.closeDialog, func() {
-		m.closeDialog()
-		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: m.editCall.ID, Decision: agent.Veto, Reason: strings.TrimSpace(m.vetoInput.Value())})
-	})
+// dropPending drops a decided call from the pending list, closing the veto or edit
+// dialog open on it.
+func (m *Model) dropPending(id string) {
+	if !m.calls.remove(id) {
+		return
+	}
+	if d, ok := m.dlg.(callDialog); ok && d.callID() == id {
+		m.dlg = nil
+	}
 }
 
-// sendAdvice sends the advice input's text; it is logged and shown in the notes
-// until the model folds it in.
-func (m *Model) sendAdvice() {
-	text := strings.TrimSpace(m.advice.Value())
-	if text == "" {
+// waitFor adds a call that waits for the person to the pending list and starts the
+// grace period; calls replayed from the journal do not wait.
+func (m *Model) waitFor(c agent.Call) {
+	if now := m.now(); !m.history.replaying && m.calls.wait(c, now) {
+		m.lastArrival = now
+	}
+}
+
+// revise sends edited arguments for review. Until the runner answers, the pending pane
+// shows the new arguments with "the runner is checking it" and approving waits.
+func (m *Model) revise(id string, args json.RawMessage) {
+	p := m.calls.find(id)
+	switch {
+	case p == nil:
+		return
+	case compactJSON(args) == compactJSON(p.call.Args):
+		m.hint = "the arguments are unchanged; nothing sent"
 		return
 	}
-	if err := m.agent.Send(agent.Command{Cmd: agent.CmdAdvise, Text: text}); err != nil {
-		m.log.add(kindError, "sending advice: "+err.Error())
+	if err := m.agent.Send(agent.Command{Cmd: agent.CmdRevise, CallID: id, Args: args}); err != nil {
+		m.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
+		m.hint = "the edit was not sent: " + err.Error() // seen whatever pane is shown
 		return
 	}
-	m.sentAdvice[text]++
+	m.calls.revised(p, args)
+	m.log.add(kindInfo, "edited "+p.call.Tool+" → "+spacedJSON(args)+" (for review: "+firstKey(m.keys.Approve)+" approves)")
+}
+
+// saveRule sends a rule from the rules dialog; an edit removes the rule it replaces
+// first. A failure stays in the dialog.
+func (m *Model) saveRule(a actRule) {
+	if a.replaces != "" {
+		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: a.replaces}); err != nil {
+			m.rules.err = "replacing " + a.replaces + ": " + err.Error()
+			return
+		}
+		m.rules.remove(a.replaces)
+	}
+	if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: a.line}); err != nil {
+		m.rules.err = err.Error()
+		return
+	}
+	m.rules.saved(a.line)
+}
+
+// answer sends the answer to a server's question, unless the question appeared too
+// recently for the key to have been meant for it.
+func (m *Model) answer(a actAnswer) {
+	if m.now().Sub(m.lastArrival) < m.Grace {
+		m.hint = fmt.Sprintf("key %q ignored: a question just appeared, read it first", a.key.String())
+		return
+	}
+	c, err := m.ask.answer(a.item, a.key)
+	if err == nil {
+		err = m.agent.Send(c)
+	}
+	if err != nil {
+		m.hint = "not sent: " + err.Error()
+	}
+}
+
+// logAdvice logs advice and shows it in the notes until the model folds it in.
+func (m *Model) logAdvice(text string) {
 	m.log.add(kindAdvice, "you: "+text)
 	m.notes.queued = append(m.notes.queued, text)
-	m.advice.Reset()
-	// Back to the decisions: the next "a" approves rather than starting more advice.
-	m.leaveAdvice()
-}
-
-// togglePause pauses a running agent, or resumes one that is paused or idle (its turn
-// is over): one key takes it out of either.
-func (m *Model) togglePause() {
-	cmd, next := agent.CmdPause, agent.Paused
-	if resumable(m.state) {
-		cmd, next = agent.CmdResume, agent.Running
-	}
-	if err := m.agent.Send(agent.Command{Cmd: cmd}); err != nil {
-		m.log.add(kindError, string(cmd)+": "+err.Error())
-		return
-	}
-	m.state = next
-}
-
-// resumable says whether the pause key resumes the agent in state s rather than pausing
-// it.
-func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle }
-
-// toggleKeepPlaying hands play over to the agent or takes it back; the runner's
-// keep_playing event confirms it in the status bar and the log.
-func (m *Model) toggleKeepPlaying() {
-	if err := m.agent.Send(agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.keepPlaying}); err != nil {
-		m.log.add(kindError, "keep playing: "+err.Error())
-	}
 }
 
 // quit asks first while a call runs or waits for a decision.
 func (m *Model) quit() tea.Cmd {
-	if len(m.executing) > 0 || len(m.pending) > 0 {
-		m.dialog = quitDialog
+	if len(m.calls.executing) > 0 || len(m.calls.pending) > 0 {
+		m.dlg = &quitPrompt{st: &m.st, km: m.keys, calls: &m.calls}
 		return nil
 	}
 	return m.stopAndQuit()
@@ -450,14 +451,11 @@ func (m *Model) quit() tea.Cmd {
 
 // stopAndQuit tells the agent to stop (the session is kept) and ends the program.
 func (m *Model) stopAndQuit() tea.Cmd {
-	if m.agent != nil && !m.closed {
+	if m.agent != nil && !m.run.closed {
 		_ = m.agent.Send(agent.Command{Cmd: agent.CmdStop})
 	}
 	return tea.Quit
 }
-
-// dialogCallID is the call the open veto or edit dialog is about.
-func (m *Model) dialogCallID() string { return m.editCall.ID }
 
 // scrollPane scrolls pane p by n lines: down for positive n, up for negative.
 func (m *Model) scrollPane(p, n int) {
@@ -479,5 +477,5 @@ func (m *Model) pageOf(p int) int {
 	case tabNotes:
 		return m.notes.scroll.page()
 	}
-	return max(m.rects[tabLog].h-3, 1)
+	return max(m.layout.rects[tabLog].h-3, 1)
 }

@@ -49,6 +49,12 @@ func New(cfg Config) (*Brain, error) {
 	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
 	// would also cut a long stream that is still flowing.
 	hc.Timeout = 0
+	// The key (x-api-key) goes only to the API root's origin: net/http copies such a
+	// header to any host a redirect names, so the guard takes it off, and refuses
+	// https → http.
+	if o, err := secret.ParseOrigin(cfg.BaseURL); err == nil {
+		hc = (&secret.Guard{Origin: o, Headers: []string{"X-Api-Key"}}).Client(hc)
+	}
 	client := sdk.NewClient(
 		// Nothing from the environment or a profile on disk: the caller said what to use.
 		option.WithoutEnvironmentDefaults(),

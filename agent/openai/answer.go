@@ -8,15 +8,16 @@ import (
 )
 
 // readAnswer sorts a finished answer into what the runner expects, whatever the
-// server left in the text: think blocks go to Thinking, and when the answer has no
-// native calls, calls written as text become calls (FromText), their markup taken out
-// of Text, and blocks that meant a call but cannot be read go to Unread, for the model.
-func readAnswer(r *agent.Reply, tools []game.Tool, idPrefix string) {
+// server left in the text: think blocks go to Thinking, and when textCalls is set and
+// the answer has no native calls, calls written as text become calls (FromText), their
+// markup taken out of Text, and blocks that meant a call but cannot be read go to
+// Unread, for the model. Without textCalls the text is prose, whatever it holds.
+func readAnswer(r *agent.Reply, tools []game.Tool, idPrefix string, textCalls bool) {
 	if vis, think := splitThink(r.Text); think != "" || vis != strings.TrimSpace(r.Text) {
 		r.Text = vis
 		r.Thinking = append(r.Thinking, thinkingOf(think)...)
 	}
-	if len(r.Calls) > 0 || r.Text == "" {
+	if !textCalls || len(r.Calls) > 0 || r.Text == "" {
 		return
 	}
 	names := make(map[string]bool, len(tools))

@@ -41,6 +41,8 @@ type Brain struct {
 	calls atomic.Int64
 	// cutSaid is set once the person was told the server probably cut a prompt.
 	cutSaid atomic.Bool
+	// textCalls: answers are read for calls written as text (Config.readsTextCalls).
+	textCalls bool
 	// stripMu guards strip: schema keywords the server refused, left out from then on.
 	stripMu   sync.Mutex
 	stripKeys []string
@@ -91,6 +93,12 @@ func New(cfg Config) (*Brain, error) {
 		base = breakpointTransport{base: base}
 	}
 	hc.Transport = headerTransport{base: base}
+	// The key goes only to the endpoint's origin: a redirect elsewhere goes without
+	// it (go-openai sets it as Authorization, or api-key for Azure), and https → http
+	// is refused.
+	if o, err := secret.ParseOrigin(cfg.BaseURL); err == nil {
+		hc = (&secret.Guard{Origin: o, Headers: []string{"Api-Key"}}).Client(hc)
+	}
 	// The brain bounds each attempt itself (Config.Timeout), and a client timeout
 	// would also cut a long stream that is still flowing.
 	hc.Timeout = 0
@@ -98,7 +106,7 @@ func New(cfg Config) (*Brain, error) {
 	wc := goopenai.DefaultConfig(cfg.APIKey)
 	wc.BaseURL = cfg.BaseURL
 	wc.HTTPClient = hc
-	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep}, nil
+	return &Brain{cfg: cfg, client: goopenai.NewClientWithConfig(wc), http: hc, sleep: retry.Sleep, textCalls: cfg.readsTextCalls()}, nil
 }
 
 // Name returns the model name.
@@ -145,7 +153,7 @@ func (b *Brain) Next(ctx context.Context, req agent.Request) (agent.Reply, error
 			reply, e, wait = b.once(ctx, wreq, idPrefix)
 		}
 		if e == nil {
-			readAnswer(&reply, req.Tools, idPrefix)
+			readAnswer(&reply, req.Tools, idPrefix, b.textCalls)
 			b.fillUsage(&reply, wreq)
 			b.checkCut(&reply, wreq)
 			return reply, nil

@@ -40,6 +40,12 @@ type Config struct {
 	Timeout time.Duration
 	// Stream asks for a streamed answer (text reaches Request.OnDelta as it comes).
 	Stream bool
+	// TextCalls reads the tool calls the model writes as text (--text-calls: a server
+	// without a tool-call parser for its model). Without it they are read only from a
+	// local server (the local presets) or a model the catalogue does not know: a model
+	// the catalogue knows calls tools natively, whatever URL it is reached through, and
+	// a call written in its text is prose (a quote, an example it will not run).
+	TextCalls bool
 	// Temperature, if set, is sent to the model. go-openai omits a zero temperature,
 	// so 0 is sent as a tiny positive value, which samples the same way.
 	Temperature *float32
@@ -186,4 +192,18 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Timeout = DefaultTimeout
 	}
 	return cfg, nil
+}
+
+// readsTextCalls says whether answers are scanned for calls written as text: set by
+// the person (TextCalls), a local preset's server, or a model the catalogue does not
+// know (a local model, a fine-tune).
+func (cfg Config) readsTextCalls() bool {
+	if cfg.TextCalls {
+		return true
+	}
+	if p, ok := preset(cfg.Preset); ok && p.Local {
+		return true
+	}
+	_, known := models.Lookup(cfg.Preset, cfg.Model)
+	return !known
 }

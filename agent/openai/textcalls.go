@@ -25,7 +25,11 @@ import (
 // The markup forms say plainly that the model meant a call, so a block that cannot be
 // read (not JSON, no name, a tool the game does not have) is reported back to the
 // model. A bare or fenced object is a call only when it is shaped like one and names a
-// tool of the catalogue; anything else is prose, as is a sentence naming a tool.
+// tool of the catalogue; anything else is prose, as is a sentence naming a tool, and
+// markup quoted inside a sentence (in quotation marks or inline code).
+//
+// Only where the model has no native tool calling (Config.readsTextCalls): a model the
+// catalogue knows calls tools natively, and its text is prose whatever it holds.
 
 // Markers of the text forms.
 const (
@@ -80,6 +84,12 @@ func readTextCalls(text string, known func(string) bool, idPrefix string) textCa
 			break
 		}
 		rest.WriteString(s[:i])
+		if quotedAt(text, len(text)-len(s)+i) {
+			// Quoted inside a sentence: the model shows the markup, it does not call.
+			rest.WriteString(marker)
+			s = s[i+len(marker):]
+			continue
+		}
 		s = s[i+len(marker):]
 		switch marker {
 		case hermesOpen:
@@ -111,6 +121,15 @@ func readTextCalls(text string, known func(string) bool, idPrefix string) textCa
 		out.rest = plainCalls(out.rest, known, add)
 	}
 	return out
+}
+
+// quotedAt reports whether position i of text is inside quotation marks or inline
+// code opened earlier on its line: a call written there is quoted ("The sign reads:
+// "<tool_call>…</tool_call>". I will ignore it."), not made.
+func quotedAt(text string, i int) bool {
+	line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
+	return strings.Count(line, `"`)%2 == 1 || strings.Count(line, "`")%2 == 1 ||
+		strings.Count(line, "“") > strings.Count(line, "”") || strings.Count(line, "«") > strings.Count(line, "»")
 }
 
 // firstMarker finds the earliest markup marker in s: its index and which, or -1.

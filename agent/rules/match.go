@@ -154,10 +154,62 @@ func (r Rule) Check(tools []game.Tool) error {
 	if len(r.Conds) > 0 {
 		for _, t := range matched {
 			if t.DryRun {
-				return nil
+				return r.checkEffects(matched)
 			}
 		}
 		return fmt.Errorf("rule %q: %s has no dry run, so an if condition could never apply", r.String(), r.Tool)
+	}
+	return nil
+}
+
+// CheckEffects reports a condition naming a number that the dry runs of the rule's
+// tools never predict ("fule" for navigate_ship's fuel), with the closest name: such a
+// rule could never apply. Tools that do not declare their effects (game.Tool.Effects)
+// take any name.
+func (r Rule) CheckEffects(tools []game.Tool) error {
+	var matched []game.Tool
+	for _, t := range tools {
+		if m, _ := path.Match(r.Tool, t.Name); m {
+			matched = append(matched, t)
+		}
+	}
+	return r.checkEffects(matched)
+}
+
+func (r Rule) checkEffects(matched []game.Tool) error {
+	known := map[string]bool{}
+	declared := false
+	for _, t := range matched {
+		if !t.DryRun || t.Effects == nil {
+			continue
+		}
+		declared = true
+		for _, e := range t.Effects {
+			known[e] = true
+		}
+	}
+	if !declared {
+		return nil
+	}
+	for _, c := range r.Conds {
+		if known[c.Effect] {
+			continue
+		}
+		names := make([]string, 0, len(known))
+		for e := range known {
+			names = append(names, e)
+		}
+		sort.Strings(names)
+		msg := fmt.Sprintf("rule %q: %s predicts no %q", r.String(), r.Tool, c.Effect)
+		if near := game.Closest(c.Effect, names, 1); len(near) > 0 {
+			msg += "; did you mean " + near[0] + "?"
+		}
+		if len(names) > 0 {
+			msg += " (a condition can name " + strings.Join(names, ", ") + ")"
+		} else {
+			msg += " (its dry run predicts no numbers a condition can name)"
+		}
+		return fmt.Errorf("%s", msg)
 	}
 	return nil
 }

@@ -205,3 +205,24 @@ func TestCheckAgainstCatalogue(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckNamesAnEffectTheDryRunDoesNotPredict(t *testing.T) {
+	tools := []game.Tool{
+		{Name: "navigate_ship", Kind: game.Act, DryRun: true, Effects: []string{"fuel", "seconds"}},
+		{Name: "refuel_ship", Kind: game.Act, DryRun: true, Effects: []string{"cost", "fuel_added"}},
+		{Name: "warp", Kind: game.Act, DryRun: true}, // effects not declared
+	}
+	for line, want := range map[string]string{
+		"allow navigate_ship if fule <= 100":               `navigate_ship predicts no "fule"; did you mean fuel? (a condition can name fuel, seconds)`,
+		"allow navigate_ship if fuel <= 100 and cost < 10": `predicts no "cost"`,
+		"deny refuel_ship if fuel > 3":                     `refuel_ship predicts no "fuel"; did you mean fuel_added?`,
+		"allow navigate_ship if fuel <= 100":               "",
+		"allow *_ship if fuel <= 100":                      "", // a glob over both: fuel is navigate_ship's
+		"allow warp if anything < 1":                       "",
+	} {
+		_, err := ParseChecked(line, tools)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: err = %v, want %q", line, err, want)
+		}
+	}
+}

@@ -120,7 +120,7 @@ func (w *world) calledAgent(b *battle) bool {
 // agentSide returns the side the agent fights for in b, or "".
 func (w *world) agentSide(b *battle) string {
 	for _, f := range b.Fighters {
-		if f.Name == AgentName {
+		if f.Name == w.me() {
 			return f.Side
 		}
 	}
@@ -131,7 +131,7 @@ func (w *world) agentSide(b *battle) string {
 func (w *world) agentEnergy(b *battle) int {
 	n := 0
 	for _, f := range b.Fighters {
-		if f.Name == AgentName {
+		if f.Name == w.me() {
 			n += f.Energy
 		}
 	}
@@ -243,7 +243,7 @@ func (w *world) rewardAgent(b *battle, side string) string {
 	outcome := map[bool]string{true: "won", false: "lost"}[won]
 	for _, f := range b.Fighters {
 		m, err := w.memberNamed(f.Name)
-		if err != nil || f.Name == AgentName {
+		if err != nil || f.Name == w.me() {
 			continue
 		}
 		if f.Side == side {

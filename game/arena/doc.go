@@ -91,4 +91,11 @@
 //   - battle-starts: Mara has called Ember to battle-456 (#1), which starts at 08:04 and
 //     takes fighters until 08:09 (a battle.started trigger then says so); Kestrel has
 //     60 energy, Mara's loyalty is 85.
+//
+// # Leagues
+//
+// NewLeague (the driver's game.LeagueOpener) seats several agents, each a member named
+// after its seat, in communities given round-robin by seat order; their worlds are kept
+// in step (one clock, messages between seats as triggers, shared battles): see
+// league.go.
 package arena

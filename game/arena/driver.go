@@ -22,6 +22,7 @@ func init() {
 		Summary: "the arena: an offline social battle world of communities, messages, a market and battles (no key, no network)",
 		Saves:   true,
 		Flags:   flags,
+		League:  leagueFlags,
 		// The arena keeps its own game time in its state and goes on from it when
 		// restored: a world saved at any time restores as it stood then.
 		Rewind: func(state []byte, _ time.Duration) ([]byte, error) { return state, nil },
@@ -31,20 +32,12 @@ func init() {
 // flags adds --seed and --speed, shared with the offline universe, and the arena's own
 // --scenario.
 func flags(fs *game.FlagSet) game.Opener {
-	seed := fs.Int64Flag("seed", 1, "`seed` of a new offline world (universe, arena)")
-	speed := fs.Float64Flag("speed", 0, "speed `factor` of an offline world: its game time runs this many times faster than the clock (0 = the default, 10)")
-	scenario := fs.StringFlag("scenario", "", "start a new arena from a named `scenario`: "+scenarioList())
+	config := configFlags(fs)
 	return func(_ context.Context, env game.Env) (*game.Opened, error) {
-		if !(*speed >= 0) || math.IsInf(*speed, 0) {
-			return nil, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
-		}
-		if err := checkScenario(*scenario, env.Resuming); err != nil {
+		cfg, err := config(env)
+		if err != nil || env.CheckOnly {
 			return nil, err
 		}
-		if env.CheckOnly {
-			return nil, nil
-		}
-		cfg := Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario, Clock: env.Clock}
 		if env.ToolsOnly {
 			cfg = Config{Poll: -1} // the catalogue needs no clock running
 		}
@@ -53,6 +46,49 @@ func flags(fs *game.FlagSet) game.Opener {
 			return nil, fmt.Errorf("opening the arena: %w", err)
 		}
 		return &game.Opened{Game: g, Title: Title, Save: g.Save, Close: g.Close}, nil
+	}
+}
+
+// leagueFlags adds the same flags and opens a league (see NewLeague).
+func leagueFlags(fs *game.FlagSet) game.LeagueOpener {
+	config := configFlags(fs)
+	return func(_ context.Context, env game.Env, seats []string) (*game.League, error) {
+		cfg, err := config(env)
+		if err == nil && cfg.Scenario != "" {
+			err = game.FlagErrorf("--scenario starts one agent's world; a league starts from --seed alone")
+		}
+		if err == nil {
+			err = checkSeatNames(seats)
+		}
+		if err != nil || env.CheckOnly {
+			return nil, err
+		}
+		l, err := NewLeague(cfg, seats)
+		if err != nil {
+			return nil, fmt.Errorf("opening the arena: %w", err)
+		}
+		out := &game.League{Save: l.Save, Close: l.Close}
+		for i, g := range l.seats {
+			out.Seats = append(out.Seats, game.Seat{Name: seats[i], Opened: &game.Opened{Game: g, Title: Title + " · " + seats[i]}})
+		}
+		return out, nil
+	}
+}
+
+// configFlags adds the arena's flags and returns how to read them into a Config once
+// they are parsed, checked.
+func configFlags(fs *game.FlagSet) func(env game.Env) (Config, error) {
+	seed := fs.Int64Flag("seed", 1, "`seed` of a new offline world (universe, arena)")
+	speed := fs.Float64Flag("speed", 0, "speed `factor` of an offline world: its game time runs this many times faster than the clock (0 = the default, 10)")
+	scenario := fs.StringFlag("scenario", "", "start a new arena from a named `scenario`: "+scenarioList())
+	return func(env game.Env) (Config, error) {
+		if !(*speed >= 0) || math.IsInf(*speed, 0) {
+			return Config{}, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
+		}
+		if err := checkScenario(*scenario, env.Resuming); err != nil {
+			return Config{}, err
+		}
+		return Config{Seed: *seed, Speed: *speed, State: env.State, Scenario: *scenario, Clock: env.Clock}, nil
 	}
 }
 

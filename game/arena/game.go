@@ -51,6 +51,10 @@ type Game struct {
 	closed bool
 	stop   chan struct{}
 	done   chan struct{}
+	relay  func(letter) // a league's post to the other seats; nil alone
+	// seatRules are the rules for a league's seat (its name, the other players); ""
+	// alone, where the rules are the constant ones, byte for byte.
+	seatRules string
 }
 
 var (
@@ -80,10 +84,15 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock()
 	}
+	return start(cfg, s, newGameClock(cfg.Clock, cfg.Speed, s.Now)), nil
+}
+
+// start makes the game of world s on clk and starts its clock.
+func start(cfg Config, s *state, clk gameClock) *Game {
 	if cfg.Buffer <= 0 {
 		cfg.Buffer = 64
 	}
-	g := &Game{w: world{s: s}, clk: newGameClock(cfg.Clock, cfg.Speed, s.Now), trig: make(chan game.Trigger, cfg.Buffer)}
+	g := &Game{w: world{s: s}, clk: clk, trig: make(chan game.Trigger, cfg.Buffer)}
 	g.tools = catalog(g)
 	poll := cfg.Poll
 	if poll == 0 {
@@ -93,7 +102,7 @@ func New(cfg Config) (*Game, error) {
 		g.stop, g.done = make(chan struct{}), make(chan struct{})
 		go g.run(poll)
 	}
-	return g, nil
+	return g
 }
 
 // run checks the clock every poll until Close, so that events happen (and triggers are
@@ -115,8 +124,18 @@ func (g *Game) run(poll time.Duration) {
 // Sync moves the world to the clock's time now, sending the triggers of what happened.
 func (g *Game) Sync() { g.locked(func(*world) {}) }
 
-// locked runs fn on the world brought up to now, then sends what happened.
+// locked runs fn on the world brought up to now, then sends what happened. A league's
+// letters go to the other seats after this seat's lock is released, so that two seats
+// writing to each other at once never wait on each other.
 func (g *Game) locked(fn func(w *world)) {
+	out, relay := g.run1(fn)
+	for _, l := range out {
+		relay(l)
+	}
+}
+
+// run1 is locked's part under the lock: it returns the letters to post and where.
+func (g *Game) run1(fn func(w *world)) ([]letter, func(letter)) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.w.advance(g.clk.game(g.clk.clock.Now()))
@@ -125,6 +144,12 @@ func (g *Game) locked(fn func(w *world)) {
 		t.Time = g.clk.wall(t.Time) // triggers are timed on the wall clock, like observations
 		g.send(t)
 	}
+	out := g.w.outbox
+	g.w.outbox = nil
+	if g.relay == nil {
+		return nil, nil
+	}
+	return out, g.relay
 }
 
 // send puts a trigger on the channel without ever blocking: when the buffer is full,
@@ -166,7 +191,13 @@ const Title = "Arena (offline social battle world)"
 
 // Info names the game and explains its rules.
 func (g *Game) Info() game.Info {
-	return game.Info{Name: DriverName, Title: Title, Rules: rules}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := rules
+	if g.seatRules != "" {
+		r = g.seatRules
+	}
+	return game.Info{Name: DriverName, Title: Title, Rules: r}
 }
 
 // Tools returns the catalogue.

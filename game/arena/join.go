@@ -93,8 +93,9 @@ func (w *world) planJoinBattle(a joinBattleArgs) (outcome, *game.Error) {
 	}
 	o.apply = func() string {
 		s.Energy -= a.Energy
-		b.Fighters = append(b.Fighters, fighter{Name: AgentName, Side: side, Energy: a.Energy, At: w.s.Now})
+		b.Fighters = append(b.Fighters, fighter{Name: w.me(), Side: side, Energy: a.Energy, At: w.s.Now})
 		b.Committed[side] += a.Energy
+		w.tellPeers(letter{From: w.me(), Battle: b.ID, Side: side, Energy: a.Energy})
 		if o.warning != "" && strings.HasPrefix(o.warning, "you would fight against") {
 			if l := w.leaderOf(s.Community); l != nil {
 				w.remember(l, -10, "you fought against us in "+b.ID)

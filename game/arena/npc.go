@@ -27,7 +27,7 @@ var (
 func (w *world) say(tmpl, other string, m int64) string {
 	items := Items()
 	it := items[below(w.s.Seed, len(items), "say-item", m)]
-	return strings.NewReplacer("{a}", AgentName, "{o}", other, "{i}", it.Name,
+	return strings.NewReplacer("{a}", w.me(), "{o}", other, "{i}", it.Name,
 		"{p}", fmt.Sprint(w.s.Prices[it.Name])).Replace(tmpl)
 }
 
@@ -36,19 +36,19 @@ func (w *world) say(tmpl, other string, m int64) string {
 func (w *world) post(msg *message, quiet bool) *message {
 	msg.ID, msg.Time = w.s.NextMessage, w.s.Now
 	w.s.NextMessage++
-	if msg.From == AgentName {
+	if msg.From == w.me() {
 		msg.Read = true
 	}
 	w.s.Messages = append(w.s.Messages, msg)
-	if !quiet && msg.From != AgentName && mentionsAgent(msg) {
+	if !quiet && msg.From != w.me() && w.mentionsAgent(msg) {
 		w.emit("message.received", msg.From, msg.From+": "+msg.Text)
 	}
 	return msg
 }
 
 // mentionsAgent reports whether a message is to the agent, names it, or calls everyone.
-func mentionsAgent(m *message) bool {
-	return m.To == AgentName || m.Kind == kindCall || strings.Contains(strings.ToLower(m.Text), strings.ToLower(AgentName))
+func (w *world) mentionsAgent(m *message) bool {
+	return m.To == w.me() || m.Kind == kindCall || strings.Contains(strings.ToLower(m.Text), strings.ToLower(w.me()))
 }
 
 // npcTick lets a member write something, now and then.
@@ -85,9 +85,9 @@ func (w *world) npcMessage(m int64, roll int) {
 		w.post(&message{From: from.Name, To: channelOf(home), Text: pick(mentions), Kind: kindMention}, false)
 	case roll < 85 || w.openHelp(from.Name):
 		lines := byTrust(from.Trust, hiFriendly, hiNeutral, hiCold)
-		w.post(&message{From: from.Name, To: AgentName, Text: pick(lines), Kind: kindHi}, false)
+		w.post(&message{From: from.Name, To: w.me(), Text: pick(lines), Kind: kindHi}, false)
 	default:
-		w.post(&message{From: from.Name, To: AgentName, Text: pick(helpLines), Kind: kindHelp, Due: w.s.Now.Add(helpDue)}, false)
+		w.post(&message{From: from.Name, To: w.me(), Text: pick(helpLines), Kind: kindHelp, Due: w.s.Now.Add(helpDue)}, false)
 	}
 }
 
@@ -121,7 +121,7 @@ func (w *world) pendingTick() {
 			kept = append(kept, p)
 			continue
 		}
-		w.post(&message{From: p.Member, To: AgentName, ReplyTo: p.ReplyTo, Text: p.Text, Kind: kindReply}, false)
+		w.post(&message{From: p.Member, To: w.me(), ReplyTo: p.ReplyTo, Text: p.Text, Kind: kindReply}, false)
 	}
 	w.s.Pending = kept
 }
@@ -138,7 +138,7 @@ func (w *world) helpTick() {
 			continue
 		}
 		w.remember(m, -8, "you ignored my call for help")
-		w.post(&message{From: m.Name, To: AgentName, ReplyTo: msg.ID, Text: "Thanks for nothing, " + AgentName + ".", Kind: kindComplaint}, false)
+		w.post(&message{From: m.Name, To: w.me(), ReplyTo: msg.ID, Text: "Thanks for nothing, " + w.me() + ".", Kind: kindComplaint}, false)
 	}
 }
 
@@ -151,7 +151,7 @@ func (w *world) answer(m *member, to *message) {
 	m.LastReply = w.s.Now
 	lines := byTrust(m.Trust, repliesUp, repliesMid, repliesLow)
 	k := int64(to.ID)
-	text := strings.ReplaceAll(lines[below(w.s.Seed, len(lines), "reply-line", k)], "{a}", AgentName)
+	text := strings.ReplaceAll(lines[below(w.s.Seed, len(lines), "reply-line", k)], "{a}", w.me())
 	at := w.s.Now.Add(time.Duration(between(w.s.Seed, 1, 3, "reply-delay", k)) * time.Minute)
 	w.s.Pending = append(w.s.Pending, pending{At: at, Member: m.Name, ReplyTo: to.ID, Text: text})
 }

@@ -34,6 +34,7 @@ func (w *world) summary() string {
 	if a.Work != nil {
 		fmt.Fprintf(&b, "- working: %s until %s (in %s)\n", a.Work.Job, clock(a.Work.End), until(w.s.Now, a.Work.End))
 	}
+	w.peerLines(&b)
 	w.unreadLines(&b)
 	w.battleLines(&b)
 	w.marketLines(&b)
@@ -47,7 +48,7 @@ func (w *world) unreadLines(b *strings.Builder) {
 	for _, m := range w.s.Messages {
 		switch {
 		case m.Read:
-		case mentionsAgent(m) && !w.answered(m.ID):
+		case w.mentionsAgent(m) && !w.answered(m.ID):
 			first = append(first, m)
 		default:
 			rest = append(rest, m)
@@ -61,7 +62,7 @@ func (w *world) unreadLines(b *strings.Builder) {
 	fmt.Fprintf(b, "\nUnread messages: %d\n", len(all))
 	for _, m := range all[:min(len(all), maxUnreadShown)] {
 		to := "you"
-		if m.To != AgentName {
+		if m.To != w.me() {
 			to = m.To
 		}
 		line := fmt.Sprintf("- #%d %s → %s: %s", m.ID, m.From, to, m.Text)
@@ -214,7 +215,7 @@ func (w *world) timers() []timer {
 func (w *world) idle() (time.Time, string) {
 	a := &w.s.Agent
 	for _, m := range w.s.Messages {
-		if !m.Read && mentionsAgent(m) && !w.answered(m.ID) {
+		if !m.Read && w.mentionsAgent(m) && !w.answered(m.ID) {
 			return time.Time{}, ""
 		}
 	}

@@ -68,13 +68,13 @@ func (w *world) itemList(foodOnly bool) string {
 }
 
 // messageLine writes one message: "#13 08:14 Mara → you (re #9): hi Kestrel! [unread]".
-func messageLine(m *message, width int) string {
+func messageLine(m *message, me string, width int) string {
 	to := m.To
-	if to == AgentName {
+	if to == me {
 		to = "you"
 	}
 	from := m.From
-	if from == AgentName {
+	if from == me {
 		from = "you"
 	}
 	head := fmt.Sprintf("#%d %s %s → %s", m.ID, clock(m.Time), from, to)
@@ -137,7 +137,7 @@ func (w *world) messagesText(a messagesArgs) (string, *game.Error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d unread, %d shown of %d (unread first):\n", len(unread), len(shown), total)
 	for _, m := range shown {
-		b.WriteString("- " + messageLine(m, 0) + "\n")
+		b.WriteString("- " + messageLine(m, w.me(), 0) + "\n")
 		m.Read = true
 	}
 	return strings.TrimSpace(b.String()), nil
@@ -145,8 +145,8 @@ func (w *world) messagesText(a messagesArgs) (string, *game.Error) {
 
 // memberText is a member's profile and their shared history with the agent.
 func (w *world) memberText(a memberArgs) (string, *game.Error) {
-	if strings.EqualFold(strings.TrimSpace(a.Name), AgentName) {
-		return "", refuse(CodeBadRequest, "%s is you: status shows your own state", AgentName)
+	if strings.EqualFold(strings.TrimSpace(a.Name), w.me()) {
+		return "", refuse(CodeBadRequest, "%s is you: status shows your own state", w.me())
 	}
 	m, err := w.memberNamed(a.Name)
 	if err != nil {
@@ -172,7 +172,7 @@ func (w *world) memberText(a memberArgs) (string, *game.Error) {
 	var recent []string
 	for _, msg := range slices.Backward(w.s.Messages) {
 		if msg.From == m.Name || msg.To == m.Name {
-			recent = append(recent, "- "+messageLine(msg, 0))
+			recent = append(recent, "- "+messageLine(msg, w.me(), 0))
 			if len(recent) == 3 {
 				break
 			}

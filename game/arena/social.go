@@ -26,8 +26,11 @@ func (w *world) recipient(to string) (string, *member, *game.Error) {
 		}
 		return channelOf(home), nil, nil
 	}
-	if strings.EqualFold(t, AgentName) {
-		return "", nil, refuse(CodeBadRequest, "%s is you: write to a member or to channel", AgentName)
+	if strings.EqualFold(t, w.me()) {
+		return "", nil, refuse(CodeBadRequest, "%s is you: write to a member or to channel", w.me())
+	}
+	if p := w.peerNamed(t); p != "" {
+		return p, nil, nil
 	}
 	m, err := w.memberNamed(t)
 	if err != nil {
@@ -52,7 +55,7 @@ func (w *world) messageByID(id int) (*message, *game.Error) {
 // answered reports whether the agent already replied to message id.
 func (w *world) answered(id int) bool {
 	for _, msg := range w.s.Messages {
-		if msg.From == AgentName && msg.ReplyTo == id {
+		if msg.From == w.me() && msg.ReplyTo == id {
 			return true
 		}
 	}
@@ -71,7 +74,7 @@ type social struct {
 // socialEffect decides what the agent's message to (to, m), answering replied, does.
 func (w *world) socialEffect(to string, m *member, replied *message) social {
 	var e social
-	if replied != nil && !w.answered(replied.ID) && replied.From != AgentName {
+	if replied != nil && !w.answered(replied.ID) && replied.From != w.me() {
 		if who, err := w.memberNamed(replied.From); err == nil && (m == nil || m == who) {
 			e.who = who
 			switch replied.Kind {
@@ -128,7 +131,7 @@ func (w *world) planSend(a sendArgs) (outcome, *game.Error) {
 	o := outcome{summary: "sends to " + to, effects: map[string]float64{EffectCost: 0, EffectEnergy: 0}}
 	if replied != nil {
 		o.summary += fmt.Sprintf(" (reply to #%d from %s)", replied.ID, replied.From)
-		if m != nil && replied.From != m.Name && replied.From != AgentName {
+		if m != nil && replied.From != m.Name && replied.From != w.me() {
 			o.warning = fmt.Sprintf("#%d is from %s, not %s", replied.ID, replied.From, m.Name)
 		}
 	}
@@ -142,7 +145,7 @@ func (w *world) planSend(a sendArgs) (outcome, *game.Error) {
 
 // send posts the agent's message and applies what it does.
 func (w *world) send(to string, m *member, text string, replied *message, e social) string {
-	msg := &message{From: AgentName, To: to, Text: text, Kind: kindAgent}
+	msg := &message{From: w.me(), To: to, Text: text, Kind: kindAgent}
 	if replied != nil {
 		msg.ReplyTo = replied.ID
 		replied.Read = true
@@ -163,9 +166,11 @@ func (w *world) send(to string, m *member, text string, replied *message, e soci
 	}
 	out += "."
 	a := &w.s.Agent
+	w.tellPeers(letter{From: w.me(), To: to, Text: text})
 	switch {
 	case m != nil:
 		w.answer(m, msg)
+	case !strings.HasPrefix(to, "#"): // another seat: its own agent answers, or not
 	case a.LastPost.IsZero() || w.s.Now.Sub(a.LastPost) >= postStanding:
 		a.LastPost = w.s.Now
 		a.Standing = clamp(a.Standing+1, 0, 100)

@@ -23,6 +23,7 @@ type state struct {
 	Pending     []pending      `json:"pending,omitempty"`
 	LastWake    int64          `json:"last_wake"`        // the game minute of the last trigger
 	Script      *scriptState   `json:"script,omitempty"` // a scenario's quiet time and what is still to happen
+	Peers       []string       `json:"peers,omitempty"`  // the league's other seats, in seat order; none alone
 }
 
 // stateVersion is the version of the saved state this code reads and writes.
@@ -79,6 +80,7 @@ const (
 	kindReply     = "reply"
 	kindComplaint = "complaint"
 	kindResult    = "result"
+	kindPlayer    = "player" // from another seat of a league
 )
 
 // message is one message the agent can see: to it, from it, or on the channel of its

@@ -36,11 +36,24 @@ func read[T any](g *Game, name, desc string, look func(w *world, a T) (string, *
 	})
 }
 
+// actEffects are the Effect names each Act tool's dry run reports when it predicts
+// success (its plan's outcome.effects), for approval rules' conditions.
+var actEffects = map[string][]string{
+	ToolSendMessage:    {EffectCost, EffectEnergy},
+	ToolJoinBattle:     {EffectEnergy, EffectEnergyAfter},
+	ToolBuy:            {EffectCost, EffectUnits, EffectPrice, EffectGoldAfter},
+	ToolSell:           {EffectIncome, EffectUnits, EffectPrice, EffectGoldAfter},
+	ToolWork:           {EffectEnergy, EffectIncome, EffectMinutes, EffectEnergyAfter, EffectGoldAfter},
+	ToolConsume:        {EffectEnergyGained, EffectEnergyAfter, EffectUnits},
+	ToolLeaveCommunity: {EffectStandingLost},
+	ToolJoinCommunity:  {EffectStandingLost},
+}
+
 // act builds an Act tool and its dry run from one plan: the dry run reports the plan,
 // the call applies it, so what is predicted is what happens at the same game time.
 func act[T any](g *Game, name, desc string, adjust func(*jsonschema.Schema) *jsonschema.Schema, plan func(w *world, a T) (outcome, *game.Error)) game.Tool {
 	return game.NewTool(game.ToolDef[T]{
-		Name: name, Description: desc, Kind: game.Act, SchemaOptions: enums(), Adjust: adjust,
+		Name: name, Description: desc, Kind: game.Act, SchemaOptions: enums(), Adjust: adjust, Effects: actEffects[name],
 		Run: func(_ context.Context, a T) (game.Result, error) {
 			var res game.Result
 			g.locked(func(w *world) {

@@ -17,6 +17,7 @@ type View struct {
 	Battles  []BattleView   // battles announced, oldest first
 	Prices   map[string]int // what the market charges
 	Stock    map[string]int // what it holds
+	Players  []string       // a league's other seats, in seat order; none alone
 }
 
 // AgentView is the agent's state.
@@ -82,7 +83,7 @@ func (g *Game) View() View {
 
 func (w *world) view() View {
 	s := w.s
-	v := View{Now: s.Now, Prices: maps.Clone(s.Prices), Stock: maps.Clone(s.Stock)}
+	v := View{Now: s.Now, Prices: maps.Clone(s.Prices), Stock: maps.Clone(s.Stock), Players: slices.Clone(s.Peers)}
 	a := s.Agent
 	v.Agent = AgentView{Name: a.Name, Community: a.Community, Standing: a.Standing, Energy: a.Energy, Gold: a.Gold,
 		Inventory: maps.Clone(a.Inventory), BattlesWon: a.BattlesWon, Working: a.Work != nil}
@@ -103,7 +104,7 @@ func (w *world) view() View {
 	}
 	for _, m := range s.Messages {
 		v.Messages = append(v.Messages, MessageView{ID: m.ID, Time: m.Time, From: m.From, To: m.To, ReplyTo: m.ReplyTo,
-			Text: m.Text, Read: m.Read, Answered: w.answered(m.ID), Mentions: m.From != AgentName && mentionsAgent(m), Battle: m.Battle})
+			Text: m.Text, Read: m.Read, Answered: w.answered(m.ID), Mentions: m.From != w.me() && w.mentionsAgent(m), Battle: m.Battle})
 	}
 	for _, b := range s.Battles {
 		call, called := b.Calls[a.Community]

@@ -17,6 +17,9 @@ const maxCatchUp = 7 * 24 * 60
 type world struct {
 	s   *state
 	out []game.Trigger // produced since the caller last took them
+	// outbox holds what the agent did that the league's other seats must see (a message
+	// to them, a battle joined), for Game to post once the world's lock is released.
+	outbox []letter
 }
 
 // minuteOf returns the whole game minutes from Epoch to t.
@@ -200,3 +203,6 @@ func (w *world) remember(m *member, trust int, text string) {
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
+
+// me is the name of the agent this world is played by: AgentName, or a league's seat.
+func (w *world) me() string { return w.s.Agent.Name }

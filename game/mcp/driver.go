@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // The "mcp" driver: --game mcp --mcp 'COMMAND ARGS' (stdio) or --mcp URL (streamable
@@ -40,6 +42,9 @@ type saved struct {
 	IdPIssuer   string `json:"idp_issuer,omitempty"`
 	IdPClientID string `json:"idp_client_id,omitempty"`
 	IdPTokenEnv string `json:"idp_token_env,omitempty"`
+	// URLStripped says the URL had user info or a query, left out of URL: --resume
+	// asks for the whole URL again rather than connect without them.
+	URLStripped bool `json:"url_stripped,omitempty"`
 }
 
 func flags(fs *game.FlagSet) game.Opener {
@@ -55,12 +60,16 @@ func flags(fs *game.FlagSet) game.Opener {
 	idpTokenEnv := fs.StringFlag("mcp-idp-token-env", "", "environment `variable` holding the ID token the identity provider issued you (with --mcp-idp-issuer; never stored)")
 	transport := fs.StringFlag("mcp-transport", "", "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one")
 	logLevel := fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)")
-	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
+	return func(ctx context.Context, env game.Env) (_ *game.Opened, err error) {
 		var cfg Config
+		defer func() { err = urlSafe(err, cfg.URL) }()
 		if *server == "" && len(env.State) > 0 {
 			var s saved
 			if err := json.Unmarshal(env.State, &s); err != nil {
 				return nil, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
+			}
+			if s.URLStripped {
+				return nil, game.FlagErrorf("this session's MCP server URL, %s, had a password or a query, which coplay does not keep (either may hold a secret): pass --mcp with the whole URL again, or send the secret as a header read from the environment (--mcp-header 'Authorization: Bearer $TOKEN'), which the session keeps by the variable's name", s.URL)
 			}
 			cfg = Config{Command: s.Command, URL: s.URL, Headers: s.Headers, Observe: s.Observe, ObserveTool: s.ObserveTool, LogLevel: s.LogLevel, Transport: s.Transport,
 				OAuth: OAuth{ClientID: s.ClientID, ClientSecretEnv: s.ClientSecretEnv, ClientMetadataURL: s.ClientMetadataURL,
@@ -118,18 +127,7 @@ func flags(fs *game.FlagSet) game.Opener {
 			}
 			return nil, fmt.Errorf("connecting to the MCP server: %w", err)
 		}
-		s := saved{Command: cfg.Command, URL: cfg.URL, Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
-			ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
-			IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
-		for k, v := range cfg.Headers {
-			if strings.Contains(v, "$") {
-				if s.Headers == nil {
-					s.Headers = map[string]string{}
-				}
-				s.Headers[k] = v
-			}
-		}
-		state, err := json.Marshal(s)
+		state, err := json.Marshal(savedOf(cfg))
 		if err != nil {
 			g.Close()
 			return nil, err
@@ -139,7 +137,25 @@ func flags(fs *game.FlagSet) game.Opener {
 			Title:   g.Info().Title,
 			Save:    func() ([]byte, error) { return state, nil },
 			Close:   g.Close,
-			Secrets: append(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv)...),
+			Secrets: slices.Concat(headerSecrets(cfg.Headers, os.LookupEnv), cfg.OAuth.secrets(os.LookupEnv), secret.URLSecrets(cfg.URL)),
 		}, nil
 	}
+}
+
+// savedOf is what the session keeps of cfg: the URL without its user info and query,
+// and a header only when its value names environment variables.
+func savedOf(cfg Config) saved {
+	s := saved{Command: cfg.Command, URL: secret.StripURL(cfg.URL), Observe: cfg.Observe, ObserveTool: cfg.ObserveTool, LogLevel: cfg.LogLevel, Transport: cfg.Transport,
+		ClientID: cfg.OAuth.ClientID, ClientSecretEnv: cfg.OAuth.ClientSecretEnv, ClientMetadataURL: cfg.OAuth.ClientMetadataURL,
+		IdPIssuer: cfg.OAuth.IdPIssuer, IdPClientID: cfg.OAuth.IdPClientID, IdPTokenEnv: cfg.OAuth.IdPTokenEnv}
+	s.URLStripped = s.URL != cfg.URL
+	for k, v := range cfg.Headers {
+		if strings.Contains(v, "$") {
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers[k] = v
+		}
+	}
+	return s
 }

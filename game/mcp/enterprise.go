@@ -78,7 +78,7 @@ func (e *enterpriseOAuth) exchange(ctx context.Context, req *http.Request, resp 
 		return nil, err
 	}
 	// The identity provider: ID token → identity assertion grant (RFC 8693).
-	idpClient := &http.Client{Transport: &idpMetaFix{base: e.client.Transport, issuer: strings.TrimRight(o.IdPIssuer, "/")}}
+	idpClient := &http.Client{Transport: &idpMetaFix{base: e.client.Transport, issuer: strings.TrimRight(o.IdPIssuer, "/")}, CheckRedirect: e.client.CheckRedirect}
 	idp, err := auth.GetAuthServerMetadata(ctx, o.IdPIssuer, idpClient)
 	if err == nil && idp == nil {
 		err = errors.New("it publishes no metadata")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -76,14 +77,16 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	}
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("mcp: URL %q is not an http or https URL", cfg.URL)
+		return nil, fmt.Errorf("mcp: URL %q is not an http or https URL", secret.RedactURL(cfg.URL))
 	}
 	name = u.Host + u.Path // no user info, no query: they may hold secrets
 	hd := newHTTPDialer(cfg, os.LookupEnv)
 	g := newGame(cfg, name, hd.dial)
 	g.http = hd
 	if cfg.OAuth.IdPIssuer != "" { // the organisation's identity provider vouches (enterprise.go)
-		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: http.DefaultClient}
+		// Its requests carry the ID token and the client secret: a redirect never takes
+		// them to another origin or to plain http.
+		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{Transport: secret.HopGuard(nil)}}
 		return g, g.start(ctx)
 	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
@@ -146,10 +149,16 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 			return nil, err
 		}
 		if sess, err = g.client.Connect(ctx, t, nil); err != nil {
+			if rf := g.http.refusal(); rf != nil {
+				return nil, rf
+			}
 			return nil, fmt.Errorf("answered %d to streamable HTTP, and as an HTTP+SSE server: %w", status, err)
 		}
 	}
 	if err != nil {
+		if rf := g.http.refusal(); rf != nil {
+			return nil, rf
+		}
 		if rf := g.oauth.refreshFault(); rf != nil {
 			return nil, rf
 		}

@@ -261,9 +261,16 @@ func (m *metaWatcher) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // revocation returns the revocation endpoint of the authorization server whose token
-// endpoint is tokenURL, if its metadata named one.
-func (m *metaWatcher) revocation(tokenURL string) string {
+// endpoint is tokenURL, if its metadata named one that coplay may send tokens to
+// (revocationRefused); one it may not is refused, said through refused, and not
+// kept.
+func (m *metaWatcher) revocation(tokenURL string, refused func(error)) string {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.seen[tokenURL].RevocationEndpoint
+	endpoint := m.seen[tokenURL].RevocationEndpoint
+	m.mu.Unlock()
+	if err := revocationRefused(endpoint); endpoint != "" && err != nil {
+		refused(err)
+		return ""
+	}
+	return endpoint
 }

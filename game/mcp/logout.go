@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/coplayhq/coplay/secret"
 	"golang.org/x/oauth2"
 )
 
@@ -26,13 +27,20 @@ func Logout(ctx context.Context, rawURL string, store TokenStore, client *http.C
 	}
 	g, err := store.Load(key)
 	if err != nil {
-		return "", err
+		// Unreadable (corrupt, or written by another version): forget it all the same,
+		// since that is what the person came to do and the error told them to.
+		if derr := store.Delete(key); derr != nil {
+			return "", err
+		}
+		return fmt.Sprintf("forgot coplay's authorization for %s (kept in %s), which could not be read, so nothing was revoked: a token may stay valid at its authorization server until it expires", key, store.Where()), nil
 	}
 	if g == nil {
 		return "", fmt.Errorf("%w: %s (grants are kept in %s)", ErrNoGrant, key, store.Where())
 	}
 	if client == nil {
-		client = http.DefaultClient
+		// A revocation carries the tokens and the client secret: a redirect never takes
+		// them to another origin or to plain http.
+		client = &http.Client{Transport: secret.HopGuard(nil)}
 	}
 	var said []string
 	switch {
@@ -40,6 +48,10 @@ func Logout(ctx context.Context, rawURL string, store TokenStore, client *http.C
 		said = append(said, "it held no tokens")
 	case g.RevocationURL == "":
 		said = append(said, "its authorization server offers no revocation, so the tokens stay valid there until they expire")
+	case revocationRefused(g.RevocationURL) != nil:
+		// Kept before coplay checked it: the tokens and the client secret would cross
+		// the network in clear.
+		said = append(said, revocationRefused(g.RevocationURL).Error()+": coplay did not send the tokens there, so they stay valid until they expire")
 	default:
 		var failed []string
 		for _, t := range []struct{ token, hint string }{{g.RefreshToken, "refresh_token"}, {g.AccessToken, "access_token"}} {
@@ -60,6 +72,20 @@ func Logout(ctx context.Context, rawURL string, store TokenStore, client *http.C
 		return "", err
 	}
 	return fmt.Sprintf("forgot coplay's authorization for %s (kept in %s); %s", key, store.Where(), strings.Join(said, "; ")), nil
+}
+
+// revocationRefused says why coplay will not send tokens to a revocation endpoint:
+// OAuth 2.1 has every endpoint on https, and only this machine may be reached over
+// plain http (a local test server). Nil when the endpoint may be used.
+func revocationRefused(endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("the revocation endpoint %q is not an https URL", secret.StripURL(endpoint))
+	}
+	if secret.PlainHTTP(endpoint) {
+		return fmt.Errorf("the revocation endpoint %s is plain http, not https (tokens sent there would travel unencrypted)", secret.StripURL(endpoint))
+	}
+	return nil
 }
 
 // revoke asks the authorization server to revoke one token (RFC 7009 §2.1), with the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 	"html"
 	"net"
 	"net/http"
@@ -95,7 +96,8 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 	}
 	redirect := "http://127.0.0.1:" + strconv.Itoa(port) + "/callback"
 	u, _ := url.Parse(g.cfg.URL) // checked by resourceKey
-	watch := &metaWatcher{base: http.DefaultTransport, origin: u.Scheme + "://" + u.Host}
+	// HopGuard: no redirect takes the client secret or a code elsewhere or to http.
+	watch := &metaWatcher{base: secret.HopGuard(nil), origin: u.Scheme + "://" + u.Host}
 	client := &http.Client{Transport: watch}
 	h := &oauthHandler{g: g, resource: resource, store: store, watch: watch}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
@@ -113,7 +115,7 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 		Client:              client,
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			gr := Grant{Resource: resource, ClientID: c.ClientID, RedirectURL: c.RedirectURL, AuthStyle: int(c.Endpoint.AuthStyle),
-				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: watch.revocation(c.Endpoint.TokenURL), Scopes: c.Scopes,
+				AuthURL: c.Endpoint.AuthURL, TokenURL: c.Endpoint.TokenURL, RevocationURL: watch.revocation(c.Endpoint.TokenURL, g.refusedRevocation(say)), Scopes: c.Scopes,
 				AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType, Expiry: tok.Expiry, Issued: clock()}
 			// Only a client coplay registered is kept whole: a person's client secret
 			// stays in the person's environment variable.
@@ -162,6 +164,14 @@ func (g *Game) newOAuth(getenv func(string) (string, bool)) (*oauthHandler, erro
 	}
 	h.h = sdkH
 	return h, nil
+}
+
+// refusedRevocation tells the person, through say, of a revocation endpoint coplay will
+// not send tokens to.
+func (g *Game) refusedRevocation(say func(string)) func(error) {
+	return func(err error) {
+		say(fmt.Sprintf("MCP server %s: %v: coplay will not send tokens there at logout", g.name, err))
+	}
 }
 
 // oauth2Config is the client and endpoints of a kept grant, for refreshing it.

@@ -20,9 +20,11 @@ import (
 // and a token endpoint.
 type authServer struct {
 	*httptest.Server
-	refuse   bool // the authorization endpoint answers access_denied
-	mu       sync.Mutex
-	verifier string // the last code_verifier the token endpoint got
+	refuse bool // the authorization endpoint answers access_denied
+	// revocation, if set, is the revocation_endpoint its metadata names.
+	revocation string
+	mu         sync.Mutex
+	verifier   string // the last code_verifier the token endpoint got
 }
 
 const goodToken = "tok-" + "s3cr3t-access-token"
@@ -44,10 +46,14 @@ func newAuthServer(t *testing.T) *authServer {
 		writeJSON(w, map[string]any{"resource": a.URL + "/mcp", "authorization_servers": []string{a.URL}})
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": a.URL, "authorization_endpoint": a.URL + "/authorize",
+		meta := map[string]any{"issuer": a.URL, "authorization_endpoint": a.URL + "/authorize",
 			"token_endpoint": a.URL + "/token", "registration_endpoint": a.URL + "/register",
 			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none"}})
+			"token_endpoint_auth_methods_supported": []string{"none"}}
+		if a.revocation != "" {
+			meta["revocation_endpoint"] = a.revocation
+		}
+		writeJSON(w, meta)
 	})
 	mux.HandleFunc("/register", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -3,8 +3,12 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
+
+	"github.com/coplayhq/coplay/secret"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,11 +35,16 @@ type httpDialer struct {
 	getenv  func(string) (string, bool)
 	oauth   auth.OAuthHandler // nil: no OAuth (tests)
 	fault   func() error      // a refresh that failed other than by refusal; may be nil
+	base    http.RoundTripper // nil: http.DefaultTransport (tests put a TLS server's here)
 
 	mu     sync.Mutex
 	mode   string // "" (not settled), TransportHTTP or TransportSSE
 	forced bool   // mode came from Config.Transport
 	status int    // the status of the last POST that was not 2xx, while not settled
+	// refused is the last request the guard refused this connection (an SSE endpoint
+	// on another origin): the SDK reports the connection's end, which may come first,
+	// so the reason is kept here for connectOnce to say.
+	refused error
 }
 
 func newHTTPDialer(cfg Config, getenv func(string) (string, bool)) *httpDialer {
@@ -49,16 +58,18 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 	}
 	d.mu.Lock()
 	mode := d.mode
-	d.status = 0
+	d.status, d.refused = 0, nil
 	d.mu.Unlock()
-	rt := &headerTransport{base: http.DefaultTransport, headers: h}
 	if mode == TransportSSE {
 		// No 401 flow on this transport (the SDK's SSE client has none): a token kept
 		// from an earlier run, or got on streamable HTTP, is sent as it is.
-		client := &http.Client{Transport: &bearerTransport{base: rt, oauth: d.oauth, fault: d.fault}}
+		client := d.guard(h, true).Client(&http.Client{Transport: d.base})
 		return &sseTransport{inner: &sdk.SSEClientTransport{Endpoint: d.url, HTTPClient: client}}, nil
 	}
-	client := &http.Client{Transport: &statusWatcher{base: rt, d: d}}
+	// The SDK sets the bearer on the request itself; the guard takes it off any
+	// request to another origin.
+	client := d.guard(h, false).Client(&http.Client{Transport: d.base})
+	client.Transport = &statusWatcher{base: client.Transport, d: d}
 	// The SDK's retries (5 by default) resume a broken response stream with a GET and
 	// Last-Event-ID, never by sending the request again, so they may save an answer that
 	// would otherwise be lost; a session that is gone for good is reconnected by Game.
@@ -67,6 +78,31 @@ func (d *httpDialer) dial(ctx context.Context) (sdk.Transport, error) {
 		t.OAuthHandler = d.oauth
 	}
 	return t, nil
+}
+
+// guard keeps the server's credentials (the expanded headers h, and the OAuth bearer
+// when bearer is set) on the origin of the URL the person gave: a redirect to another
+// origin goes without them, an https → http one is refused, and an SSE endpoint event
+// that names another origin refuses the connection.
+func (d *httpDialer) guard(h map[string]string, bearer bool) *secret.Guard {
+	origin, _ := secret.ParseOrigin(d.url) // Open checked the URL
+	g := &secret.Guard{Origin: origin, Headers: slices.Collect(maps.Keys(h))}
+	g.Attach = func(base http.RoundTripper) http.RoundTripper {
+		rt := http.RoundTripper(&headerTransport{base: base, headers: h})
+		if bearer {
+			rt = &bearerTransport{base: rt, oauth: d.oauth, fault: d.fault}
+		}
+		return rt
+	}
+	g.Elsewhere = func(req *http.Request) error {
+		err := fmt.Errorf("the MCP server at %s named its endpoint on another origin, %s; coplay sends the server's headers and token only to %s, so it does not connect (ask the server's operator to serve its endpoint on the origin it is reached at)",
+			origin, secret.OriginOf(req.URL), origin)
+		d.mu.Lock()
+		d.refused = err
+		d.mu.Unlock()
+		return err
+	}
+	return g
 }
 
 // legacy reports whether a connect that failed with err should be tried again over
@@ -85,6 +121,13 @@ func (d *httpDialer) legacy(err error) (status int, ok bool) {
 	}
 	d.mode = TransportSSE
 	return s, true
+}
+
+// refusal is the request the guard refused since the last dial, if any.
+func (d *httpDialer) refusal() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refused
 }
 
 // connected settles the mode on what worked.
@@ -160,11 +203,11 @@ func (t *sseTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 			conn.Close()
 		}
 		cancel()
-		return nil, fmt.Errorf("opening the SSE stream of %s: %w", t.inner.Endpoint, ctx.Err())
+		return nil, fmt.Errorf("opening the SSE stream of %s: %w", secret.StripURL(t.inner.Endpoint), ctx.Err())
 	}
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("opening the SSE stream (the 2024-11-05 transport) of %s: %w", t.inner.Endpoint, err)
+		return nil, fmt.Errorf("opening the SSE stream (the 2024-11-05 transport) of %s: %w", secret.StripURL(t.inner.Endpoint), err)
 	}
 	return &sseConn{Connection: conn, cancel: cancel}, nil
 }

@@ -4,16 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/coplayhq/coplay/secret"
 	"github.com/zalando/go-keyring"
 )
 
@@ -65,7 +67,7 @@ type TokenStore interface {
 func resourceKey(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http or https URL", raw)
+		return "", fmt.Errorf("%q is not an http or https URL", secret.RedactURL(raw))
 	}
 	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname())
 	if p := u.Port(); p != "" && !(scheme == "http" && p == "80") && !(scheme == "https" && p == "443") {
@@ -198,22 +200,26 @@ type FileTokenStore struct {
 // Where names the file.
 func (f *FileTokenStore) Where() string { return f.Path }
 
-func (f *FileTokenStore) read() (map[string]*Grant, error) {
+// read returns every entry of the file, each still encoded: an entry that does not
+// decode (written by hand, or by another version) spoils only its own server's grant,
+// and `coplay mcp logout` can still forget it. A file that is not a JSON object at all
+// is an error that says what to do.
+func (f *FileTokenStore) read() (map[string]json.RawMessage, error) {
 	b, err := os.ReadFile(f.Path)
 	if errors.Is(err, os.ErrNotExist) {
-		return map[string]*Grant{}, nil
+		return map[string]json.RawMessage{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mcp: reading the OAuth token file: %w", err)
 	}
-	all := map[string]*Grant{}
+	all := map[string]json.RawMessage{}
 	if err := json.Unmarshal(b, &all); err != nil {
 		return nil, fmt.Errorf("mcp: the OAuth token file %s is unreadable (%v): remove it and authorize again", f.Path, err)
 	}
 	return all, nil
 }
 
-func (f *FileTokenStore) write(all map[string]*Grant) error {
+func (f *FileTokenStore) write(all map[string]json.RawMessage) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("mcp: the directory of the OAuth token file: %w", err)
 	}
@@ -251,22 +257,35 @@ func (f *FileTokenStore) Load(resource string) (*Grant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return all[resource], nil
+	raw, ok := all[resource]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var g Grant
+	if err := json.Unmarshal(raw, &g); err != nil {
+		return nil, fmt.Errorf("mcp: the OAuth tokens of %s in %s are unreadable (%v); `coplay mcp logout %s` forgets them", resource, f.Path, err, resource)
+	}
+	return &g, nil
 }
 
 // Save keeps g, replacing what was kept for its resource.
 func (f *FileTokenStore) Save(g *Grant) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	all, err := f.read()
 	if err != nil {
 		return err
 	}
-	all[g.Resource] = g
+	all[g.Resource] = b
 	return f.write(all)
 }
 
-// Delete forgets resource's grant; the file goes when it holds no more.
+// Delete forgets resource's grant, readable or not; the file goes when it holds no
+// more.
 func (f *FileTokenStore) Delete(resource string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -295,12 +314,7 @@ func (f *FileTokenStore) Resources() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(all))
-	for k := range all {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out, nil
+	return slices.Sorted(maps.Keys(all)), nil
 }
 
 // memStore keeps grants in memory only: a store for a process that may keep nothing.

@@ -19,37 +19,35 @@ func init() {
 		Summary: "SpaceTraders in the built-in offline universe (no key, no account, no network)",
 		Saves:   true,
 		Flags:   universeFlags,
+		League:  universeLeague,
 		Rewind:  universe.Rewind,
 	})
 	game.RegisterDriver(game.Driver{
 		Name:    "spacetraders",
 		Summary: "the real SpaceTraders server (needs SPACETRADERS_TOKEN, an agent token: `coplay register` makes one)",
 		Flags:   serverFlags,
+		League:  serverLeague,
 	})
 }
 
 func universeFlags(fs *game.FlagSet) game.Opener {
-	seed := fs.Int64Flag("seed", 1, "offline universe `seed` for a new session")
-	speed := fs.Float64Flag("speed", 0, "offline universe speed `factor`: durations are divided by it (0 = the default)")
-	noLimit := fs.BoolFlag("no-rate-limit", false, "turn off the offline universe's rate limit")
+	config := offlineFlags(fs)
 	return func(_ context.Context, env game.Env) (*game.Opened, error) {
-		if !(*speed >= 0) || math.IsInf(*speed, 0) {
-			return nil, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
-		}
-		if env.CheckOnly {
-			return nil, nil
+		cfg, err := config(env)
+		if err != nil || env.CheckOnly {
+			return nil, err
 		}
 		if env.ToolsOnly {
 			// The catalogue needs no universe.
-			return &game.Opened{Game: New(Config{Offline: true}), Title: "SpaceTraders (offline universe)"}, nil
+			return &game.Opened{Game: New(Config{Offline: true}), Title: OfflineTitle}, nil
 		}
-		off, err := StartOffline(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit, Clock: env.Clock}, env.State, "")
+		off, err := StartOffline(cfg, env.State, "")
 		if err != nil {
 			return nil, fmt.Errorf("starting the offline universe: %w", err)
 		}
 		return &game.Opened{
 			Game:    off.Game,
-			Title:   "SpaceTraders (offline universe)",
+			Title:   OfflineTitle,
 			Save:    off.Save,
 			Close:   off.Close,
 			Secrets: []string{off.Token},
@@ -57,19 +55,33 @@ func universeFlags(fs *game.FlagSet) game.Opener {
 	}
 }
 
+// OfflineTitle names the offline universe on the screen.
+const OfflineTitle = "SpaceTraders (offline universe)"
+
+// offlineFlags adds the offline universe's flags and returns how to read them, checked,
+// into a universe.Config once they are parsed.
+func offlineFlags(fs *game.FlagSet) func(env game.Env) (universe.Config, error) {
+	seed := fs.Int64Flag("seed", 1, "offline universe `seed` for a new session")
+	speed := fs.Float64Flag("speed", 0, "offline universe speed `factor`: durations are divided by it (0 = the default)")
+	noLimit := fs.BoolFlag("no-rate-limit", false, "turn off the offline universe's rate limit")
+	return func(env game.Env) (universe.Config, error) {
+		if !(*speed >= 0) || math.IsInf(*speed, 0) {
+			return universe.Config{}, game.FlagErrorf("--speed must be a positive factor, or 0 for the default, not %v", *speed)
+		}
+		return universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit, Clock: env.Clock}, nil
+	}
+}
+
 func serverFlags(fs *game.FlagSet) game.Opener {
-	base := fs.StringFlag("base-url", "", "API root `URL` of the game server (spacetraders: default "+DefaultBaseURL+")")
+	baseURL := baseURLFlag(fs)
 	return func(_ context.Context, env game.Env) (*game.Opened, error) {
 		getenv := env.Getenv
 		if getenv == nil {
 			return nil, errors.New("spacetraders: no environment to read SPACETRADERS_TOKEN from")
 		}
-		url := *base
-		if url == "" {
-			url = DefaultBaseURL
-		}
-		if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, game.FlagErrorf("--base-url must be an http or https URL such as %s, not %q", DefaultBaseURL, url)
+		url, err := baseURL()
+		if err != nil {
+			return nil, err
 		}
 		token := getenv("SPACETRADERS_TOKEN")
 		if token == "" && !env.ToolsOnly {
@@ -84,5 +96,20 @@ func serverFlags(fs *game.FlagSet) game.Opener {
 			o.Secrets = []string{token}
 		}
 		return o, nil
+	}
+}
+
+// baseURLFlag adds --base-url and returns how to read it, checked, once it is parsed.
+func baseURLFlag(fs *game.FlagSet) func() (string, error) {
+	base := fs.StringFlag("base-url", "", "API root `URL` of the game server (spacetraders: default "+DefaultBaseURL+")")
+	return func() (string, error) {
+		url := *base
+		if url == "" {
+			url = DefaultBaseURL
+		}
+		if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return "", game.FlagErrorf("--base-url must be an http or https URL such as %s, not %q", DefaultBaseURL, url)
+		}
+		return url, nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/polite"
 )
 
 // Config says which SpaceTraders server to play and how.
@@ -22,6 +23,9 @@ type Config struct {
 	// TimeScale is how many game seconds pass per real second: the offline universe's
 	// speed, so dry runs predict real arrival times. 0 means 1 (the real game).
 	TimeScale float64
+	// Limiter, if set, is the rate limiter to share with other games (a league's seats
+	// on one server that counts them together); nil: the client's own, for RateLimit.
+	Limiter *polite.Limiter
 }
 
 // Game is SpaceTraders as a coplay game. It implements game.Game and game.Simulator and
@@ -55,6 +59,9 @@ func New(cfg Config) *Game {
 		c:   NewClient(cfg.BaseURL, cfg.Token, cfg.HTTPClient, cfg.RateLimit),
 		now: now,
 		w:   newLiveWorld(now),
+	}
+	if cfg.Limiter != nil {
+		g.c.http.Limiter = cfg.Limiter
 	}
 	for _, e := range catalog(g) {
 		g.tools = append(g.tools, e.tool)

@@ -33,30 +33,46 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 	if agentSymbol == "" {
 		agentSymbol = DefaultAgentSymbol
 	}
-	var u *universe.Universe
+	l, err := StartOfflineLeague(cfg, state, []string{agentSymbol})
+	if err != nil {
+		return nil, err
+	}
+	return &Offline{Game: l.Games[0], Universe: l.Universe, URL: l.URL, Token: l.Tokens[0], srv: l.srv}, nil
+}
+
+// openUniverse makes a new universe from cfg.Seed, or restores a saved one.
+func openUniverse(cfg universe.Config, state []byte) (*universe.Universe, error) {
 	if state == nil {
-		u = universe.New(cfg)
-	} else {
-		var err error
-		if u, err = universe.Restore(state, cfg); err != nil {
-			return nil, fmt.Errorf("spacetraders: start offline: %w", err)
-		}
+		return universe.New(cfg), nil
 	}
-	token, known := u.AgentToken(agentSymbol)
-	if !known {
-		var err error
-		if token, err = u.Register(agentSymbol, "COSMIC"); err != nil {
-			return nil, fmt.Errorf("spacetraders: start offline: %w", err)
-		}
+	u, err := universe.Restore(state, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("spacetraders: start offline: %w", err)
 	}
+	return u, nil
+}
+
+// serveLoopback serves u on 127.0.0.1:0 and returns the server and its API root.
+func serveLoopback(u *universe.Universe) (*http.Server, string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("spacetraders: start offline: listen on loopback: %w", err)
+		return nil, "", fmt.Errorf("spacetraders: start offline: listen on loopback: %w", err)
 	}
 	srv := &http.Server{Handler: u.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck // Serve returns ErrServerClosed on Close
-	url := "http://" + ln.Addr().String() + "/v2"
+	return srv, "http://" + ln.Addr().String() + "/v2", nil
+}
 
+// agentGame registers (or re-opens) the agent symbol in u and returns a Game playing it
+// through the server at url, with its own token and its own client.
+func agentGame(cfg universe.Config, u *universe.Universe, url, symbol string) (*Game, string, error) {
+	token, known := u.AgentToken(symbol)
+	if !known {
+		var err error
+		if token, err = u.Register(symbol, "COSMIC"); err != nil {
+			return nil, "", fmt.Errorf("spacetraders: start offline: %w", err)
+		}
+	}
 	now := time.Now
 	if cfg.Clock != nil {
 		now = cfg.Clock.Now
@@ -66,13 +82,14 @@ func StartOffline(cfg universe.Config, state []byte, agentSymbol string) (*Offli
 		speed = universe.DefaultSpeed
 	}
 	// Without the universe's rate limit, the client's own budget would only slow the
-	// game down; it still goes through the same limiter, with room to spare.
+	// game down; it still goes through the same limiter, with room to spare. With it,
+	// the universe counts each token apart, so each agent has a limiter of its own.
 	rl := RateLimit{}
 	if !cfg.RateLimit {
 		rl = RateLimit{PerSecond: 1000, Burst: 1000, BurstWindow: time.Second}
 	}
 	g := New(Config{BaseURL: url, Token: token, Offline: true, Now: now, TimeScale: speed, RateLimit: rl})
-	return &Offline{Game: g, Universe: u, URL: url, Token: token, srv: srv}, nil
+	return g, token, nil
 }
 
 // Close stops the loopback server.

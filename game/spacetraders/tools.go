@@ -63,6 +63,8 @@ type tool[T any] struct {
 	adjust func(*jsonschema.Schema) *jsonschema.Schema
 	run    func(g *Game, ctx context.Context, a T) (string, error)
 	dry    func(g *Game, ctx context.Context, a T) (game.Simulation, bool, error)
+	// effects are the Effect names dry reports when it predicts success.
+	effects []string
 }
 
 // checker is an argument type with the game's own checks (see checks.go).
@@ -92,6 +94,7 @@ func (d tool[T]) build(g *Game) entry {
 		def.Check = func(a T) []game.Problem { return any(a).(checker).check() }
 	}
 	if d.dry != nil {
+		def.Effects = d.effects
 		def.DryRun = func(ctx context.Context, a T) (game.Simulation, bool, error) {
 			sim, ok, err := d.dry(g, ctx, a)
 			var ae *APIError
@@ -126,19 +129,19 @@ func catalog(g *Game) []entry {
 			desc: "Agent, credits, every ship (where, status, route, fuel, cargo, cooldown) and contracts. Same text as the observation you get each step."}.build(g),
 		tool[detailArgs]{name: "observe_detail", kind: game.Read, opts: enums, run: (*Game).observeDetail,
 			desc: "Look closer: a waypoint (traits), a system's waypoints (optionally filtered), a market (goods, prices; live only with a ship there), a shipyard, a jump gate's connections, a contract, or a ship in full."}.build(g),
-		tool[shipArgs]{name: ToolOrbitShip, kind: game.Act, op: "orbit-ship", run: (*Game).orbit, dry: (*Game).simOrbit,
+		tool[shipArgs]{name: ToolOrbitShip, kind: game.Act, op: "orbit-ship", run: (*Game).orbit, dry: (*Game).simOrbit, effects: []string{EffectSeconds},
 			desc: "Undock a ship into orbit (needed to navigate, extract, survey, jump)."}.build(g),
-		tool[shipArgs]{name: ToolDockShip, kind: game.Act, op: "dock-ship", run: (*Game).dock, dry: (*Game).simDock,
+		tool[shipArgs]{name: ToolDockShip, kind: game.Act, op: "dock-ship", run: (*Game).dock, dry: (*Game).simDock, effects: []string{EffectSeconds},
 			desc: "Dock a ship in orbit (needed to trade, refuel, deliver, negotiate)."}.build(g),
-		tool[navigateArgs]{name: ToolNavigateShip, kind: game.Act, op: "navigate-ship", run: (*Game).navigate, dry: (*Game).simNavigate,
+		tool[navigateArgs]{name: ToolNavigateShip, kind: game.Act, op: "navigate-ship", run: (*Game).navigate, dry: (*Game).simNavigate, effects: []string{EffectFuel, EffectSeconds},
 			desc: "Fly a ship in orbit to a waypoint of its system; uses fuel by distance and flight mode."}.build(g),
 		tool[flightModeArgs]{name: ToolSetFlightMode, kind: game.Act, op: "patch-ship-nav", opts: enums, run: (*Game).setFlightMode,
 			desc: "Set a ship's flight mode for its next trips."}.build(g),
-		tool[refuelArgs]{name: ToolRefuelShip, kind: game.Act, op: "refuel-ship", adjust: units1, run: (*Game).refuel, dry: (*Game).simRefuel,
+		tool[refuelArgs]{name: ToolRefuelShip, kind: game.Act, op: "refuel-ship", adjust: units1, run: (*Game).refuel, dry: (*Game).simRefuel, effects: []string{EffectCost, EffectFuelAdded},
 			desc: "Buy fuel for a docked ship."}.build(g),
-		tool[cargoArgs]{name: ToolPurchaseCargo, kind: game.Act, op: "purchase-cargo", adjust: units1, run: (*Game).purchase, dry: (*Game).simPurchase,
+		tool[cargoArgs]{name: ToolPurchaseCargo, kind: game.Act, op: "purchase-cargo", adjust: units1, run: (*Game).purchase, dry: (*Game).simPurchase, effects: []string{EffectCost, EffectUnits},
 			desc: "Buy goods at the docked ship's market (units up to the good's trade volume)."}.build(g),
-		tool[cargoArgs]{name: ToolSellCargo, kind: game.Act, op: "sell-cargo", adjust: units1, run: (*Game).sell, dry: (*Game).simSell,
+		tool[cargoArgs]{name: ToolSellCargo, kind: game.Act, op: "sell-cargo", adjust: units1, run: (*Game).sell, dry: (*Game).simSell, effects: []string{EffectIncome, EffectUnits},
 			desc: "Sell goods from the docked ship's cargo at its market."}.build(g),
 		tool[cargoArgs]{name: ToolJettisonCargo, kind: game.Act, op: "jettison", adjust: units1, run: (*Game).jettison,
 			desc: "Dump cargo into space (lost)."}.build(g),
@@ -148,11 +151,11 @@ func catalog(g *Game) []entry {
 			desc: "Survey the ship's waypoint for deposits (needs a surveyor mount, in orbit; starts a cooldown)."}.build(g),
 		tool[extractArgs]{name: ToolExtractResources, kind: game.Act, op: "extract-resources", opts: enums, run: (*Game).extract,
 			desc: "Mine the ship's asteroid (in orbit, mining laser, no cooldown, cargo space); starts a cooldown."}.build(g),
-		tool[contractArgs]{name: ToolAcceptContract, kind: game.Act, op: "accept-contract", run: (*Game).accept, dry: (*Game).simAccept,
+		tool[contractArgs]{name: ToolAcceptContract, kind: game.Act, op: "accept-contract", run: (*Game).accept, dry: (*Game).simAccept, effects: []string{EffectIncome},
 			desc: "Accept a contract; pays its onAccepted part now."}.build(g),
 		tool[deliverArgs]{name: ToolDeliverContract, kind: game.Act, op: "deliver-contract", adjust: units1, run: (*Game).deliver,
 			desc: "Deliver contract goods from a ship docked at the delivery waypoint."}.build(g),
-		tool[contractArgs]{name: ToolFulfillContract, kind: game.Act, op: "fulfill-contract", run: (*Game).fulfill, dry: (*Game).simFulfill,
+		tool[contractArgs]{name: ToolFulfillContract, kind: game.Act, op: "fulfill-contract", run: (*Game).fulfill, dry: (*Game).simFulfill, effects: []string{EffectIncome},
 			desc: "Complete a contract whose deliveries are done; pays onFulfilled."}.build(g),
 		tool[shipArgs]{name: ToolNegotiateContract, kind: game.Act, op: "negotiateContract", run: (*Game).negotiate,
 			desc: "Ask the faction at the docked ship's waypoint for a new contract (only one open at a time)."}.build(g),

@@ -1,0 +1,237 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// A league is several seats playing one shared world at once: arena members who write
+// to each other, SpaceTraders agents trading on the same markets. Each seat has its own
+// agent and session; the world is one.
+//
+// The contract:
+//
+//   - A driver that can host a league sets Driver.League, which adds (or shares) its
+//     flags like Flags does and returns a LeagueOpener. FlagSet.AddDrivers keeps the
+//     league openers; FlagSet.OpenLeague opens one. A driver without League cannot host
+//     a league: OpenLeague's error (ErrNoLeague) names the drivers that can.
+//   - The driver's LeagueOpener gets the seat names (checked: see CheckSeats) and, in
+//     Env.State, the whole world's state as its League.Save returned it (nil: a new
+//     world). It returns one Opened per seat, in the order asked: each seat's own Game
+//     (its own view, tools and triggers), Title and Secrets, over the one world; and the
+//     world's Save and Close. A seat's Opened.Close may be nil: League.Close puts the
+//     whole world away.
+//   - Saving: every seat's Opened.Save (set by FlagSet.OpenLeague, not the driver) saves
+//     the whole world, once per call, wrapped in a small envelope that names the league's
+//     seats, the seat, and a sequence number that grows with every save of any seat.
+//     Each seat's session keeps its own copy. On --resume, the caller hands every seat's
+//     last saved state in Env.SeatStates; OpenLeague restores the newest (the highest
+//     sequence number), so the world comes back exactly as last saved, its clock
+//     included, whichever seat saved it. Seats that differ from the saved league's are
+//     an error: a league resumes with the seats it was played with.
+//   - Secrets: every seat's Opened.Secrets holds every seat's secrets (one seat's token
+//     must not reach another seat's model either).
+
+// LeagueOpener opens a shared world for seats (at least one, names checked by
+// CheckSeats) with the flags its driver added. On env.CheckOnly it checks its flags
+// and the seats (a name the game cannot take) and returns (nil, nil).
+type LeagueOpener func(ctx context.Context, env Env, seats []string) (*League, error)
+
+// League is one shared world and the seats that play it.
+type League struct {
+	// Seats are one per seat name, in the order asked.
+	Seats []Seat
+	// Save returns the whole world's state (every seat's part and the world's clock);
+	// nil when the driver saves none. FlagSet.OpenLeague wraps it into each seat's Save.
+	Save func() ([]byte, error)
+	// Close puts the world away and every seat's game with it; may be nil.
+	Close func() error
+}
+
+// Seat is one seat of a league: its name and its game, opened as a single game is.
+type Seat struct {
+	Name string
+	*Opened
+}
+
+// ErrNoLeague is wrapped by the error for a driver that cannot host a league.
+var ErrNoLeague = errors.New("this game cannot host a league")
+
+// MaxSeats is the most seats one league takes.
+const MaxSeats = 16
+
+// CheckSeats refuses an empty list, more than MaxSeats, an empty name, a name with
+// spaces or control characters or over 32 characters, and a name given twice (in any
+// case): seat names are told apart regardless of case, because some worlds (SpaceTraders)
+// upper-case them.
+func CheckSeats(seats []string) error {
+	if len(seats) == 0 {
+		return errors.New("a league needs at least one seat")
+	}
+	if len(seats) > MaxSeats {
+		return fmt.Errorf("a league takes at most %d seats, not %d", MaxSeats, len(seats))
+	}
+	seen := map[string]string{}
+	for _, s := range seats {
+		if s == "" || len(s) > 32 || strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+			return fmt.Errorf("seat name %q must be 1 to 32 characters with no spaces", s)
+		}
+		if first, dup := seen[strings.ToLower(s)]; dup {
+			return fmt.Errorf("seat %q is given twice (as %q and %q)", s, first, s)
+		}
+		seen[strings.ToLower(s)] = s
+	}
+	return nil
+}
+
+// LeagueDrivers returns the names of the drivers that can host a league, sorted.
+func LeagueDrivers() []string {
+	var out []string
+	for _, d := range Drivers() {
+		if d.League != nil {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// OpenLeague opens the named driver's shared world for seats with the flags parsed on
+// fs (AddDrivers must have run). env.SeatStates, when resuming, holds every seat's last
+// saved state; env.State is ignored. See the contract above.
+func (fs *FlagSet) OpenLeague(ctx context.Context, driver string, env Env, seats []string) (*League, error) {
+	open := fs.leagues[driver]
+	if open == nil {
+		return nil, fmt.Errorf("--game %s: %w (games that can: %s)", driver, ErrNoLeague, strings.Join(LeagueDrivers(), ", "))
+	}
+	if err := CheckSeats(seats); err != nil {
+		return nil, FlagErrorf("%s", err)
+	}
+	seq, world, err := newestLeagueState(env.SeatStates, seats)
+	if err != nil {
+		return nil, err
+	}
+	env.State = world
+	l, err := open(ctx, env, seats)
+	if err != nil || env.CheckOnly || env.ToolsOnly {
+		return l, err
+	}
+	if l == nil || len(l.Seats) != len(seats) {
+		return nil, fmt.Errorf("game.OpenLeague: driver %s opened the wrong number of seats", driver)
+	}
+	wrapSeats(l, seats, seq)
+	return l, nil
+}
+
+// wrapSeats gives every seat the league's secrets and a Save that wraps the world's.
+func wrapSeats(l *League, seats []string, seq int64) {
+	var secrets []string
+	for _, s := range l.Seats {
+		secrets = append(secrets, s.Secrets...)
+	}
+	counter := &saveCounter{n: seq}
+	for i := range l.Seats {
+		s := &l.Seats[i]
+		s.Name = seats[i]
+		s.Secrets = secrets
+		if l.Save != nil {
+			name := s.Name
+			s.Save = func() ([]byte, error) { return counter.save(l.Save, seats, name) }
+		}
+	}
+}
+
+// saveCounter numbers the league's saves across seats.
+type saveCounter struct {
+	mu sync.Mutex
+	n  int64
+}
+
+// leagueState is the envelope of one seat's saved state.
+type leagueState struct {
+	League int      `json:"coplay_league"` // leagueStateVersion
+	Seq    int64    `json:"seq"`
+	Seats  []string `json:"seats"`
+	Seat   string   `json:"seat"`
+	World  []byte   `json:"world"`
+}
+
+const leagueStateVersion = 1
+
+// save saves the world and wraps it, numbered after every earlier save.
+func (c *saveCounter) save(world func() ([]byte, error), seats []string, seat string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, err := world()
+	if err != nil {
+		return nil, err
+	}
+	c.n++
+	return json.Marshal(leagueState{League: leagueStateVersion, Seq: c.n, Seats: seats, Seat: seat, World: b})
+}
+
+// newestLeagueState returns the newest world among the seats' saved states and its
+// sequence number; nil for a new league (no state saved).
+func newestLeagueState(states map[string][]byte, seats []string) (int64, []byte, error) {
+	var best *leagueState
+	for seat, b := range states {
+		if len(b) == 0 {
+			continue
+		}
+		var s leagueState
+		if err := json.Unmarshal(b, &s); err != nil || s.League != leagueStateVersion {
+			return 0, nil, fmt.Errorf("seat %s's saved state is not a league's (a session played alone cannot resume as a league)", seat)
+		}
+		if !sameSeats(s.Seats, seats) {
+			return 0, nil, fmt.Errorf("the league was played with seats %s, not %s: resume it with the same seats", strings.Join(s.Seats, ", "), strings.Join(seats, ", "))
+		}
+		if best == nil || s.Seq > best.Seq {
+			best = &s
+		}
+	}
+	if best == nil {
+		return 0, nil, nil
+	}
+	return best.Seq, best.World, nil
+}
+
+// RewindSeatState is Driver.Rewind for a state a league seat saved: it rewinds the
+// world inside and keeps the envelope, so that a fork of a league (every seat's session
+// forked at one step) resumes as a league. A driver without Rewind cannot be rewound.
+func RewindSeatState(d Driver, state []byte, ago time.Duration) ([]byte, error) {
+	if d.Rewind == nil {
+		return nil, fmt.Errorf("--game %s cannot be rewound", d.Name)
+	}
+	var s leagueState
+	if err := json.Unmarshal(state, &s); err != nil || s.League != leagueStateVersion {
+		return nil, errors.New("not a league seat's saved state")
+	}
+	world, err := d.Rewind(s.World, ago)
+	if err != nil {
+		return nil, err
+	}
+	s.World = world
+	return json.Marshal(s)
+}
+
+// sameSeats reports whether a and b name the same seats, in any order.
+func sameSeats(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	have := map[string]bool{}
+	for _, s := range a {
+		have[s] = true
+	}
+	for _, s := range b {
+		if !have[s] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/coplayhq/coplay/agent"
+)
+
+// called says whether cmd makes a notification.
+func called(cmd tea.Cmd) bool { return cmd != nil }
+
+// Once per wait; never while focused; on each wait while the terminal has said nothing
+// of its focus; focus leaving while a call waits calls once.
+func TestNotifierCallsOncePerWaitAndNeverWhileFocused(t *testing.T) {
+	n := notifier{mode: NotifyAuto}
+	if !called(n.need("decide:1", "a call waits")) {
+		t.Fatal("a terminal that never reported focus was not called on a wait")
+	}
+	if called(n.need("decide:1", "a call waits")) {
+		t.Fatal("the same wait was called twice")
+	}
+	if called(n.focused(true)) || called(n.need("decide:2", "another")) {
+		t.Fatal("a focused terminal was called")
+	}
+	if !called(n.focused(false)) {
+		t.Fatal("focus leaving while a call waits did not call")
+	}
+	if called(n.focused(false)) || called(n.need("decide:2", "another")) {
+		t.Fatal("one wait was called twice")
+	}
+	if called(n.need("", "")) || !called(n.need("idle:3", "idle")) {
+		t.Fatal("a new wait while unfocused was not called")
+	}
+	off := notifier{mode: NotifyOff}
+	if called(off.need("decide:1", "x")) {
+		t.Fatal("off called")
+	}
+}
+
+// The escape each terminal takes, from its environment; inside tmux only the bell.
+func TestDetectOSC(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want osc
+	}{
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, osc9},
+		{map[string]string{"TERM_PROGRAM": "WezTerm"}, osc9},
+		{map[string]string{"TERM": "xterm-kitty"}, osc9},
+		{map[string]string{"TERM": "foot"}, osc777},
+		{map[string]string{"VTE_VERSION": "7600", "TERM": "xterm-256color"}, osc777},
+		{map[string]string{"WT_SESSION": "x"}, osc9},
+		{map[string]string{"TERM_PROGRAM": "WezTerm", "TMUX": "/tmp/tmux-0/default,1,0"}, oscNone},
+		{map[string]string{"TERM": "xterm-256color"}, oscNone},
+	} {
+		if got := detectOSC(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %v, want %v", c.env, got, c.want)
+		}
+	}
+}
+
+// What the person is needed for: a loop that paused play names the stuck call; the
+// key changes with each new wait; nothing while running.
+func TestNeededNamesWhatWaits(t *testing.T) {
+	m := New(nil, Info{Session: "s"})
+	m.run.state, m.run.step = agent.Running, 4
+	if k, _ := m.needed(); k != "" {
+		t.Fatalf("running: needed %q", k)
+	}
+	m.notify.observe(agent.Event{Type: agent.EventLoop, Text: "the model called look {} 6 times"})
+	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused})
+	m.run.state = agent.Paused
+	k, text := m.needed()
+	if k != "loop:4" || !strings.Contains(text, "look {}") {
+		t.Fatalf("a loop's pause: %q %q", k, text)
+	}
+	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	m.run.state = agent.Idle
+	if k, _ := m.needed(); k != "idle:4" {
+		t.Fatalf("idle: %q", k)
+	}
+	m.run.state = agent.Paused
+	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Running})
+	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	if k, text := m.needed(); k != "cap:4" || !strings.Contains(text, "cost cap") {
+		t.Fatalf("a spend cap: %q %q", k, text)
+	}
+}
