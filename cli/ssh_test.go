@@ -192,6 +192,7 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	}
 	defer watcher.Close()
 	waitFor(ctx, t, watcher, waiting.Call.Tool)
+	waitFor(ctx, t, watcher, "this screen is read-only")
 	next("notice of the watcher", func(ev agent.Event) bool {
 		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:watcher@laptop watches")
 	})

@@ -80,6 +80,7 @@ func (p *play) serveSSH(o options, hub *live.Hub) error {
 			info := screenInfo(hello, keys, nil)
 			info.Session += " (" + sub.Via() + ")"
 			info.Notify = ui.NotifyMode(s.notify)
+			info.ReadOnly = sub.ReadOnly()
 			return ui.New(sub, info)
 		},
 		Log: p.journalNote,

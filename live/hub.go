@@ -145,6 +145,9 @@ type Sub struct {
 // stream ends, when the subscriber is dropped, or on Close.
 func (s *Sub) Events() <-chan agent.Event { return s.ch }
 
+// ReadOnly says the subscriber may watch but not steer.
+func (s *Sub) ReadOnly() bool { return s.readOnly }
+
 // Via is the name the subscriber's decisions carry.
 func (s *Sub) Via() string { return s.via }
 

@@ -18,12 +18,19 @@ type situation struct {
 	calls   bool // calls wait for a decision
 	asking  bool // a server's question waits
 	stopped bool // the agent has finished
+	watch   bool // this screen may watch but not steer (a watch key over SSH)
 }
 
 // nextMoves is the hint's lead and its keys for s.
 func nextMoves(km *keymap.KeyMap, s situation) (string, []key.Binding) {
 	help := one(km.Help, "all keys")
 	switch {
+	case s.watch:
+		lead := "watching, read-only (deciding and advice need a steering key):"
+		if s.calls {
+			lead = "a call waits; this screen is read-only (deciding needs a steering key):"
+		}
+		return lead, []key.Binding{one(km.Details, "read the log whole"), one(km.Legend, "map legend"), one(km.Quit, "quit"), help}
 	case s.stopped:
 		return "the agent has finished:", []key.Binding{one(km.Details, "read the log whole"), one(km.Quit, "quit"), help}
 	case s.asking:

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/keymap"
 )
 
 // Issue 41: at 80×24 the key hints were cut ("↓/j next ca…") and the status bar dropped
@@ -44,6 +45,20 @@ func TestHintSaysWhatToDoNow(t *testing.T) {
 		lines := strings.Split(stripANSI(m.render()), "\n")
 		if hint := lines[len(lines)-2]; !strings.Contains(hint, tc.want) {
 			t.Errorf("%s: the hint line is %q, want %q", tc.name, hint, tc.want)
+		}
+	}
+}
+
+// A read-only screen says so where the decision keys would be, and offers none.
+func TestWatchScreenHintIsReadOnly(t *testing.T) {
+	km := keymap.Default()
+	lead, keys := nextMoves(km, situation{state: agent.Deciding, calls: true, watch: true})
+	if !strings.Contains(lead, "read-only") {
+		t.Fatalf("lead = %q", lead)
+	}
+	for _, k := range keys {
+		if k.Help().Desc == "approve" || k.Help().Desc == "veto" || k.Help().Desc == "advise" {
+			t.Errorf("a read-only screen offers %q", k.Help().Desc)
 		}
 	}
 }

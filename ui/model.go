@@ -46,6 +46,9 @@ type Info struct {
 	// Notify is how the screen calls the person when it needs them and its terminal is
 	// not focused ("" is auto).
 	Notify NotifyMode
+	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): its
+	// hint says so; the agent refuses its decisions anyway.
+	ReadOnly bool
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.

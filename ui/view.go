@@ -200,7 +200,7 @@ func (m *Model) renderAdviceLine(w int) string {
 	if m.advice.focus || m.hint != "" {
 		return m.advice.view(w, m.hint)
 	}
-	now := situation{state: m.run.state, calls: len(m.calls.pending) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed}
+	now := situation{state: m.run.state, calls: len(m.calls.pending) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed, watch: m.info.ReadOnly}
 	return hintLine(&m.st, m.keys, now, w)
 }
 
