@@ -31,7 +31,7 @@ func FuzzAnswerRecord(f *testing.F) {
 			}
 			el.Content = json.RawMessage(content)
 		}
-		var r Runner
+		var r recorder
 		var d decoder
 		rec, err := r.record(&Event{Type: EventAnswered, Step: 1, Elicitation: el, Text: server + ": " + action})
 		if err != nil {

@@ -41,8 +41,10 @@ type Elicitation struct {
 	Reason  string          `json:"reason,omitempty"`
 }
 
-// askState is what the runner keeps of the questions and sampling requests put to the
-// person. mu guards open, which Send reads; the rest is the Run goroutine's.
+// askState is the desk: what the runner keeps of the questions and sampling requests
+// put to the person, and of a running call's progress. It answers with events, which
+// the Runner emits (onHost). mu guards open, which Send reads; the rest is the Run
+// goroutine's.
 type askState struct {
 	mu   sync.Mutex
 	open map[string]*asking
@@ -58,6 +60,7 @@ type askState struct {
 	progLast map[string]time.Time // call id → the last progress event shown
 	logDrops int                  // server log lines dropped (the queue was full)
 	sampled  map[string]int       // server → sampling requests served this run
+	out      []Event              // what the desk made, for the Runner to emit (take)
 }
 
 // asking is one open question or sampling request.
@@ -154,25 +157,67 @@ func elicitSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return &s, nil
 }
 
-// onHost handles a game's word on the Run goroutine.
+// deskView is what the desk (askState) reads of the runner while it handles a game's
+// word or an answer: it answers with events (out), and the Runner emits them.
+type deskView struct {
+	step   int
+	call   string // the call running, if any (calls run in the model's order)
+	state  State  // the runner's state; the desk's state events change it
+	capped string // the spend cap this run has reached, or ""
+	model  bool   // the brain is a model, which may answer a question unattended
+	brain  string
+	policy *policy
+	scrub  scrubber
+}
+
+// desk is the view the desk handles r's host messages and answers with.
+func (r *Runner) desk() *deskView {
+	ib, instant := r.cfg.Brain.(InstantBrain)
+	return &deskView{step: r.at.step, call: r.calls.running(), state: r.at.state, capped: r.play.capReached(),
+		model: !instant || !ib.Instant(), brain: r.cfg.Brain.Name(), policy: r.policy, scrub: r.scrub}
+}
+
+// onHost handles a game's word on the Run goroutine: the desk answers with events,
+// which are emitted and committed before the game hears back from a sampling request.
 func (r *Runner) onHost(m *hostMsg) {
+	st, v := &r.asks, r.desk()
 	switch {
 	case m.ask != nil && m.ask.sample != nil:
-		r.putSample(m.ask)
+		st.putSample(v, m.ask)
 	case m.ask != nil:
-		r.putQuestion(m.ask)
+		st.putQuestion(v, m.ask)
 	case m.withdraw != nil:
-		r.closeAsk(m.withdraw, game.Answer{Action: game.Cancel}, "runner", "the call it belongs to ended first")
+		st.closeAsk(v, m.withdraw, game.Answer{Action: game.Cancel}, "runner", "the call it belongs to ended first")
 	case m.progress != nil:
-		r.onProgress(*m.progress)
+		st.onProgress(v, *m.progress)
 	case m.log != nil:
-		r.onServerLog(*m.log)
+		st.onServerLog(v, *m.log)
 	case m.sampled != nil:
-		r.onSampled(m.sampled)
+		st.onSampled(v, m.sampled)
 	case m.modelAns != nil:
-		r.onModelAnswer(m.modelAns)
+		st.onModelAnswer(v, m.modelAns)
 	}
+	r.emitAll(st.take())
 	r.flush()
+	if m.sampled != nil {
+		close(m.sampled.done)
+	}
+}
+
+// emit adds ev to what the desk hands the Runner.
+func (st *askState) emit(ev Event) { st.out = append(st.out, ev) }
+
+// setState asks the Runner to set its state (a state event in the desk's out).
+func (st *askState) setState(v *deskView, s State, text string) {
+	v.state = s
+	st.emit(Event{Type: EventState, State: s, Text: text})
+}
+
+// take returns the events the desk made and forgets them.
+func (st *askState) take() []Event {
+	out := st.out
+	st.out = nil
+	return out
 }
 
 // putQuestion journals and shows a game's question, and answers it by policy when play
@@ -180,38 +225,36 @@ func (r *Runner) onHost(m *hostMsg) {
 // when every required field has one, declined otherwise. A URL question is declined
 // unattended: nobody is there to open the page. A deny rule declines it; an ask rule
 // puts it to the person even when play is handed over.
-func (r *Runner) putQuestion(a *asking) {
-	st := &r.asks
+func (st *askState) putQuestion(v *deskView, a *asking) {
 	st.next++
-	a.id = fmt.Sprintf("ask_%d_%d", r.step, st.next)
-	a.call = r.runningCall()
-	a.q.Message = r.scrub.text(a.q.Message)
-	rule, ruled := r.hostRule(rules.Elicitation, a.q.Server, a.q.Message)
-	needsOK := r.hostNeedsOK(rule, ruled)
+	a.id = fmt.Sprintf("ask_%d_%d", v.step, st.next)
+	a.call = v.call
+	a.q.Message = v.scrub.text(a.q.Message)
+	rule, ruled, needsOK := v.policy.host(rules.Elicitation, a.q.Server, a.q.Message)
 	ev := Elicitation{ID: a.id, Server: a.q.Server, Message: a.q.Message, Schema: a.q.Schema, URL: a.q.URL, CallID: a.call, NeedsOK: needsOK}
-	r.emit(Event{Type: EventElicitation, Elicitation: &ev, Text: questionText(a)})
+	st.emit(Event{Type: EventElicitation, Elicitation: &ev, Text: questionText(a)})
 	st.track(a)
 	if ruled && rule.Action == rules.Deny {
-		r.closeAsk(a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
+		st.closeAsk(v, a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
 		return
 	}
 	if !needsOK {
 		ans, why := unattendedAnswer(a)
-		if ans.Action == game.Decline && r.modelMayAnswer(a) {
+		if ans.Action == game.Decline && st.modelMayAnswer(v, a) {
 			a.reply <- game.Answer{Action: askTheModel} // the asking goroutine asks the model (askmodel.go)
 			return
 		}
-		r.closeAsk(a, ans, "policy", why)
+		st.closeAsk(v, a, ans, "policy", why)
 		return
 	}
-	r.askWaits(a)
+	st.askWaits(v, a)
 }
 
 // askWaits puts the runner in the waiting_for_decision state while a question or request
 // waits for the person (headless: stdin closed then stops the run, as for a call).
-func (r *Runner) askWaits(a *asking) {
-	if r.state != Deciding {
-		r.setState(Deciding, a.q.Server+" waits for the person's answer")
+func (st *askState) askWaits(v *deskView, a *asking) {
+	if v.state != Deciding {
+		st.setState(v, Deciding, a.q.Server+" waits for the person's answer")
 	}
 }
 
@@ -257,8 +300,7 @@ func missingRequired(s *jsonschema.Schema, content json.RawMessage) []string {
 
 // closeAsk answers an open question (or sampling request) and journals the answer; a
 // question no longer open (answered already) is left alone.
-func (r *Runner) closeAsk(a *asking, ans game.Answer, by, reason string) {
-	st := &r.asks
+func (st *askState) closeAsk(v *deskView, a *asking, ans game.Answer, by, reason string) {
 	st.mu.Lock()
 	_, open := st.open[a.id]
 	delete(st.open, a.id)
@@ -269,13 +311,13 @@ func (r *Runner) closeAsk(a *asking, ans game.Answer, by, reason string) {
 	st.openN--
 	if st.openN == 0 {
 		st.credit += time.Since(st.since)
-		if r.state == Deciding {
-			r.setState(Running, "")
+		if v.state == Deciding {
+			st.setState(v, Running, "")
 		}
 	}
 	a.reply <- ans
 	if a.sample != nil {
-		r.sampleDecided(a, ans, by, reason)
+		st.sampleDecided(v, a, ans, by, reason)
 		return
 	}
 	ev := Elicitation{ID: a.id, Server: a.q.Server, Action: ans.Action, Content: ans.Content, By: by, Reason: reason, CallID: a.call}
@@ -286,17 +328,17 @@ func (r *Runner) closeAsk(a *asking, ans game.Answer, by, reason string) {
 	if reason != "" {
 		text += " (" + reason + ")"
 	}
-	r.emit(Event{Type: EventAnswered, Elicitation: &ev, Text: text})
+	st.emit(Event{Type: EventAnswered, Elicitation: &ev, Text: text})
 }
 
 // checkAnswer checks an answer command before it is queued: the question is open, the
 // action fits it, and an accepted form's content, with the schema's defaults filled in
 // for what it leaves out (SEP-1034), is valid against the schema. The content the
 // command carries on is the filled-in one.
-func (r *Runner) checkAnswer(c command) (command, error) {
-	r.asks.mu.Lock()
-	a := r.asks.open[c.ID]
-	r.asks.mu.Unlock()
+func (st *askState) checkAnswer(c command) (command, error) {
+	st.mu.Lock()
+	a := st.open[c.ID]
+	st.mu.Unlock()
 	if a == nil {
 		return c, fmt.Errorf("answer: no question %q is waiting for an answer", c.ID)
 	}
@@ -329,37 +371,19 @@ func (r *Runner) checkAnswer(c command) (command, error) {
 }
 
 // answer is the answer command, checked by checkAnswer.
-func (r *Runner) answer(c command) {
-	r.asks.mu.Lock()
-	a := r.asks.open[c.ID]
-	r.asks.mu.Unlock()
+func (st *askState) answer(v *deskView, c command) {
+	st.mu.Lock()
+	a := st.open[c.ID]
+	st.mu.Unlock()
 	if a == nil {
-		r.emitError("answer: question %q was closed before the answer came", c.ID)
+		st.emit(errorEvent("answer: question %q was closed before the answer came", c.ID))
 		return
 	}
 	var content json.RawMessage
 	if c.Action == game.Accept && len(c.Content) > 0 && !bytes.Equal(bytes.TrimSpace(c.Content), []byte("null")) {
 		content = c.Content
 	}
-	r.closeAsk(a, game.Answer{Action: c.Action, Content: content}, "person", "")
-}
-
-// runningCall is the id of the call of the batch now running, if one is: calls run in
-// the model's order, so it is the first one decided to run that has not finished.
-func (r *Runner) runningCall() string {
-	if r.batch == nil {
-		return ""
-	}
-	for _, pc := range r.batch.calls {
-		if pc.ran || pc.invalid != nil || pc.decided != nil && pc.decided.Decision == Veto {
-			continue
-		}
-		if pc.decided != nil {
-			return pc.call.ID
-		}
-		return ""
-	}
-	return ""
+	st.closeAsk(v, a, game.Answer{Action: c.Action, Content: content}, "person", "")
 }
 
 // checkAnswerShape checks an answer command's values, whoever built it.

@@ -27,12 +27,11 @@ type modelAnswer struct {
 
 // modelMayAnswer says whether the model is asked a question nobody else can answer: a
 // form, a brain that is a model (not the autopilot), and the spend caps not reached.
-func (r *Runner) modelMayAnswer(a *asking) bool {
-	if a.q.URL != "" || a.schema == nil || r.capReached() != "" {
+func (st *askState) modelMayAnswer(v *deskView, a *asking) bool {
+	if a.q.URL != "" || a.schema == nil || v.capped != "" {
 		return false
 	}
-	ib, instant := r.cfg.Brain.(InstantBrain)
-	return !instant || !ib.Instant()
+	return v.model
 }
 
 // modelAnswers asks the model to answer a's question and hands its answer to the Run
@@ -77,11 +76,10 @@ func (h host) modelAnswers(ctx context.Context, a *asking) {
 }
 
 // onModelAnswer counts the model's call and sends its answer (Run goroutine).
-func (r *Runner) onModelAnswer(m *modelAnswer) {
+func (st *askState) onModelAnswer(v *deskView, m *modelAnswer) {
 	if m.usage != (Usage{}) {
 		u := m.usage
-		r.emit(Event{Type: EventUsage, Usage: &u})
-		r.spend(u)
+		st.emit(Event{Type: EventUsage, Usage: &u})
 	}
-	r.closeAsk(m.a, m.ans, "model", m.why)
+	st.closeAsk(v, m.a, m.ans, "model", m.why)
 }

@@ -10,8 +10,6 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/autopilot"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -37,11 +35,7 @@ func playAutopilot(tb testing.TB, steps int) growth {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1, Speed: 1000}, nil, "")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer off.Close()
+	off := startUniverse(tb, nil)
 	commits0 := book.Commits()
 	r, err := agent.New(agent.Config{Game: off.Game, Brain: autopilot.New(off.Game), Session: sess,
 		ApproveAll: true, MaxSteps: steps, MaxIterations: steps + 1, SaveState: off.Save})

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -165,4 +166,92 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// command is a Command on its way to the Run goroutine; refused carries the error of a
+// command Send turned down, so that the runner reports it as an event.
+type command struct {
+	Command
+	refused string
+	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
+	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
+	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
+	// unreadable: unrule names a stored session rule line that does not read back
+	// (ruleBook.unreadable), by its text rather than a rule.
+	unreadable bool
+	why        string // stop: why, when not the person ("stdin closed")
+	inEnded    bool   // Headless: stdin reached its end (deadline.go)
+	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
+	// no longer answer (deadline.go)
+	orphaned bool
+	notice   string // Notice: a word for the journal and the screens (who connected)
+}
+
+// check validates a command against its shape, the catalogue and the calls now
+// waiting, and returns it with an edit's or revise's validated arguments or a rule
+// command's parsed rule. A rule that does not parse is refused with the parser's column
+// and what it expected; one naming a tool the game does not have, with the closest
+// names.
+func (r *Runner) check(c Command) (command, error) {
+	out := command{Command: c}
+	if err := checkShape(c); err != nil {
+		return out, err
+	}
+	switch c.Cmd {
+	case CmdAllow:
+		if _, err := r.tools.registry().Lookup(c.Tool); err != nil {
+			return out, fmt.Errorf("allow: %w", err)
+		}
+		rule, err := rules.Parse("allow " + c.Tool)
+		if err != nil {
+			return out, fmt.Errorf("allow %q: %w", c.Tool, err)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdRule:
+		rule, err := rules.ParseChecked(c.Rule, r.tools.registry().Tools())
+		if err != nil {
+			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
+		}
+		// The session keeps its rules in the notebook, where a secret is never written
+		// (it would be stored redacted, and read back as another rule).
+		if name, ok := r.scrub.s.Find(rule.String()); ok {
+			return out, fmt.Errorf("rule refused: it holds the value of %s, and rules are kept in the notebook, where secrets never go", name)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdUnrule:
+		if out.unreadable = r.policy.unreadable(c.Rule); out.unreadable {
+			return out, nil
+		}
+		// Not checked against the catalogue: a rule for a tool that is gone can go too.
+		rule, err := rules.Parse(c.Rule)
+		if err != nil {
+			return out, fmt.Errorf("unrule %q refused: %w", c.Rule, err)
+		}
+		out.rule = rule
+		return out, nil
+	case CmdAnswer:
+		return r.asks.checkAnswer(out)
+	case CmdDecide, CmdRevise:
+	default:
+		return out, nil
+	}
+	tool, ok := r.gate.waiting(r.policy.seat, c.CallID)
+	if !ok {
+		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
+	}
+	if c.Cmd == CmdDecide && c.Decision != Edit {
+		return out, nil
+	}
+	v, err := r.tools.validate(tool.Name, c.Args)
+	if err != nil {
+		what := "decide: edit"
+		if c.Cmd == CmdRevise {
+			what = "revise"
+		}
+		return out, fmt.Errorf("%s of call %q refused, nothing changed: %w", what, c.CallID, err)
+	}
+	out.valid = v
+	return out, nil
 }

@@ -3,49 +3,21 @@ package agent_test
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/autopilot"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
-
-// copyFixture copies a notebook from testdata/notebooks into a temporary directory, so
-// that the test may write to it.
-func copyFixture(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "notebooks", name))
-	if err != nil {
-		t.Fatalf("fixture notebook: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // A notebook written by the release before the compact format (testdata/notebooks/v1.db:
 // 4 autopilot steps, 132 records) opens, shows its log, resumes (the universe from its
 // saved state, the conversation rebuilt from its journal) and exports, with its old
 // records read as they are and the new ones appended in the new format.
 func TestNotebookOfTheLastReleaseOpensResumesAndExports(t *testing.T) {
-	path := copyFixture(t, "v1.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Session("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := agent.OpenFixture(t, "v1.db")
 	info, err := sess.Info()
 	if err != nil || info.Records != 132 || info.Steps != 4 {
 		t.Fatalf("Info() = %+v, %v; want 132 records over 4 steps", info, err)
@@ -82,11 +54,7 @@ func TestNotebookOfTheLastReleaseOpensResumesAndExports(t *testing.T) {
 	if err != nil || len(state) == 0 {
 		t.Fatalf("State() = %d bytes, %v", len(state), err)
 	}
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1, Speed: 1000}, state, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off.Close()
+	off := startUniverse(t, state)
 	b := &recordingBrain{Brain: autopilot.New(off.Game)}
 	r, err := agent.New(agent.Config{Game: off.Game, Brain: b, Session: sess,
 		ApproveAll: true, MaxSteps: 2, MaxIterations: 100, SaveState: off.Save})

@@ -33,11 +33,17 @@ const showAfter = 200 * time.Millisecond
 // errCut is the cause a call's context is cancelled with.
 var errCut = errors.New("coplay cut the call short")
 
-// faultState is what the runner keeps about stops and calls in flight (Run goroutine).
+// faultState is what the runner keeps about stops, calls in flight and the game's own
+// waits (Run goroutine).
 type faultState struct {
+	stopping    bool      // the run stops: no further call starts
 	stopWhy     string    // why the run stops: "stopped by the person", "stdin closed"
 	stdinClosed bool      // headless: stdin reached its end
 	held        []command // commands that must wait for the call in flight (revise)
+	// gameWait is set while the game reports a wait of its own (a rate limit); waitState
+	// is the state to go back to when it ends.
+	gameWait  bool
+	waitState State
 }
 
 // cut says why a game call was cut short; the zero cut means it ended by itself.
@@ -71,9 +77,9 @@ func seconds(d time.Duration) string {
 }
 
 // callTimeout is the deadline of one game call.
-func (r *Runner) callTimeout() time.Duration {
-	if r.cfg.CallTimeout > 0 {
-		return r.cfg.CallTimeout
+func (c *Config) callTimeout() time.Duration {
+	if c.CallTimeout > 0 {
+		return c.CallTimeout
 	}
 	return DefaultCallTimeout
 }
@@ -136,8 +142,8 @@ func gameCall[T any](r *Runner, fn func(context.Context) (T, error)) answer[T] {
 
 // serveCall serves the runner until the call answers (on done) or is cut short.
 func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) (answer[T], cut) {
-	r.callBegins() // time spent asking the person, and progress, move the deadline (progress.go)
-	deadline := time.NewTimer(r.callTimeout())
+	r.asks.callBegins() // time spent asking the person, and progress, move the deadline (progress.go)
+	deadline := time.NewTimer(r.cfg.callTimeout())
 	defer deadline.Stop()
 	show := time.NewTimer(showAfter)
 	defer show.Stop()
@@ -150,14 +156,16 @@ func serveCall[T any](r *Runner, done <-chan answer[T], waits <-chan game.Wait) 
 		case <-show.C:
 			r.flush()
 		case c := <-r.cmds:
-			r.handleInCall(c)
+			if !r.faults.hold(c, r.calls.batch != nil) {
+				r.handle(c)
+			}
 			r.flush()
 		case <-deadline.C:
-			if more := r.deadlineMore(); more > 0 {
+			if more := r.asks.deadlineMore(r.cfg.callTimeout()); more > 0 {
 				deadline.Reset(more)
 				continue
 			}
-			return answer[T]{}, cut{timeout: r.callTimeout()}
+			return answer[T]{}, cut{timeout: r.cfg.callTimeout()}
 		case <-r.ctx.Done():
 		}
 		if c := r.cutNow(); !c.none() {
@@ -191,25 +199,20 @@ func (r *Runner) cutNow() cut {
 		return cut{fatal: true}
 	case r.ctx.Err() != nil:
 		return cut{stopped: interruptedText(r.ctx)}
-	case r.stopping:
-		return cut{stopped: r.stopReason()}
+	case r.faults.stopping:
+		return cut{stopped: r.faults.reason()}
 	}
 	return cut{}
 }
 
 // afterCall closes a wait of the game's own that the call left open (it was cut
-// short inside it), and handles the commands that waited for the call to end.
+// short inside it), and handles the commands that waited for the call to end, once
+// the batch they are about is running (runBatch calls it too, as the batch begins).
 func (r *Runner) afterCall() {
-	if r.gameWait {
+	if r.faults.gameWait {
 		r.gameWaits(game.Wait{Reason: "the call was cut short"})
 	}
-	r.handleHeld()
-}
-
-// handleHeld handles the commands that waited for a call to end, once the batch they
-// are about is running (runBatch calls it too).
-func (r *Runner) handleHeld() {
-	if r.batch == nil {
+	if r.calls.batch == nil {
 		return
 	}
 	held := r.faults.held
@@ -219,30 +222,31 @@ func (r *Runner) handleHeld() {
 	}
 }
 
-// handleInCall applies a command that came while a game call runs. A revise needs a
-// new dry run, which is a game call of its own: it waits until this one ends. A
+// hold keeps a command that came while a game call runs, when it must wait for the
+// call to end: a revise needs a new dry run, which is a game call of its own; a
 // decision waits for its batch to run (during a proposal's dry runs, or a resumed
-// session's, the calls it names are not in the pipeline yet).
-func (r *Runner) handleInCall(c command) {
-	if c.refused == "" && (c.Cmd == CmdRevise || c.Cmd == CmdDecide && r.batch == nil) {
-		r.faults.held = append(r.faults.held, c)
-		return
+// session's, the calls it names are not in the pipeline yet). False: handle it now.
+func (f *faultState) hold(c command, inBatch bool) bool {
+	if c.refused == "" && (c.Cmd == CmdRevise || c.Cmd == CmdDecide && !inBatch) {
+		f.held = append(f.held, c)
+		return true
 	}
-	r.handle(c)
+	return false
 }
 
-// stop is the stop command: the person's, or the headless reader's when stdin closed.
-func (r *Runner) stop(c command) {
-	r.stopping = true
-	if r.faults.stopWhy == "" {
-		r.faults.stopWhy = c.why
+// stop is the stop command: the person's, or the headless reader's when stdin closed
+// (why).
+func (f *faultState) stop(why string) {
+	f.stopping = true
+	if f.stopWhy == "" {
+		f.stopWhy = why
 	}
 }
 
-// stopReason says why the run stops, in its own words.
-func (r *Runner) stopReason() string {
-	if r.faults.stopWhy != "" {
-		return r.faults.stopWhy
+// reason says why the run stops, in its own words.
+func (f *faultState) reason() string {
+	if f.stopWhy != "" {
+		return f.stopWhy
 	}
 	return "stopped by the person"
 }
@@ -251,23 +255,24 @@ func (r *Runner) stopReason() string {
 // command any more. With play handed over the run goes on while it needs nobody (and
 // Headless stops it once it waits for a person); otherwise it stops at once, cutting
 // a game call in flight short.
-func (r *Runner) stdinEnded() {
-	r.faults.stdinClosed = true
-	if !r.keepPlaying {
-		r.emit(Event{Type: EventError, Text: "stdin closed and play is not handed over: stopping"})
-		r.stop(command{why: stdinClosedText})
+func (f *faultState) stdinEnded(playHandedOver bool) []Event {
+	f.stdinClosed = true
+	if playHandedOver {
+		return nil
 	}
+	f.stop(stdinClosedText)
+	return []Event{{Type: EventError, Text: "stdin closed and play is not handed over: stopping"}}
 }
 
 // orphaned is told by Headless that stdin has ended and the run waits for a person:
 // nobody can answer, so it stops, saying why once (a run that stopped when stdin ended
 // has said so already).
-func (r *Runner) orphaned() {
-	if r.stopping {
-		return
+func (f *faultState) orphaned() []Event {
+	if f.stopping {
+		return nil
 	}
-	r.emit(Event{Type: EventError, Text: "stdin is closed and the runner waits for a person: stopping"})
-	r.stop(command{why: stdinClosedText})
+	f.stop(stdinClosedText)
+	return []Event{{Type: EventError, Text: "stdin is closed and the runner waits for a person: stopping"}}
 }
 
 // stdinClosedText is the reason a run stops when its headless reader went away.
@@ -284,14 +289,4 @@ func interruptedText(ctx context.Context) string {
 		return "interrupted (the run's time was up)"
 	}
 	return cause.Error()
-}
-
-// callUnknown reports, to the person, a call whose outcome is unknown for a reason the
-// runner or the game gave (a deadline, a stop, a lost answer, a server that died).
-func (r *Runner) callUnknown(pc *pendingCall) {
-	text := pc.res.Output
-	if text == "" {
-		text = "the response was lost"
-	}
-	r.emitError("call %s (%s): %s", pc.call.ID, pc.call.Tool, text)
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
-
-	"github.com/coplayhq/coplay/notes"
 )
 
 // emit adds ev to the phase being built: it is journaled and sent to Events at the next
@@ -22,7 +20,7 @@ func (r *Runner) emit(ev Event) {
 		ev.Time = r.cfg.Now()
 	}
 	if ev.Step == 0 {
-		ev.Step = r.step
+		ev.Step = r.at.step
 	}
 	if ev.Type == EventError || ev.Type == EventAdvice {
 		ev.Text = r.scrub.text(ev.Text) // a key pasted into advice is not kept either
@@ -37,11 +35,11 @@ func (r *Runner) emit(ev Event) {
 		return
 	}
 	if ev.Type == EventTextDelta {
-		ev.Seq = r.lastSeq
+		ev.Seq = r.jr.lastSeq
 		r.send1(ev)
 		return
 	}
-	r.pend = append(r.pend, ev)
+	r.jr.add(ev)
 }
 
 // flush commits the phase (its records, step number, usage and game state) in one
@@ -53,44 +51,25 @@ func (r *Runner) emit(ev Event) {
 // A journal write that fails is fatal: the runner must not act without a record of its
 // decisions. The error is sent to Events, and Run returns it.
 func (r *Runner) flush() {
-	if r.fatal != nil || (len(r.pend) == 0 && r.out.Step == 0 && r.out.State == nil &&
-		r.out.PromptTokens == 0 && r.out.CompletionTokens == 0 && r.out.Cost == 0 && r.out.LoadedTools == nil) {
+	if r.fatal != nil || r.jr.empty() {
 		return
 	}
-	b := r.out
-	b.Records = b.Records[:0]
-	for i := range r.pend {
-		rec, err := r.record(&r.pend[i])
-		if err != nil {
-			r.failJournal(err)
-			return
-		}
-		b.Records = append(b.Records, rec)
-	}
-	got, err := r.cfg.Session.Commit(b)
+	evs, err := r.jr.commit()
 	if err != nil {
 		r.failJournal(err)
 		return
 	}
-	r.out = notes.Batch{Records: b.Records[:0]}
-	for i := range r.pend {
-		ev := r.pend[i]
-		ev.Seq = got[i].Seq
-		r.lastSeq = ev.Seq
+	for _, ev := range evs {
 		r.send1(ev)
 	}
-	clear(r.pend)
-	r.pend = r.pend[:0]
 }
 
 // failJournal makes a journal failure fatal and tells the reader; the events of the
-// failed phase are dropped, since they are not in the journal. The error names the
+// failed phase were dropped, since they are not in the journal. The error names the
 // file, the cause and the way on; the event comes with seq 0, having no record.
 func (r *Runner) failJournal(err error) {
 	r.fatal = &JournalError{Session: r.cfg.Session.Name(), File: r.cfg.Session.Book().Path(), Err: err}
-	r.pend = r.pend[:0]
-	r.out = notes.Batch{}
-	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.step, Text: r.scrub.text(r.fatal.Error())})
+	r.send1(Event{Time: r.cfg.Now(), Type: EventError, Step: r.at.step, Text: r.scrub.text(r.fatal.Error())})
 }
 
 // JournalError is a journal write that failed: the run stops before any further model
@@ -114,26 +93,6 @@ func (e *JournalError) Error() string {
 // Unwrap returns the cause.
 func (e *JournalError) Unwrap() error { return e.Err }
 
-// decisionPending reports whether the decision on a call is in the phase not yet
-// committed.
-func (r *Runner) decisionPending(callID string) bool {
-	for i := range r.pend {
-		if ev := &r.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
-			return true
-		}
-	}
-	return false
-}
-
-// resend hands the reader an event that is already in the journal (a pending call shown
-// again on resume, with its original seq), after the phase before it.
-func (r *Runner) resend(ev Event) {
-	r.flush()
-	if r.fatal == nil {
-		r.send1(ev)
-	}
-}
-
 // send1 hands an event to the reader, or drops it when ctx is done (nobody is reading
 // any more once the caller cancelled).
 func (r *Runner) send1(ev Event) {
@@ -146,6 +105,38 @@ func (r *Runner) send1(ev Event) {
 	case r.events <- ev:
 	case <-r.ctx.Done():
 	}
+}
+
+// emitAll emits the events a part returned, in order. A state event sets the state
+// (setState), a usage event counts the spend, a loop event pauses play (loop.go).
+func (r *Runner) emitAll(evs []Event) {
+	for _, ev := range evs {
+		switch {
+		case ev.Type == EventState:
+			r.setState(ev.State, ev.Text)
+		case ev.Type == EventUsage && ev.Usage != nil:
+			// A model call's usage counts against the session's totals and this
+			// run's caps.
+			r.emit(ev)
+			r.jr.spend(*ev.Usage)
+			r.play.spend(*ev.Usage)
+		case ev.Type == EventLoop:
+			r.emit(ev)
+			r.at.paused = true
+		default:
+			r.emit(ev)
+		}
+	}
+}
+
+// toolsSaid emits what the runner's own tools changed (the notes, the tools loaded),
+// with the loaded tools for the phase's commit.
+func (r *Runner) toolsSaid() {
+	evs, loaded := r.tools.take()
+	if loaded != nil {
+		r.jr.loaded(loaded)
+	}
+	r.emitAll(evs)
 }
 
 // emitError reports a problem to the person.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -379,4 +381,16 @@ func allText(req agent.Request) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// startUniverse starts the offline universe (seed 1, at 1000 times its speed) from a
+// saved state (nil: a new one); it stops when the test ends.
+func startUniverse(tb testing.TB, state []byte) *spacetraders.Offline {
+	tb.Helper()
+	off, err := spacetraders.StartOffline(universe.Config{Seed: 1, Speed: 1000}, state, "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { off.Close() })
+	return off
 }

@@ -12,23 +12,25 @@ import (
 // take: past it the whole world is sent, which reads better for the same bytes.
 const worldDiffShare = 0.6
 
-// stepInput builds this step's user message (see stepRecord). input says what changed
+// input builds this step's user message (see stepRecord). input says what changed
 // in the world since the step before, and carries the notes only when they changed;
 // full carries both whole, for when the step opens the window. Notices (the runner's
-// word to the model: a nudge after an answer without calls, say), advice, and last the
-// game's triggers (what woke the agent) end it.
-func (r *Runner) stepInput(obs game.Observation, advice, notices []string) (input, full string) {
-	header := fmt.Sprintf("# Step %d", r.step)
+// word to the model: a nudge after an answer without calls, say; taken here), advice,
+// and last the game's triggers (what woke the agent) end it.
+func (p *prompter) input(step int, obs game.Observation, advice, triggers []string) (input, full string) {
+	notices := p.notices
+	p.notices = nil
+	header := fmt.Sprintf("# Step %d", step)
 	if !obs.Time.IsZero() {
 		header += " · " + obs.Time.UTC().Format(time.RFC3339)
 	}
 	world := clip(strings.TrimSpace(obs.Summary), maxObsChars)
 	wholeWorld := "## World\n\n" + world
 	worldPart := wholeWorld
-	if r.prevWorldStep > 0 {
-		worldPart = worldChanges(r.prevWorld, world, r.prevWorldStep)
+	if p.prevWorldStep > 0 {
+		worldPart = worldChanges(p.prevWorld, world, p.prevWorldStep)
 	}
-	notes := r.notesText()
+	notes := p.notesText()
 	var tail strings.Builder
 	for _, n := range notices {
 		tail.WriteString("\n\n")
@@ -38,17 +40,17 @@ func (r *Runner) stepInput(obs game.Observation, advice, notices []string) (inpu
 		tail.WriteString("\n\n")
 		tail.WriteString(adviceText(advice))
 	}
-	for _, t := range r.takeTriggers() {
+	for _, t := range triggers {
 		tail.WriteString("\n\n")
 		tail.WriteString(t)
 	}
 	full = header + "\n\n" + wholeWorld + "\n\n" + notes + tail.String()
 	input = header + "\n\n" + worldPart
-	if notes != r.prevNotes {
+	if notes != p.prevNotes {
 		input += "\n\n" + notes
 	}
 	input += tail.String()
-	r.prevWorld, r.prevWorldStep, r.prevNotes = world, r.step, notes
+	p.prevWorld, p.prevWorldStep, p.prevNotes = world, step, notes
 	return input, full
 }
 

@@ -72,22 +72,23 @@ func loopNotice(call string) string {
 	return fmt.Sprintf("## Note from the runner\n\nYou have called %s %d times and got the same answer each time, and nothing changed in between: calling it again will not tell you anything new. Do something else: act on what you know, change your plan, call wait if you are waiting for something in the game, or answer without a tool call to ask the person. If you call it again unchanged, play stops for the person.", call, LoopTellAt)
 }
 
-// watchLoop counts a call of the step that ran (or was answered) and acts on the
-// verdict: a notice for the model, or a loop event and a pause.
-func (r *Runner) watchLoop(pc *pendingCall) {
+// watchLoop counts a call of the step that ran (or was answered) and says what the
+// verdict asks for: a notice for the model, or a loop event, which pauses play (the
+// Runner's emitAll).
+func (p *pipeline) watchLoop(pc *pendingCall) (notice string, loop *Event) {
 	if pc.invalid != nil || pc.decided == nil || pc.decided.Decision == Veto {
-		return // never ran: the failure count (countFailure) looks after these
+		return "", nil // never ran: the failure count (countFailure) looks after these
 	}
 	changed := pc.res.Wait != nil || pc.ran && pc.tool.Kind == game.Act && pc.res.OK()
 	call := pc.call.Tool + " " + string(CompactJSON(pc.model.Args))
-	switch r.loops.observe(pc.call.Tool, pc.model.Args, pc.text, changed) {
+	switch p.loops.observe(pc.call.Tool, pc.model.Args, pc.text, changed) {
 	case loopTell:
-		r.notices = append(r.notices, loopNotice(call))
+		return loopNotice(call), nil
 	case loopStop:
 		c := pc.call
-		r.emit(Event{Type: EventLoop, Call: &c, Text: fmt.Sprintf(
+		return "", &Event{Type: EventLoop, Call: &c, Text: fmt.Sprintf(
 			"the model called %s %d times and got the same answer each time, with nothing changed in between, though it was told after %d; play is paused: advise or resume to go on",
-			call, LoopStopAt, LoopTellAt)})
-		r.paused = true
+			call, LoopStopAt, LoopTellAt)}
 	}
+	return "", nil
 }

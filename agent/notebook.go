@@ -36,18 +36,18 @@ type updateStepArgs struct {
 }
 
 // addNotebook puts the notebook tools in the catalogue.
-func (r *Runner) addNotebook(reg *game.Registry) {
+func (tb *toolbox) addNotebook(reg *game.Registry) {
 	reg.Add(game.Tool{
 		Name: ToolUpdateNotes, Kind: game.Note,
 		Description: "Rewrite one section of your notes (or all of them when section is empty). " +
 			"Your notes are your memory across steps: keep what you know, your strategy, what you wait on and lessons.",
 		Schema: game.SchemaFor[updateNotesArgs](),
-	}, r.updateNotes)
+	}, tb.updateNotes)
 	reg.Add(game.Tool{
 		Name: ToolSetPlan, Kind: game.Note,
 		Description: "Replace your plan with a new ordered list of steps, all todo.",
 		Schema:      game.SchemaFor[setPlanArgs](),
-	}, r.setPlan)
+	}, tb.setPlan)
 	var statuses []planStatus
 	for _, s := range notes.Statuses {
 		statuses = append(statuses, planStatus(s))
@@ -56,10 +56,10 @@ func (r *Runner) addNotebook(reg *game.Registry) {
 		Name: ToolUpdateStep, Kind: game.Note,
 		Description: "Mark a plan step todo, doing, done or dropped, and optionally reword it.",
 		Schema:      game.Min(game.SchemaFor[updateStepArgs](game.WithEnum("plan step status", statuses...)), "id", 1),
-	}, r.updateStep)
+	}, tb.updateStep)
 }
 
-func (r *Runner) updateNotes(_ context.Context, raw json.RawMessage) (game.Result, error) {
+func (tb *toolbox) updateNotes(_ context.Context, raw json.RawMessage) (game.Result, error) {
 	var a updateNotesArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return game.Result{}, fmt.Errorf("%s: %w", ToolUpdateNotes, err)
@@ -67,14 +67,14 @@ func (r *Runner) updateNotes(_ context.Context, raw json.RawMessage) (game.Resul
 	var n notes.Notes
 	var err error
 	if a.Section == "" {
-		n, err = r.cfg.Session.SetNotes(a.Text, r.step)
+		n, err = tb.notebook.SetNotes(a.Text, tb.step())
 	} else {
-		n, err = r.cfg.Session.UpdateSection(a.Section, a.Text, r.step)
+		n, err = tb.notebook.UpdateSection(a.Section, a.Text, tb.step())
 	}
 	if err != nil {
 		return noteError(err), nil
 	}
-	r.emitNotes()
+	tb.out = append(tb.out, tb.notesEvent())
 	what := "the notes"
 	if a.Section != "" {
 		what = "section " + a.Section
@@ -82,7 +82,7 @@ func (r *Runner) updateNotes(_ context.Context, raw json.RawMessage) (game.Resul
 	return game.Result{Output: fmt.Sprintf("%s updated (notes version %d)", what, n.Version)}, nil
 }
 
-func (r *Runner) setPlan(_ context.Context, raw json.RawMessage) (game.Result, error) {
+func (tb *toolbox) setPlan(_ context.Context, raw json.RawMessage) (game.Result, error) {
 	var a setPlanArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return game.Result{}, fmt.Errorf("%s: %w", ToolSetPlan, err)
@@ -91,23 +91,23 @@ func (r *Runner) setPlan(_ context.Context, raw json.RawMessage) (game.Result, e
 	for i, s := range a.Steps {
 		steps[i] = notes.PlanStep{Text: s}
 	}
-	plan, err := r.cfg.Session.SetPlan(steps, r.step)
+	plan, err := tb.notebook.SetPlan(steps, tb.step())
 	if err != nil {
 		return noteError(err), nil
 	}
-	r.emitNotes()
+	tb.out = append(tb.out, tb.notesEvent())
 	return game.Result{Output: fmt.Sprintf("plan set: %d steps", len(plan))}, nil
 }
 
-func (r *Runner) updateStep(_ context.Context, raw json.RawMessage) (game.Result, error) {
+func (tb *toolbox) updateStep(_ context.Context, raw json.RawMessage) (game.Result, error) {
 	var a updateStepArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return game.Result{}, fmt.Errorf("%s: %w", ToolUpdateStep, err)
 	}
-	if _, err := r.cfg.Session.UpdateStep(a.ID, notes.Status(a.Status), a.Text, r.step); err != nil {
+	if _, err := tb.notebook.UpdateStep(a.ID, notes.Status(a.Status), a.Text, tb.step()); err != nil {
 		return noteError(err), nil
 	}
-	r.emitNotes()
+	tb.out = append(tb.out, tb.notesEvent())
 	return game.Result{Output: fmt.Sprintf("plan step %d is %s", a.ID, a.Status)}, nil
 }
 
@@ -117,23 +117,22 @@ func noteError(err error) game.Result {
 	return game.Result{Err: &game.Error{Code: 400, Message: err.Error()}}
 }
 
-// emitNotes sends the notebook as it is now.
-func (r *Runner) emitNotes() {
-	v, err := r.notesView()
+// notesEvent is the notebook as it is now, or the error reading it.
+func (tb *toolbox) notesEvent() Event {
+	v, err := tb.notesView()
 	if err != nil {
-		r.emitError("reading the notebook: %v", err)
-		return
+		return errorEvent("reading the notebook: %v", err)
 	}
-	r.emit(Event{Type: EventNotes, Notes: &v})
+	return Event{Type: EventNotes, Notes: &v}
 }
 
 // notesView reads the notes and plan for the screen.
-func (r *Runner) notesView() (NotesView, error) {
-	n, err := r.cfg.Session.Notes()
+func (tb *toolbox) notesView() (NotesView, error) {
+	n, err := tb.notebook.Notes()
 	if err != nil {
 		return NotesView{}, err
 	}
-	plan, err := r.cfg.Session.Plan()
+	plan, err := tb.notebook.Plan()
 	if err != nil {
 		return NotesView{}, err
 	}

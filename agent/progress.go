@@ -29,18 +29,17 @@ const progressEvery = 250 * time.Millisecond
 const MaxProgressExtension = 10 * time.Minute
 
 // onProgress shows a call's progress (Run goroutine).
-func (r *Runner) onProgress(p Progress) {
-	st := &r.asks
+func (st *askState) onProgress(v *deskView, p Progress) {
 	now := time.Now()
 	st.progress = now
 	// Progress sent just before a call's answer may come just after it: it is the last
 	// call's that ran.
-	if p.CallID = r.runningCall(); p.CallID != "" {
+	if p.CallID = v.call; p.CallID != "" {
 		st.lastCall = p.CallID
 	} else {
 		p.CallID = st.lastCall
 	}
-	p.Message = r.scrub.text(p.Message)
+	p.Message = v.scrub.text(p.Message)
 	if st.progLast == nil {
 		st.progLast = map[string]time.Time{}
 	}
@@ -50,7 +49,7 @@ func (r *Runner) onProgress(p Progress) {
 		return
 	}
 	st.progLast[p.CallID] = now
-	r.emit(Event{Type: EventProgress, Progress: &p, Text: progressText(p)})
+	st.emit(Event{Type: EventProgress, Progress: &p, Text: progressText(p)})
 }
 
 // progressText writes progress as the log shows it: "3/10 (30%) loading" or "3 loading".
@@ -66,18 +65,17 @@ func progressText(p Progress) string {
 }
 
 // onServerLog shows a server's log line (Run goroutine).
-func (r *Runner) onServerLog(l game.LogLine) {
-	st := &r.asks
+func (st *askState) onServerLog(v *deskView, l game.LogLine) {
 	st.mu.Lock()
 	dropped := st.logDrops
 	st.logDrops = 0
 	st.mu.Unlock()
-	l.Data = r.scrub.json(l.Data)
+	l.Data = v.scrub.json(l.Data)
 	text := logText(l)
 	if dropped > 0 {
 		text += fmt.Sprintf(" (%d earlier lines dropped: coplay was busy)", dropped)
 	}
-	r.emit(Event{Type: EventServerLog, ServerLog: &l, Text: text})
+	st.emit(Event{Type: EventServerLog, ServerLog: &l, Text: text})
 }
 
 // logText writes a log line as the log shows it: "[warning] server/logger: text".
@@ -95,8 +93,7 @@ func logText(l game.LogLine) string {
 
 // callBegins is told that a game call begins under a new deadline: the time asked and
 // the progress of the call before are forgotten.
-func (r *Runner) callBegins() {
-	st := &r.asks
+func (st *askState) callBegins() {
 	st.credit, st.extended, st.progress = 0, 0, time.Time{}
 	st.callAt = time.Now()
 	if st.openN > 0 {
@@ -109,8 +106,7 @@ func (r *Runner) callBegins() {
 // now keeps the call waiting as long as it stays open); a progress report since the
 // deadline was set moves it to a full timeout after the report, up to
 // MaxProgressExtension in all.
-func (r *Runner) deadlineMore() time.Duration {
-	st := &r.asks
+func (st *askState) deadlineMore(timeout time.Duration) time.Duration {
 	now := time.Now()
 	if st.openN > 0 {
 		st.credit += now.Sub(st.since)
@@ -122,7 +118,7 @@ func (r *Runner) deadlineMore() time.Duration {
 		return more
 	}
 	if !st.progress.IsZero() && st.extended < MaxProgressExtension {
-		more := min(st.progress.Add(r.callTimeout()).Sub(now), MaxProgressExtension-st.extended)
+		more := min(st.progress.Add(timeout).Sub(now), MaxProgressExtension-st.extended)
 		st.progress = time.Time{}
 		if more > 0 {
 			st.extended += more

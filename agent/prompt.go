@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
 )
 
 // Bounds that keep the prompt flat over a long session. The notes and the observation
@@ -171,6 +174,71 @@ func stepLine(st stepRecord) string {
 	return clip(strings.TrimSuffix(b.String(), ";"), summaryLineLen)
 }
 
+// NotesReader is what the prompt reads of the notebook: the notes and the plan.
+// *notes.Session satisfies it.
+type NotesReader interface {
+	Notes() (notes.Notes, error)
+	Plan() ([]notes.PlanStep, error)
+}
+
+// prompter is the prompt: the step's input (what the model is shown of the world, the
+// notes, advice, notices and triggers) and the messages within the window (the
+// history). It sends nothing and emits nothing: the Runner hands it what a step saw
+// and sends the brain what it returns. Owned by the Run goroutine.
+type prompter struct {
+	game  game.Game
+	notes NotesReader
+	hist  history
+	// budget is Config.PromptBudget, fitted says it was narrowed to the model's window
+	// (window.go); the Runner sets both again when a brain reports its window.
+	budget int
+	fitted bool
+	// The model's view (input.go): the world and notes as the step before showed them.
+	prevWorld     string
+	prevWorldStep int // 0: the next step shows the world whole
+	prevNotes     string
+	notices       []string // the runner's word to the model at the next step
+	advice        []string // the person's advice for the next step
+	// fresh is set when advice arrives and cleared when advice goes to the model:
+	// advice handed back after a model failure does not skip the wait that follows.
+	fresh bool
+}
+
+// advise queues the person's advice for the next step.
+func (p *prompter) advise(text string) {
+	p.advice = append(p.advice, text)
+	p.fresh = true
+}
+
+// takeAdvice returns the advice for this step and clears it.
+func (p *prompter) takeAdvice() []string {
+	a := p.advice
+	p.advice, p.fresh = nil, false
+	return a
+}
+
+// giveBack puts advice the model never read before what came since.
+func (p *prompter) giveBack(advice []string) { p.advice = append(advice, p.advice...) }
+
+func newPrompter(g game.Game, n NotesReader, cfg Config) *prompter {
+	p := &prompter{game: g, notes: n, hist: history{keep: cfg.HistorySteps}}
+	p.size(cfg)
+	if cfg.Notice != "" {
+		p.notice(cfg.Notice)
+	}
+	return p
+}
+
+// size takes the prompt budget from cfg (after fitWindow).
+func (p *prompter) size(cfg Config) { p.budget, p.fitted = cfg.PromptBudget, cfg.windowFitted() }
+
+// notice queues the runner's word to the model for the next step's input.
+func (p *prompter) notice(text string) { p.notices = append(p.notices, text) }
+
+// forget makes the next step show the world and the notes whole: the step before never
+// reached the model.
+func (p *prompter) forget() { p.prevWorldStep, p.prevNotes = 0, "" }
+
 // prompt builds the messages for one step, append-only: the system prompt (game,
 // rules, how to play, the index of deferred tools), the summary of folded steps, then
 // the steps of the window one after another as the conversation had them, and last cur,
@@ -178,38 +246,40 @@ func stepLine(st stepRecord) string {
 // end, except when the window folds. Over the prompt budget (Config.PromptBudget) the
 // window folds early; if that is not enough, the oldest verbatim steps go, then the
 // longest messages are cut.
-func (r *Runner) prompt(cur stepRecord) []Message {
-	msgs := r.render(cur)
-	if budget := r.promptBudget(); r.measure(msgs) > budget && len(r.hist.recent) > 1 {
-		r.hist.fold(max(1, len(r.hist.recent)/4))
-		msgs = r.render(cur)
+//
+// index is the catalogue's index of the tools not sent whole (tools.go), "" for none.
+func (p *prompter) prompt(cur stepRecord, index string) []Message {
+	msgs := p.render(cur, index)
+	if budget := p.promptBudget(); p.measure(msgs) > budget && len(p.hist.recent) > 1 {
+		p.hist.fold(max(1, len(p.hist.recent)/4))
+		msgs = p.render(cur, index)
 	}
 	first := 1
-	if r.hist.sum.String() != "" {
+	if p.hist.sum.String() != "" {
 		first = 2
 	}
-	msgs, _ = fitMeasured(msgs, r.promptBudget(), first, len(msgs)-1, r.measure)
+	msgs, _ = fitMeasured(msgs, p.promptBudget(), first, len(msgs)-1, p.measure)
 	return msgs
 }
 
 // render lays out the messages of a step (see prompt).
-func (r *Runner) render(cur stepRecord) []Message {
-	msgs := []Message{{Role: RoleSystem, Content: r.systemPrompt()}}
-	if s := r.hist.sum.String(); s != "" {
+func (p *prompter) render(cur stepRecord, index string) []Message {
+	msgs := []Message{{Role: RoleSystem, Content: p.systemPrompt(index)}}
+	if s := p.hist.sum.String(); s != "" {
 		msgs = append(msgs, Message{Role: RoleUser, Content: s})
 	}
-	for i, st := range r.hist.recent {
+	for i, st := range p.hist.recent {
 		msgs = append(msgs, stepMessages(st, i == 0)...)
 	}
-	return append(msgs, stepMessages(cur, len(r.hist.recent) == 0)...)
+	return append(msgs, stepMessages(cur, len(p.hist.recent) == 0)...)
 }
 
 // promptBudget is the configured budget, or the default.
-func (r *Runner) promptBudget() int {
-	switch b := r.cfg.PromptBudget; {
+func (p *prompter) promptBudget() int {
+	switch b := p.budget; {
 	case b <= 0:
 		return DefaultPromptBudget
-	case r.cfg.windowFitted:
+	case p.fitted:
 		return max(b, minWindowPrompt) // the model's window: a larger prompt would be cut
 	case b < minPromptBudget:
 		return minPromptBudget
@@ -252,9 +322,9 @@ func stepMessages(st stepRecord, opens bool) []Message {
 }
 
 // notesText is the notebook as the model reads it.
-func (r *Runner) notesText() string {
+func (p *prompter) notesText() string {
 	var b strings.Builder
-	n, err := r.cfg.Session.Notes()
+	n, err := p.notes.Notes()
 	if err != nil {
 		fmt.Fprintf(&b, "## Your notes\n\n(could not be read: %v)\n", err)
 	} else {
@@ -265,7 +335,7 @@ func (r *Runner) notesText() string {
 		fmt.Fprintf(&b, "## Your notes (version %d)\n\n%s\n", n.Version, strings.TrimSpace(text))
 	}
 	b.WriteString("\n## Your plan\n\n")
-	plan, err := r.cfg.Session.Plan()
+	plan, err := p.notes.Plan()
 	switch {
 	case err != nil:
 		fmt.Fprintf(&b, "(could not be read: %v)\n", err)
@@ -278,9 +348,10 @@ func (r *Runner) notesText() string {
 	return strings.TrimSpace(b.String())
 }
 
-// systemPrompt explains the game, the tools and the approval rules.
-func (r *Runner) systemPrompt() string {
-	info := r.cfg.Game.Info()
+// systemPrompt explains the game, the tools and the approval rules, and ends with the
+// index of the tools not sent whole.
+func (p *prompter) systemPrompt(index string) string {
+	info := p.game.Info()
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are playing %s, as a co-pilot of the person at the keyboard.\n\n", info.Title)
 	b.WriteString("# Game rules\n\n")
@@ -297,7 +368,7 @@ func (r *Runner) systemPrompt() string {
 - Advice from the person comes first: fold it into your notes with update_notes, then act on it.
 - When nothing is worth doing now (everything is travelling or cooling down), call wait with the seconds until something can act; play goes on by itself afterwards. An answer without tool calls hands the turn back to the person, or, when they have handed play over, costs a pause.
 `)
-	b.WriteString(r.systemIndex())
+	b.WriteString(index)
 	return b.String()
 }
 

@@ -51,15 +51,14 @@ func TestPromptBoundedOver500Steps(t *testing.T) {
 	obs := game.Observation{Summary: "All quiet."}
 	size := map[int]int{}
 	for n := 1; n <= 500; n++ {
-		r.step = n
 		cur := stepRecord{n: n}
-		cur.input, cur.full = r.stepInput(obs, nil, nil)
-		size[n] = promptChars(r.prompt(cur))
+		cur.input, cur.full = r.prompt.input(n, obs, nil, nil)
+		size[n] = promptChars(r.prompt.prompt(cur, r.tools.systemIndex()))
 		args := json.RawMessage(fmt.Sprintf(`{"target":"rock-%d"}`, n))
 		cur.text = fmt.Sprintf("Poking rock %d, as planned.", n)
 		cur.calls = []ToolCall{{ID: fmt.Sprint("c", n), Tool: "poke", Args: args}}
 		cur.results = []toolResult{{tool: "poke", args: args, text: strings.Repeat("poked. ", 20), ok: n%7 != 0}}
-		r.hist.add(cur)
+		r.prompt.hist.add(cur)
 	}
 	early, late := 0, 0
 	for n, c := range size {
@@ -72,8 +71,8 @@ func TestPromptBoundedOver500Steps(t *testing.T) {
 	if float64(late) > 1.05*float64(early) {
 		t.Fatalf("the prompt grew from at most %d chars over steps 1-100 to %d over steps 101-500", early, late)
 	}
-	folded := 500 - len(r.hist.recent)
-	sum := r.hist.sum.String()
+	folded := 500 - len(r.prompt.hist.recent)
+	sum := r.prompt.hist.sum.String()
 	if !strings.Contains(sum, fmt.Sprintf("poke ×%d", folded)) || !strings.Contains(sum, fmt.Sprintf("step %d:", folded)) {
 		t.Fatalf("the summary lost the folded steps (%d of them):\n%s", folded, sum)
 	}

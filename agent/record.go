@@ -32,7 +32,7 @@ import (
 //   - anything else: the event's own fields.
 
 // recorder is what the encoder remembers between events so as to journal only what
-// changed. Owned by the Run goroutine (one field of Runner).
+// changed. Owned by the Run goroutine (the journal's).
 type recorder struct {
 	obs      *game.Observation // the last observation journaled, whole
 	mapJSON  []byte            // its map, encoded
@@ -114,24 +114,9 @@ type recNotes struct {
 	Removed int        `json:"plan_removed,omitempty"`
 }
 
-// journal appends ev to the session and sets r.lastSeq.
-func (r *Runner) journal(ev *Event) error {
-	rec, err := r.record(ev)
-	if err != nil {
-		return err
-	}
-	got, err := r.cfg.Session.Append(rec)
-	if err != nil {
-		return err
-	}
-	r.lastSeq = got.Seq
-	return nil
-}
-
 // record encodes ev as a journal record, without writing it. It remembers the last
-// observation and notes it encoded (in r.rec), so records must be encoded in journal
-// order.
-func (r *Runner) record(ev *Event) (notes.Record, error) {
+// observation and notes it encoded, so records must be encoded in journal order.
+func (c *recorder) record(ev *Event) (notes.Record, error) {
 	rec := notes.Record{Time: ev.Time, Type: string(ev.Type), Step: ev.Step}
 	switch {
 	case ev.Call != nil:
@@ -153,13 +138,13 @@ func (r *Runner) record(ev *Event) (notes.Record, error) {
 		v = recData{Result: ev.Result, Text: ev.Text}
 	case EventObservation:
 		if ev.Observation != nil {
-			if o := r.rec.observation(*ev.Observation); o != nil {
+			if o := c.observation(*ev.Observation); o != nil {
 				v = recData{Observation: o, Text: ev.Text}
 			}
 		}
 	case EventNotes:
 		if ev.Notes != nil {
-			v = recData{Notes: r.rec.notesChange(*ev.Notes), Text: ev.Text}
+			v = recData{Notes: c.notesChange(*ev.Notes), Text: ev.Text}
 		}
 	default:
 		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,

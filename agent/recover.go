@@ -20,8 +20,12 @@ func (r *Runner) recover() error {
 	if err != nil {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
-	r.emitNotes()
-	r.rebuildHistory()
+	r.emit(r.tools.notesEvent())
+	steps, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	r.emitAll(evs)
+	for _, st := range steps {
+		r.prompt.hist.add(st)
+	}
 	if len(rec.Pending) > 0 || len(rec.Unknown) > 0 || len(rec.NotStarted) > 0 {
 		// The person decides these before the first step: show the world they act on.
 		if obs, err := r.observe(); err == nil {
@@ -30,10 +34,10 @@ func (r *Runner) recover() error {
 			r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
 		}
 	}
-	st := stepRecord{n: r.step, text: "(calls from before the restart)"}
+	st := stepRecord{n: r.at.step, text: "(calls from before the restart)"}
 	for _, u := range rec.Unknown {
-		call := r.proposedCall(u)
-		r.usedIDs[call.ID] = true
+		call := proposedCall(r.calls.journal, r.tools.registry(), u)
+		r.calls.used[call.ID] = true
 		r.emitError("call %s (%s %s) was running when coplay stopped; its outcome is unknown and it is not run again: observe before acting",
 			call.ID, call.Tool, call.Args)
 		res := game.Result{Unknown: true}
@@ -45,8 +49,8 @@ func (r *Runner) recover() error {
 	for _, n := range rec.NotStarted {
 		// Decided, but coplay stopped before it started: it did not run, and is not run
 		// now without being asked for again.
-		call := r.proposedCall(n)
-		r.usedIDs[call.ID] = true
+		call := proposedCall(r.calls.journal, r.tools.registry(), n)
+		r.calls.used[call.ID] = true
 		res := game.Result{Err: &game.Error{Message: "not executed: coplay stopped before this call started"}}
 		r.emit(Event{Type: EventResult, Call: &call, Result: &res})
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
@@ -57,7 +61,7 @@ func (r *Runner) recover() error {
 		b := &batch{}
 		for _, p := range rec.Pending {
 			call := callOf(p)
-			r.usedIDs[call.ID] = true
+			r.calls.used[call.ID] = true
 			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args}, b.earlierToRun(len(b.calls)) == 0)
 			if !pc.simulated {
 				pc.call.Simulation = call.Simulation // the prediction shown then; replaced below if the world moved
@@ -69,9 +73,13 @@ func (r *Runner) recover() error {
 			case pc.decided != nil:
 				r.emit(Event{Type: EventDecision, Decision: pc.decided})
 			default:
-				// Shown again with its original seq: it is the same proposal, not a new one.
+				// Shown again with its original seq: it is the same proposal, not a new one,
+				// and already in the journal.
 				c := pc.call
-				r.resend(Event{Seq: p.Seq, Time: p.Time, Type: EventProposed, Step: p.Step, Call: &c})
+				r.flush() // after the phase before it
+				if r.fatal == nil {
+					r.send1(Event{Seq: p.Seq, Time: p.Time, Type: EventProposed, Step: p.Step, Call: &c})
+				}
 			}
 		}
 		for i, pc := range b.calls {
@@ -88,16 +96,16 @@ func (r *Runner) recover() error {
 		st.results = append(st.results, results...)
 	}
 	if len(st.calls) > 0 {
-		r.hist.add(st)
+		r.prompt.hist.add(st)
 	}
 	return nil
 }
 
 // proposedCall finds the call a decision record is about, with the arguments it ran
 // with (an edit's, if edited).
-func (r *Runner) proposedCall(dec notes.Record) Call {
+func proposedCall(j CallJournal, reg *game.Registry, dec notes.Record) Call {
 	call := Call{ID: dec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}
-	recs, _ := r.cfg.Session.CallRecords(dec.CallID)
+	recs, _ := j.CallRecords(dec.CallID)
 	for _, rec := range recs {
 		if rec.Type == notes.TypeProposed {
 			call = callOf(rec)
@@ -107,7 +115,7 @@ func (r *Runner) proposedCall(dec notes.Record) Call {
 	if json.Unmarshal(dec.Data, &d) == nil && d.Decision == Edit && len(d.Args) > 0 {
 		call.Args = d.Args
 	}
-	if t, err := r.registry().Lookup(call.Tool); err == nil {
+	if t, err := reg.Lookup(call.Tool); err == nil {
 		call.Kind = t.Kind
 	}
 	return call

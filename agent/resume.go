@@ -6,30 +6,37 @@ import (
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes"
 )
 
-// reportGaps tells the person, when a resumed session's journal is damaged, which
-// records cannot be read and are skipped (notes.Session.JournalGaps); it reports
-// whether there were any. A new session has nothing to check.
-func (r *Runner) reportGaps() bool {
-	if r.lastSeq == 0 {
-		return false
+// ResumeJournal is what a resumed run reads of its session's journal: its name, the
+// records it cannot read, and its last records. *notes.Session satisfies it.
+type ResumeJournal interface {
+	Name() string
+	JournalGaps() ([]notes.Gap, error)
+	Tail(n int) ([]notes.Record, error)
+}
+
+// gapsEvent tells the person, when a resumed session's journal is damaged, which
+// records cannot be read and are skipped (notes.Session.JournalGaps); ok is false when
+// there is nothing to tell. A new session (lastSeq 0) has nothing to check.
+func gapsEvent(s ResumeJournal, lastSeq uint64) (Event, bool) {
+	if lastSeq == 0 {
+		return Event{}, false
 	}
-	gaps, err := r.cfg.Session.JournalGaps()
+	gaps, err := s.JournalGaps()
 	if err != nil {
-		r.emitError("resuming: the journal of session %s could not be checked: %v; play goes on from the notes, the plan and the world", r.cfg.Session.Name(), err)
-		return true
+		return errorEvent("resuming: the journal of session %s could not be checked: %v; play goes on from the notes, the plan and the world", s.Name(), err), true
 	}
 	if len(gaps) == 0 {
-		return false
+		return Event{}, false
 	}
 	parts := make([]string, len(gaps))
 	for i, g := range gaps {
 		parts[i] = g.String()
 	}
-	r.emitError("resuming: the journal of session %s is damaged, and what cannot be read is skipped: %s. The model's history, the log and the export leave it out; play goes on from the notes, the plan and the world",
-		r.cfg.Session.Name(), strings.Join(parts, ", "))
-	return true
+	return errorEvent("resuming: the journal of session %s is damaged, and what cannot be read is skipped: %s. The model's history, the log and the export leave it out; play goes on from the notes, the plan and the world",
+		s.Name(), strings.Join(parts, ", ")), true
 }
 
 // resumeRecords is how much of the journal's end is read to rebuild the history: enough
@@ -40,12 +47,17 @@ const resumeRecords = (DefaultHistorySteps + summaryLines) * 16
 // last steps become the verbatim history again, older ones folded into the summary, so
 // a model picks up where it left off rather than from its notes alone. Calls without an
 // ending (still pending, or cut off by a crash) are left to recover, which asks about
-// them or reports them as unknown.
-func (r *Runner) rebuildHistory() {
-	damaged := r.reportGaps()
-	recs, err := r.cfg.Session.Tail(resumeRecords)
+// them or reports them as unknown. It returns the steps for the history, oldest first,
+// and what the person must hear of a damaged journal.
+func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
+	var evs []Event
+	gaps, damaged := gapsEvent(s, lastSeq)
+	if damaged {
+		evs = append(evs, gaps)
+	}
+	recs, err := s.Tail(resumeRecords)
 	if err != nil && !damaged {
-		r.emitError("reading the journal to resume the conversation: %v (the notes and plan carry on)", err)
+		evs = append(evs, errorEvent("reading the journal to resume the conversation: %v (the notes and plan carry on)", err))
 	}
 	type callState struct {
 		call     ToolCall
@@ -96,6 +108,7 @@ func (r *Runner) rebuildHistory() {
 		order = append(order, n)
 	}
 	sort.Ints(order)
+	var out []stepRecord
 	for _, n := range order {
 		st := steps[n]
 		rec := stepRecord{n: n, text: st.text}
@@ -118,7 +131,8 @@ func (r *Runner) rebuildHistory() {
 			rec.results = append(rec.results, toolResult{tool: c.call.Tool, args: args, text: text, ok: ok, vetoed: vetoed})
 		}
 		if rec.text != "" || len(rec.calls) > 0 {
-			r.hist.add(rec)
+			out = append(out, rec)
 		}
 	}
+	return out, evs
 }

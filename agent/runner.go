@@ -4,94 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coplayhq/coplay/agent/catalog"
-	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
-	"github.com/coplayhq/coplay/notes"
-	"github.com/coplayhq/coplay/secret"
 )
-
-// Defaults for Config fields left zero.
-const (
-	DefaultMaxIterations = 10
-	DefaultHistorySteps  = 24
-	// FailureLimit is how many times in a row the same call (tool and arguments) may
-	// fail before the runner ends the turn and tells the person.
-	FailureLimit = 3
-)
-
-// Config is what a Runner plays with.
-type Config struct {
-	Game          game.Game
-	Brain         Brain
-	Session       *notes.Session
-	MaxIterations int  // steps per turn; 0 = DefaultMaxIterations
-	MaxSteps      int  // stop after this many steps of this run (steps that observed the world); 0 = no limit (headless --steps)
-	ApproveAll    bool // --approve all: Act calls run without asking
-	HistorySteps  int  // the most steps kept verbatim in the prompt (when full, all but the newest quarter fold into the summary at once); 0 = DefaultHistorySteps
-	Now           func() time.Time
-	// SaveState, if set, returns the game's state; it is saved to the session after each
-	// executed Act call and when the run stops.
-	SaveState func() ([]byte, error)
-	// Secrets (API tokens, keys) are replaced by Redacted in everything from the game or
-	// a failure (results, observations, dry runs, waits, error text) before it is
-	// emitted, journaled or handed to the model. Secrets shorter than 8 bytes are ignored.
-	Secrets []string
-	// PromptBudget is the most characters a prompt may have (0 = DefaultPromptBudget,
-	// sized for a 32k-token model): older steps are dropped, then long messages cut.
-	PromptBudget int
-	// Rules are approval rules from config.toml and the profile. They apply with the
-	// session's own rules but are not written into the session. New refuses a rule that
-	// does not parse or names a tool the catalogue does not have.
-	Rules []FixedRule
-	// KeepPlaying starts the run with play handed over (see unattended.go): an answer
-	// without calls costs a pause rather than ending the turn, and the per-turn cap
-	// does not apply. The command line sets it with --approve all; the person toggles
-	// it with CmdKeepPlaying.
-	KeepPlaying bool
-	// QuietPause is the first pause after a step that did nothing while play is
-	// handed over (0 = DefaultQuietPause); it doubles with each such step in a row.
-	QuietPause time.Duration
-	// MaxRunTokens and MaxRunCost are this run's spend caps (0 = none): once the
-	// tokens (prompt and completion) or the cost in dollars reach them, the run stops
-	// before the next model call, saying which cap and what was spent. A resumed
-	// session starts with a fresh budget.
-	MaxRunTokens int64
-	MaxRunCost   float64
-	// ToolBudget is the most characters of tool definitions sent with a request (0 =
-	// catalog.DefaultBudget): a catalogue over it is sent in part, with an index of the
-	// rest that the model loads from (load_tools). Pinned tools are always sent whole.
-	ToolBudget int
-	Pinned     []string
-	// ContextWindow is the model's context in tokens (0 = unknown: the defaults, sized
-	// for a 32k-token model). The prompt, the tools and the tool index are sized so that
-	// a request and its answer fit in it (window.go); a brain that learns the window
-	// itself (Preparer) sets it when this is 0.
-	ContextWindow int
-	// windowFitted says the budgets above were narrowed to ContextWindow.
-	windowFitted bool
-	// CallTimeout is how long one game call (a tool call, an observation, a dry run) may
-	// run before it is cancelled and journaled as outcome unknown (0 =
-	// DefaultCallTimeout; deadline.go).
-	CallTimeout time.Duration
-	// Scrubber is the one scrubber (package secret) of every secret the process holds,
-	// each named ("OPENAI_API_KEY", "the game's token"): scrubbed from everything the
-	// runner sends the model, the game, the journal and the reader, and a call whose
-	// arguments hold one is refused before the gate, naming it (scrub.go). Secrets
-	// are added to it. nil: a scrubber of Secrets alone.
-	Scrubber *secret.Scrubber
-	// StepObserved, if set, is called after each step has observed the world (a fork
-	// releases its held clock there: the first observation shows the world as it was).
-	StepObserved func(step int)
-	// Notice, when set, is said once at the start: to the person as a notice event and
-	// to the model at the first step (a fork of a live game: the world has moved on).
-	Notice string
-}
 
 // Runner is the play loop. Build one with New, start it with Run (or Headless), read its
 // Events and Send it Commands from any goroutine.
@@ -107,94 +24,39 @@ type Config struct {
 // until advice or resume (state "idle"). It never stops silently and never polls.
 type Runner struct {
 	cfg    Config
-	reg    *game.Registry
 	events chan Event
 	cmds   chan command
 	done   chan struct{}
 	ran    atomic.Bool
+	scrub  scrubber // Config.Secrets, set once in New
 
-	scrub    scrubber // Config.Secrets, set once in New
-	mu       sync.Mutex
-	awaiting map[string]game.Tool // calls waiting for a person's decision, for Send
+	// The parts. Each keeps its own state and returns values and events; only the
+	// Runner emits, flushes and waits (docs/ARCHITECTURE.md, "The agent's parts").
+	tools  *toolbox     // the catalogue and the runner's own tools (tools.go)
+	gate   *Gate        // the approval queue, maybe shared with other runners (gate.go)
+	policy *policy      // this seat's rules and approval mode (policy.go)
+	jr     *journal     // the phase not yet committed, and its encoder (journal.go)
+	prompt *prompter    // the step's input and the messages within the window (prompt.go)
+	calls  *pipeline    // the calls on their way through a step (pipeline.go)
+	trig   triggerQueue // the game's triggers for the next step (trigger.go)
+	asks   askState     // a game's questions, sampling requests, progress and logs (ask.go)
+	play   playState    // play handed over, and this run's spend (unattended.go)
+	faults faultState   // stops, calls in flight and the game's own waits (deadline.go)
 
-	// loadedAtStart is the session's loaded tools when the run began (catalogue rebuilt
-	// when a brain reports its window: window.go).
-	loadedAtStart []string
+	// The loop's own state. Owned by the Run goroutine.
+	ctx   context.Context
+	at    loopState
+	fatal error // the journal could not be written: the run stops
+}
 
-	// Owned by the Run goroutine.
-	ctx      context.Context
-	lastSeq  uint64
+// loopState is where the loop is: the step, the turn, and what the person asked.
+type loopState struct {
 	step     int
 	runSteps int
 	iter     int
-	rules    ruleBook
-	advice   []string
-	// freshAdvice is set when advice arrives and cleared when advice goes to the model:
-	// advice handed back after a model failure does not skip the wait that follows.
-	freshAdvice bool
-	paused      bool
-	stopping    bool
-	state       State
-	wake        bool // a command asked the agent to stop waiting
-	fatal       error
-	fails       map[string]int
-	loops       loopWatch // identical calls and results since the world changed (loop.go)
-	hist        history
-	usedIDs     map[string]bool
-	batch       *batch // the calls on their way through the pipeline
-
-	// The phase not yet committed (emit.go): its events, sent to the reader only once
-	// committed, and the session's bookkeeping that goes with them.
-	pend []Event
-	out  notes.Batch
-	// gameWait is set while the game reports a wait of its own (a rate limit); the state
-	// to go back to when it ends.
-	gameWait  bool
-	waitState State
-	rec       recorder // what the journal encoder remembers (record.go)
-
-	// The model's view (input.go): the world and notes as the step before showed them.
-	prevWorld     string
-	prevWorldStep int // 0: the next step shows the world whole
-	prevNotes     string
-	notices       []string // the runner's word to the model at the next step
-
-	trig            <-chan game.Trigger // the game's triggers (nil: none, or closed)
-	triggers        []game.Trigger      // triggers for the next step's input
-	droppedTriggers int                 // triggers dropped since the last step (too many)
-	worldAt         time.Time           // when the last observation was taken (stale triggers)
-
-	asks askState // a game's questions, sampling requests, progress and logs (ask.go)
-
-	// Play handed over (unattended.go).
-	keepPlaying bool
-	quietRun    int    // steps in a row that did nothing while play is handed over
-	run         Usage  // spent by this run
-	costUnknown bool   // a model call of this run had no price
-	capStop     string // the spend cap that stopped the run
-
-	cat *catalog.Set // which tools the model is sent whole (tools.go); Run goroutine
-
-	faults faultState // stops and calls in flight (deadline.go); Run goroutine
-}
-
-// command is a Command on its way to the Run goroutine; refused carries the error of a
-// command Send turned down, so that the runner reports it as an event.
-type command struct {
-	Command
-	refused string
-	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
-	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
-	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
-	// unreadable: unrule names a stored session rule line that does not read back
-	// (ruleBook.unreadable), by its text rather than a rule.
-	unreadable bool
-	why        string // stop: why, when not the person ("stdin closed")
-	inEnded    bool   // Headless: stdin reached its end (deadline.go)
-	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
-	// no longer answer (deadline.go)
-	orphaned bool
-	notice   string // Notice: a word for the journal and the screens (who connected)
+	paused   bool
+	state    State
+	wake     bool // a command asked the agent to stop waiting
 }
 
 // New checks cfg and builds a Runner. The catalogue is the game's tools followed by the
@@ -222,31 +84,28 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("agent.New: reading session: %w", err)
 	}
 	r := &Runner{
-		cfg:      cfg,
-		reg:      game.NewRegistry(cfg.Game),
-		events:   make(chan Event, 256),
-		cmds:     make(chan command, 256),
-		done:     make(chan struct{}),
-		awaiting: map[string]game.Tool{},
-		step:     info.Steps,
-		lastSeq:  info.Records,
-		fails:    map[string]int{},
-		usedIDs:  map[string]bool{},
-		scrub:    newScrubber(cfg.Scrubber, cfg.Secrets),
-		trig:     triggersOf(cfg.Game),
+		cfg:    cfg,
+		events: make(chan Event, 256),
+		cmds:   make(chan command, 256),
+		done:   make(chan struct{}),
+		gate:   cfg.Gate,
+		at:     loopState{step: info.Steps},
+		jr:     newJournal(cfg.Session, info.Records),
+		calls:  newPipeline(cfg.Session),
+		scrub:  newScrubber(cfg.Scrubber, cfg.Secrets),
+		trig:   triggerQueue{ch: triggersOf(cfg.Game)},
+		play: playState{on: cfg.KeepPlaying, maxTokens: cfg.MaxRunTokens, maxCost: cfg.MaxRunCost,
+			brain: cfg.Brain.Name()},
 	}
-	r.hist.keep = cfg.HistorySteps
-	r.keepPlaying = cfg.KeepPlaying
-	r.loadedAtStart = info.LoadedTools
-	if cfg.Notice != "" {
-		r.notices = append(r.notices, cfg.Notice)
-	}
-	r.addRunnerTools(r.reg)
 	fitWindow(&r.cfg)
-	if r.cat, err = newCatalog(r.reg.Tools(), r.cfg, info.LoadedTools); err != nil {
+	r.prompt = newPrompter(cfg.Game, cfg.Session, r.cfg)
+	if r.tools, err = newToolbox(r.cfg, r.scrub, func() int { return r.at.step }, info.LoadedTools); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
-	if err := r.loadRules(); err != nil {
+	if r.gate == nil {
+		r.gate = NewGate()
+	}
+	if r.policy, err = newPolicy(cfg.Session, cfg.Rules, r.tools.reg.Tools(), cfg.ApproveAll, cfg.Session.Name()); err != nil {
 		return nil, fmt.Errorf("agent.New: %w", err)
 	}
 	return r, nil
@@ -257,32 +116,7 @@ func New(cfg Config) (*Runner, error) {
 func (r *Runner) Events() <-chan Event { return r.events }
 
 // Tools returns the full catalogue (the game's tools and the notebook's).
-func (r *Runner) Tools() []game.Tool { return r.registry().Tools() }
-
-// registry returns the catalogue the runner calls through. It is replaced, on the Run
-// goroutine, when the game's tools change (game.Refresher); Send reads it from others.
-func (r *Runner) registry() *game.Registry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.reg
-}
-
-// refreshTools rebuilds the catalogue when the game says its tools changed (an MCP
-// server's notifications/tools/list_changed). The game tells the model what appeared and
-// disappeared in its next observation; calls already waiting keep the tools they were
-// validated against.
-func (r *Runner) refreshTools() {
-	rf, ok := r.cfg.Game.(game.Refresher)
-	if !ok || !rf.ToolsChanged() {
-		return
-	}
-	reg := game.NewRegistry(r.cfg.Game)
-	r.addRunnerTools(reg)
-	r.cat.Update(reg.Tools())
-	r.mu.Lock()
-	r.reg = reg
-	r.mu.Unlock()
-}
+func (r *Runner) Tools() []game.Tool { return r.tools.registry().Tools() }
 
 // Send gives the runner a command. It checks what can be checked at once: the command
 // is well formed, a decision or revise names a call that is waiting for one, an edit's
@@ -327,80 +161,6 @@ func (r *Runner) enqueue(c command) error {
 	}
 }
 
-// check validates a command against its shape, the catalogue and the calls now
-// waiting, and returns it with an edit's or revise's validated arguments or a rule
-// command's parsed rule. A rule that does not parse is refused with the parser's column
-// and what it expected; one naming a tool the game does not have, with the closest
-// names.
-func (r *Runner) check(c Command) (command, error) {
-	out := command{Command: c}
-	if err := checkShape(c); err != nil {
-		return out, err
-	}
-	switch c.Cmd {
-	case CmdAllow:
-		if _, err := r.registry().Lookup(c.Tool); err != nil {
-			return out, fmt.Errorf("allow: %w", err)
-		}
-		rule, err := rules.Parse("allow " + c.Tool)
-		if err != nil {
-			return out, fmt.Errorf("allow %q: %w", c.Tool, err)
-		}
-		out.rule = rule
-		return out, nil
-	case CmdRule:
-		rule, err := rules.ParseChecked(c.Rule, r.registry().Tools())
-		if err != nil {
-			return out, fmt.Errorf("rule %q refused: %w", c.Rule, err)
-		}
-		// The session keeps its rules in the notebook, where a secret is never written
-		// (it would be stored redacted, and read back as another rule).
-		if name, ok := r.scrub.s.Find(rule.String()); ok {
-			return out, fmt.Errorf("rule refused: it holds the value of %s, and rules are kept in the notebook, where secrets never go", name)
-		}
-		out.rule = rule
-		return out, nil
-	case CmdUnrule:
-		r.mu.Lock()
-		out.unreadable = r.rules.unreadableIndex(c.Rule) >= 0
-		r.mu.Unlock()
-		if out.unreadable {
-			return out, nil
-		}
-		// Not checked against the catalogue: a rule for a tool that is gone can go too.
-		rule, err := rules.Parse(c.Rule)
-		if err != nil {
-			return out, fmt.Errorf("unrule %q refused: %w", c.Rule, err)
-		}
-		out.rule = rule
-		return out, nil
-	case CmdAnswer:
-		return r.checkAnswer(out)
-	case CmdDecide, CmdRevise:
-	default:
-		return out, nil
-	}
-	r.mu.Lock()
-	tool, ok := r.awaiting[c.CallID]
-	r.mu.Unlock()
-	if !ok {
-		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
-	}
-	if c.Cmd == CmdDecide && c.Decision != Edit {
-		return out, nil
-	}
-	v, err := r.validate(tool.Name, c.Args)
-	if err != nil {
-		what := "decide: edit"
-		if c.Cmd == CmdRevise {
-			what = "revise"
-		}
-		return out, fmt.Errorf("%s of call %q refused, nothing changed: %w", what, c.CallID, err)
-	}
-	out.valid = v
-	return out, nil
-}
-
 // Run plays until a stop command, ctx is done, or MaxSteps steps have run. It returns
 // nil after a stop or the step limit, ctx's error when cancelled, and an error when the
 // journal cannot be written (decisions must be durable before calls run). Run may be
@@ -419,7 +179,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	r.cfg.Session.DeferEdits()
 	defer func() {
 		r.saveState()
-		r.stopping = true
+		r.faults.stopping = true
 		r.emit(Event{Type: EventState, State: Stopped, Text: r.stopText(err)})
 		r.flush()
 		close(r.done)
@@ -431,22 +191,18 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 		r.emit(Event{Type: EventNotice, Text: r.scrub.text(r.cfg.Notice)})
 	}
 	r.prepare()
-	for _, w := range r.rules.warnings {
-		r.emitError("%s", w)
-	}
-	if r.cat.Deferred() {
-		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
+	warnings, ruleLines := r.policy.start()
+	r.emitAll(warnings)
+	if cat := r.tools.cat; cat.Deferred() {
+		r.emit(r.tools.catalogEvent(nil, fmt.Sprintf(
 			"the catalogue is too long to send whole: %d of %d tools are sent, the model loads the others from an index (load_tools)",
-			len(r.cat.Sent()), r.cat.Total())})
+			len(cat.Sent()), cat.Total())))
 	}
-	if r.keepPlaying {
+	if r.play.on {
 		on := true
 		r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &on, Text: keepPlayingText(true)})
 	}
-	if len(r.rules.session) > 0 {
-		// A resumed screen or consumer learns the session's rules from this event.
-		r.emit(Event{Type: EventRules, Text: "the session's rules: " + strings.Join(r.rules.lines(), "; "), Rules: r.rules.lines()})
-	}
+	r.emitAll(ruleLines)
 	if err := r.recover(); err != nil {
 		return err
 	}
@@ -459,9 +215,9 @@ func (r *Runner) stopText(err error) string {
 		return "stopped: " + interruptedText(r.ctx)
 	case err != nil:
 		return "stopped: " + err.Error()
-	case r.capStop != "":
-		return "stopped: " + r.capStop
-	case r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps:
+	case r.play.capStop != "":
+		return "stopped: " + r.play.capStop
+	case r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps:
 		return fmt.Sprintf("stopped after the step limit of %d steps", r.cfg.MaxSteps)
 	}
 	if r.faults.stopWhy != "" {
@@ -475,45 +231,48 @@ func (r *Runner) loop() error {
 	newTurn := true
 	for {
 		r.drain()
-		if err := r.check2(); err != nil || r.stopping {
+		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
-		if r.paused {
+		if r.at.paused {
 			r.setState(Paused, "paused: resume to go on")
-			r.waitFor(time.Time{}, func() bool { return !r.paused })
+			r.waitFor(time.Time{}, func() bool { return !r.at.paused })
 			continue
 		}
-		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil
 		}
-		if r.capStop = r.capReached(); r.capStop != "" {
-			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.capStop)
+		if r.play.capStop = r.play.capReached(); r.play.capStop != "" {
+			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.play.capStop)
 			return nil
 		}
 		if newTurn {
-			r.iter = 0
-			clear(r.fails)
+			r.at.iter = 0
+			clear(r.calls.fails)
 			newTurn = false
 		}
 		out := r.doStep()
 		if !out.noCount {
-			r.iter++
+			r.at.iter++
 		}
-		if err := r.check2(); err != nil || r.stopping {
+		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
-		if r.cfg.MaxSteps > 0 && r.runSteps >= r.cfg.MaxSteps {
+		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
 		}
 		if !out.prose && out.endTurn == "" && !out.noCount {
-			r.quietRun = 0
+			r.play.quietRun = 0
 		}
 		switch {
 		case out.wait != nil:
 			r.sleep(*out.wait)
-		case out.endTurn != "" && r.keepPlaying:
+		case out.endTurn != "" && r.play.on:
 			newTurn = true
-			r.playOn(out)
+			if out.prose {
+				r.prompt.notice(proseNotice)
+			}
+			r.sleep(r.play.playOn(out, r.cfg.QuietPause, r.cfg.Now()))
 		case out.endTurn != "":
 			newTurn = true
 			if !out.idleUntil.IsZero() && out.idleUntil.After(r.cfg.Now()) {
@@ -521,7 +280,7 @@ func (r *Runner) loop() error {
 			} else {
 				r.idle(out.endTurn)
 			}
-		case r.iter >= r.cfg.MaxIterations && !r.keepPlaying:
+		case r.at.iter >= r.cfg.MaxIterations && !r.play.on:
 			newTurn = true
 			r.emit(Event{Type: EventTurnLimit, Text: fmt.Sprintf(
 				"the turn reached its cap of %d steps and stopped; advise or resume to go on", r.cfg.MaxIterations)})
@@ -540,73 +299,77 @@ func (r *Runner) check2() error {
 
 // idle waits for advice, resume or stop after a turn ended.
 func (r *Runner) idle(why string) {
-	if r.freshAdvice || r.pendingTriggers() {
+	if r.prompt.fresh || r.trig.any() {
 		return // advice or a trigger came while the turn ended: it starts the next one
 	}
 	r.setState(Idle, why+"; waiting for advice or resume")
-	woken := false
-	r.waitForWake(time.Time{}, &woken)
+	r.waitFor(time.Time{}, nil)
 }
 
 // sleep waits until w.Until, or advice, resume or stop, whichever comes first.
 func (r *Runner) sleep(w game.Wait) {
-	if !w.Until.After(r.cfg.Now()) || r.freshAdvice || r.pendingTriggers() {
+	if !w.Until.After(r.cfg.Now()) || r.prompt.fresh || r.trig.any() {
 		return // nothing to wait for, or advice or a trigger to deliver first
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("waiting until %s, because %s",
 		w.Until.Format(time.TimeOnly), w.Reason)})
 	r.setState(Sleeping, "")
-	woken := false
-	r.waitForWake(w.Until, &woken)
 	why := "the time came"
-	if woken {
+	if r.waitFor(w.Until, nil) {
 		why = "woken early"
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
 	r.setState(Running, "")
 }
 
-// waitForWake blocks until until (zero: no timer), or a command that wakes the agent
-// (advice, resume, pause, stop), or ctx is done. *woken reports a wake by command.
-func (r *Runner) waitForWake(until time.Time, woken *bool) {
-	r.waitFor(until, func() bool {
-		if r.wake {
-			r.wake = false
-			*woken = true
-			return true
+// waitFor handles commands until done() is true, stop, ctx, or the timer at until
+// (zero: no timer). A nil done waits for a command that wakes the agent (advice,
+// resume, pause, stop); woken reports such a wake.
+func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
+	r.at.wake = false
+	if done == nil {
+		done = func() bool {
+			if r.at.wake {
+				r.at.wake, woken = false, true
+			}
+			return woken
 		}
-		return false
-	})
-}
-
-// waitFor handles commands until done() is true, stop, ctx, or the timer at until.
-func (r *Runner) waitFor(until time.Time, done func() bool) {
-	r.wake = false
+	}
 	var timer <-chan time.Time
 	if !until.IsZero() {
 		t := time.NewTimer(until.Sub(r.cfg.Now()))
 		defer t.Stop()
 		timer = t.C
 	}
-	for !r.stopping && r.fatal == nil && !done() {
+	for !r.faults.stopping && r.fatal == nil && !done() {
 		r.flush() // what led here is on screen and on disk before blocking
 		if r.fatal != nil {
-			return
+			return woken
 		}
 		select {
 		case c := <-r.cmds:
 			r.handle(c)
 		case <-timer:
-			return
+			return woken
 		case <-r.ctx.Done():
-			return
-		case t, ok := <-r.trig:
+			return woken
+		case t, ok := <-r.trig.ch:
 			if !ok {
-				r.trig = nil // the game closed it: no more triggers
+				r.trig.ch = nil // the game closed it: no more triggers
 				continue
 			}
 			r.onTrigger(t)
 		}
+	}
+	return woken
+}
+
+// onTrigger journals a game's trigger and wakes the agent unless the person paused it;
+// a stale one is dropped (trigger.go).
+func (r *Runner) onTrigger(t game.Trigger) {
+	if ev, ok := r.trig.add(t, r.scrub); ok {
+		r.emit(ev)
+		r.at.wake = r.at.wake || !r.at.paused
 	}
 }
 
@@ -617,9 +380,11 @@ func (r *Runner) drain() {
 		case c := <-r.cmds:
 			r.handle(c)
 		default:
-			r.wake = false
-			r.pullTriggers()
-			r.wake = false
+			r.at.wake = false
+			for t, ok := r.trig.next(); ok; t, ok = r.trig.next() {
+				r.onTrigger(t)
+			}
+			r.at.wake = false
 			return
 		}
 	}
@@ -636,11 +401,11 @@ func (r *Runner) handle(c command) {
 		return
 	}
 	if c.inEnded {
-		r.stdinEnded()
+		r.emitAll(r.faults.stdinEnded(r.play.on))
 		return
 	}
 	if c.orphaned {
-		r.orphaned()
+		r.emitAll(r.faults.orphaned())
 		return
 	}
 	if c.notice != "" {
@@ -649,51 +414,53 @@ func (r *Runner) handle(c command) {
 	}
 	switch c.Cmd {
 	case CmdAdvise:
-		r.advice = append(r.advice, c.Text)
-		r.freshAdvice = true
+		r.prompt.advise(c.Text)
 		r.emit(Event{Type: EventAdvice, Text: c.Text})
-		r.wake = true
+		r.at.wake = true
 	case CmdPause:
-		r.paused = true
-		r.wake = true // a wait or an idle turn ends here: the pause shows at once
+		r.at.paused = true
+		r.at.wake = true // a wait or an idle turn ends here: the pause shows at once
 	case CmdResume:
-		r.paused = false
-		r.wake = true
+		r.at.paused = false
+		r.at.wake = true
 	case CmdStop:
-		r.stop(c)
+		r.faults.stop(c.why)
 	case CmdKeepPlaying:
-		if c.On != r.keepPlaying {
-			r.setKeepPlaying(c.On)
+		if c.On != r.play.on {
+			r.play.on = c.On
+			r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &c.On, Text: keepPlayingText(c.On)})
+			r.at.wake = r.at.wake || c.On // an idle turn goes on at once
 		}
 	case CmdAllow:
 		if c.Allow {
-			r.addRule(c.rule)
+			r.emitAll(r.policy.add(c.rule))
 		} else {
-			r.removeRule(c.rule)
+			r.emitAll(r.policy.remove(c.rule))
 		}
 	case CmdRule:
-		r.addRule(c.rule)
+		r.emitAll(r.policy.add(c.rule))
 	case CmdUnrule:
 		if c.unreadable {
-			r.removeUnreadable(c.Rule)
+			r.emitAll(r.policy.removeUnreadable(c.Rule))
 		} else {
-			r.removeRule(c.rule)
+			r.emitAll(r.policy.remove(c.rule))
 		}
 	case CmdDecide:
 		r.decide(c)
 	case CmdRevise:
 		r.revise(c)
 	case CmdAnswer:
-		r.answer(c)
+		r.asks.answer(r.desk(), c)
+		r.emitAll(r.asks.take())
 	}
 }
 
 // setState emits a state event.
 func (r *Runner) setState(s State, text string) {
-	if s == r.state && s == Running {
+	if s == r.at.state && s == Running {
 		return // one "running" per change, not one per step
 	}
-	r.state = s
+	r.at.state = s
 	r.emit(Event{Type: EventState, State: s, Text: text})
 }
 
@@ -707,7 +474,7 @@ func (r *Runner) saveState() {
 		r.emitError("saving the game's state: %v", err)
 		return
 	}
-	r.out.State = data // committed with the phase it belongs to
+	r.jr.state(data) // committed with the phase it belongs to
 }
 
 // gameWaits is the game's WaitFunc: a wait of the game's own (a rate limit, a retry
@@ -717,24 +484,24 @@ func (r *Runner) saveState() {
 func (r *Runner) gameWaits(w game.Wait) {
 	w.Reason = r.scrub.text(w.Reason)
 	if w.Until.IsZero() {
-		if !r.gameWait {
+		if !r.faults.gameWait {
 			return
 		}
-		r.gameWait = false
+		r.faults.gameWait = false
 		why := w.Reason
 		if why == "" {
 			why = "the game went on"
 		}
 		r.emit(Event{Type: EventWaiting, Wait: &game.Wait{Reason: why}, Text: "the wait ended: " + why})
-		if r.waitState == "" {
-			r.waitState = Running
+		if r.faults.waitState == "" {
+			r.faults.waitState = Running
 		}
-		r.setState(r.waitState, "")
+		r.setState(r.faults.waitState, "")
 		r.flush()
 		return
 	}
-	if !r.gameWait {
-		r.gameWait, r.waitState = true, r.state
+	if !r.faults.gameWait {
+		r.faults.gameWait, r.faults.waitState = true, r.at.state
 	}
 	r.emit(Event{Type: EventWaiting, Wait: &w, Text: fmt.Sprintf("the game waits until %s, because %s",
 		w.Until.Format(time.TimeOnly), w.Reason)})

@@ -107,38 +107,36 @@ func sampleMessages(req game.SampleRequest) []Message {
 // putSample journals and shows a sampling request and decides it at once when it can:
 // over the server's cap, or without a model, it is declined; under --approve all it is
 // approved by the policy. Otherwise it waits for the person's answer.
-func (r *Runner) putSample(a *asking) {
-	st := &r.asks
+func (st *askState) putSample(v *deskView, a *asking) {
 	st.next++
-	a.id = fmt.Sprintf("sample_%d_%d", r.step, st.next)
-	a.call = r.runningCall()
+	a.id = fmt.Sprintf("sample_%d_%d", v.step, st.next)
+	a.call = v.call
 	req := a.sample
 	for i := range req.Messages {
-		req.Messages[i].Text = r.scrub.text(req.Messages[i].Text)
+		req.Messages[i].Text = v.scrub.text(req.Messages[i].Text)
 	}
-	req.System = r.scrub.text(req.System)
-	rule, ruled := r.hostRule(rules.Sampling, req.Server, "")
-	needsOK := r.hostNeedsOK(rule, ruled)
+	req.System = v.scrub.text(req.System)
+	rule, ruled, needsOK := v.policy.host(rules.Sampling, req.Server, "")
 	ev := Sampling{ID: a.id, Server: req.Server, System: req.System, Messages: req.Messages, MaxTokens: req.MaxTokens,
 		CallID: a.call, NeedsOK: needsOK}
-	r.emit(Event{Type: EventSampling, Sampling: &ev, Text: sampleText(a)})
+	st.emit(Event{Type: EventSampling, Sampling: &ev, Text: sampleText(a)})
 	st.track(a)
 	if st.sampled == nil {
 		st.sampled = map[string]int{}
 	}
 	switch {
 	case st.sampled[req.Server] >= SamplesPerServer:
-		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", fmt.Sprintf("%s has had its %d sampling requests of this run", req.Server, SamplesPerServer))
-	case r.capReached() != "":
-		r.closeAsk(a, game.Answer{Action: game.Decline}, "cap", r.capReached())
+		st.closeAsk(v, a, game.Answer{Action: game.Decline}, "cap", fmt.Sprintf("%s has had its %d sampling requests of this run", req.Server, SamplesPerServer))
+	case v.capped != "":
+		st.closeAsk(v, a, game.Answer{Action: game.Decline}, "cap", v.capped)
 	case ruled && rule.Action == rules.Deny:
-		r.closeAsk(a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
+		st.closeAsk(v, a, game.Answer{Action: game.Decline}, "rule", "rule: "+rule.String())
 	case ruled && rule.Action == rules.Allow:
-		r.closeAsk(a, game.Answer{Action: game.Accept}, "rule", "rule: "+rule.String())
+		st.closeAsk(v, a, game.Answer{Action: game.Accept}, "rule", "rule: "+rule.String())
 	case !needsOK:
-		r.closeAsk(a, game.Answer{Action: game.Accept}, "policy", "play is unattended")
+		st.closeAsk(v, a, game.Answer{Action: game.Accept}, "policy", "play is unattended")
 	default:
-		r.askWaits(a)
+		st.askWaits(v, a)
 	}
 }
 
@@ -157,30 +155,27 @@ func sampleText(a *asking) string {
 
 // sampleDecided journals a sampling request's decision; an approved one is counted
 // against its server's cap now, so requests in flight cannot pass it together.
-func (r *Runner) sampleDecided(a *asking, ans game.Answer, by, reason string) {
+func (st *askState) sampleDecided(v *deskView, a *asking, ans game.Answer, by, reason string) {
 	if ans.Action == game.Accept {
-		r.asks.sampled[a.sample.Server]++
+		st.sampled[a.sample.Server]++
 	}
 	ev := Sampling{ID: a.id, Server: a.sample.Server, Action: ans.Action, By: by, Reason: reason, CallID: a.call}
 	text := fmt.Sprintf("%s's sampling request: %s", a.sample.Server, ans.Action)
 	if reason != "" {
 		text += " (" + reason + ")"
 	}
-	r.emit(Event{Type: EventSampled, Sampling: &ev, Text: text})
+	st.emit(Event{Type: EventSampled, Sampling: &ev, Text: text})
 }
 
 // onSampled journals the model's answer to a sampling request and counts what it cost.
-func (r *Runner) onSampled(s *sampled) {
+func (st *askState) onSampled(v *deskView, s *sampled) {
 	u := s.usage
-	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.spend(u)
-	ev := Sampling{ID: s.a.id, Server: s.a.sample.Server, Action: game.Accept, Text: s.text, Model: r.cfg.Brain.Name(), CallID: s.a.call}
+	st.emit(Event{Type: EventUsage, Usage: &u})
+	ev := Sampling{ID: s.a.id, Server: s.a.sample.Server, Action: game.Accept, Text: s.text, Model: v.brain, CallID: s.a.call}
 	text := fmt.Sprintf("the model answered %s (%d tokens)", s.a.sample.Server, u.PromptTokens+u.CompletionTokens)
 	if s.err != nil {
-		ev.Text, ev.Reason = "", r.scrub.text(s.err.Error())
+		ev.Text, ev.Reason = "", v.scrub.text(s.err.Error())
 		text = fmt.Sprintf("the model failed to answer %s: %s", s.a.sample.Server, ev.Reason)
 	}
-	r.emit(Event{Type: EventSampled, Sampling: &ev, Text: text})
-	r.flush()
-	close(s.done)
+	st.emit(Event{Type: EventSampled, Sampling: &ev, Text: text})
 }

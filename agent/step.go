@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coplayhq/coplay/agent/rules"
 	"github.com/coplayhq/coplay/game"
 )
 
@@ -29,30 +28,6 @@ type stepOutcome struct {
 	prose      bool // the model answered without calls
 }
 
-// pendingCall is one call of a batch on its way through the pipeline:
-// validate once (admit) → gate → decide → execute → the text for the model.
-type pendingCall struct {
-	call    Call     // as the person sees it (Call.ID is unique in the session)
-	model   ToolCall // as the brain sent it; its ID answers the brain
-	tool    game.Tool
-	valid   game.ValidCall // the validated arguments: what runs (an edit or revise replaces it)
-	invalid error          // validation failure: never runs, never asks
-	revised bool           // a revise command replaced the arguments: approving it is an edit
-	// deferred: a rule with a condition may decide it on the world as it is when its
-	// turn comes; it is gated then (decideAtTurn), and is not put to the person before.
-	deferred  bool
-	simulated bool      // its dry run ran when it was gated: propose need not repeat it
-	decided   *Decision // nil while waiting
-	ran       bool
-	res       game.Result
-	text      string // what the model reads about the outcome
-}
-
-// batch is the calls of one step (or the calls recovered from before a restart).
-type batch struct {
-	calls []*pendingCall
-}
-
 // doStep runs one step: observe, reason, then the batch of calls through the pipeline.
 // A step begins (gets its number, counts toward MaxSteps) once the world is observed:
 // an observation that fails (after the game's own retries) ends the turn without one.
@@ -65,32 +40,32 @@ func (r *Runner) doStep() stepOutcome {
 		}
 		return stepOutcome{endTurn: "the game could not be observed", noCount: true}
 	}
-	if r.drain(); r.paused || r.stopping {
+	if r.drain(); r.at.paused || r.faults.stopping {
 		// A pause or stop that came while the world was observed: the step has not
 		// begun (no model call, no proposal), play stops at this boundary.
 		return stepOutcome{noCount: true}
 	}
-	r.refreshTools() // observing is when a game reads its catalogue again
-	r.step++
-	r.runSteps++
-	r.out.Step = r.step
-	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.step)})
+	r.tools.refresh() // observing is when a game reads its catalogue again
+	r.at.step++
+	r.at.runSteps++
+	r.jr.step(r.at.step)
+	r.emit(Event{Type: EventStep, Text: fmt.Sprintf("step %d", r.at.step)})
 	r.emit(Event{Type: EventObservation, Observation: &obs})
 	r.saveState() // the world this step observed, for a fork from here (notes.Session.StateAt)
 	if r.cfg.StepObserved != nil {
-		r.cfg.StepObserved(r.step)
+		r.cfg.StepObserved(r.at.step)
 	}
 
-	advice, triggers := r.advice, r.triggers
+	advice := r.prompt.takeAdvice()
+	triggerText, triggers := r.trig.take()
 	if len(advice)+len(triggers) > 0 {
-		r.loops.reset() // new input: a call repeated before it may now answer otherwise
+		r.calls.loops.reset() // new input: a call repeated before it may now answer otherwise
 	}
-	r.advice, r.freshAdvice = nil, false
 	// Advice, triggers and notes reach the model here: none of them carries a secret on.
-	cur := stepRecord{n: r.step, advice: r.scrub.texts(advice)}
-	cur.input, cur.full = r.stepInput(obs, cur.advice, r.takeNotices())
+	cur := stepRecord{n: r.at.step, advice: r.scrub.texts(advice)}
+	cur.input, cur.full = r.prompt.input(r.at.step, obs, cur.advice, triggerText)
 	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
-	msgs := r.prompt(cur)
+	msgs := r.prompt.prompt(cur, r.tools.systemIndex())
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
 		r.flush() // the step and the world are on screen while the model thinks
@@ -99,15 +74,15 @@ func (r *Runner) doStep() stepOutcome {
 		}
 	}
 	reply, err := r.cfg.Brain.Next(r.ctx, Request{
-		Messages: msgs, Tools: r.sentTools(), Observation: obs, OnDelta: r.delta,
+		Messages: msgs, Tools: r.tools.cat.Sent(), Observation: obs, OnDelta: r.delta,
 	})
 	if err != nil {
 		// The advice and the triggers never reached the model: keep them for the next step.
-		r.advice = append(advice, r.advice...)
-		r.triggers = append(triggers, r.triggers...)
+		r.prompt.giveBack(advice)
+		r.trig.giveBack(triggers)
 		// The world and notes it was shown never reached it either: the next step
 		// shows them whole.
-		r.prevWorldStep, r.prevNotes = 0, ""
+		r.prompt.forget()
 		if r.ctx.Err() == nil {
 			r.emitError("the model (%s) failed: %v", r.cfg.Brain.Name(), err)
 		}
@@ -115,54 +90,56 @@ func (r *Runner) doStep() stepOutcome {
 	}
 	u := reply.Usage
 	u.PromptChars = chars
-	r.emit(Event{Type: EventUsage, Usage: &u})
-	r.spend(u)
+	r.emitAll([]Event{{Type: EventUsage, Usage: &u}})
 	reply.Text = r.scrub.text(reply.Text) // a secret the model wrote goes nowhere, the next request included
-	for _, n := range reply.Notices {
-		r.emitError("%s", r.scrub.text(n))
+	said, unread := replyEvents(reply, r.scrub)
+	for _, u := range unread {
+		r.prompt.notice(unreadNotice + u)
 	}
-	for _, u := range reply.Unread {
-		u = r.scrub.text(u)
-		r.emitError("%s", u)
-		r.notices = append(r.notices, unreadNotice+u)
-	}
-	if t := r.scrub.text(thinkingText(reply.Thinking)); t != "" {
-		r.emit(Event{Type: EventThinking, Text: t})
-	}
-	if reply.Text != "" {
-		r.emit(Event{Type: EventText, Text: reply.Text})
-	}
+	r.emitAll(said)
 	rec := cur
 	rec.text = reply.Text
 	rec.thinking = signedThinking(reply.Thinking)
 	if len(reply.Calls) == 0 {
-		r.hist.add(rec)
+		r.prompt.hist.add(rec)
 		return stepOutcome{endTurn: "the model ended its turn", prose: true, idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
 	}
 	b := r.propose(reply.Calls)
 	if !r.runBatch(b) {
 		return stepOutcome{}
 	}
-	var out stepOutcome
 	rec.calls, rec.results = b.history()
-	for _, pc := range b.calls {
-		if w := pc.res.Wait; w != nil && (out.wait == nil || w.Until.After(out.wait.Until)) {
-			wc := *w
-			out.wait = &wc
-		}
-		if why := r.countFailure(pc); why != "" && out.endTurn == "" {
-			out.endTurn = why
-		}
-		r.watchLoop(pc)
+	out, said, notices := r.calls.outcome(b)
+	for _, n := range notices {
+		r.prompt.notice(n)
 	}
-	if r.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
+	r.emitAll(said)
+	if r.at.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
 		out.wait, out.endTurn = nil, ""
 	}
-	r.hist.add(rec)
-	if out.endTurn != "" {
-		out.wait = nil // the person decides what comes next
-	}
+	r.prompt.hist.add(rec)
 	return out
+}
+
+// replyEvents is what the model's reply (its text already scrubbed) tells the reader:
+// the brain's notices, the tool calls written as text that could not be read (also
+// returned, for the model's next input), its thinking and its text.
+func replyEvents(reply Reply, s scrubber) (evs []Event, unread []string) {
+	for _, n := range reply.Notices {
+		evs = append(evs, errorEvent("%s", s.text(n)))
+	}
+	for _, u := range reply.Unread {
+		u = s.text(u)
+		evs = append(evs, errorEvent("%s", u))
+		unread = append(unread, u)
+	}
+	if t := s.text(thinkingText(reply.Thinking)); t != "" {
+		evs = append(evs, Event{Type: EventThinking, Text: t})
+	}
+	if reply.Text != "" {
+		evs = append(evs, Event{Type: EventText, Text: reply.Text})
+	}
+	return evs, unread
 }
 
 // observe asks the game for the world, under the call deadline, scrubbed of secrets.
@@ -174,7 +151,7 @@ func (r *Runner) observe() (game.Observation, error) {
 	if a.err != nil {
 		return a.v, errors.New(r.scrub.text(a.err.Error()))
 	}
-	r.sawWorld(a.v)
+	r.trig.saw(a.v, r.cfg.Now())
 	return r.scrub.observation(a.v), nil
 }
 
@@ -187,7 +164,7 @@ func (r *Runner) delta(text string) {
 	if text == "" {
 		return
 	}
-	if ib, ok := r.cfg.Brain.(InstantBrain); ok && ib.Instant() && len(r.pend) > 0 {
+	if ib, ok := r.cfg.Brain.(InstantBrain); ok && ib.Instant() && r.jr.pending() {
 		r.flush()
 	}
 	r.emit(Event{Type: EventTextDelta, Text: r.scrub.text(text)})
@@ -198,7 +175,7 @@ func (r *Runner) delta(text string) {
 func (r *Runner) propose(calls []ToolCall) *batch {
 	b := &batch{}
 	for i, tc := range calls {
-		id := r.uniqueID(tc.ID, i)
+		id := r.calls.uniqueID(tc.ID, r.at.step, i)
 		if tc.ID == "" {
 			tc.ID = id
 		}
@@ -228,14 +205,15 @@ func (r *Runner) propose(calls []ToolCall) *batch {
 func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	pc := &pendingCall{model: tc, call: Call{ID: id, Tool: tc.Tool, Args: r.scrub.json(showArgs(tc.Args)), Kind: game.Unknown, FromText: tc.FromText, Why: r.scrub.text(tc.Why)}}
 	pc.model.Args = r.scrub.json(tc.Args) // the model's own call, as the next request carries it
-	if t, err := r.registry().Lookup(tc.Tool); err == nil {
+	if t, err := r.tools.registry().Lookup(tc.Tool); err == nil {
 		pc.tool = t
 		pc.call.Kind = t.Kind
 	}
-	v, err := r.validate(tc.Tool, tc.Args)
-	if note := r.deferredNote(tc.Tool, err != nil); note != "" && err != nil {
+	v, err := r.tools.validate(tc.Tool, tc.Args)
+	if note := r.tools.deferredNote(tc.Tool, err != nil); note != "" && err != nil {
 		err = fmt.Errorf("%w\n%s", err, note)
 	}
+	r.toolsSaid()
 	if err != nil {
 		pc.invalid = err
 		pc.call.Problems = problemsOf(err)
@@ -243,10 +221,11 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	}
 	pc.valid = v
 	pc.call.Args = v.Args()
-	if pc.tool.DryRun && r.rules.conditional(pc.call.Tool) {
+	r.gate.open(r.policy.seat, pc.call, pc.tool)
+	if pc.tool.DryRun && r.policy.conditional(pc.call.Tool) {
 		if !now {
-			if d := r.gate(pc); d != nil && d.Decision == Veto {
-				pc.decided = d
+			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil && d.Decision == Veto {
+				r.settle(pc, d)
 				return pc
 			}
 			pc.deferred = true
@@ -256,84 +235,25 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		pc.call.Simulation = r.simulate(pc)
 		pc.simulated = true
 	}
-	if d := r.gate(pc); d != nil {
-		pc.decided = d
+	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
+		r.settle(pc, d)
 		return pc
 	}
-	r.await(pc)
+	pc.call.NeedsOK = true
+	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
 	return pc
 }
 
-// await puts pc to the person.
-func (r *Runner) await(pc *pendingCall) {
-	pc.call.NeedsOK = true
-	r.mu.Lock()
-	r.awaiting[pc.call.ID] = pc.tool
-	r.mu.Unlock()
+// settle decides pc through the gate, the one place a call is settled: false, said to
+// the person, when another decision came first.
+func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
+	if err := r.gate.settle(r.policy.seat, *d); err != nil {
+		r.emitError("decide: %v", err)
+		return false
+	}
+	pc.decided = d
+	return true
 }
-
-// decideAtTurn gates a deferred call now that every call before it has run or been
-// answered: on a fresh dry run, a rule decides it (decision event), or it is put to the
-// person (tool_updated with needs_ok).
-func (r *Runner) decideAtTurn(pc *pendingCall) {
-	pc.deferred = false
-	pc.call.Deferred = false
-	pc.call.Simulation = r.simulate(pc)
-	pc.simulated = true
-	if d := r.gate(pc); d != nil {
-		pc.decided = d
-		r.emit(Event{Type: EventDecision, Decision: d})
-		return
-	}
-	r.await(pc)
-	call := pc.call
-	r.emit(Event{Type: EventToolUpdated, Call: &call})
-}
-
-// validate is the one validation of a call's arguments: no secret's value, the size
-// limit, then the registry's (schema, duplicate keys, the game's own checks). Its
-// result is what runs.
-func (r *Runner) validate(tool string, args json.RawMessage) (game.ValidCall, error) {
-	if err := r.scrub.held(tool, args); err != nil {
-		return game.ValidCall{}, err
-	}
-	if len(args) > MaxArgsBytes {
-		return game.ValidCall{}, &game.ValidationError{Tool: tool, Problems: []game.Problem{{
-			Path: "arguments", Expected: fmt.Sprintf("at most %d bytes of arguments", MaxArgsBytes),
-			Got: fmt.Sprintf("%d bytes", len(args)), Hint: "send shorter values; no tool needs more",
-		}}}
-	}
-	return r.registry().Check(tool, args)
-}
-
-// gate returns the automatic decision for a valid call, or nil when a person decides.
-// The rules decide first (deny beats ask beats allow; a rule with a condition applies
-// only on pc's dry run when it predicts success); an Act call no rule covers runs under
-// --approve all and otherwise asks; an ask rule asks even under --approve all. Read and
-// Note calls run unless a deny rule covers them. While a stored rule cannot be read,
-// calls it may have held back ask (ruleBook.failSafe).
-func (r *Runner) gate(pc *pendingCall) *Decision {
-	rule, ok := r.rules.set().Decide(rules.Call{Tool: pc.call.Tool, Args: pc.valid.Args(), Sim: pc.call.Simulation})
-	if ok && rule.Action == rules.Deny {
-		return ruleDecision(pc.call.ID, rule)
-	}
-	if r.rules.failSafe(pc.call.Tool, pc.tool.Kind) {
-		return nil // a stored rule cannot be read: the person decides (rulebook.go)
-	}
-	if pc.tool.Kind != game.Act {
-		return &Decision{CallID: pc.call.ID, Decision: Auto, By: "policy"}
-	}
-	if ok {
-		return ruleDecision(pc.call.ID, rule) // nil for ask
-	}
-	if r.cfg.ApproveAll {
-		return &Decision{CallID: pc.call.ID, Decision: Approve, By: "policy"}
-	}
-	return nil
-}
-
-// waiting reports whether pc still waits for a person's decision.
-func (pc *pendingCall) waiting() bool { return pc.call.NeedsOK && pc.decided == nil }
 
 // dryRun refreshes the dry run of b.calls[i] if it waits for a person and its tool can
 // be simulated, and reports whether the prediction changed. It predicts on the world as
@@ -366,7 +286,7 @@ func (r *Runner) simulate(pc *pendingCall) *game.Simulation {
 	if !pc.tool.DryRun || pc.invalid != nil {
 		return nil
 	}
-	reg := r.registry()
+	reg := r.tools.registry()
 	a := gameCall(r, func(ctx context.Context) (simulated, error) {
 		s, ok, err := reg.SimulateValidated(ctx, pc.valid)
 		return simulated{s, ok}, err
@@ -391,17 +311,6 @@ type simulated struct {
 	ok  bool
 }
 
-// earlierToRun counts the Act calls before i that may still run.
-func (b *batch) earlierToRun(i int) int {
-	n := 0
-	for _, p := range b.calls[:i] {
-		if p.invalid == nil && p.tool.Kind == game.Act && !p.ran && (p.decided == nil || p.decided.Decision != Veto) {
-			n++
-		}
-	}
-	return n
-}
-
 func sameSim(a, b *game.Simulation) bool {
 	if a == nil || b == nil {
 		return a == b
@@ -418,29 +327,41 @@ func sameSim(a, b *game.Simulation) bool {
 // pending for the next run. A stop also keeps approved calls that have not run from
 // running.
 func (r *Runner) runBatch(b *batch) bool {
-	r.batch = b
+	r.calls.batch = b
 	defer func() {
-		r.batch = nil
-		r.mu.Lock()
-		clear(r.awaiting)
-		r.mu.Unlock()
+		r.calls.batch = nil
+		r.gate.close(r.policy.seat)
 	}()
-	r.handleHeld() // commands that came during the dry runs of the proposal
+	r.afterCall() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
 		r.drain() // decisions already sent (the screen's approve-all) count before the next call
-		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.stopping {
-			r.decideAtTurn(pc)
+		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.faults.stopping {
+			// Every call before it has run or been answered: gate it now, on a fresh
+			// dry run; a rule decides it (decision), or it is put to the person
+			// (tool_updated with needs_ok).
+			pc.deferred, pc.call.Deferred = false, false
+			pc.call.Simulation, pc.simulated = r.simulate(pc), true
+			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
+				if r.settle(pc, d) {
+					r.emit(Event{Type: EventDecision, Decision: d})
+				}
+			} else {
+				pc.call.NeedsOK = true
+				r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
+				call := pc.call
+				r.emit(Event{Type: EventToolUpdated, Call: &call})
+			}
 		}
 		if pc.waiting() {
 			why := fmt.Sprintf("%d call(s) wait for a decision", b.open())
-			if t := r.rules.failSafeText(); t != "" {
+			if t := r.policy.failSafeText(); t != "" {
 				why += " (" + t + ")"
 			}
 			r.setState(Deciding, why)
 			r.waitFor(time.Time{}, func() bool { return !pc.waiting() })
 		}
-		if r.stopping || r.fatal != nil || r.ctx.Err() != nil {
-			r.abandon(b)
+		if r.faults.stopping || r.fatal != nil || r.ctx.Err() != nil {
+			r.emitAll(b.abandon())
 			return false
 		}
 		r.setState(Running, "")
@@ -448,51 +369,38 @@ func (r *Runner) runBatch(b *batch) bool {
 		if r.fatal != nil || r.ctx.Err() != nil {
 			return false
 		}
-		if r.stopping { // stopped while the call ran: the calls after it do not run
-			r.abandon(b)
+		if r.faults.stopping { // stopped while the call ran: the calls after it do not run
+			r.emitAll(b.abandon())
 			return false
 		}
 		switch {
 		case pc.ran && pc.tool.Kind == game.Act:
-			r.afterAct(b)
+			r.repredict(b, true)
 		case pc.tool.Kind == game.Act && pc.decided != nil && pc.decided.Decision == Veto:
 			// Nothing changed in the world, but the calls after it no longer wait for it:
 			// a failure it might have removed is now a plain predicted failure.
-			r.repredict(b)
+			r.repredict(b, false)
 		}
 	}
 	return true
 }
 
-// open counts b's calls waiting for a person.
-func (b *batch) open() int {
-	n := 0
-	for _, pc := range b.calls {
-		if pc.waiting() {
-			n++
-		}
-	}
-	return n
-}
-
-// afterAct shows the world after an Act call and re-predicts the calls still waiting.
-func (r *Runner) afterAct(b *batch) {
-	r.saveState()
-	obs, err := r.observe()
-	if err != nil {
-		if r.ctx.Err() == nil {
-			r.emitError("observing %s after a call: %v", r.cfg.Game.Info().Name, err)
-		}
-		return
-	}
-	r.emit(Event{Type: EventObservation, Observation: &obs})
-	r.drain() // a call decided meanwhile needs no new dry run
-	r.repredict(b)
-}
-
 // repredict dry-runs again the calls of b still waiting and sends tool_updated for each
-// whose prediction changed.
-func (r *Runner) repredict(b *batch) {
+// whose prediction changed. After an Act call that ran (afterAct), it first shows the
+// world as the call left it; when it cannot be observed, nothing is predicted again.
+func (r *Runner) repredict(b *batch, afterAct bool) {
+	if afterAct {
+		r.saveState()
+		obs, err := r.observe()
+		if err != nil {
+			if r.ctx.Err() == nil {
+				r.emitError("observing %s after a call: %v", r.cfg.Game.Info().Name, err)
+			}
+			return
+		}
+		r.emit(Event{Type: EventObservation, Observation: &obs})
+		r.drain() // a call decided meanwhile needs no new dry run
+	}
 	for i, pc := range b.calls {
 		if r.dryRun(b, i) {
 			call := pc.call
@@ -501,53 +409,40 @@ func (r *Runner) repredict(b *batch) {
 	}
 }
 
-// waitingCall returns the call of the current batch with this id that waits for a
-// decision, or nil.
-func (r *Runner) waitingCall(id string) (*pendingCall, int) {
-	if r.batch != nil {
-		for i, p := range r.batch.calls {
-			if p.call.ID == id && p.waiting() {
-				return p, i
-			}
-		}
-	}
-	return nil, -1
-}
-
 // decide applies a person's decision to a waiting call. An edit's arguments were
 // validated by Send (c.valid); approving a revised call is an edit with the revised
 // arguments, so the model is told what changed.
 func (r *Runner) decide(c command) {
-	pc, _ := r.waitingCall(c.CallID)
-	if pc == nil {
-		r.emitError("decide: no call %q is waiting for a decision", c.CallID)
-		return
-	}
-	if c.Decision == Edit && c.valid.Args() == nil {
+	pc, _ := r.calls.waitingCall(c.CallID)
+	if pc != nil && c.Decision == Edit && c.valid.Args() == nil {
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
 	d := &Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, By: "person", Via: c.Via}
 	switch {
+	case pc == nil:
+		r.emitError("decide: %v", r.gate.refusal(r.policy.seat, c.CallID))
+		return
 	case c.Decision == Edit:
-		pc.valid = c.valid
-		pc.call.Args = c.valid.Args()
-		d.Args = pc.call.Args
+		d.Args = c.valid.Args()
 	case c.Decision == Approve && pc.revised:
 		d.Decision = Edit
 		d.Args = pc.call.Args
 	}
-	pc.decided = d
-	r.mu.Lock()
-	delete(r.awaiting, c.CallID)
-	r.mu.Unlock()
+	if !r.settle(pc, d) {
+		return
+	}
+	if c.Decision == Edit {
+		pc.valid = c.valid
+		pc.call.Args = c.valid.Args()
+	}
 	r.emit(Event{Type: EventDecision, Decision: d})
 }
 
 // revise replaces a waiting call's arguments (validated by Send) without deciding it,
 // dry-runs it again and tells the reader with tool_updated.
 func (r *Runner) revise(c command) {
-	pc, i := r.waitingCall(c.CallID)
+	pc, i := r.calls.waitingCall(c.CallID)
 	if pc == nil || c.valid.Args() == nil {
 		r.emitError("revise: no call %q is waiting for a decision", c.CallID)
 		return
@@ -556,29 +451,14 @@ func (r *Runner) revise(c command) {
 	pc.call.Args = c.valid.Args()
 	pc.revised = true
 	pc.call.Simulation = nil
-	r.dryRun(r.batch, i)
+	r.dryRun(r.calls.batch, i)
+	r.gate.ask(r.policy.seat, pc.call, r.cfg.Now())
 	call := pc.call
 	r.emit(Event{Type: EventToolUpdated, Call: &call})
 }
 
-// abandon closes, in the journal, calls that were allowed to run but did not because
-// the runner stopped, so that a resumed session does not think they may have run.
-// Calls still waiting for a decision stay pending: they are asked again on resume.
-func (r *Runner) abandon(b *batch) {
-	if r.fatal != nil {
-		return
-	}
-	for _, pc := range b.calls {
-		if pc.decided != nil && pc.decided.Decision != Veto && pc.invalid == nil && !pc.ran {
-			call := pc.call
-			res := game.Result{Err: &game.Error{Message: notRunText}}
-			r.emit(Event{Type: EventResult, Call: &call, Result: &res})
-		}
-	}
-}
-
 // execute runs an approved call, or answers a vetoed or invalid one, and sets pc.res
-// and the text the model reads. A call that changes anything runs only once its
+// (scrubbed) and the text the model reads. A call that changes anything runs only once its
 // decision is durable: when the decision is still in the phase being built, the phase is
 // committed first (with tool_started). Once it is durable, as for the later calls of an
 // auto-approved batch, the call runs at once and its tool_started rides with the next
@@ -598,110 +478,43 @@ func (r *Runner) execute(pc *pendingCall) {
 		// An Act call's start is durable before it runs: a crash during it is then
 		// reported as "outcome unknown" (it may have happened), never as "not executed".
 		// A note call only needs its decision on disk first.
-		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.decisionPending(pc.call.ID)) {
+		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.jr.decisionPending(pc.call.ID)) {
 			r.flush()
 			if r.fatal != nil {
 				return
 			}
 		}
-		pc.res = r.makeCall(pc)
+		// A game's call runs under the call deadline (gameCall); one cut short (the
+		// deadline, a stop, an interrupt) is an unknown outcome saying why, journaled so
+		// that a resumed session never runs it again. The runner's own tools (the
+		// notebook's, wait, load_tools) run here, on the Run goroutine.
+		reg := r.tools.registry()
+		a := answer[game.Result]{}
+		if reg.FromGame(pc.call.Tool) {
+			a = gameCall(r, func(ctx context.Context) (game.Result, error) { return reg.CallValidated(ctx, pc.valid) })
+		} else {
+			a.v, a.err = reg.CallValidated(r.ctx, pc.valid)
+		}
+		switch {
+		case !a.cut.none():
+			pc.res = a.cut.result()
+		case a.err != nil:
+			pc.res = r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
+		default:
+			pc.res = r.scrub.result(a.v)
+		}
+		r.toolsSaid()
 		if r.fatal != nil {
 			return // nothing more is journaled: a resumed session reports it as unknown
 		}
 		pc.ran = true
 		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
 		if pc.res.Unknown {
-			r.callUnknown(pc)
+			r.emit(pc.unknownEvent())
 		}
 		o.result = &pc.res
 	}
 	pc.text = o.text()
-}
-
-// makeCall makes an approved call and returns its result, scrubbed. A game's call runs under
-// the call deadline (gameCall); one cut short (the deadline, a stop, an interrupt) is an
-// unknown outcome saying why, journaled so that a resumed session never runs it again.
-// The runner's own tools (the notebook's, wait, load_tools) run here, on the Run
-// goroutine.
-func (r *Runner) makeCall(pc *pendingCall) game.Result {
-	reg := r.registry()
-	if !reg.FromGame(pc.call.Tool) {
-		res, err := reg.CallValidated(r.ctx, pc.valid)
-		if err != nil {
-			res = game.Result{Err: &game.Error{Message: "the game could not be asked: " + err.Error()}}
-		}
-		return r.scrub.result(res)
-	}
-	a := gameCall(r, func(ctx context.Context) (game.Result, error) { return reg.CallValidated(ctx, pc.valid) })
-	switch {
-	case !a.cut.none():
-		return a.cut.result()
-	case a.err != nil:
-		return r.scrub.result(game.Result{Err: &game.Error{Message: "the game could not be asked: " + a.err.Error()}})
-	}
-	return r.scrub.result(a.v)
-}
-
-// history returns the batch as the model's conversation keeps it.
-func (b *batch) history() ([]ToolCall, []toolResult) {
-	calls := make([]ToolCall, 0, len(b.calls))
-	results := make([]toolResult, 0, len(b.calls))
-	for _, pc := range b.calls {
-		vetoed := pc.decided != nil && pc.decided.Decision == Veto
-		calls = append(calls, pc.model)
-		results = append(results, toolResult{tool: pc.call.Tool, args: pc.call.Args, text: pc.text,
-			ok: pc.invalid == nil && !vetoed && pc.ran && pc.res.OK(), vetoed: vetoed})
-	}
-	return calls, results
-}
-
-// countFailure tracks calls failing again and again; it returns why the turn must end,
-// or "". A wait (rate limit, transit) is not the model's failure.
-func (r *Runner) countFailure(pc *pendingCall) string {
-	if pc.decided != nil && pc.decided.Decision == Veto {
-		return ""
-	}
-	res := pc.res
-	key := pc.call.Tool + "\x00" + string(CompactJSON(pc.model.Args))
-	failed := pc.invalid != nil || (res.Err != nil && res.Wait == nil)
-	if !failed {
-		delete(r.fails, key)
-		return ""
-	}
-	r.fails[key]++
-	if r.fails[key] < FailureLimit {
-		return ""
-	}
-	delete(r.fails, key)
-	why := pc.call.Tool + " failed " + fmt.Sprint(FailureLimit) + " times in a row with the same arguments"
-	last := ""
-	if pc.invalid != nil {
-		last = pc.invalid.Error()
-	} else {
-		last = res.Err.Error()
-	}
-	r.emitError("%s; the turn is stopped. Last error: %s. Advise or resume to go on.", why, last)
-	return why
-}
-
-// uniqueID returns the brain's call id, or a fresh one when it is empty or was already
-// used in this session (journal records are keyed by it).
-func (r *Runner) uniqueID(id string, i int) string {
-	for n := 0; ; n++ {
-		cand := id
-		if cand == "" || n > 0 {
-			cand = fmt.Sprintf("call_s%d_%d", r.step, i)
-			if n > 1 {
-				cand += fmt.Sprintf("_%d", n)
-			}
-		}
-		if !r.usedIDs[cand] {
-			if recs, err := r.cfg.Session.CallRecords(cand); err != nil || len(recs) == 0 {
-				r.usedIDs[cand] = true
-				return cand
-			}
-		}
-	}
 }
 
 // showArgs returns args as valid JSON for events: malformed arguments become a JSON

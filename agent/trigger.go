@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/coplayhq/coplay/game"
 )
@@ -26,77 +27,88 @@ func triggersOf(g game.Game) <-chan game.Trigger {
 	return nil
 }
 
-// sawWorld notes when the world the model is shown was taken: a trigger from before it
-// is already in what the model reads.
-func (r *Runner) sawWorld(obs game.Observation) {
-	r.worldAt = obs.Time
-	if r.worldAt.IsZero() {
-		r.worldAt = r.cfg.Now()
+// triggerQueue is the game's triggers on their way to the model: the game's channel,
+// the triggers kept for the next step's input, and when the world the model was last
+// shown was taken. It emits nothing: the Runner journals what add returns. Owned by the
+// Run goroutine.
+type triggerQueue struct {
+	ch      <-chan game.Trigger // the game's triggers (nil: none, or closed)
+	pending []game.Trigger      // triggers for the next step's input
+	dropped int                 // triggers dropped since the last step (too many)
+	worldAt time.Time           // when the last observation was taken (stale triggers)
+}
+
+// saw notes when the world the model is shown was taken: a trigger from before it is
+// already in what the model reads.
+func (q *triggerQueue) saw(obs game.Observation, now time.Time) {
+	q.worldAt = obs.Time
+	if q.worldAt.IsZero() {
+		q.worldAt = now
 	}
 }
 
 // stale reports whether t happened before the last observation: the model has seen the
 // world after it (a ship that arrived is in orbit there, a message is unread in it), so
 // it would wake the agent for nothing. A trigger with no time is never stale.
-func (r *Runner) stale(t game.Trigger) bool {
-	return !t.Time.IsZero() && !r.worldAt.IsZero() && !t.Time.After(r.worldAt)
+func (q *triggerQueue) stale(t game.Trigger) bool {
+	return !t.Time.IsZero() && !q.worldAt.IsZero() && !t.Time.After(q.worldAt)
 }
 
-// onTrigger records t, queues it for the next step, and wakes the agent unless the
-// person paused it. A stale trigger is dropped.
-func (r *Runner) onTrigger(t game.Trigger) {
-	if r.stale(t) {
-		return
+// add queues t, scrubbed, for the next step and returns its event; false for a stale
+// trigger, which is dropped.
+func (q *triggerQueue) add(t game.Trigger, s scrubber) (Event, bool) {
+	if q.stale(t) {
+		return Event{}, false
 	}
-	t.Text = r.scrub.text(t.Text)
-	t.Subject = r.scrub.text(t.Subject)
-	r.emit(Event{Type: EventTrigger, Trigger: &t, Text: "trigger: " + t.String()})
-	r.triggers = append(r.triggers, t)
-	if over := len(r.triggers) - maxPendingTriggers; over > 0 {
-		r.triggers = r.triggers[over:]
-		r.droppedTriggers += over
+	t.Text = s.text(t.Text)
+	t.Subject = s.text(t.Subject)
+	q.pending = append(q.pending, t)
+	if over := len(q.pending) - maxPendingTriggers; over > 0 {
+		q.pending = q.pending[over:]
+		q.dropped += over
 	}
-	if !r.paused {
-		r.wake = true
-	}
+	return Event{Type: EventTrigger, Trigger: &t, Text: "trigger: " + t.String()}, true
 }
 
-// pullTriggers takes the triggers already waiting in the game's channel, without
-// blocking.
-func (r *Runner) pullTriggers() {
-	for r.trig != nil {
-		select {
-		case t, ok := <-r.trig:
-			if !ok {
-				r.trig = nil // the game closed it: no more triggers
-				return
-			}
-			r.onTrigger(t)
-		default:
-			return
+// next takes a trigger already waiting in the game's channel, without blocking.
+func (q *triggerQueue) next() (game.Trigger, bool) {
+	if q.ch == nil {
+		return game.Trigger{}, false
+	}
+	select {
+	case t, ok := <-q.ch:
+		if !ok {
+			q.ch = nil // the game closed it: no more triggers
 		}
+		return t, ok
+	default:
+		return game.Trigger{}, false
 	}
 }
 
-// pendingTriggers reports whether triggers wait for the next step: a turn that ends
-// then goes on at once instead of idling.
-func (r *Runner) pendingTriggers() bool { return len(r.triggers) > 0 }
+// any reports whether triggers wait for the next step: a turn that ends then goes on
+// at once instead of idling.
+func (q *triggerQueue) any() bool { return len(q.pending) > 0 }
 
-// takeTriggers returns the text of the triggers for this step's input, last in it, and
-// clears them.
-func (r *Runner) takeTriggers() []string {
-	if len(r.triggers) == 0 {
-		return nil
+// take returns the text of the triggers for this step's input, last in it, and the
+// triggers themselves (given back when the model never saw them), and clears them.
+func (q *triggerQueue) take() ([]string, []game.Trigger) {
+	if len(q.pending) == 0 {
+		return nil, nil
 	}
 	var b strings.Builder
 	b.WriteString("## Triggers (what happened in the game since the last step)\n")
-	if r.droppedTriggers > 0 {
-		fmt.Fprintf(&b, "\n(%d earlier triggers were dropped)", r.droppedTriggers)
+	if q.dropped > 0 {
+		fmt.Fprintf(&b, "\n(%d earlier triggers were dropped)", q.dropped)
 	}
-	for _, t := range r.triggers {
+	for _, t := range q.pending {
 		b.WriteString("\nTrigger: ")
 		b.WriteString(t.String())
 	}
-	r.triggers, r.droppedTriggers = nil, 0
-	return []string{b.String()}
+	held := q.pending
+	q.pending, q.dropped = nil, 0
+	return []string{b.String()}, held
 }
+
+// giveBack puts triggers the model never read before those that came since.
+func (q *triggerQueue) giveBack(held []game.Trigger) { q.pending = append(held, q.pending...) }

@@ -35,81 +35,73 @@ func keepPlayingText(on bool) string {
 	return "keep playing: off (an answer without calls hands the turn back to you)"
 }
 
-// setKeepPlaying switches the mode and tells the reader.
-func (r *Runner) setKeepPlaying(on bool) {
-	r.keepPlaying = on
-	v := on
-	r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &v, Text: keepPlayingText(on)})
-	if on {
-		r.wake = true // an idle turn goes on at once
-	}
-}
-
 // playOn is the end of a turn while play is handed over: a wait until the game's next
 // event (every ship travelling) when it has one, otherwise a pause that doubles with
 // each step in a row that did nothing; then the next step.
-func (r *Runner) playOn(out stepOutcome) {
-	r.quietRun++
-	if out.prose {
-		r.notices = append(r.notices, proseNotice)
-	}
-	base := r.cfg.QuietPause
+//
+// It returns the wait; the Runner sleeps it (and, after an answer without calls, tells
+// the model at the next step: proseNotice). base is Config.QuietPause.
+func (p *playState) playOn(out stepOutcome, base time.Duration, now time.Time) game.Wait {
+	p.quietRun++
 	if base <= 0 {
 		base = DefaultQuietPause
 	}
-	d := min(base<<min(r.quietRun-1, 16), maxQuietPause)
-	until := r.cfg.Now().Add(d)
+	d := min(base<<min(p.quietRun-1, 16), maxQuietPause)
+	until := now.Add(d)
 	why := "play goes on after a pause: " + out.endTurn
-	if out.idleUntil.After(r.cfg.Now()) {
+	if out.idleUntil.After(now) {
 		// Nothing can act before the game's next event: waiting for it beats asking
 		// the model again sooner.
 		until, why = out.idleUntil, out.idleReason
 	}
-	r.sleep(game.Wait{Until: until, Reason: why})
+	return game.Wait{Until: until, Reason: why}
 }
 
-// takeNotices returns the runner's notices for this step's input and clears them.
-func (r *Runner) takeNotices() []string {
-	n := r.notices
-	r.notices = nil
-	return n
+// playState is how play is handed over and what this run has spent against its caps.
+// It emits nothing. Owned by the Run goroutine.
+type playState struct {
+	on          bool   // play is handed over (keep playing)
+	quietRun    int    // steps in a row that did nothing while play is handed over
+	run         Usage  // spent by this run
+	costUnknown bool   // a model call of this run had no price
+	capStop     string // the spend cap that stopped the run
+	maxTokens   int64  // Config.MaxRunTokens
+	maxCost     float64
+	brain       string // the brain's name, for messages
 }
 
-// spend adds a model call's usage to the session's and this run's totals.
-func (r *Runner) spend(u Usage) {
-	r.out.PromptTokens += int64(u.PromptTokens)
-	r.out.CompletionTokens += int64(u.CompletionTokens)
-	r.out.CachedTokens += int64(u.CachedTokens)
-	r.out.Cost += u.Cost
-	r.run.PromptTokens += u.PromptTokens
-	r.run.CompletionTokens += u.CompletionTokens
-	r.run.CachedTokens += u.CachedTokens
-	r.run.Cost += u.Cost
+// spend adds a model call's usage to this run's totals.
+func (p *playState) spend(u Usage) {
+	p.run.PromptTokens += u.PromptTokens
+	p.run.CompletionTokens += u.CompletionTokens
+	p.run.CachedTokens += u.CachedTokens
+	p.run.Cost += u.Cost
 	if u.PromptTokens+u.CompletionTokens > 0 && !u.CostKnown {
-		r.costUnknown = true
+		p.costUnknown = true
 	}
-	r.run.CostUpper = r.run.CostUpper || u.CostUpper
+	p.run.CostUpper = p.run.CostUpper || u.CostUpper
 }
 
 // capReached says which spend cap this run has reached, or "".
-func (r *Runner) capReached() string {
-	tokens := r.run.PromptTokens + r.run.CompletionTokens
+func (p *playState) capReached() string {
+	run := &p.run
+	tokens := run.PromptTokens + run.CompletionTokens
 	spent := fmt.Sprintf("%d tokens this run (%d prompt, %d of them cached; %d completion)",
-		tokens, r.run.PromptTokens, r.run.CachedTokens, r.run.CompletionTokens)
+		tokens, run.PromptTokens, run.CachedTokens, run.CompletionTokens)
 	switch {
-	case r.cfg.MaxRunTokens > 0 && int64(tokens) >= r.cfg.MaxRunTokens:
-		return fmt.Sprintf("the token cap of %d was reached: %s", r.cfg.MaxRunTokens, spent)
-	case r.cfg.MaxRunCost > 0 && r.costUnknown:
+	case p.maxTokens > 0 && int64(tokens) >= p.maxTokens:
+		return fmt.Sprintf("the token cap of %d was reached: %s", p.maxTokens, spent)
+	case p.maxCost > 0 && p.costUnknown:
 		return fmt.Sprintf("the cost cap of $%.4f cannot be kept: %s has no price (add [prices.%q] to config.toml); %s",
-			r.cfg.MaxRunCost, r.cfg.Brain.Name(), r.cfg.Brain.Name(), spent)
-	case r.cfg.MaxRunCost > 0 && r.run.Cost >= r.cfg.MaxRunCost:
-		if r.run.CostUpper {
+			p.maxCost, p.brain, p.brain, spent)
+	case p.maxCost > 0 && run.Cost >= p.maxCost:
+		if run.CostUpper {
 			// Without a cached_prompt price the cost is an upper bound: the cap stops the
 			// run early rather than late, and says so.
 			return fmt.Sprintf("the cost cap of $%.4f was reached: at most $%.4f spent (cached tokens counted at the prompt price: the model has no cached_prompt price), %s",
-				r.cfg.MaxRunCost, r.run.Cost, spent)
+				p.maxCost, run.Cost, spent)
 		}
-		return fmt.Sprintf("the cost cap of $%.4f was reached: $%.4f spent, %s", r.cfg.MaxRunCost, r.run.Cost, spent)
+		return fmt.Sprintf("the cost cap of $%.4f was reached: $%.4f spent, %s", p.maxCost, run.Cost, spent)
 	}
 	return ""
 }

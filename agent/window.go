@@ -42,17 +42,23 @@ func windowBudgets(window int) (prompt, tools int, ok bool) {
 // (Config.ContextWindow). A budget set smaller by the person stays; a window large
 // enough for the defaults changes nothing, so a 200k model keeps today's prompt.
 func fitWindow(cfg *Config) {
-	prompt, tools, ok := windowBudgets(cfg.ContextWindow)
-	if !ok || prompt >= DefaultPromptBudget && tools >= catalog.DefaultBudget {
+	if !cfg.windowFitted() {
 		return // the defaults fit: a large window changes nothing, byte for byte
 	}
+	prompt, tools, _ := windowBudgets(cfg.ContextWindow)
 	if cfg.PromptBudget <= 0 || cfg.PromptBudget > prompt {
 		cfg.PromptBudget = min(prompt, DefaultPromptBudget)
 	}
 	if cur := cfg.ToolBudget; cur <= 0 && tools < catalog.DefaultBudget || cur > tools {
 		cfg.ToolBudget = tools
 	}
-	cfg.windowFitted = true
+}
+
+// windowFitted says the budgets are narrowed to ContextWindow (fitWindow): the window
+// is known and too small for the defaults.
+func (c *Config) windowFitted() bool {
+	prompt, tools, ok := windowBudgets(c.ContextWindow)
+	return ok && (prompt < DefaultPromptBudget || tools < catalog.DefaultBudget)
 }
 
 // prepare asks a brain that can (Preparer) about its model before the first request,
@@ -78,23 +84,22 @@ func (r *Runner) prepare() {
 	}
 	r.cfg.ContextWindow = prep.Window
 	fitWindow(&r.cfg)
-	cat, err := newCatalog(r.reg.Tools(), r.cfg, r.loadedAtStart)
-	if err != nil {
+	r.prompt.size(r.cfg)
+	if err := r.tools.resize(r.cfg); err != nil {
 		r.emitError("sizing the tools to the model's window of %d tokens: %v", prep.Window, err)
 		return
 	}
-	r.cat = cat
-	if r.cat.Deferred() {
-		r.emit(Event{Type: EventCatalog, Catalog: r.catalogView(nil), Text: fmt.Sprintf(
+	if cat := r.tools.cat; cat.Deferred() {
+		r.emit(r.tools.catalogEvent(nil, fmt.Sprintf(
 			"the model's window is %d tokens: %d of %d tools are sent, the model loads the others from an index (load_tools)",
-			prep.Window, len(r.cat.Sent()), r.cat.Total())})
+			prep.Window, len(cat.Sent()), cat.Total())))
 	}
 }
 
 // indexBudget is the characters the index of tools not sent may take in the system
 // prompt: the default, or within a small window a quarter of the messages' budget.
 func indexBudget(cfg Config) int {
-	if !cfg.windowFitted || cfg.PromptBudget <= 0 {
+	if !cfg.windowFitted() || cfg.PromptBudget <= 0 {
 		return 0
 	}
 	return min(catalog.DefaultIndexBudget, max(cfg.PromptBudget/4, 600))
@@ -103,8 +108,8 @@ func indexBudget(cfg Config) int {
 // measure is the size of a prompt as the budget counts it: its characters, or within a
 // model's window the characters it takes on the wire (wireChars), which is what the
 // window holds.
-func (r *Runner) measure(msgs []Message) int {
-	if r.cfg.windowFitted {
+func (p *prompter) measure(msgs []Message) int {
+	if p.fitted {
 		return wireChars(msgs)
 	}
 	return promptChars(msgs)

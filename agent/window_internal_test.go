@@ -12,13 +12,13 @@ func TestFitWindow(t *testing.T) {
 	for _, w := range []int{0, 128_000, 200_000, 1_000_000} {
 		cfg := Config{ContextWindow: w}
 		fitWindow(&cfg)
-		if cfg.windowFitted || cfg.PromptBudget != 0 || cfg.ToolBudget != 0 || indexBudget(cfg) != 0 {
+		if cfg.windowFitted() || cfg.PromptBudget != 0 || cfg.ToolBudget != 0 || indexBudget(cfg) != 0 {
 			t.Errorf("window %d changed the budgets: %+v", w, cfg)
 		}
 	}
 	cfg := Config{ContextWindow: 8192}
 	fitWindow(&cfg)
-	if !cfg.windowFitted || cfg.PromptBudget >= DefaultPromptBudget || cfg.ToolBudget >= catalog.DefaultBudget ||
+	if !cfg.windowFitted() || cfg.PromptBudget >= DefaultPromptBudget || cfg.ToolBudget >= catalog.DefaultBudget ||
 		indexBudget(cfg) >= catalog.DefaultIndexBudget || indexBudget(cfg) <= 0 {
 		t.Errorf("window 8192: prompt %d, tools %d, index %d", cfg.PromptBudget, cfg.ToolBudget, indexBudget(cfg))
 	}

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+)
+
+// Gate is the approval queue: the calls of one or more runners (each a seat, named by
+// its session) on their way to a decision, and the one place a call is settled. A
+// decision comes from a person (a decide command), an approval rule or the policy
+// (policy.go); whichever is first settles the call, and any decision after it is told
+// it lost (*LostError) and changes nothing. Everyone who watches (the screen, headless,
+// a second client) reads the same Queue, oldest first.
+//
+// A Gate is safe for use by several goroutines: a runner settles on its Run goroutine,
+// Send and the watchers read it from theirs. Several runners may share one
+// (Config.Gate); a runner without one makes its own.
+type Gate struct {
+	mu    sync.Mutex
+	calls map[gateKey]*gateCall
+	n     uint64 // orders the queue
+}
+
+// Waiting is a call waiting for a person's decision, as the queue shows it.
+type Waiting struct {
+	Seat  string    // the runner's session
+	Call  Call      // as proposed (or revised)
+	Since time.Time // when it was put to the person
+}
+
+// LostError is a decision that came after the call was settled: the first one stands.
+type LostError struct {
+	CallID string
+	First  Decision // the decision that settled it
+}
+
+func (e *LostError) Error() string {
+	return fmt.Sprintf("call %q was decided already (%s by %s): this decision came second and is dropped",
+		e.CallID, e.First.Decision, e.First.By)
+}
+
+type gateKey struct{ seat, id string }
+
+// gateCall is a call the gate knows of, from its proposal until its batch ends.
+type gateCall struct {
+	call    Call
+	tool    game.Tool // what an edit or revise is validated against
+	asked   time.Time // zero until put to the person
+	order   uint64
+	settled *Decision
+}
+
+// NewGate returns an empty approval queue.
+func NewGate() *Gate { return &Gate{calls: map[gateKey]*gateCall{}} }
+
+// Queue returns the calls waiting for a person's decision, from every seat, oldest
+// first.
+func (g *Gate) Queue() []Waiting {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []*gateCall
+	seats := map[*gateCall]string{}
+	for k, c := range g.calls {
+		if !c.asked.IsZero() && c.settled == nil {
+			out = append(out, c)
+			seats[c] = k.seat
+		}
+	}
+	slices.SortFunc(out, func(a, b *gateCall) int { return cmp.Compare(a.order, b.order) })
+	w := make([]Waiting, len(out))
+	for i, c := range out {
+		w[i] = Waiting{Seat: seats[c], Call: c.call, Since: c.asked}
+	}
+	return w
+}
+
+// open makes a seat's call known to the gate, undecided.
+func (g *Gate) open(seat string, call Call, tool game.Tool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.calls[gateKey{seat, call.ID}] = &gateCall{call: call, tool: tool}
+}
+
+// ask puts a seat's open call to the person (or shows it again, revised).
+func (g *Gate) ask(seat string, call Call, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.calls[gateKey{seat, call.ID}]
+	if c == nil {
+		c = &gateCall{}
+		g.calls[gateKey{seat, call.ID}] = c
+	}
+	c.call = call
+	if c.asked.IsZero() {
+		g.n++
+		c.asked, c.order = now, g.n
+	}
+}
+
+// waiting returns the tool of a seat's call that waits for a person's decision.
+func (g *Gate) waiting(seat, id string) (game.Tool, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.calls[gateKey{seat, id}]
+	if c == nil || c.asked.IsZero() || c.settled != nil {
+		return game.Tool{}, false
+	}
+	return c.tool, true
+}
+
+// settle is the one place a call is decided, by a person, a rule or the policy: the
+// first decision stands, a later one gets a *LostError; a call the gate does not know
+// (its batch ended, or it was never proposed) is an error too.
+func (g *Gate) settle(seat string, d Decision) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.calls[gateKey{seat, d.CallID}]
+	if err := c.unsettled(d.CallID, d.By == "person"); err != nil {
+		return err
+	}
+	c.settled = &d
+	return nil
+}
+
+// refusal says why a decision on a seat's call cannot be taken: it was settled first,
+// or no such call waits.
+func (g *Gate) refusal(seat, id string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.calls[gateKey{seat, id}].unsettled(id, true); err != nil {
+		return err
+	}
+	return fmt.Errorf("no call %q is waiting for a decision", id)
+}
+
+// unsettled is nil when c may still be decided (by a person: once it was put to one).
+func (c *gateCall) unsettled(id string, person bool) error {
+	switch {
+	case c != nil && c.settled != nil:
+		return &LostError{CallID: id, First: *c.settled}
+	case c == nil || person && c.asked.IsZero():
+		return fmt.Errorf("no call %q is waiting for a decision", id)
+	}
+	return nil
+}
+
+// close forgets a seat's calls: its batch ended (run, answered or left pending for the
+// next run).
+func (g *Gate) close(seat string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k := range g.calls {
+		if k.seat == seat {
+			delete(g.calls, k)
+		}
+	}
+}
