@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -60,16 +61,36 @@ func TestDenyRuleWithANewlineSurvivesResume(t *testing.T) {
 	db := filepath.Join(dir, "coplay.db")
 	const rule = `deny orbit_ship(shipSymbol="[^\n]*"): stay docked`
 	quiet := writeCassette(t, dir, llmtest.Cassette{Name: "quiet", Steps: []llmtest.Step{{Text: "Ready."}}})
-	evs := headlessLines(t, `{"cmd":"rule","rule":`+jsonString(rule)+`}`+"\n",
-		"--data", db, "--approve", "all", "--brain", "script:"+quiet, "--steps", "1")
-	added := eventsOf(evs, "rules_changed")
-	if len(added) != 1 || added[0]["text"] != "rule added: "+rule {
-		t.Fatalf("rule command answered %v; errors %v", added, eventsOf(evs, "error"))
+	// The rule is sent once the run has started, and the run is stopped once it has
+	// played its step and taken the rule: no step limit races stdin.
+	var added []string
+	sent, played, stopped := false, false, false
+	headlessRun(t, []string{"--data", db, "--approve", "all", "--brain", "script:" + quiet}, func(ev agent.Event, send func(agent.Command)) {
+		if !sent {
+			sent = true
+			send(agent.Command{Cmd: agent.CmdRule, Rule: rule})
+		}
+		if ev.Type == agent.EventRules && strings.HasPrefix(ev.Text, "rule added") {
+			added = append(added, ev.Text)
+		}
+		if ev.Type == agent.EventError {
+			t.Errorf("error: %s", ev.Text)
+		}
+		if ev.Type == agent.EventText {
+			played = true // the step's answer is in (with --approve all, play goes on after it)
+		}
+		if !stopped && len(added) > 0 && played {
+			stopped = true
+			send(agent.Command{Cmd: agent.CmdStop})
+		}
+	})
+	if len(added) != 1 || added[0] != "rule added: "+rule {
+		t.Fatalf("rule command answered %v", added)
 	}
 
 	orbit := writeCassette(t, dir, llmtest.Cassette{Name: "orbit", Steps: []llmtest.Step{
 		{Calls: []llmtest.Call{scall("orbit_ship", `{"shipSymbol":"`+relShip+`"}`)}}, {Text: "Done."}}})
-	evs = headlessLines(t, "", "--data", db, "--resume", "--approve", "all", "--brain", "script:"+orbit, "--steps", "1")
+	evs := headlessLines(t, "", "--data", db, "--resume", "--approve", "all", "--brain", "script:"+orbit, "--steps", "1")
 	if errs := eventsOf(evs, "error"); len(errs) > 0 {
 		t.Fatalf("resume reported %v", errs)
 	}
