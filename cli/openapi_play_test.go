@@ -85,23 +85,7 @@ func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
 			}
 		})
 
-	var results, problems []string
-	for _, ev := range evs {
-		switch ev.Type {
-		case agent.EventResult:
-			if ev.Result.Err != nil {
-				results = append(results, ev.Call.Tool+" ERROR "+ev.Result.Err.Message)
-			} else {
-				results = append(results, ev.Call.Tool+" "+ev.Result.Output)
-			}
-		case agent.EventProposed:
-			for _, p := range ev.Call.Problems {
-				problems = append(problems, ev.Call.Tool+": "+p.String())
-			}
-		case agent.EventError:
-			t.Errorf("error event: %s", ev.Text)
-		}
-	}
+	results, problems := resultsAndProblems(t, evs)
 	if asked["get-my-agent"]+asked["get-contracts"] != 0 {
 		t.Errorf("reads asked the person: %v", asked)
 	}
@@ -138,3 +122,26 @@ func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// resultsAndProblems reads a run's events: each result as "TOOL OUTPUT" (or "TOOL ERROR
+// MESSAGE"), each validation problem as "TOOL: PROBLEM"; an error event fails the test.
+func resultsAndProblems(t *testing.T, evs []agent.Event) (results, problems []string) {
+	t.Helper()
+	for _, ev := range evs {
+		switch ev.Type {
+		case agent.EventResult:
+			if ev.Result.Err != nil {
+				results = append(results, ev.Call.Tool+" ERROR "+ev.Result.Err.Message)
+			} else {
+				results = append(results, ev.Call.Tool+" "+ev.Result.Output)
+			}
+		case agent.EventProposed:
+			for _, p := range ev.Call.Problems {
+				problems = append(problems, ev.Call.Tool+": "+p.String())
+			}
+		case agent.EventError:
+			t.Errorf("error event: %s", ev.Text)
+		}
+	}
+	return results, problems
+}

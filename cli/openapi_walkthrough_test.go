@@ -33,23 +33,7 @@ func TestOpenAPIWalkthroughFromAClone(t *testing.T) {
 				send(agent.Command{Cmd: agent.CmdDecide, CallID: ev.Call.ID, Decision: agent.Approve})
 			}
 		})
-	var results, problems []string
-	for _, ev := range evs {
-		switch ev.Type {
-		case agent.EventResult:
-			if ev.Result.Err != nil {
-				results = append(results, ev.Call.Tool+" ERROR "+ev.Result.Err.Message)
-			} else {
-				results = append(results, ev.Call.Tool+" "+ev.Result.Output)
-			}
-		case agent.EventProposed:
-			for _, p := range ev.Call.Problems {
-				problems = append(problems, ev.Call.Tool+": "+p.String())
-			}
-		case agent.EventError:
-			t.Errorf("error event: %s", ev.Text)
-		}
-	}
+	results, problems := resultsAndProblems(t, evs)
 	all := strings.Join(results, "\n")
 	for _, want := range []string{"get-my-agent ", "get-contracts ", "accept-contract ", "orbit-ship ", "navigate-ship ", "get-my-ship "} {
 		if !strings.Contains(all, want) {
