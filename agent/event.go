@@ -54,6 +54,9 @@ type Event struct {
 	Time time.Time `json:"time"`
 	Type EventType `json:"type"`
 	Step int       `json:"step,omitempty"`
+	// Seat is the league seat the event belongs to ("" outside a league). A runner never
+	// sets it, so its journal is a lone session's; package league stamps it.
+	Seat string `json:"seat,omitempty"`
 
 	Text        string            `json:"text,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
