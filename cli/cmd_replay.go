@@ -18,6 +18,8 @@ import (
 const replayUsage = `usage:
   coplay sessions replay NAME [--data FILE]          replay the session on the screen, read-only
   coplay sessions replay NAME --json [--data FILE]   print one JSON object per step
+
+NAME may be a league's: its seats' steps on one timeline, each labelled with its seat.
 `
 
 // runReplay reads a session back step by step: on the screen (read-only, with a key to
@@ -32,7 +34,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("replay needs exactly one session name (see `coplay sessions`)")
+		return usagef("replay needs exactly one session or league name (see `coplay sessions`)")
 	}
 	path := *data
 	if path == "" {
@@ -47,15 +49,10 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := book.Session(pos[0])
+	rp, seats, err := readReplay(book, pos[0])
 	if err != nil {
 		book.Close()
-		return sessionErr(err, pos[0], path)
-	}
-	rp, err := agent.ReadReplay(s)
-	if err != nil {
-		book.Close()
-		return fmt.Errorf("reading session %s: %w", pos[0], err)
+		return err
 	}
 	if !*asJSON {
 		// The screen may fork and play on: it opens the notebook for writing then, so
@@ -68,11 +65,40 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range rp.Steps {
-		if err := enc.Encode(&rp.Steps[i]); err != nil {
+		if err := enc.Encode(seatStep{Seat: seats[i], ReplayStep: &rp.Steps[i]}); err != nil {
 			return err
 		}
 	}
 	return w.Flush()
+}
+
+// readReplay reads the session named name back step by step, or, when no session has
+// that name, the league of that name with its seats on one timeline; seats[i] is the
+// seat of the replay's Steps[i] ("" for a session that is no league's seat).
+func readReplay(book *notes.Book, name string) (*agent.Replay, []string, error) {
+	s, err := book.Session(name)
+	if errors.Is(err, notes.ErrNotFound) {
+		rp, seats, lerr := readLeagueReplay(book, name)
+		if errors.Is(lerr, notes.ErrNotFound) {
+			return nil, nil, nameErr(lerr, name, book.Path())
+		}
+		if lerr != nil {
+			return nil, nil, fmt.Errorf("reading league %s: %w", name, lerr)
+		}
+		return rp, seats, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rp, err := agent.ReadReplay(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading session %s: %w", name, err)
+	}
+	seats := make([]string, len(rp.Steps))
+	for i := range seats {
+		seats[i] = rp.Info.Seat
+	}
+	return rp, seats, nil
 }
 
 // replayScreen opens the replay screen on the session read into rp; when the person

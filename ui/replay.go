@@ -24,6 +24,12 @@ import (
 // Pending pane the step's calls with who decided what and why. Nothing is sent to a
 // runner. One key forks at the selected step: the screen asks for a first piece of
 // advice and hands the fork to its caller, which starts playing it.
+//
+// A league's replay has every seat's steps on one timeline, each step's events stamped
+// with its seat (Event.Seat): the panes are fed every seat's events, the world, notes
+// and Pending show the selected step's seat, and the timeline and status line name it.
+// A step number typed to jump to is the selected seat's. Forking a league from here is
+// not offered (a seat's own session can be replayed and forked alone).
 
 // ReplayChoice is what the person chose on the replay screen: to quit (Fork false), or
 // to fork at Step with Advice as the first advice ("" for none).
@@ -202,8 +208,15 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, rk.Last):
 		r.move(len(r.rp.Steps) - 1)
 	case key.Matches(msg, rk.Goto):
+		if seat := r.seat(); seat != "" {
+			return r.ask(inputGoto, seat+" step› ", "a step number of "+seat+"'s, enter to jump")
+		}
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
+		if seat := r.seat(); seat != "" {
+			r.hint = "a league is not forked from its replay; replay " + seat + "'s own session to fork it alone"
+			return nil
+		}
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
 	case r.jumpKey(msg):
 	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
@@ -272,7 +285,7 @@ func (r *ReplayModel) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 			r.hint = fmt.Sprintf("%q is not a step number", text)
 			return nil
 		}
-		r.move(r.rp.StepIndex(n))
+		r.move(r.stepIndex(n))
 		if r.Selected() != n {
 			r.hint = fmt.Sprintf("no step %d; showing step %d", n, r.Selected())
 		}
@@ -281,6 +294,39 @@ func (r *ReplayModel) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	r.input, cmd = r.input.Update(msg)
 	return cmd
+}
+
+// seat is the seat of the selected step: "" unless this is a league's replay.
+func (r *ReplayModel) seat() string {
+	if r.idx < 0 {
+		return ""
+	}
+	return stepSeat(&r.rp.Steps[r.idx])
+}
+
+// stepSeat is the seat a step belongs to, which its events carry ("" for a session
+// that is no league's).
+func stepSeat(s *agent.ReplayStep) string {
+	if len(s.Events) == 0 {
+		return ""
+	}
+	return s.Events[0].Seat
+}
+
+// stepIndex is the index of step n, or of the last step before it: of the selected
+// seat's steps in a league's replay (where each seat counts its own steps).
+func (r *ReplayModel) stepIndex(n int) int {
+	seat := r.seat()
+	if seat == "" {
+		return r.rp.StepIndex(n)
+	}
+	at := -1
+	for i := range r.rp.Steps {
+		if s := &r.rp.Steps[i]; stepSeat(s) == seat && (at < 0 || s.Step <= n) {
+			at = i // the seat's first step, then each of its steps up to n
+		}
+	}
+	return at
 }
 
 // move selects the step at index i (kept within the session).
@@ -348,6 +394,9 @@ func (r *ReplayModel) timeline(w int) string {
 	}
 	steps := r.rp.Steps
 	label := fmt.Sprintf("step %d/%d ", r.Selected(), steps[len(steps)-1].Step)
+	if seat := r.seat(); seat != "" {
+		label = fmt.Sprintf("%s step %d · %d/%d ", seat, r.Selected(), r.idx+1, len(steps))
+	}
 	bar := max(w-widthOf(label)-2, 4)
 	marks := make([]rune, bar)
 	for i := range marks {
@@ -401,7 +450,11 @@ func (r *ReplayModel) timeline(w int) string {
 func (r *ReplayModel) status(w int) string {
 	st := &r.m.st
 	s := &r.rp.Steps[r.idx]
-	left := []string{"REPLAY (read-only)", r.info.Session, fmt.Sprintf("step %d", s.Step), s.Time.Local().Format("2006-01-02 15:04:05")}
+	step := fmt.Sprintf("step %d", s.Step)
+	if seat := stepSeat(s); seat != "" {
+		step = seat + " " + step
+	}
+	left := []string{"REPLAY (read-only)", r.info.Session, step, s.Time.Local().Format("2006-01-02 15:04:05")}
 	if tok := s.Spend.PromptTokens + s.Spend.CompletionTokens; tok > 0 {
 		bill := ShortCount(tok) + " tok"
 		switch {
