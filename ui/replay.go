@@ -214,7 +214,7 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
 		if seat := r.seat(); seat != "" {
-			r.hint = "a league is not forked from its replay; replay " + seat + "'s own session to fork it alone"
+			r.hint = "a league cannot fork here: replay " + seat + "'s session alone to fork it"
 			return nil
 		}
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))

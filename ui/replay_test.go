@@ -175,7 +175,7 @@ func TestLeagueReplayNamesTheSeat(t *testing.T) {
 			if screen = ansi.Strip(r.render()); !strings.Contains(screen, "6,040 credits") && !strings.Contains(screen, "6040 credits") {
 				t.Errorf("the world pane does not show Finch's world:\n%s", screen)
 			}
-			if r.Update(keyPress("f")); r.inputFor != inputNone || !strings.Contains(r.hint, "not forked") {
+			if r.Update(keyPress("f")); r.inputFor != inputNone || !strings.Contains(r.hint, "cannot fork here") {
 				t.Errorf("fork on a league's replay: input %d, hint %q", r.inputFor, r.hint)
 			}
 		})
