@@ -15,11 +15,17 @@ import (
 
 // leagueRows replaces, in list (most recently active first), each league's seat
 // sessions with one row for the league, where its most recently active seat was, and
-// returns the seats of each league by its name, in seat order.
+// returns the seats of each league by its name, in seat order. A fork of a seat (or a
+// league whose first seat is one) is given the seat's league as its parent, so that
+// the table shows it under the league.
 func leagueRows(list []notes.SessionInfo) ([]notes.SessionInfo, map[string][]notes.SessionInfo) {
 	seats := map[string][]notes.SessionInfo{}
+	leagueOf := map[string]string{} // a seat's session -> its league
 	for _, l := range notes.LeaguesOf(list) {
 		seats[l.Name] = l.Seats
+		for _, s := range l.Seats {
+			leagueOf[s.Name] = l.Name
+		}
 	}
 	var out []notes.SessionInfo
 	placed := map[string]bool{}
@@ -29,7 +35,15 @@ func leagueRows(list []notes.SessionInfo) ([]notes.SessionInfo, map[string][]not
 			out = append(out, s)
 		case !placed[s.League]:
 			placed[s.League] = true
-			out = append(out, leagueTotals(s.League, seats[s.League]))
+			row := leagueTotals(s.League, seats[s.League])
+			row.Parent = seats[s.League][0].Parent
+			out = append(out, row)
+		default:
+			continue
+		}
+		row := &out[len(out)-1]
+		if at, err := notes.ParseForkPoint(row.Parent); err == nil && leagueOf[at.Session] != "" && leagueOf[at.Session] != row.League {
+			row.Parent = notes.ForkPoint{Session: leagueOf[at.Session], Step: at.Step}.String()
 		}
 	}
 	return out, seats

@@ -110,6 +110,34 @@ func TestSessionsListsALeagueWithItsSeats(t *testing.T) {
 	}
 }
 
+// A fork of one seat's session is listed under the seat's league.
+func TestSessionsListsAForkOfASeatUnderItsLeague(t *testing.T) {
+	path := leagueFixture(t)
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork, _, err := book.Fork(notes.ForkPoint{Session: "arena-1-Finch", Step: 2}, "", "autopilot")
+	book.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sessions(t, "--data", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "arena-1 (league) ") {
+			if i+3 >= len(lines) || !strings.HasPrefix(lines[i+3], "└ "+fork.Name()+" (from @2) ") {
+				t.Errorf("the fork of Finch's session is not under the league, after its seats:\n%s", out)
+			}
+			return
+		}
+	}
+	t.Errorf("no league row:\n%s", out)
+}
+
 // The replay of a league is every seat's steps on one timeline in time order, each
 // labelled with its seat and with the league's SEAT/ID call ids.
 func TestSessionsReplayOfALeague(t *testing.T) {
