@@ -143,7 +143,7 @@ func TestExportLeagueNestsEverySeat(t *testing.T) {
 		"# League arena-1\n",
 		"| Heron | arena-1-Heron | arena | autopilot |",
 		"## Seat Heron: session arena-1-Heron\n", "## Seat Finch: session arena-1-Finch\n",
-		"### Notes", "#### Step 1", "Heron looks around", "Finch looks around",
+		"### Notes", "#### Step 1", "Heron looks around", "Finch looks around", "| League | arena-1, seat Finch |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the league's export lacks %q:\n%s", want, md)
