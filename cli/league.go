@@ -153,7 +153,9 @@ func leagueName(book *notes.Book, gameName string, seats []string) string {
 
 // recordSeat notes in a seat's session which league and seat it plays.
 func recordSeat(s *notes.Session, leagueName, seat string) error {
-	type leagueRecorder interface{ SetLeague(league, seat string) error }
+	type leagueRecorder interface {
+		SetLeague(league, seat string) error
+	}
 	if r, ok := any(s).(leagueRecorder); ok {
 		return r.SetLeague(leagueName, seat)
 	}
