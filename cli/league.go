@@ -12,9 +12,11 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/keymap"
 	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
+	"github.com/coplayhq/coplay/ui"
 )
 
 // leaguePlay is a league's run: one notebook, one world, and a play (setup.go) for each
@@ -186,4 +188,32 @@ func (lp *leaguePlay) describe() string {
 		parts = append(parts, s.Name+" ("+s.Model+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// runLeagueScreen plays a league on the screen: the first seat's panes, a seat bar, and
+// one queue of every seat's calls (package ui).
+func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
+	lp, err := setupLeague(o, 0, needTerminal)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptContext()
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() { runDone <- lp.Run(ctx) }()
+	first := lp.seats[0]
+	info := screenInfo(first.hello(o), keys, nil)
+	info.Session, info.Brain = lp.name, "league of "+lp.describe()
+	info.Banner = "league " + lp.name + ": " + lp.describe() + " on " + first.title
+	info.Notify = ui.NotifyMode(o.steer.notify)
+	// The seat bar's seats go in info.Seats ([]ui.SeatInfo{Name, Model}, one a seat of
+	// lp.Seats()) once the screen has one.
+	uiErr := ui.Run(ctx, lp.League, info)
+	cancel()
+	runErr := <-runDone
+	if errors.Is(runErr, context.Canceled) {
+		runErr = nil
+	}
+	fmt.Fprintf(stdout, "league %s saved in %s\n", lp.name, lp.host.book.Path())
+	return errors.Join(uiErr, runErr, lp.Close())
 }
