@@ -198,6 +198,9 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
+	// Seat is the league seat the command is for ("" outside a league; in one, pause,
+	// resume, stop and rule without a seat are for every seat). A runner ignores it.
+	Seat string `json:"seat,omitempty"`
 	// Via is where the command was given (Decision.Via). It is set by whoever carries
 	// the command to the runner, never read from a command's JSON, so a client cannot
 	// claim to be another.
