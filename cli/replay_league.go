@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -69,12 +70,12 @@ func readLeagueReplay(book *notes.Book, name string) (rp *agent.Replay, seats []
 func seatReplay(rp *agent.Replay) {
 	seat := rp.Info.Seat
 	for i := range rp.Before {
-		rp.Before[i] = seatEvent(seat, rp.Before[i])
+		rp.Before[i] = league.Stamp(seat, rp.Before[i])
 	}
 	for i := range rp.Steps {
 		st := &rp.Steps[i]
 		for j := range st.Events {
-			st.Events[j] = seatEvent(seat, st.Events[j])
+			st.Events[j] = league.Stamp(seat, st.Events[j])
 		}
 		for j := range st.Calls {
 			c := &st.Calls[j]
@@ -88,40 +89,7 @@ func seatReplay(rp *agent.Replay) {
 	}
 }
 
-// seatEvent is ev as a league's stream has it: its seat set, and the ids of its call,
-// decision, question, sampling request and progress SEAT/ID. What ev points to is
-// copied, not changed.
-func seatEvent(seat string, ev agent.Event) agent.Event {
-	ev.Seat = seat
-	if ev.Call != nil {
-		c := *ev.Call
-		c.ID = seatID(seat, c.ID)
-		ev.Call = &c
-	}
-	if ev.Decision != nil {
-		d := *ev.Decision
-		d.CallID = seatID(seat, d.CallID)
-		ev.Decision = &d
-	}
-	if ev.Elicitation != nil {
-		e := *ev.Elicitation
-		e.ID, e.CallID = seatID(seat, e.ID), seatID(seat, e.CallID)
-		ev.Elicitation = &e
-	}
-	if ev.Sampling != nil {
-		s := *ev.Sampling
-		s.ID, s.CallID = seatID(seat, s.ID), seatID(seat, s.CallID)
-		ev.Sampling = &s
-	}
-	if ev.Progress != nil {
-		p := *ev.Progress
-		p.CallID = seatID(seat, p.CallID)
-		ev.Progress = &p
-	}
-	return ev
-}
-
-// seatID is id as the league names it, SEAT/ID ("" stays "": no call).
+// seatID is id as the league names it (league.Stamp), SEAT/ID ("" stays "": no call).
 func seatID(seat, id string) string {
 	if id == "" {
 		return ""

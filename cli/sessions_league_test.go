@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -260,5 +263,72 @@ func TestSessionsOfALeagueWhilePlaying(t *testing.T) {
 	}
 	if _, err := sessions(t, "rm", "arena-1", "--data", path); err == nil || !strings.Contains(err.Error(), "in use by another coplay") {
 		t.Errorf("rm of a league while it plays: %v, want refused as in use", err)
+	}
+}
+
+// A league played headless (coplay run --seat … --seat …) is listed seat by seat with
+// its league and seat, and its replay has both seats on one timeline: each seat's steps
+// with the world that seat observed, and the call ids the league's stream carried.
+func TestSessionsOfAPlayedLeague(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	out := runInProcess(t, "run", "--game", "arena", "--seat", "Heron=autopilot", "--seat", "Finch=autopilot",
+		"--steps", "3", "--approve", "all", "--speed", "1000", "--data", data)
+	played := map[string]map[int]*game.Observation{} // seat -> step -> the world it observed
+	stepOf := map[string]int{}
+	var ids []string
+	for _, ev := range decodeEvents(t, strings.NewReader(out)) {
+		switch {
+		case ev.Type == agent.EventStep:
+			stepOf[ev.Seat] = ev.Step
+		case ev.Type == agent.EventObservation && stepOf[ev.Seat] > 0:
+			if played[ev.Seat] == nil {
+				played[ev.Seat] = map[int]*game.Observation{}
+			}
+			if played[ev.Seat][stepOf[ev.Seat]] == nil {
+				played[ev.Seat][stepOf[ev.Seat]] = ev.Observation
+			}
+		case ev.Type == agent.EventProposed && ev.Call != nil:
+			ids = append(ids, ev.Call.ID)
+		}
+	}
+
+	list := onlySession(t, data)
+	seats := map[string]string{}
+	leagueName := ""
+	for _, s := range list {
+		seats[s.Seat] = s.Name
+		leagueName = s.League
+	}
+	if len(list) != 2 || seats["Heron"] != leagueName+"-Heron" || seats["Finch"] != leagueName+"-Finch" || leagueName == "" {
+		t.Fatalf("sessions --json after a league of Heron and Finch: %+v", list)
+	}
+
+	var got []string
+	var replayIDs []string
+	for _, line := range strings.Split(strings.TrimSpace(runInProcess(t, "sessions", "replay", leagueName, "--json", "--data", data)), "\n") {
+		var st seatStep
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			t.Fatalf("bad replay line %q: %v", line, err)
+		}
+		want, _ := json.Marshal(played[st.Seat][st.Step])
+		if obs, _ := json.Marshal(st.Observation); st.Seat == "" || string(obs) != string(want) {
+			t.Errorf("%s's step %d: observation\n%s\nwant what the seat observed\n%s", st.Seat, st.Step, obs, want)
+		}
+		for _, c := range st.Calls {
+			replayIDs = append(replayIDs, c.ID)
+		}
+		got = append(got, fmt.Sprintf("%s%d", st.Seat, st.Step))
+	}
+	slices.Sort(got)
+	if want := "Finch1 Finch2 Finch3 Heron1 Heron2 Heron3"; strings.Join(got, " ") != want {
+		t.Errorf("the league's replay has steps %v, want %s", got, want)
+	}
+	slices.Sort(ids)
+	slices.Sort(replayIDs)
+	if len(ids) == 0 || !slices.Equal(ids, replayIDs) {
+		t.Errorf("the replay's call ids %v differ from the league's stream's %v", replayIDs, ids)
+	}
+	if table := runInProcess(t, "sessions", "--data", data); !strings.Contains(table, leagueName+" (league) ") || !strings.Contains(table, "\n  Heron ") || !strings.Contains(table, "\n  Finch ") {
+		t.Errorf("the table does not group the seats under their league:\n%s", table)
 	}
 }
