@@ -196,8 +196,17 @@ func desktopNotify(title, body string) {
 }
 
 // needed says what the person is needed for now, as a key that changes with each new
-// wait and the words of a notification; "" when nothing waits for them.
+// wait and the words of a notification; "" when nothing waits for them. In a league the
+// words name the seat (seats.needed).
 func (m *Model) needed() (key, text string) {
+	if m.seats.on() {
+		return m.seats.needed(m)
+	}
+	return needOf(m)
+}
+
+// needOf is what the person is needed for by the agent whose state is in m's fields.
+func needOf(m *Model) (key, text string) {
 	if len(m.ask.items) > 0 {
 		it := m.ask.items[0]
 		if it.el != nil {
@@ -233,7 +242,7 @@ func (m *Model) needed() (key, text string) {
 // title is the terminal window's title: how many calls wait, and the session.
 func (m *Model) title() string {
 	t := "coplay"
-	if n := len(m.calls.pending); n > 0 && m.run.state == agent.Deciding {
+	if n := len(m.seats.queue(m)); n > 0 && (m.run.state == agent.Deciding || m.seats.on()) {
 		t = fmt.Sprintf("(%d waiting) coplay", n)
 	}
 	if m.info.Session != "" {
