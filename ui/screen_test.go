@@ -367,3 +367,11 @@ func TestHelpShowsEveryKeyAtAnySize(t *testing.T) {
 		}
 	}
 }
+
+// Five rows with a call waiting leave the pane under the Pending pane one row: it draws
+// what fits rather than panicking.
+func TestFiveRowsWithACallWaiting(t *testing.T) {
+	m := newTestModel(newFake())
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 20, Height: 5}}, events(opening(), proposal()), keys("1"))
+	checkShape(t, stripANSI(m.render()), 20, 5)
+}

@@ -39,20 +39,36 @@ var seatWord = map[agent.State]string{
 const barLevels = 6
 
 // bar draws the seat bar in w columns, with the seat keys on the right when there is
-// room for them.
+// room for them. The levels are measured unstyled: a frame styles one.
 func (s *seats) bar(m *Model, w int) string {
-	keys := m.st.muted.Render("  " + firstKey(m.keys.NextSeat) + " next seat · " + firstKey(m.keys.NextWaiting) + " next waiting")
-	var line string
-	for level := range barLevels {
-		line = s.barAt(m, level)
-		if widthOf(line)+widthOf(keys) <= w {
-			return padLine(line+keys, w)
-		}
-		if widthOf(line) <= w {
-			return padLine(line, w)
+	keys := "  " + firstKey(m.keys.NextSeat) + " next seat · " + firstKey(m.keys.NextWaiting) + " next waiting"
+	level, room := barLevels-1, false
+	for l := range barLevels {
+		n := s.barWidth(m, l)
+		if room = n+widthOf(keys) <= w; room || n <= w {
+			level = l
+			break
 		}
 	}
+	line := s.barAt(m, level)
+	if room {
+		line += m.st.muted.Render(keys)
+	}
 	return padLine(line, w)
+}
+
+// barWidth is how wide barAt draws level: each seat's text with its brackets or
+// spaces, and the separators.
+func (s *seats) barWidth(m *Model, level int) int {
+	n := 0
+	for i := range s.list {
+		text, _ := s.segment(m, i, level)
+		n += widthOf(text) + 2
+	}
+	if level < 4 {
+		n += len(s.list) - 1
+	}
+	return n
 }
 
 // barAt draws every seat at one level of detail (0 the fullest).
@@ -81,7 +97,7 @@ func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	st := s.list[i]
 	l := s.look(m, i)
 	state := l.run.state
-	waiting := len(l.calls.pending) + l.asks
+	waiting := len(l.calls.pending) + len(l.ask.items)
 	hot = waiting > 0 || state == agent.Deciding
 	glyph, word := seatGlyph[state], seatWord[state]
 	if glyph == "" {

@@ -98,6 +98,9 @@ func newSeats(m *Model, infos []SeatInfo) seats {
 		st := seat{SeatInfo: si}
 		if i > 0 { // the first seat's state is in the Model's fields
 			st.panes = newSeatPanes(m)
+			st.panes.rules.seat = si.Name
+		} else {
+			m.rules.seat = si.Name
 		}
 		s.list = append(s.list, st)
 	}
@@ -191,8 +194,14 @@ func (s *seats) each(m *Model, fn func()) {
 // of its own.
 func (s *seats) event(m *Model, ev agent.Event) {
 	if s.on() && ev.Seat != "" && s.index(ev.Seat) < 0 && !strings.Contains(ev.Seat, "/") {
-		s.list = append(s.list, seat{SeatInfo: SeatInfo{Name: ev.Seat}, panes: newSeatPanes(m)})
+		st := seat{SeatInfo: SeatInfo{Name: ev.Seat}, panes: newSeatPanes(m)}
+		st.panes.rules.seat = ev.Seat
+		s.list = append(s.list, st)
 	}
+	// The selection stays on its call while others come and go; a call decided leaves
+	// it to the focused seat's oldest, else the oldest.
+	s.pin(m)
+	defer s.pin(m)
 	s.with(m, ev.Seat, func() {
 		m.handleEvent(ev)
 		m.notify.observe(ev)
@@ -205,26 +214,33 @@ func (s *seats) event(m *Model, ev agent.Event) {
 	})
 }
 
-// seatLook is what the seat bar and the queue read of a seat, wherever its state is.
+// seatLook is what the seat bar, the queue and the notifier read of a seat, wherever
+// its state is, without swapping it in.
 type seatLook struct {
-	calls *callBook
-	asks  int
-	run   *runState
-	spend *spend
+	calls               *callBook
+	ask                 *askPane
+	run                 *runState
+	spend               *spend
+	stateText, loopText *string
+}
+
+// lookAt is the look of the seat in the Model's fields.
+func lookAt(m *Model) seatLook {
+	return seatLook{&m.calls, &m.ask, &m.run, &m.spend, &m.notify.stateText, &m.notify.loopText}
 }
 
 func (s *seats) look(m *Model, i int) seatLook {
 	if i == s.in {
-		return seatLook{&m.calls, len(m.ask.items), &m.run, &m.spend}
+		return lookAt(m)
 	}
 	p := &s.list[i].panes
-	return seatLook{&p.calls, len(p.ask.items), &p.run, &p.spend}
+	return seatLook{&p.calls, &p.ask, &p.run, &p.spend, &p.stateText, &p.loopText}
 }
 
 // waiting is how many of seat i's calls and questions wait for the person.
 func (s *seats) waiting(m *Model, i int) int {
 	l := s.look(m, i)
-	return len(l.calls.pending) + l.asks
+	return len(l.calls.pending) + len(l.ask.items)
 }
 
 // othersWait says whether a seat not in the Model's fields waits for the person.
@@ -270,6 +286,17 @@ func (s *seats) selIndex(m *Model, q []pendingCall) int {
 		}
 	}
 	return max(first, 0)
+}
+
+// pin makes the selection the call selected now, so that a call that comes to wait does
+// not move it.
+func (s *seats) pin(m *Model) {
+	if !s.on() {
+		return
+	}
+	if p, ok := s.selected(m); ok {
+		s.sel = p.call.ID
+	}
 }
 
 // selected is the call the decision keys act on, and whether one waits.
@@ -333,7 +360,15 @@ func (s *seats) key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		s.sel = q[min(i+1, len(q)-1)].call.ID
 	case key.Matches(msg, km.Unfold):
 		m.calls.unfold = !m.calls.unfold
-	case key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll):
+	case key.Matches(msg, km.ApproveAll): // every seat's calls, each seat's grace period its own
+		var done []string
+		for _, p := range q {
+			if !slices.Contains(done, p.seat) {
+				done = append(done, p.seat)
+				s.with(m, p.seat, func() { m.decisionKey(msg) })
+			}
+		}
+	case key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow):
 		p := q[i]
 		s.sel = p.call.ID
 		s.with(m, p.seat, func() {
@@ -434,8 +469,7 @@ func (s *seats) needed(m *Model) (key, text string) {
 	}
 	others := 0
 	for _, j := range order {
-		var k, t string
-		s.withIndex(m, j, func() { k, t = needOf(m) })
+		k, t := needOf(s.look(m, j))
 		switch {
 		case k == "":
 		case key != "":

@@ -109,7 +109,7 @@ func TestLeagueFocusShowsTheSeatsPanes(t *testing.T) {
 			t.Errorf("Heron's screen lacks %q:\n%s", want, s)
 		}
 	}
-	if strings.Contains(s, "Finch hears a rumour") || strings.Contains(s, "FINCH-2 drifts") {
+	if strings.Contains(s, "Finch hears a rumour") || strings.Contains(s, "FINCH-1 (command frigate)") {
 		t.Errorf("Heron's log shows Finch's entries:\n%s", s)
 	}
 	drive(t, m, keys("s"))
@@ -137,9 +137,10 @@ func TestLeagueQueueListsEverySeat(t *testing.T) {
 			t.Errorf("the Pending pane lacks %q:\n%s", want, s)
 		}
 	}
-	// Heron is focused: its call is the one selected, Finch's (older) listed under it.
-	if !strings.Contains(s, "▸ Heron: navigate_ship  (act, 2 of 2)") {
-		t.Errorf("Heron's call is not selected:\n%s", s)
+	// The oldest is selected, and stays selected when Heron's call comes to wait: a
+	// call that comes never moves the selection under the person's finger.
+	if !strings.Contains(s, "▸ Finch: set_flight_mode  (act, 1 of 2)") {
+		t.Errorf("Finch's call is not selected:\n%s", s)
 	}
 	q := m.seats.queue(m)
 	if len(q) != 2 || q[0].call.ID != "Finch/c1" || q[1].call.ID != "Heron/c1" {
@@ -298,5 +299,14 @@ func TestLeagueNarrowBarAndHint(t *testing.T) {
 	drive(t, m, keys("a", "s"))
 	if hint := strings.Split(screenOf(m), "\n")[23-1]; !strings.Contains(hint, "s next seat") {
 		t.Errorf("hint on Finch %q", hint)
+	}
+}
+
+// A league's screen fills the terminal exactly at any size, the seat bar included.
+func TestLeagueKeepsShape(t *testing.T) {
+	m, _ := newLeague(t, 80, 24)
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {119, 40}, {120, 40}, {200, 60}, {40, 12}, {20, 6}, {20, 5}, {20, 3}} {
+		drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}})
+		checkShape(t, screenOf(m), size[0], size[1])
 	}
 }
