@@ -227,6 +227,10 @@ func TestLeagueAdviceRouting(t *testing.T) {
 	if !m.advice.focus || m.advice.input.Value() != "@Crow hold" {
 		t.Errorf("the input lost the advice: focus %v, %q", m.advice.focus, m.advice.input.Value())
 	}
+	// The input keeps the advice line; the hint shows in the seat bar's place.
+	if s := screenOf(m); !strings.Contains(s, `! no seat "Crow"`) || !strings.Contains(s, "advice› @Crow hold") {
+		t.Errorf("the screen does not show the hint and the input:\n%s", s)
+	}
 }
 
 // The commands for "the agent" go to the focused seat; stop goes to every seat.

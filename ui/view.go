@@ -53,7 +53,11 @@ func (m *Model) render() string {
 	// A league's seat bar goes above the advice line, with the status: the panes keep
 	// their place, so the mouse finds them where they were drawn.
 	var bar []string
-	if m.seats.on() && h > 3 {
+	switch {
+	case !m.seats.on() || h <= 3:
+	case m.advice.focus && m.hint != "": // the advice input has the advice line: "no seat …" shows here
+		bar = []string{padLine(m.st.warn.Render("! "+m.hint), w)}
+	default:
 		bar = []string{m.seats.bar(m, w)}
 	}
 	ph := max(h-2-len(bar), 0)
