@@ -314,3 +314,43 @@ func TestLeagueKeepsShape(t *testing.T) {
 		checkShape(t, screenOf(m), size[0], size[1])
 	}
 }
+
+// A server's question to a seat not in focus counts in the seat bar, names the seat in
+// the notification, and the next-waiting key shows it in the Pending pane; answering it
+// sends the league's id.
+func TestLeagueQuestionOfAnotherSeat(t *testing.T) {
+	f := newFake()
+	m := newTestModelInfo(f, leagueInfo)
+	q := question(doorForm)
+	q.Seat, q.Elicitation.ID = "Lark", "Lark/ask_1_1"
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(leagueOpening(), []agent.Event{q}))
+	if bar := strings.Split(screenOf(m), "\n")[21]; !strings.Contains(bar, "Lark ▶ running · 1 waiting") {
+		t.Errorf("seat bar %q does not count Lark's question", bar)
+	}
+	if _, text := m.needed(); text != "Lark: dungeon asks: Which door do you open?" {
+		t.Errorf("notification %q", text)
+	}
+	drive(t, m, keys("w"))
+	if s := screenOf(m); m.seats.focus != 2 || !strings.Contains(s, "Which door do you open?") {
+		t.Fatalf("w did not show Lark's question (focus %d):\n%s", m.seats.focus, s)
+	}
+	drive(t, m, keys("d"))
+	cmds := f.commands()
+	if len(cmds) != 1 || cmds[0].Cmd != agent.CmdAnswer || cmds[0].ID != "Lark/ask_1_1" || cmds[0].Action != "decline" {
+		t.Errorf("commands %+v, want the answer to Lark/ask_1_1", cmds)
+	}
+}
+
+// A seat the screen was not told of gets a place of its own, and when the league ends
+// every seat shows stopped.
+func TestLeagueNewSeatAndTheEnd(t *testing.T) {
+	m, _ := newLeague(t, 160, 48)
+	drive(t, m, events(seatEvents("Wren", agent.Event{Type: agent.EventState, State: agent.Idle})), []tea.Msg{closedMsg{}})
+	if len(m.seats.list) != 4 || m.seats.list[3].Name != "Wren" {
+		t.Fatalf("seats %v, want Wren added", m.seats.names())
+	}
+	bar := strings.Split(screenOf(m), "\n")[45]
+	if strings.Count(bar, "■") != 4 {
+		t.Errorf("seat bar %q: every seat should be stopped", bar)
+	}
+}
