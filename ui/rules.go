@@ -270,7 +270,7 @@ func (b *ruleBook) view(w, h int) []string {
 	}
 	title := "Approval rules"
 	if b.seat != "" {
-		title += " of " + b.seat + " (s in the panes shows another seat's)"
+		title += " of " + b.seat + " (this seat only)"
 	}
 	return box(st, title, lines, dw, min(len(lines)+2, h), frameFocus)
 }
