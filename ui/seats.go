@@ -310,12 +310,11 @@ func (s *seats) selected(m *Model) (pendingCall, bool) {
 
 // focusOn shows seat j in the panes, its oldest call selected when it has one.
 func (s *seats) focusOn(m *Model, j int) {
-	if j == s.focus {
-		return
+	if j != s.focus {
+		s.list[s.focus].panes.swap(m)
+		s.list[j].panes.swap(m)
+		s.focus, s.in = j, j
 	}
-	s.list[s.focus].panes.swap(m)
-	s.list[j].panes.swap(m)
-	s.focus, s.in = j, j
 	name := s.list[j].Name
 	for _, p := range s.queue(m) {
 		if p.seat == name {

@@ -146,6 +146,11 @@ func TestLeagueQueueListsEverySeat(t *testing.T) {
 	if len(q) != 2 || q[0].call.ID != "Finch/c1" || q[1].call.ID != "Heron/c1" {
 		t.Errorf("queue %v, want Finch's call then Heron's", q)
 	}
+	// The whole view is of the selected call, named with its seat.
+	drive(t, m, keys("enter"))
+	if s := screenOf(m); !strings.Contains(s, "Call Finch: set_flight_mode, waiting for a decision") {
+		t.Errorf("enter does not show Finch's call whole:\n%s", s)
+	}
 }
 
 // Approving Finch's call while Heron is focused sends a decide for Finch's league id
