@@ -186,6 +186,17 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	if q := m.seats.queue(m); len(q) != 1 || q[0].call.ID != "Heron/c1" {
 		t.Fatalf("queue %v after the veto, want Heron's call only", q)
 	}
+
+	// Approve all approves the whole queue, whichever seat is shown.
+	m, f = newLeague(t, 160, 48)
+	drive(t, m, keys("s", "s", "ctrl+a"))
+	var ids []string
+	for _, c := range f.commands() {
+		ids = append(ids, string(c.Cmd)+" "+c.CallID)
+	}
+	if !slices.Equal(ids, []string{"decide Finch/c1", "decide Heron/c1"}) || len(m.seats.queue(m)) != 0 {
+		t.Errorf("approve all sent %q, leaving %d waiting", ids, len(m.seats.queue(m)))
+	}
 }
 
 // Advice goes to the focused seat, to every seat with @all, to one with @NAME; an
