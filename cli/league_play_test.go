@@ -228,3 +228,26 @@ func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
 	})
 	lr.finish()
 }
+
+func TestLeagueUniverseSeatsHaveTheirOwnAgents(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
+		"--game", "universe", "--approve", "all", "--data", data, "--seat", "ALPHA=autopilot", "--seat", "BETA=autopilot")
+	lr.until("both seats' committed actions", func(evs []agent.Event) bool {
+		acts := committedActs(evs)
+		return acts["ALPHA"] > 0 && acts["BETA"] > 0
+	})
+	lr.finish()
+	for _, ev := range lr.seen {
+		if ev.Type != agent.EventObservation || ev.Observation == nil {
+			continue
+		}
+		own, other := ev.Seat+"-1", "BETA-1"
+		if ev.Seat == "BETA" {
+			other = "ALPHA-1"
+		}
+		if !strings.Contains(ev.Observation.Summary, own) || strings.Contains(ev.Observation.Summary, other) {
+			t.Fatalf("seat %s sees (want its own ship %s, not %s):\n%s", ev.Seat, own, other, ev.Observation.Summary)
+		}
+	}
+}
