@@ -49,7 +49,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rp, seats, err := readReplay(book, pos[0])
+	rp, err := readReplay(book, pos[0])
 	if err != nil {
 		book.Close()
 		return err
@@ -65,52 +65,58 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range rp.Steps {
-		if err := enc.Encode(seatStep{Seat: seats[i], ReplayStep: &rp.Steps[i]}); err != nil {
+		if err := enc.Encode(seatStep{Seat: rp.stepSeats[i], ReplayStep: &rp.Steps[i]}); err != nil {
 			return err
 		}
 	}
 	return w.Flush()
 }
 
+// replayed is a session, or a league, read back step by step.
+type replayed struct {
+	*agent.Replay
+	stepSeats []string      // the seat of each of Steps ("" for a session that is no league's seat)
+	seats     []ui.SeatInfo // a league's seats in seat order; none for a session
+}
+
 // readReplay reads the session named name back step by step, or, when no session has
-// that name, the league of that name with its seats on one timeline; seats[i] is the
-// seat of the replay's Steps[i] ("" for a session that is no league's seat).
-func readReplay(book *notes.Book, name string) (*agent.Replay, []string, error) {
+// that name, the league of that name with its seats on one timeline.
+func readReplay(book *notes.Book, name string) (*replayed, error) {
 	s, err := book.Session(name)
 	if errors.Is(err, notes.ErrNotFound) {
-		rp, seats, lerr := readLeagueReplay(book, name)
+		rp, lerr := readLeagueReplay(book, name)
 		if errors.Is(lerr, notes.ErrNotFound) {
-			return nil, nil, nameErr(lerr, name, book.Path())
+			return nil, nameErr(lerr, name, book.Path())
 		}
 		if lerr != nil {
-			return nil, nil, fmt.Errorf("reading league %s: %w", name, lerr)
+			return nil, fmt.Errorf("reading league %s: %w", name, lerr)
 		}
-		return rp, seats, nil
+		return rp, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rp, err := agent.ReadReplay(s)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading session %s: %w", name, err)
+		return nil, fmt.Errorf("reading session %s: %w", name, err)
 	}
-	seats := make([]string, len(rp.Steps))
-	for i := range seats {
-		seats[i] = rp.Info.Seat
+	out := &replayed{Replay: rp, stepSeats: make([]string, len(rp.Steps))}
+	for i := range out.stepSeats {
+		out.stepSeats[i] = rp.Info.Seat
 	}
-	return rp, seats, nil
+	return out, nil
 }
 
-// replayScreen opens the replay screen on the session read into rp; when the person
-// forks at a step there, the fork is made and played on the companion screen, its first
-// advice already given.
-func replayScreen(path string, rp *agent.Replay, stdout, stderr io.Writer) error {
+// replayScreen opens the replay screen on the session (or league) read into rp; when
+// the person forks at a step there, the fork is made and played on the companion
+// screen, its first advice already given.
+func replayScreen(path string, rp *replayed, stdout, stderr io.Writer) error {
 	if err := needTerminal(); err != nil {
 		return fmt.Errorf("%w (or print the steps with --json)", err)
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-	choice, err := ui.RunReplay(ctx, rp, ui.Info{Game: rp.Info.Game, Brain: rp.Info.Model, Session: rp.Info.Name})
+	choice, err := ui.RunReplay(ctx, rp.Replay, ui.Info{Game: rp.Info.Game, Brain: rp.Info.Model, Session: rp.Info.Name, Seats: rp.seats})
 	if err != nil || !choice.Fork {
 		return err
 	}

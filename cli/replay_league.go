@@ -6,6 +6,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/ui"
 )
 
 // The replay of a league (coplay sessions replay LEAGUE): every seat's session read
@@ -22,12 +23,11 @@ type seatStep struct {
 }
 
 // readLeagueReplay reads every seat of the league named name and merges their steps
-// into one Replay, whose Info is the league's totals (leagueTotals); seats[i] is the
-// seat of its Steps[i].
-func readLeagueReplay(book *notes.Book, name string) (rp *agent.Replay, seats []string, err error) {
+// into one Replay, whose Info is the league's totals (leagueTotals).
+func readLeagueReplay(book *notes.Book, name string) (*replayed, error) {
 	sessions, err := book.League(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var (
 		each  []*agent.Replay
@@ -36,12 +36,15 @@ func readLeagueReplay(book *notes.Book, name string) (rp *agent.Replay, seats []
 	for _, s := range sessions {
 		one, err := agent.ReadReplay(s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading session %s: %w", s.Name(), err)
+			return nil, fmt.Errorf("reading session %s: %w", s.Name(), err)
 		}
 		seatReplay(one)
 		each, infos = append(each, one), append(infos, one.Info)
 	}
-	rp = &agent.Replay{Info: leagueTotals(name, infos)}
+	rp := &replayed{Replay: &agent.Replay{Info: leagueTotals(name, infos)}}
+	for _, info := range infos {
+		rp.seats = append(rp.seats, ui.SeatInfo{Name: info.Seat, Model: info.Model})
+	}
 	for _, one := range each {
 		rp.Before = append(rp.Before, one.Before...)
 	}
@@ -57,10 +60,10 @@ func readLeagueReplay(book *notes.Book, name string) (rp *agent.Replay, seats []
 			}
 		}
 		if pick < 0 {
-			return rp, seats, nil
+			return rp, nil
 		}
 		rp.Steps = append(rp.Steps, each[pick].Steps[next[pick]])
-		seats = append(seats, each[pick].Info.Seat)
+		rp.stepSeats = append(rp.stepSeats, each[pick].Info.Seat)
 		next[pick]++
 	}
 }

@@ -26,10 +26,12 @@ import (
 // advice and hands the fork to its caller, which starts playing it.
 //
 // A league's replay has every seat's steps on one timeline, each step's events stamped
-// with its seat (Event.Seat): the panes are fed every seat's events, the world, notes
-// and Pending show the selected step's seat, and the timeline and status line name it.
-// A step number typed to jump to is the selected seat's. Forking a league from here is
-// not offered (a seat's own session can be replayed and forked alone).
+// with its seat (Event.Seat). Given the seats (Info.Seats), the screen keeps each seat's
+// panes apart as the league's screen does (seats.go): the panes show the selected
+// step's seat, the seat bar every seat as it stood at that point, and the timeline and
+// status line name the seat. A step number typed to jump to is the selected seat's; the
+// next-seat key shows the next seat at this point of the timeline. Forking a league
+// from here is not offered (a seat's own session can be replayed and forked alone).
 
 // ReplayChoice is what the person chose on the replay screen: to quit (Fork false), or
 // to fork at Step with Advice as the first advice ("" for none).
@@ -128,6 +130,13 @@ func (r *ReplayModel) rebuild() {
 	r.built = r.idx
 	st := &r.rp.Steps[r.idx]
 	m := r.m
+	if j := m.seats.index(stepSeat(st)); j >= 0 {
+		m.seats.focusOn(m, j) // the panes show the step's seat
+	}
+	m.seats.each(m, func() { // nothing waits in a replay, in any seat
+		m.calls.pending, m.calls.sel, m.calls.executing = nil, 0, map[string]string{}
+		m.ask.items = nil
+	})
 	at := st.Time
 	m.Now = func() time.Time { return at } // countdowns as they stood at the step
 	if st.Observation != nil {
@@ -147,6 +156,10 @@ func (r *ReplayModel) feed(evs []agent.Event) {
 	defer func() { m.history.replaying = false }()
 	for _, ev := range evs {
 		if ev.Type == agent.EventTextDelta {
+			continue
+		}
+		if m.seats.on() {
+			m.seats.event(m, ev) // into its seat's panes
 			continue
 		}
 		m.handleEvent(ev)
@@ -218,6 +231,8 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
+	case r.m.seats.on() && key.Matches(msg, km.NextSeat):
+		r.nextSeat()
 	case r.jumpKey(msg):
 	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
 		km.Details, km.Legend):
@@ -329,6 +344,25 @@ func (r *ReplayModel) stepIndex(n int) int {
 	return at
 }
 
+// nextSeat selects the next seat's step at this point of the timeline: its last step
+// up to the one selected, else its first.
+func (r *ReplayModel) nextSeat() {
+	s := &r.m.seats
+	next := s.list[(max(s.index(r.seat()), 0)+1)%len(s.list)].Name
+	at := -1
+	for i := range r.rp.Steps {
+		if stepSeat(&r.rp.Steps[i]) == next && (at < 0 || i <= r.idx) {
+			at = i
+		}
+	}
+	if at < 0 {
+		r.hint = next + " played no step"
+		return
+	}
+	r.idx = at
+	r.rebuild()
+}
+
 // move selects the step at index i (kept within the session).
 func (r *ReplayModel) move(i int) {
 	i = min(max(i, 0), len(r.rp.Steps)-1)
@@ -370,15 +404,34 @@ func (r *ReplayModel) render() string {
 	}
 	m := r.m
 	m.layout.width, m.layout.height = w, h
-	main := m.renderPanes(w, h-2)
+	var bar []string
+	if m.seats.on() && h > 3 {
+		bar = []string{r.seatBar(w)}
+	}
+	ph := max(h-2-len(bar), 0)
+	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
+		main = overlay(main, m.dlg.view(w, ph), w, ph)
 	}
 	if r.help {
-		main = overlay(main, r.renderHelp(w, max(h-2, 0)), w, max(h-2, 0))
+		main = overlay(main, r.renderHelp(w, ph), w, ph)
 	}
-	lines := append(main, r.timeline(w), r.status(w))
+	lines := append(append(main, bar...), r.timeline(w), r.status(w))
 	return strings.Join(block(lines, w, h), "\n")
+}
+
+// seatBar is the league's seat bar as it stood at the selected step, the fullest that
+// fits, without the live screen's keys (here the step moves, and the seat with it).
+func (r *ReplayModel) seatBar(w int) string {
+	s := &r.m.seats
+	level := barLevels - 1
+	for l := range barLevels {
+		if s.barWidth(r.m, l) <= w {
+			level = l
+			break
+		}
+	}
+	return padLine(s.barAt(r.m, level), w)
 }
 
 // timeline is a line with the session's steps, the selected one marked, and the steps
@@ -499,9 +552,13 @@ func (r *ReplayModel) renderHelp(w, h int) []string {
 		}
 	}
 	var panes []key.Binding
-	for _, b := range []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
+	all := []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
 		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook,
-		withDesc(km.Details, "the step's calls whole"), km.Legend} {
+		withDesc(km.Details, "the step's calls whole"), km.Legend}
+	if r.m.seats.on() {
+		all = append(all, withDesc(km.NextSeat, "next seat, at this step"))
+	}
+	for _, b := range all {
 		if b = without(b, taken); len(b.Keys()) > 0 {
 			panes = append(panes, b)
 		}
