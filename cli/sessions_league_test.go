@@ -141,6 +141,39 @@ func TestSessionsListsAForkOfASeatUnderItsLeague(t *testing.T) {
 	t.Errorf("no league row:\n%s", out)
 }
 
+// A league forked from another (each seat's session a fork of a seat's) is listed
+// under the league it was forked from, its seats beneath it.
+func TestSessionsListsAForkedLeagueUnderItsParent(t *testing.T) {
+	path := leagueFixture(t)
+	book, err := notes.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range []string{"Heron", "Finch"} {
+		child, _, err := book.Fork(notes.ForkPoint{Session: "arena-1-" + seat, Step: 2}, "arena-2-"+seat, "autopilot")
+		if err == nil {
+			err = child.SetLeague("arena-2", seat)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	book.Close()
+	out, err := sessions(t, "--data", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var names []string // the NAME column
+	for _, l := range lines[1:] {
+		names = append(names, strings.TrimRight(l[:strings.Index(lines[0], "GAME")], " "))
+	}
+	want := []string{"arena-1 (league)", "  Heron", "  Finch", "└ arena-2 (from @2) (league)", "    Heron", "    Finch"}
+	if i := slices.Index(names, want[0]); i < 0 || len(names) < i+len(want) || !slices.Equal(names[i:i+len(want)], want) {
+		t.Errorf("rows %q, want the forked league under its parent:\n%s", names, out)
+	}
+}
+
 // The replay of a league is every seat's steps on one timeline in time order, each
 // labelled with its seat and with the league's SEAT/ID call ids.
 func TestSessionsReplayOfALeague(t *testing.T) {
