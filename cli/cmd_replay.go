@@ -122,12 +122,17 @@ func replayScreen(path string, rp *replayed, stdout, stderr io.Writer) error {
 	}
 	cancel()
 	spec := notes.ForkPoint{Session: rp.Info.Name, Step: choice.Step}.String()
-	return playFork([]string{"--data", path, "--fork", spec}, choice.Advice, stdout, stderr)
+	var advice []agent.Command
+	if choice.Advice != "" {
+		advice = append(advice, agent.Command{Cmd: agent.CmdAdvise, Text: choice.Advice, Seat: choice.Seat})
+	}
+	return playFork([]string{"--data", path, "--fork", spec}, advice, stdout, stderr)
 }
 
 // playFork starts the companion screen on a fork (args are play's flags, --fork among
-// them), with advice as the person's first advice ("" for none).
-func playFork(args []string, advice string, stdout, stderr io.Writer) error {
+// them: a session's, or a league's), advice being the person's first (none, or one
+// advise command; in a league, for its seat).
+func playFork(args []string, advice []agent.Command, stdout, stderr io.Writer) error {
 	var o options
 	fs := playFlagSet(stderr)
 	if _, err := o.parseSession(fs, args, stdout); err != nil {
@@ -137,6 +142,9 @@ func playFork(args []string, advice string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
+	if _, ok := o.isLeague(""); ok {
+		return runLeagueScreen(o, "", keys, stdout, advice...)
+	}
 	p, err := setup(o, "", 0, needTerminal)
 	if err != nil {
 		return err
@@ -144,8 +152,8 @@ func playFork(args []string, advice string, stdout, stderr io.Writer) error {
 	ctx, cancel := interruptContext()
 	defer cancel()
 	history := resumedHistory(true, p.session, stderr)
-	if advice != "" {
-		if err := p.runner.Send(agent.Command{Cmd: agent.CmdAdvise, Text: advice}); err != nil {
+	for _, c := range advice {
+		if err := p.runner.Send(c); err != nil {
 			return errors.Join(err, p.Close())
 		}
 	}

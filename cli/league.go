@@ -247,10 +247,15 @@ func (lp *leaguePlay) describe() string {
 
 // runLeagueScreen plays a league on the screen: the focused seat's panes, a seat bar,
 // and one queue of every seat's calls (package ui).
-func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout io.Writer) error {
+func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout io.Writer, advice ...agent.Command) error {
 	lp, err := setupLeague(o, resumed, 0, needTerminal)
 	if err != nil {
 		return err
+	}
+	for _, c := range advice { // a fork's first advice (replay's fork key), before any step
+		if err := lp.Send(c); err != nil {
+			return errors.Join(err, lp.Close())
+		}
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()

@@ -30,15 +30,19 @@ import (
 // panes apart as the league's screen does (seats.go): the panes show the selected
 // step's seat, the seat bar every seat as it stood at that point, and the timeline and
 // status line name the seat. A step number typed to jump to is the selected seat's; the
-// next-seat key shows the next seat at this point of the timeline. Forking a league
-// from here is not offered (a seat's own session can be replayed and forked alone).
+// next-seat key shows the next seat at this point of the timeline. Forking forks the
+// whole league as it stood when its first seat began its step at this point, the first
+// advice going to the selected step's seat.
 
 // ReplayChoice is what the person chose on the replay screen: to quit (Fork false), or
-// to fork at Step with Advice as the first advice ("" for none).
+// to fork at Step with Advice as the first advice ("" for none). In a league's replay
+// Step is the first seat's step (a league forks at the moment its first seat began a
+// step: --fork LEAGUE@STEP) and Seat the seat the advice is for, the selected step's.
 type ReplayChoice struct {
 	Fork   bool
 	Step   int
 	Advice string
+	Seat   string
 }
 
 // replayInput is what the replay screen's input line is for.
@@ -226,9 +230,9 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
-		if seat := r.seat(); seat != "" {
-			r.hint = "a league cannot fork here: replay " + seat + "'s session alone to fork it"
-			return nil
+		if seat := r.seat(); seat != "" && r.m.seats.on() {
+			first := r.m.seats.list[0].Name
+			return r.ask(inputAdvice, "advice for "+seat+"› ", fmt.Sprintf("forks the league at %s's step %d; enter plays, esc cancels", first, r.forkStep()))
 		}
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
 	case r.m.seats.on() && key.Matches(msg, km.NextSeat):
@@ -292,7 +296,10 @@ func (r *ReplayModel) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 		r.inputFor = inputNone
 		r.input.Blur()
 		if what == inputAdvice {
-			r.choice = ReplayChoice{Fork: true, Step: r.Selected(), Advice: text}
+			r.choice = ReplayChoice{Fork: true, Step: r.forkStep(), Advice: text}
+			if r.m.seats.on() {
+				r.choice.Seat = r.seat()
+			}
 			return tea.Quit
 		}
 		n, err := strconv.Atoi(text)
@@ -344,23 +351,42 @@ func (r *ReplayModel) stepIndex(n int) int {
 	return at
 }
 
-// nextSeat selects the next seat's step at this point of the timeline: its last step
-// up to the one selected, else its first.
+// nextSeat selects the next seat's step at this point of the timeline.
 func (r *ReplayModel) nextSeat() {
 	s := &r.m.seats
 	next := s.list[(max(s.index(r.seat()), 0)+1)%len(s.list)].Name
-	at := -1
-	for i := range r.rp.Steps {
-		if stepSeat(&r.rp.Steps[i]) == next && (at < 0 || i <= r.idx) {
-			at = i
-		}
-	}
+	at := r.seatStepAt(next)
 	if at < 0 {
 		r.hint = next + " played no step"
 		return
 	}
 	r.idx = at
 	r.rebuild()
+}
+
+// seatStepAt is the index of seat's step at this point of the timeline: its last step
+// up to the one selected, else its first; -1 when it has none.
+func (r *ReplayModel) seatStepAt(seat string) int {
+	at := -1
+	for i := range r.rp.Steps {
+		if stepSeat(&r.rp.Steps[i]) == seat && (at < 0 || i <= r.idx) {
+			at = i
+		}
+	}
+	return at
+}
+
+// forkStep is the step a fork at the selected step starts from: that step, or in a
+// league the first seat's step at this point (--fork LEAGUE@STEP counts the first
+// seat's steps).
+func (r *ReplayModel) forkStep() int {
+	if !r.m.seats.on() {
+		return r.Selected()
+	}
+	if at := r.seatStepAt(r.m.seats.list[0].Name); at >= 0 {
+		return r.rp.Steps[at].Step
+	}
+	return 1
 }
 
 // move selects the step at index i (kept within the session).

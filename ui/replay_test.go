@@ -195,9 +195,21 @@ func TestLeagueReplayNamesTheSeat(t *testing.T) {
 			if r.Update(keyPress("s")); r.seat() != "Heron" || r.Selected() != 4 {
 				t.Errorf("next seat from Finch's step 4: %s's step %d, want Heron's 4", r.seat(), r.Selected())
 			}
+			// Forking at Finch's step 4 forks the league at Heron's (the first seat's) step
+			// 4, begun just before; the advice is Finch's.
 			r.Update(keyPress("."))
-			if r.Update(keyPress("f")); r.inputFor != inputNone || !strings.Contains(r.hint, "cannot fork here") {
-				t.Errorf("fork on a league's replay: input %d, hint %q", r.inputFor, r.hint)
+			r.Update(keyPress("f"))
+			if screen = ansi.Strip(r.render()); !strings.Contains(screen, "advice for Finch›") || !strings.Contains(screen, "forks the league at Heron's step 4") {
+				t.Errorf("fork on Finch's step 4 does not say where the league forks:\n%s", screen)
+			}
+			for _, k := range "sell" {
+				r.Update(keyPress(string(k)))
+			}
+			if _, cmd := r.Update(keyPress("enter")); cmd == nil {
+				t.Error("forking did not end the replay")
+			}
+			if c := r.choice; !c.Fork || c.Step != 4 || c.Seat != "Finch" || c.Advice != "sell" {
+				t.Errorf("choice = %+v, want the league forked at step 4 with advice sell for Finch", c)
 			}
 		})
 	}
