@@ -274,7 +274,11 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, std
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
-	fmt.Fprintf(stdout, "league %s saved in %s\n", lp.name, lp.host.book.Path())
+	again := "coplay --resume " + shellWord(lp.name)
+	if o.data != "" {
+		again += " --data " + shellWord(o.data)
+	}
+	fmt.Fprintf(stdout, "League %s is saved (%s). To go on with every seat:\n  %s\n", lp.name, lp.describe(), again)
 	return errors.Join(uiErr, runErr, lp.Close())
 }
 
