@@ -34,7 +34,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
 	if league, ok := o.isLeague(resume); ok {
-		return runLeagueScreen(o, league, keys, stdout)
+		return runLeagueScreen(o, league, keys, stdout, stderr)
 	}
 	// The terminal is checked once the notebook and the session to resume are known to
 	// be good (so their mistakes are reported with or without one) and before a new

@@ -143,7 +143,7 @@ func playFork(args []string, advice []agent.Command, stdout, stderr io.Writer) e
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
 	if _, ok := o.isLeague(""); ok {
-		return runLeagueScreen(o, "", keys, stdout, advice...)
+		return runLeagueScreen(o, "", keys, stdout, stderr, advice...)
 	}
 	p, err := setup(o, "", 0, needTerminal)
 	if err != nil {

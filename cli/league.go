@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -247,7 +248,7 @@ func (lp *leaguePlay) describe() string {
 
 // runLeagueScreen plays a league on the screen: the focused seat's panes, a seat bar,
 // and one queue of every seat's calls (package ui).
-func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout io.Writer, advice ...agent.Command) error {
+func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, stderr io.Writer, advice ...agent.Command) error {
 	lp, err := setupLeague(o, resumed, 0, needTerminal)
 	if err != nil {
 		return err
@@ -262,7 +263,7 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout io.W
 	runDone := make(chan error, 1)
 	go func() { runDone <- lp.Run(ctx) }()
 	first := lp.seats[0]
-	info := screenInfo(first.hello(o), keys, nil)
+	info := screenInfo(first.hello(o), keys, lp.history(resumed != "" || o.fork != "", stderr))
 	// The world's title, not the first seat's ("Arena (…) · Heron"): the status bar
 	// shows it whichever seat is focused.
 	info.Game = strings.TrimSuffix(first.title, " · "+lp.Seats()[0].Name)
@@ -278,6 +279,24 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout io.W
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
-	fmt.Fprintf(stdout, "league %s saved in %s\n", lp.name, lp.host.book.Path())
+	again := "coplay --resume " + shellWord(lp.name)
+	if o.data != "" {
+		again += " --data " + shellWord(o.data)
+	}
+	fmt.Fprintf(stdout, "League %s is saved (%s). To go on with every seat:\n  %s\n", lp.name, lp.describe(), again)
 	return errors.Join(uiErr, runErr, lp.Close())
+}
+
+// history is what each seat's journal holds of a resumed or forked league, for the
+// screen's logs: every seat's last events, stamped with its seat, on one timeline.
+func (lp *leaguePlay) history(resume bool, stderr io.Writer) []agent.Event {
+	var out []agent.Event
+	for i, p := range lp.seats {
+		seat := lp.Seats()[i].Name
+		for _, ev := range resumedHistory(resume, p.session, stderr) {
+			out = append(out, league.Stamp(seat, ev))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b agent.Event) int { return a.Time.Compare(b.Time) })
+	return out
 }

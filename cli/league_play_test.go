@@ -353,3 +353,38 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 		t.Fatalf("%d forked seats, want 2", forks)
 	}
 }
+
+func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
+	dir := t.TempDir()
+	conf := "[league]\nrules = [\"allow work\"]\n\n[profiles.\"eager/default\"]\nbrain = \"autopilot\"\napprove = \"all\"\n"
+	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_CONFIG_HOME=" + dir, "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	lr := startLeague(t, env, "--game", "arena", "--data", filepath.Join(t.TempDir(), "l.db"),
+		"--seat", "Heron=autopilot", "--seat", "Finch=eager")
+	ruled := func(evs []agent.Event, seat string) bool {
+		for _, ev := range evs {
+			if ev.Seat == seat && ev.Type == agent.EventDecision && ev.Decision.By == "rule" && ev.Decision.Rule == "allow work" {
+				return true
+			}
+		}
+		return false
+	}
+	lr.until("both seats' work approved by the league's rule", func(evs []agent.Event) bool {
+		return ruled(evs, "Heron") && ruled(evs, "Finch")
+	})
+	lr.finish()
+	handedOver := map[string]bool{}
+	for _, ev := range lr.seen {
+		if ev.Type == agent.EventKeepPlaying && ev.KeepPlaying != nil {
+			handedOver[ev.Seat] = *ev.KeepPlaying
+		}
+	}
+	if !handedOver["Finch"] || handedOver["Heron"] {
+		t.Fatalf("play handed over %v: want Finch's (its profile's approve = all), not Heron's (ask)", handedOver)
+	}
+}
