@@ -253,13 +253,13 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, std
 	if err != nil {
 		return err
 	}
+	ctx, cancel := interruptContext()
+	defer cancel()
 	for _, c := range advice { // a fork's first advice (replay's fork key), before any step
 		if err := lp.Send(c); err != nil {
 			return errors.Join(err, lp.Close())
 		}
 	}
-	ctx, cancel := interruptContext()
-	defer cancel()
 	runDone := make(chan error, 1)
 	go func() { runDone <- lp.Run(ctx) }()
 	first := lp.seats[0]
