@@ -23,6 +23,12 @@ const maxCommandLine = 1 << 20
 // a person (or at once, when play is not handed over), as a lone runner does. Headless
 // returns when every seat has stopped.
 func Headless(ctx context.Context, l *League, in io.Reader, out io.Writer) error {
+	return HeadlessFrom(ctx, l, l.Events(), in, out)
+}
+
+// HeadlessFrom is Headless reading the events from events instead of l.Events(): a copy
+// of the league's stream that others watch too (package live's Hub).
+func HeadlessFrom(ctx context.Context, l *League, events <-chan agent.Event, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inputDone := make(chan struct{})
@@ -59,7 +65,6 @@ func Headless(ctx context.Context, l *League, in io.Reader, out io.Writer) error
 	needsPerson := map[string]bool{} // by seat: it waits for a person
 	orphaned := map[string]bool{}    // by seat: told that nobody will answer
 	writeFailed := false
-	events := l.Events()
 	for events != nil {
 		select {
 		case ev, ok := <-events:
