@@ -111,10 +111,12 @@ func checkLeagueSeats(ctx context.Context, gameName string, seats []string) erro
 	if err == nil {
 		_, err = gfs.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats)
 	}
-	if errors.Is(err, game.ErrNoLeague) {
+	if err != nil {
+		// Only the command line is checked here (the seats' names and count, the
+		// game's flags): a mistake in it.
 		return usagef("%v", err)
 	}
-	return err
+	return nil
 }
 
 // notSeatChar matches what a derived seat name replaces with '-'.
