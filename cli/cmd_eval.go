@@ -220,9 +220,7 @@ func printEval(w *secret.Writer, stderr io.Writer, rep eval.Report, asJSON bool,
 		// Tables carry these lines; JSON readers have model_failures and model_error,
 		// and the person who ran it still sees why on stderr.
 		eval.WriteModelFailures(stderr, rep, "coplay eval: ")
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeIndented(w, rep); err != nil {
 			return err
 		}
 	} else {
@@ -232,6 +230,13 @@ func printEval(w *secret.Writer, stderr io.Writer, rep eval.Report, asJSON bool,
 		}
 	}
 	return w.Flush()
+}
+
+// writeIndented writes v to w as indented JSON.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // loadConfigFile reads --config, or the default file when it exists.

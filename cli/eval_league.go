@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -270,9 +269,7 @@ func printLeague(w *secret.Writer, rep eval.LeagueReport, asJSON bool, out strin
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeIndented(w, rep); err != nil {
 			return err
 		}
 	} else {

@@ -114,7 +114,13 @@ type creditPoint struct {
 // Run plays jobs, parallel at a time, and returns their episodes in the order of jobs.
 // onStep is called for every step played, from any goroutine.
 func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode {
-	episodes := make([]Episode, len(jobs))
+	return runAll(ctx, jobs, parallel, onStep, Play)
+}
+
+// runAll plays jobs with play, parallel at a time, and returns what each gave in the
+// order of jobs.
+func runAll[J, E any](ctx context.Context, jobs []J, parallel int, onStep func(), play func(context.Context, J, func()) E) []E {
+	out := make([]E, len(jobs))
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -123,11 +129,11 @@ func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			episodes[i] = Play(ctx, j, onStep)
+			out[i] = play(ctx, j, onStep)
 		}()
 	}
 	wg.Wait()
-	return episodes
+	return out
 }
 
 // Play plays one job in its own game and notebook, with every call approved, and

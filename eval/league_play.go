@@ -44,20 +44,7 @@ type SeatSetup struct {
 // RunLeague plays jobs, parallel at a time, and returns their episodes in the order of
 // jobs. onStep is called for every step of every seat, from any goroutine.
 func RunLeague(ctx context.Context, jobs []LeagueJob, parallel int, onStep func()) []LeagueEpisode {
-	episodes := make([]LeagueEpisode, len(jobs))
-	sem := make(chan struct{}, max(parallel, 1))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			episodes[i] = PlayLeague(ctx, j, onStep)
-		}()
-	}
-	wg.Wait()
-	return episodes
+	return runAll(ctx, jobs, parallel, onStep, PlayLeague)
 }
 
 // PlayLeague plays one league episode: every seat's runner at once in the one world,
