@@ -45,7 +45,7 @@ type leagueSeat struct {
 // leagueFlags are eval's league flags as given.
 type leagueFlags struct {
 	on       bool       // --league
-	seats    stringList // --seat NAME=PROFILE
+	seats    seatList   // --seat NAME=PROFILE
 	profiles stringList // --profile
 }
 
@@ -71,16 +71,12 @@ func (f leagueFlags) check(fromSpec string) error {
 // every seat name checked by the world.
 func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName string) ([]leagueSeat, error) {
 	var seats []leagueSeat
-	for _, spec := range f.seats {
-		name, prof, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || prof == "" {
-			return nil, usagef("--seat %q: want NAME=PROFILE (e.g. --seat Heron=autopilot)", spec)
-		}
-		pl, err := planProfile(file, prof, gameName)
+	for _, s := range f.seats {
+		pl, err := planProfile(file, s.profile, gameName)
 		if err != nil {
-			return nil, fmt.Errorf("--seat %s: %w", name, err)
+			return nil, fmt.Errorf("--seat %s: %w", s.name, err)
 		}
-		seats = append(seats, leagueSeat{name: name, plan: pl})
+		seats = append(seats, leagueSeat{name: s.name, plan: pl})
 	}
 	if len(seats) == 0 {
 		plans, err := planProfiles(file, f.profiles, gameName)

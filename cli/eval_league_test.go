@@ -135,7 +135,7 @@ func TestEvalLeagueRefusals(t *testing.T) {
 		{[]string{"--league", "--profile", "autopilot", "--profile", "pacifist", "--from", "s@3"}, 2, "--league plays new worlds from --seeds"},
 		{[]string{"--league", "--game", "openapi", "--profile", "autopilot", "--profile", "pacifist"}, 2, "eval plays the built-in seeded games"},
 		{[]string{"--seat", "Heron=autopilot"}, 2, "at least two seats, not one"},
-		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch"}, 2, `--seat "Finch": want NAME=PROFILE`},
+		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch"}, 2, `want NAME=PROFILE (like Heron=autopilot, Lark=script:lark.json or Finch=fast/cheap), not "Finch"`},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "heron=pacifist"}, 2, "given twice"},
 		{[]string{"--game", "arena", "--seat", "Mara=autopilot", "--seat", "Finch=pacifist"}, 2, "has a member's name"},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch=nobody"}, 1, `--seat Finch: --profile: no profile "nobody"`},

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
@@ -39,6 +38,21 @@ type SeatSetup struct {
 	// Community is the arena community the seat starts in ("" in other worlds).
 	Community string
 	*Setup
+}
+
+// leagueName is the league of an eval's episode, as its seats' sessions record it;
+// seat S plays session eval-S.
+const leagueName = "eval"
+
+// recordSeat notes the league and the seat in the seat's session, where the notebook
+// records them.
+func recordSeat(sess *notes.Session, league, seat string) error {
+	if r, ok := any(sess).(interface {
+		SetLeague(league, seat string) error
+	}); ok {
+		return r.SetLeague(league, seat)
+	}
+	return nil
 }
 
 // RunLeague plays jobs, parallel at a time, and returns their episodes in the order of
@@ -85,11 +99,19 @@ func PlayLeague(ctx context.Context, j LeagueJob, onStep func()) LeagueEpisode {
 		book.Redact(s.Secrets...)
 	}
 	gate := agent.NewGate()
-	league := "league-" + time.Now().UTC().Format("2006-01-02-1504")
 	runners := make([]*agent.Runner, len(ls.Seats))
 	job := Job{Game: j.Game, Steps: j.Steps}
 	for i, s := range ls.Seats {
-		if runners[i], err = newRunner(book, league+"-"+s.Seat, job, s.Setup, gate); err != nil {
+		st := *s.Setup
+		st.Record = func(sess *notes.Session) error {
+			if s.Record != nil {
+				if err := s.Record(sess); err != nil {
+					return err
+				}
+			}
+			return recordSeat(sess, leagueName, s.Seat)
+		}
+		if runners[i], err = newRunner(book, leagueName+"-"+s.Seat, job, &st, gate); err != nil {
 			return fail(err)
 		}
 	}
