@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,33 +39,90 @@ type leagueFigures struct {
 }
 
 // BenchmarkLeague plays the autopilot alone and then in 6 seats of one arena (seed 1,
-// the eval's arena speed, the same steps per seat), each in a fresh child process so
-// that peaks do not mix, and reports each one's peak RSS (VmHWM), CPU time per
-// seat-step (user + system over every seat's steps), and the ratios of 6 seats to 1.
-// The goals (issue 40): RSS ratio ≤ 2.5, CPU per seat-step ratio ≤ 1.5.
+// the eval's arena speed 600, 100 steps a seat), each in a fresh child process so that
+// peaks do not mix, and reports each one's peak RSS, CPU time per seat-step (user +
+// system over every seat's steps), and the ratios of 6 seats to 1. The goals (issue
+// 40): RSS ratio ≤ 2.5, CPU per seat-step ratio ≤ 1.5. Two ways:
 //
-//	go test -run '^$' -bench League -benchtime 1x ./cli/
+//   - eval: the test binary re-executed plays `coplay eval --league`'s episode
+//     (eval.PlayLeague; no state saved), measured inside from opening the world to the
+//     last seat's end (VmHWM; getrusage);
+//
+//   - run: `coplay run --headless --approve all --seat ...` as a person runs it, every
+//     seat's state saved to its session, measured whole by the parent (the child's
+//     rusage: maxrss and CPU, start-up included).
+//
+//     go test -run '^$' -bench League -benchtime 1x ./cli/
 func BenchmarkLeague(b *testing.B) {
 	const steps = 100
-	var one, six leagueFigures
-	for i := 0; i < b.N; i++ {
-		one, six = leagueChild(b, 1, steps), leagueChild(b, 6, steps)
-	}
+	b.Run("eval", func(b *testing.B) {
+		var one, six leagueFigures
+		for i := 0; i < b.N; i++ {
+			one, six = leagueChild(b, 1, steps), leagueChild(b, 6, steps)
+		}
+		reportLeague(b, one, six)
+	})
+	b.Run("run", func(b *testing.B) {
+		bin := coplayBinaryB(b)
+		var one, six leagueFigures
+		for i := 0; i < b.N; i++ {
+			one, six = leagueRun(b, bin, 1, steps), leagueRun(b, bin, 6, steps)
+		}
+		reportLeague(b, one, six)
+	})
+}
+
+// reportLeague reports the figures of 1 and 6 seats and their ratios.
+func reportLeague(b *testing.B, one, six leagueFigures) {
 	perStep := func(f leagueFigures) float64 { return f.CPU * 1e6 / float64(max(f.SeatSteps, 1)) }
 	mb := func(n int64) float64 { return float64(n) / (1 << 20) }
 	b.ReportMetric(mb(one.PeakRSS), "rss-MB-1-seat")
 	b.ReportMetric(mb(six.PeakRSS), "rss-MB-6-seats")
 	b.ReportMetric(float64(six.PeakRSS)/float64(one.PeakRSS), "rss-ratio")
-	// Most of a coplay process's RSS is there before any world opens (its 80 MB binary's
-	// pages and packages' start-up): the growth from there is what the seats cost.
-	b.ReportMetric(float64(six.PeakRSS-six.BaseRSS)/float64(one.PeakRSS-one.BaseRSS), "rss-growth-ratio")
 	b.ReportMetric(perStep(one), "cpu-µs/seat-step-1")
 	b.ReportMetric(perStep(six), "cpu-µs/seat-step-6")
 	b.ReportMetric(perStep(six)/perStep(one), "cpu-ratio")
-	for _, f := range []leagueFigures{one, six} {
-		b.Logf("%d seat(s): %d seat-steps in %.1fs wall, %.3fs CPU; RSS peak %.1f MB (%.1f MB before the world), Go heap from the system %.1f MB",
-			f.Seats, f.SeatSteps, f.Wall, f.CPU, mb(f.PeakRSS), mb(f.BaseRSS), mb(int64(f.HeapPeak)))
+	if one.BaseRSS > 0 {
+		// Most of a coplay process's RSS is there before any world opens (its 80 MB
+		// binary's pages and packages' start-up): the growth is what the seats cost.
+		b.ReportMetric(float64(six.PeakRSS-six.BaseRSS)/float64(one.PeakRSS-one.BaseRSS), "rss-growth-ratio")
 	}
+	for _, f := range []leagueFigures{one, six} {
+		inside := ""
+		if f.BaseRSS > 0 {
+			inside = fmt.Sprintf(" (%.1f MB before the world; Go heap from the system %.1f MB)", mb(f.BaseRSS), mb(int64(f.HeapPeak)))
+		}
+		b.Logf("%d seat(s): %d seat-steps in %.1fs wall, %.3fs CPU; RSS peak %.1f MB%s", f.Seats, f.SeatSteps, f.Wall, f.CPU, mb(f.PeakRSS), inside)
+	}
+}
+
+// leagueRun plays seats autopilot seats for steps steps each with `coplay run
+// --headless` in a fresh notebook, and returns the child's figures from its rusage and
+// the steps its events report.
+func leagueRun(b *testing.B, bin string, seats, steps int) leagueFigures {
+	b.Helper()
+	args := []string{"run", "--headless", "--game", "arena", "--seed", "1", "--speed", strconv.Itoa(evalArenaSpeed), "--approve", "all",
+		"--data", filepath.Join(b.TempDir(), "coplay.db"), "--steps", strconv.Itoa(steps)}
+	for _, name := range leagueFigureSeats[:seats] {
+		args = append(args, "--seat", name+"=autopilot")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "XDG_CONFIG_HOME="+b.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("coplay %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	f := leagueFigures{Seats: seats, Wall: time.Since(start).Seconds()}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	f.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	f.PeakRSS = ru.Maxrss << 10 // kB on Linux
+	f.SeatSteps = bytes.Count(stdout.Bytes(), []byte(`"type":"step"`))
+	if f.SeatSteps != seats*steps {
+		b.Fatalf("coplay run played %d seat-steps, want %d\n%s", f.SeatSteps, seats*steps, stderr.String())
+	}
+	return f
 }
 
 // leagueChild runs the test binary as a child playing seats seats for steps steps each,
