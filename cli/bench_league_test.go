@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,8 +100,8 @@ func reportLeague(b *testing.B, one, six leagueFigures) {
 // the steps its events report.
 func leagueRun(b *testing.B, bin string, seats, steps int) leagueFigures {
 	b.Helper()
-	args := []string{"run", "--headless", "--game", "arena", "--seed", "1", "--speed", strconv.Itoa(evalArenaSpeed), "--approve", "all",
-		"--data", filepath.Join(b.TempDir(), "coplay.db"), "--steps", strconv.Itoa(steps)}
+	args := []string{"run", "--headless", "--game", "arena", "--seed", "1", "--speed", fmt.Sprint(evalArenaSpeed), "--approve", "all",
+		"--data", filepath.Join(b.TempDir(), "coplay.db"), "--steps", fmt.Sprint(steps)}
 	for _, name := range leagueFigureSeats[:seats] {
 		args = append(args, "--seat", name+"=autopilot")
 	}
