@@ -57,7 +57,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	var lf leagueFlags
 	fs.Var(&lf.profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
 	fs.BoolVar(&lf.on, "league", false, "play every --profile in one world per seed, a seat each (named after the profile; seats and so arena communities shuffled per seed), and rate them against each other (OpenSkill)")
-	fs.Var(&lf.seats, "seat", "`NAME=PROFILE`: a league seat and what plays it (autopilot, script:FILE, or a profile); repeat for each seat, instead of --profile; implies --league")
+	fs.Var(&lf.seats, "seat", "a league seat and what plays it, `NAME=PROFILE` (PROFILE: autopilot, script:FILE, or a profile); repeat for each seat, instead of --profile; implies --league")
 	seedList := fs.String("seeds", "1", "`seeds` of the built-in world: a list such as 1,2,3 or 1-5")
 	steps := fs.Int("steps", 200, "steps per episode (`n`)")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
