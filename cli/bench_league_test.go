@@ -57,7 +57,7 @@ func BenchmarkLeague(b *testing.B) {
 	b.Run("eval", func(b *testing.B) {
 		var one, six leagueFigures
 		for i := 0; i < b.N; i++ {
-			one, six = leagueChild(b, 1, steps), leagueChild(b, 6, steps)
+			one, six = evalFigures(b, 1, steps), evalFigures(b, 6, steps)
 		}
 		reportLeague(b, one, six)
 	})
@@ -65,7 +65,7 @@ func BenchmarkLeague(b *testing.B) {
 		bin := coplayBinaryB(b)
 		var one, six leagueFigures
 		for i := 0; i < b.N; i++ {
-			one, six = leagueRun(b, bin, 1, steps), leagueRun(b, bin, 6, steps)
+			one, six = runFigures(b, bin, 1, steps), runFigures(b, bin, 6, steps)
 		}
 		reportLeague(b, one, six)
 	})
@@ -95,10 +95,10 @@ func reportLeague(b *testing.B, one, six leagueFigures) {
 	}
 }
 
-// leagueRun plays seats autopilot seats for steps steps each with `coplay run
+// runFigures plays seats autopilot seats for steps steps each with `coplay run
 // --headless` in a fresh notebook, and returns the child's figures from its rusage and
 // the steps its events report.
-func leagueRun(b *testing.B, bin string, seats, steps int) leagueFigures {
+func runFigures(b *testing.B, bin string, seats, steps int) leagueFigures {
 	b.Helper()
 	args := []string{"run", "--headless", "--game", "arena", "--seed", "1", "--speed", fmt.Sprint(evalArenaSpeed), "--approve", "all",
 		"--data", filepath.Join(b.TempDir(), "coplay.db"), "--steps", fmt.Sprint(steps)}
@@ -124,9 +124,9 @@ func leagueRun(b *testing.B, bin string, seats, steps int) leagueFigures {
 	return f
 }
 
-// leagueChild runs the test binary as a child playing seats seats for steps steps each,
+// evalFigures runs the test binary as a child playing seats seats for steps steps each,
 // and returns its figures.
-func leagueChild(b *testing.B, seats, steps int) leagueFigures {
+func evalFigures(b *testing.B, seats, steps int) leagueFigures {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run", "^$")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d", leagueFiguresEnv, seats, steps), "OPENAI_API_KEY=", "OPENAI_BASE_URL=")
