@@ -160,9 +160,9 @@ func playLeagueFigures(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	var ls []leagueSeat
+	var ls []evalSeat
 	for _, name := range leagueFigureSeats[:seats] {
-		ls = append(ls, leagueSeat{name: name, plan: pl})
+		ls = append(ls, evalSeat{name: name, plan: pl})
 	}
 	w := evalWorld{game: "arena", seeds: []int64{1}, speed: evalArenaSpeed}
 	f := leagueFigures{Seats: seats, BaseRSS: procStatus("VmRSS")}

@@ -36,8 +36,8 @@ import (
 // (seatOrder), and the order decides the arena's communities (game/arena: round-robin by
 // seat order), so shuffling seats shuffles communities.
 
-// leagueSeat is a seat of an eval league: its name and the profile playing it.
-type leagueSeat struct {
+// evalSeat is a seat of an eval league: its name and the profile playing it.
+type evalSeat struct {
 	name string
 	plan evalPlan
 }
@@ -69,14 +69,14 @@ func (f leagueFlags) check(fromSpec string) error {
 
 // leagueSeats resolves the league's seats: every profile before anything is played, and
 // every seat name checked by the world.
-func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName string) ([]leagueSeat, error) {
-	var seats []leagueSeat
+func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName string) ([]evalSeat, error) {
+	var seats []evalSeat
 	for _, s := range f.seats {
 		pl, err := planProfile(file, s.profile, gameName)
 		if err != nil {
 			return nil, fmt.Errorf("--seat %s: %w", s.name, err)
 		}
-		seats = append(seats, leagueSeat{name: s.name, plan: pl})
+		seats = append(seats, evalSeat{name: s.name, plan: pl})
 	}
 	if len(seats) == 0 {
 		plans, err := planProfiles(file, f.profiles, gameName)
@@ -118,8 +118,8 @@ func checkLeagueSeats(ctx context.Context, gameName string, seats []string) erro
 var notSeatChar = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
 // seatsOf names a seat for each plan (see the top of the file).
-func seatsOf(ctx context.Context, plans []evalPlan, gameName string) ([]leagueSeat, error) {
-	var seats []leagueSeat
+func seatsOf(ctx context.Context, plans []evalPlan, gameName string) ([]evalSeat, error) {
+	var seats []evalSeat
 	taken := map[string]bool{}
 	for _, pl := range plans {
 		base := seatBase(pl.spec)
@@ -137,7 +137,7 @@ func seatsOf(ctx context.Context, plans []evalPlan, gameName string) ([]leagueSe
 			return nil, usagef("no seat name for profile %s: name its seat with --seat NAME=%s", pl.spec, pl.spec)
 		}
 		taken[strings.ToLower(name)] = true
-		seats = append(seats, leagueSeat{name: name, plan: pl})
+		seats = append(seats, evalSeat{name: name, plan: pl})
 	}
 	return seats, nil
 }
@@ -182,7 +182,7 @@ func seatOrder(n int, seed int64) []int {
 }
 
 // playEvalLeague plays a league episode on every seed of w and rates the profiles.
-func playEvalLeague(seats []leagueSeat, file *config.File, w evalWorld, steps, parallel int, stderr io.Writer) (eval.LeagueReport, error) {
+func playEvalLeague(seats []evalSeat, file *config.File, w evalWorld, steps, parallel int, stderr io.Writer) (eval.LeagueReport, error) {
 	var ids []eval.ProfileID
 	seen := map[eval.ProfileID]bool{}
 	for _, s := range seats {
@@ -194,7 +194,7 @@ func playEvalLeague(seats []leagueSeat, file *config.File, w evalWorld, steps, p
 	}
 	var jobs []eval.LeagueJob
 	for _, seed := range w.seeds {
-		order := make([]leagueSeat, len(seats))
+		order := make([]evalSeat, len(seats))
 		for i, k := range seatOrder(len(seats), seed) {
 			order[i] = seats[k]
 		}
@@ -216,7 +216,7 @@ func playEvalLeague(seats []leagueSeat, file *config.File, w evalWorld, steps, p
 
 // openLeagueEpisode opens the world of seed with seats in their order, and each seat's
 // game and brain.
-func openLeagueEpisode(ctx context.Context, seats []leagueSeat, file *config.File, w evalWorld, seed int64) (*eval.LeagueSetup, error) {
+func openLeagueEpisode(ctx context.Context, seats []evalSeat, file *config.File, w evalWorld, seed int64) (*eval.LeagueSetup, error) {
 	args := []string{"--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(w.speed, 'g', -1, 64)}
 	if w.game == "universe" {
 		args = append(args, "--no-rate-limit") // as eval's single universe: the brain sets the pace

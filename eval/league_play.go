@@ -44,17 +44,6 @@ type SeatSetup struct {
 // seat S plays session eval-S.
 const leagueName = "eval"
 
-// recordSeat notes the league and the seat in the seat's session, where the notebook
-// records them.
-func recordSeat(sess *notes.Session, league, seat string) error {
-	if r, ok := any(sess).(interface {
-		SetLeague(league, seat string) error
-	}); ok {
-		return r.SetLeague(league, seat)
-	}
-	return nil
-}
-
 // RunLeague plays jobs, parallel at a time, and returns their episodes in the order of
 // jobs. onStep is called for every step of every seat, from any goroutine.
 func RunLeague(ctx context.Context, jobs []LeagueJob, parallel int, onStep func()) []LeagueEpisode {
@@ -109,7 +98,7 @@ func PlayLeague(ctx context.Context, j LeagueJob, onStep func()) LeagueEpisode {
 					return err
 				}
 			}
-			return recordSeat(sess, leagueName, s.Seat)
+			return sess.SetLeague(leagueName, s.Seat)
 		}
 		if runners[i], err = newRunner(book, leagueName+"-"+s.Seat, job, &st, gate); err != nil {
 			return fail(err)
