@@ -124,7 +124,7 @@ func (lp *leaguePlay) start(o options, resumed string, steps int, beforeCreate f
 		if err := p.seatRunner(so, steps, opened); err != nil {
 			return fmt.Errorf("seat %s: %w", so.seat, err)
 		}
-		leagueSeats = append(leagueSeats, league.Seat{Name: so.seat, Model: p.brain.Name(), Runner: p.runner})
+		leagueSeats = append(leagueSeats, league.Seat{Name: so.seat, Model: seatPlayer(seats[i].spec, p.brain.Name()), Runner: p.runner})
 	}
 	lp.League, err = league.New(lp.name, leagueSeats)
 	return err
@@ -343,4 +343,14 @@ func (lp *leaguePlay) notice(text string) {
 	for _, s := range lp.Seats() {
 		_ = s.Runner.Notice(text)
 	}
+}
+
+// seatPlayer says what plays a seat, for the seat bar: the brain, after the profile that
+// chose it when that says more ("calm (autopilot)", "lark (gpt-4o-mini)").
+func seatPlayer(spec seatSpec, brain string) string {
+	name, _, _ := strings.Cut(spec.profile, "/")
+	if name == "autopilot" || name == brain || strings.HasPrefix(spec.profile, "script:") {
+		return brain
+	}
+	return name + " (" + brain + ")"
 }
