@@ -42,8 +42,8 @@ func readLeagueReplay(book *notes.Book, name string) (*replayed, error) {
 		each, infos = append(each, one), append(infos, one.Info)
 	}
 	rp := &replayed{Replay: &agent.Replay{Info: leagueTotals(name, infos)}}
-	for _, info := range infos {
-		rp.seats = append(rp.seats, ui.SeatInfo{Name: info.Seat, Model: info.Model})
+	for _, info := range infos { // the seat bar names what played as the league's did
+		rp.seats = append(rp.seats, ui.SeatInfo{Name: info.Seat, Model: seatPlayer(seatSpec{name: info.Seat, profile: info.Profile}, info.Model)})
 	}
 	for _, one := range each {
 		rp.Before = append(rp.Before, one.Before...)
