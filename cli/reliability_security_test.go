@@ -214,16 +214,7 @@ func TestReliabilityModelCannotApprove(t *testing.T) {
 		{Text: injection, Calls: []llmtest.Call{{ID: "call_orbit", Tool: "orbit_ship", Args: json.RawMessage(ship)}}},
 		{Text: "Done."},
 	}}
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("gate", "spacetraders", "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := newSession(t, "gate", "spacetraders", "scripted")
 	r, model := newFaultRunner(t, sess, g, c, true, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
