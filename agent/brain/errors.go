@@ -1,11 +1,14 @@
 package brain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/secret"
 )
 
 // Kinds of failure. A model brain's errors are *Error values whose Kind is one of
@@ -99,6 +102,26 @@ func (e *Error) Error() string {
 
 // Unwrap returns the Kind, so errors.Is(err, ErrRateLimited) works.
 func (e *Error) Unwrap() error { return e.Kind }
+
+// Endpoint is where a brain sends its calls, as its errors name it: the provider, the
+// variable its key comes from, the model and the API root; and the key, which is
+// scrubbed from whatever a server says back.
+type Endpoint struct {
+	Provider, KeyEnv, Model, BaseURL, Key string
+}
+
+// Stopped is the error of a call cut short because ctx ended: it wraps ctx's cause.
+func (p Endpoint) Stopped(ctx context.Context) error {
+	return fmt.Errorf("%s: %s at %s: stopped: %w", p.Provider, p.Model, p.BaseURL, context.Cause(ctx))
+}
+
+// Mark fills in where e's call went and how many attempts it took, and scrubs the
+// key from its Detail.
+func (p Endpoint) Mark(e *Error, attempts int) {
+	e.Provider, e.KeyEnv = p.Provider, p.KeyEnv
+	e.Model, e.BaseURL, e.Attempts = p.Model, p.BaseURL, attempts
+	e.Detail = secret.New(p.Key).String(e.Detail)
+}
 
 // ByStatus classifies an HTTP error answer by its status, the provider's error type
 // (Anthropic's, https://docs.anthropic.com/en/api/errors; "" where the provider's types
