@@ -13,7 +13,7 @@ import (
 )
 
 // commandFields lists, for each command, the fields it may carry and which of them it
-// must carry.
+// must carry. Every command may also carry "seat" (a league's seat).
 var commandFields = map[CommandType]struct{ allowed, required []string }{
 	CmdDecide:      {[]string{"call_id", "decision", "reason", "args"}, []string{"call_id", "decision"}},
 	CmdAdvise:      {[]string{"text"}, []string{"text"}},
@@ -49,7 +49,7 @@ func ParseCommand(line []byte) (Command, error) {
 		return Command{}, unknownCmd(c.Cmd)
 	}
 	for _, k := range sortedUnion(fields, nil) {
-		if k == "cmd" {
+		if k == "cmd" || k == "seat" {
 			continue
 		}
 		if !contains(spec.allowed, k) {

@@ -27,6 +27,9 @@ func MarshalCommand(c Command) ([]byte, error) {
 		return nil, err
 	}
 	out := map[string]json.RawMessage{"cmd": all["cmd"]}
+	if c.Seat != "" {
+		out["seat"] = all["seat"]
+	}
 	for _, k := range spec.allowed {
 		v, ok := all[k]
 		if !ok {

@@ -54,6 +54,9 @@ type Event struct {
 	Time time.Time `json:"time"`
 	Type EventType `json:"type"`
 	Step int       `json:"step,omitempty"`
+	// Seat is the league seat the event belongs to ("" outside a league). A runner never
+	// sets it, so its journal is a lone session's; package league stamps it.
+	Seat string `json:"seat,omitempty"`
 
 	Text        string            `json:"text,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
@@ -195,6 +198,9 @@ type Command struct {
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields
+	// Seat is the league seat the command is for ("" outside a league; in one, pause,
+	// resume, stop and rule without a seat are for every seat). A runner ignores it.
+	Seat string `json:"seat,omitempty"`
 	// Via is where the command was given (Decision.Via). It is set by whoever carries
 	// the command to the runner, never read from a command's JSON, so a client cannot
 	// claim to be another.

@@ -49,7 +49,7 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 			where := fmt.Sprintf("stdin line %d", n)
 			c, err := ParseCommand(line)
 			if err != nil {
-				r.enqueue(command{refused: where + ": " + err.Error()})
+				r.Refuse(where + ": " + err.Error())
 				continue
 			}
 			c.Via = "stdin"
@@ -74,7 +74,7 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 				continue
 			}
 			if ev.Type == EventState {
-				needsPerson = ev.State == Idle || ev.State == Deciding || ev.State == Paused
+				needsPerson = NeedsPerson(ev.State)
 			}
 			if ev.Type == EventTextDelta || writeFailed {
 				continue
@@ -85,12 +85,32 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 			}
 		case <-inClosed:
 			inClosed = nil
-			r.enqueue(command{inEnded: true})
+			r.EndInput()
 		}
 		if inClosed == nil && needsPerson && !stopSent {
 			stopSent = true
-			r.enqueue(command{orphaned: true})
+			r.Orphan()
 		}
 	}
 	return <-runErr
 }
+
+// SendLine is Send for a command read from a line of input: a refusal's message begins
+// with where ("stdin line 3"). A driver of its own (package league's Headless) uses it.
+func (r *Runner) SendLine(c Command, where string) error { return r.send(c, where) }
+
+// Refuse reports a line of input that is not a command as an error event, as Headless
+// does: text says where and what was wrong.
+func (r *Runner) Refuse(text string) error { return r.enqueue(command{refused: text}) }
+
+// EndInput tells the runner that its person's input reached its end, as Headless does
+// when stdin closes: with play handed over it plays on while it needs nobody.
+func (r *Runner) EndInput() error { return r.enqueue(command{inEnded: true}) }
+
+// Orphan tells the runner that its input has ended and it waits for a person who can no
+// longer answer, as Headless does: the run stops, saying "stdin closed".
+func (r *Runner) Orphan() error { return r.enqueue(command{orphaned: true}) }
+
+// NeedsPerson reports whether a state is one in which the run waits for a person
+// (a decision, advice after a turn, or a resume).
+func NeedsPerson(s State) bool { return s == Idle || s == Deciding || s == Paused }

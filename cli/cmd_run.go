@@ -31,6 +31,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if *steps < 0 {
 		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
 	}
+	if len(o.seats) > 0 {
+		return runLeagueHeadless(o, *steps, stdout, stderr)
+	}
 	p, err := setup(o, resume, *steps, nil)
 	if err != nil {
 		return err

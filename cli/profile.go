@@ -59,6 +59,7 @@ func (o *options) registerProfile(fs *flag.FlagSet) {
 func applyConfig(o *options, fs *flag.FlagSet) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.given = set
 	path, explicit := o.pr.configPath, set["config"]
 	if !explicit {
 		var err error
@@ -197,6 +198,11 @@ func (o *options) fixedRules() []agent.FixedRule {
 	if o.pr.file != nil {
 		for _, l := range o.pr.file.Defaults.Rules {
 			out = append(out, agent.FixedRule{Line: l, From: "config.toml"})
+		}
+	}
+	if o.seat != "" && o.pr.file != nil {
+		for _, l := range o.pr.file.League.Rules {
+			out = append(out, agent.FixedRule{Line: l, From: "config.toml [league]"})
 		}
 	}
 	if o.pr.prof != nil {

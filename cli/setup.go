@@ -68,6 +68,14 @@ type options struct {
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
 	steer   steerOptions   // notifications and SSH (steer.go)
+
+	// seats are --seat NAME=PROFILE: with any, the run is a league (league.go).
+	seats seatList
+	// seat is, in one seat's options, the seat's name ("" = a lone run).
+	seat string
+	// given names the flags the command line set (applyConfig): a seat's profile fills
+	// only what they leave.
+	given map[string]bool
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -89,6 +97,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's price: the catalogue's, or [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
+	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE or a config.toml profile (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
 	o.drivers = game.NewFlagSet(fs)
 	o.openers = o.drivers.AddDrivers()
@@ -152,6 +161,7 @@ type play struct {
 	liveErr   string       // why there is no such socket, said once at the start
 	sshAddr   string       // where the session is served over SSH ("" = not)
 	closers   []func() error
+	gate      *agent.Gate // a league's approval queue, shared by its seats (nil = the runner's own)
 	// resumeNote says what a resume chose that the person may not expect: another kind
 	// of brain than before, a session older than the newest (resume.go); "" = nothing.
 	resumeNote string
@@ -415,6 +425,13 @@ func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
 	if err != nil {
 		return nil, err
 	}
+	return opened, p.adoptGame(o, opened)
+}
+
+// adoptGame makes opened the game this run plays: its secrets scrubbed, its state saved
+// when the run ends, and the profile's settings around it.
+func (p *play) adoptGame(o options, opened *game.Opened) error {
+	var err error
 	p.game, p.title = opened.Game, opened.Title
 	p.skipped = skippedLine(opened.Game)
 	// The game's secrets (an agent token) are scrubbed like the environment's, and a
@@ -434,10 +451,8 @@ func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
 			return session.SaveState(data)
 		})
 	}
-	if p.game, err = o.wrapGame(p.game); err != nil {
-		return nil, err
-	}
-	return opened, nil
+	p.game, err = o.wrapGame(p.game)
+	return err
 }
 
 // openBrain builds the brain brainName names: the autopilot, a scripted model or a model
@@ -507,6 +522,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		// Nothing the game or a model says may carry a key or token on: not to the
 		// model, the game, the journal or the screen. The one scrubber names each.
 		Scrubber:     p.scrub,
+		Gate:         p.gate,
 		Secrets:      append(secrets(), opened.Secrets...),
 		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,

@@ -30,6 +30,19 @@ type File struct {
 	// Profiles are the file's profiles by full name (NAME/EXPERIMENT), plus the
 	// built-in autopilot/default unless the file defines an autopilot profile.
 	Profiles map[string]Profile
+	// League is the [league] table: what holds for every seat of a league.
+	League League
+}
+
+// League is the [league] table: settings for every seat of a league (--seat), under
+// each seat's profile.
+type League struct {
+	// Rules are approval rule lines applied to every seat, with [defaults]' and the
+	// seat's profile's.
+	Rules []string
+	// Approve is the approval policy of every seat whose profile names none and for
+	// which --approve is not given: ask or all ("" = [defaults]').
+	Approve string
 }
 
 // NotifyModes are the values of notify (and --notify): how the screen calls the person

@@ -121,7 +121,7 @@ func TestCheckBadValues(t *testing.T) {
 		{"[profiles.looker]\nbrain = \"model\"\n", `config.toml:1: key profiles.looker: a profile is named NAME/EXPERIMENT`},
 		{"[profiles.looker.fast]\nbrain = \"model\"\n", `write [profiles."looker/EXPERIMENT"], quoted, with a slash`},
 		{"[profiles.\"a/b\"]\nbrain = \"autopilot\"\nmodel = \"x\"\n", `brain autopilot uses no model`},
-		{"colour = 1\n", `config.toml:1: key colour: unknown key (known: defaults, prices, profiles)`},
+		{"colour = 1\n", `config.toml:1: key colour: unknown key (known: defaults, prices, profiles, league)`},
 		{"[defaults]\nmodel = \"a\"\nmodel = \"b\"\n", `config.toml:3: not valid TOML`},
 		{"[defaults\n", `config.toml:2: not valid TOML: expected '.' or ']'`},
 	}

@@ -120,14 +120,15 @@ func child(parent toml.Key, k string) toml.Key {
 
 // The keys of each table, for unknown-key messages.
 var (
-	topKeys      = []string{"defaults", "prices", "profiles"}
+	topKeys      = []string{"defaults", "prices", "profiles", "league"}
+	leagueKeys   = []string{"rules", "approve"}
 	defaultsKeys = []string{"game", "brain", "model", "preset", "base_url", "api_key_env", "approve", "notify", "speed", "no_rate_limit", "allow_plain_http", "profile", "rules",
 		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	priceKeys = []string{"prompt", "completion", "cached_prompt"}
 	// requiredPriceKeys are the price keys every [prices."MODEL"] must have.
 	requiredPriceKeys = []string{"prompt", "completion"}
 	profileKeys       = []string{"default", "brain", "model", "preset", "base_url", "api_key_env", "temperature",
-		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules",
+		"max_tokens", "max_iterations", "history_steps", "prompt", "tools", "hide_tools", "rules", "approve",
 		"max_run_tokens", "max_run_cost", "tool_budget", "pin", "call_timeout"}
 	// flagAliases are keys named after a flag rather than the key, too far from it to
 	// be found as a typo.
@@ -189,6 +190,10 @@ func (c *checker) top(raw map[string]any, f *File) {
 			if t, ok := c.table(key, v); ok {
 				c.profiles(key, t, f)
 			}
+		case "league":
+			if t, ok := c.table(key, v); ok {
+				c.league(key, t, &f.League)
+			}
 		default:
 			c.unknown(key, topKeys)
 		}
@@ -211,12 +216,7 @@ func (c *checker) defaults(key toml.Key, t map[string]any, d *Defaults) {
 				d.Game = s
 			}
 		case "approve":
-			if s, ok := c.str(fk, v); ok {
-				if s != "ask" && s != "all" {
-					c.errf(fk, "want ask or all, not %q", s)
-				}
-				d.Approve = s
-			}
+			d.Approve = c.approve(fk, v)
 		case "notify":
 			if s, ok := c.str(fk, v); ok {
 				if !slices.Contains(NotifyModes, s) {
@@ -413,6 +413,8 @@ func (c *checker) profile(key toml.Key, t map[string]any) Profile {
 			p.Tools = c.strs(fk, v)
 		case "hide_tools":
 			p.HideTools = c.strs(fk, v)
+		case "approve":
+			p.Approve = c.approve(fk, v)
 		default:
 			c.unknown(fk, profileKeys)
 		}
@@ -669,4 +671,27 @@ func (c *checker) ruleLines(key toml.Key, v any) []string {
 		}
 	}
 	return lines
+}
+
+// approve reads an approval policy: ask or all.
+func (c *checker) approve(key toml.Key, v any) string {
+	s, ok := c.str(key, v)
+	if ok && s != "ask" && s != "all" {
+		c.errf(key, "want ask or all, not %q", s)
+	}
+	return s
+}
+
+// league reads the [league] table.
+func (c *checker) league(key toml.Key, t map[string]any, l *League) {
+	for _, k := range c.sortedKeys(key, t) {
+		switch fk := child(key, k); k {
+		case "rules":
+			l.Rules = c.ruleLines(fk, t[k])
+		case "approve":
+			l.Approve = c.approve(fk, t[k])
+		default:
+			c.unknown(fk, leagueKeys)
+		}
+	}
 }

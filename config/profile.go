@@ -30,6 +30,9 @@ type Profile struct {
 	// Rules are approval rule lines (agent/rules) applied to the profile's sessions
 	// with the file's [defaults] rules; they are not written into the session.
 	Rules []string `json:"rules,omitempty"`
+	// Approve is the approval policy of the profile's seat in a league: ask or all
+	// ("" = the league's). A lone run takes --approve and [defaults].
+	Approve string `json:"approve,omitempty"`
 	// Spending is max_run_tokens, max_run_cost, tool_budget, pin and call_timeout; each changes the
 	// profile's version only when set.
 	Spending

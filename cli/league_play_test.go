@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/game"
+)
+
+// leagueRun is a headless league played by the built binary, read as its events come.
+type leagueRun struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	events chan agent.Event
+	seen   []agent.Event
+	stderr *bytes.Buffer
+}
+
+// startLeague starts `coplay run` with args and streams its events.
+func startLeague(t *testing.T, env []string, args ...string) *leagueRun {
+	t.Helper()
+	cmd := exec.Command(coplayBinary(t), append([]string{"run"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	lr := &leagueRun{t: t, cmd: cmd, events: make(chan agent.Event, 1024), stderr: &bytes.Buffer{}}
+	in, out := startPiped(t, cmd, lr.stderr)
+	lr.in = in
+	go func() {
+		defer close(lr.events)
+		eachEvent(t, out, func(ev agent.Event, _ []byte) { lr.events <- ev })
+	}()
+	t.Cleanup(func() {
+		in.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return lr
+}
+
+// send writes one command line.
+func (lr *leagueRun) send(c string) {
+	lr.t.Helper()
+	if _, err := io.WriteString(lr.in, c+"\n"); err != nil {
+		lr.t.Fatal(err)
+	}
+}
+
+// until reads events until done says the run has shown what it should, and fails,
+// saying what is missing, when the run ends first or three minutes pass.
+func (lr *leagueRun) until(what string, done func([]agent.Event) bool) {
+	lr.t.Helper()
+	limit := time.After(3 * time.Minute)
+	for !done(lr.seen) {
+		select {
+		case ev, ok := <-lr.events:
+			if !ok {
+				lr.t.Fatalf("the run ended before %s; stderr:\n%s", what, lr.stderr)
+			}
+			lr.seen = append(lr.seen, ev)
+		case <-limit:
+			lr.t.Fatalf("no %s after 3 minutes (%d events); stderr:\n%s", what, len(lr.seen), lr.stderr)
+		}
+	}
+}
+
+// finish stops every seat (a stop that names no seat is for all) and reads the rest.
+func (lr *leagueRun) finish() {
+	lr.t.Helper()
+	lr.send(`{"cmd":"stop"}`)
+	lr.in.Close()
+	for ev := range lr.events {
+		lr.seen = append(lr.seen, ev)
+	}
+	if err := lr.cmd.Wait(); err != nil {
+		lr.t.Fatalf("coplay run: %v; stderr:\n%s", err, lr.stderr)
+	}
+}
+
+// committedActs counts, by seat, the game actions that ran and succeeded.
+func committedActs(evs []agent.Event) map[string]int {
+	out := map[string]int{}
+	for _, ev := range evs {
+		if ev.Type == agent.EventResult && ev.Call != nil && ev.Call.Kind == game.Act && ev.Result != nil && ev.Result.Err == nil && !ev.Result.Unknown {
+			out[ev.Seat]++
+		}
+	}
+	return out
+}
+
+// larkCassette is a model that writes to Heron once, works a shift, then waits.
+func larkCassette(t *testing.T) *llmtest.Cassette {
+	return &llmtest.Cassette{Name: "lark", Model: "lark-model", Repeat: true, Steps: []llmtest.Step{
+		{Text: "Heron is my neighbour: a word first, then work.", Calls: []llmtest.Call{
+			scall("send_message", `{"to": "Heron", "text": "Heron, Lark here: shall we fight together?"}`),
+			scall("work", `{"job": "farm", "shifts": 1}`),
+		}},
+		{Text: "Nothing more to do until my shift ends."},
+	}}
+}
+
+// leagueConfig writes a config.toml with a profile "lark" whose model is served by srv,
+// and returns the environment that points coplay at it.
+func leagueConfig(t *testing.T, srv *llmtest.Server, extra string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	conf := fmt.Sprintf("[profiles.\"lark/default\"]\nmodel = \"lark-model\"\nbase_url = %q\napi_key_env = \"LARK_KEY\"\n%s", srv.URL(), extra)
+	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"XDG_CONFIG_HOME=" + dir, "LARK_KEY=sk-lark-test-0000", "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+}
+
+func TestLeagueArenaThreeSeats(t *testing.T) {
+	srv := llmtest.NewServer(larkCassette(t))
+	defer srv.Close()
+	env := leagueConfig(t, srv, "")
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", data,
+		"--seat", "Heron=autopilot", "--seat", "Finch=autopilot", "--seat", "Lark=lark")
+	lr.send(`{"cmd":"advise","seat":"Finch","text":"Finch: keep your energy above 40"}`)
+	heardLark := func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Seat == "Heron" && ev.Type == agent.EventTrigger && strings.Contains(ev.Text+fmt.Sprint(ev.Trigger), "Lark") {
+				return true
+			}
+		}
+		return false
+	}
+	lr.until("every seat's committed action and Lark's message as Heron's trigger", func(evs []agent.Event) bool {
+		acts := committedActs(evs)
+		return acts["Heron"] > 0 && acts["Finch"] > 0 && acts["Lark"] > 0 && heardLark(evs)
+	})
+	lr.finish()
+
+	ids := map[string]string{}
+	for _, ev := range lr.seen {
+		if ev.Seat != "Heron" && ev.Seat != "Finch" && ev.Seat != "Lark" {
+			t.Fatalf("event without its seat: %+v", ev)
+		}
+		if ev.Call != nil {
+			if !strings.HasPrefix(ev.Call.ID, ev.Seat+"/") {
+				t.Errorf("call id %q of seat %s does not name its seat", ev.Call.ID, ev.Seat)
+			}
+			if other, ok := ids[ev.Call.ID]; ok && other != ev.Seat {
+				t.Errorf("call id %q is used by %s and %s", ev.Call.ID, other, ev.Seat)
+			}
+			ids[ev.Call.ID] = ev.Seat
+		}
+		if ev.Type == agent.EventAdvice && ev.Seat != "Finch" {
+			t.Errorf("advice for Finch reached %s: %q", ev.Seat, ev.Text)
+		}
+	}
+	advised := 0
+	for _, ev := range lr.seen {
+		if ev.Type == agent.EventAdvice && ev.Seat == "Finch" && strings.Contains(ev.Text, "energy above 40") {
+			advised++
+		}
+	}
+	if advised != 1 {
+		t.Errorf("Finch's advice arrived %d times, want once", advised)
+	}
+}
+
+func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
+		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
+	waiting := func(evs []agent.Event, seat string) *agent.Call {
+		var c *agent.Call
+		for _, ev := range evs {
+			if ev.Seat == seat && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK {
+				c = ev.Call
+			}
+			if ev.Seat == seat && ev.Type == agent.EventDecision && c != nil && ev.Decision.CallID == c.ID {
+				c = nil
+			}
+		}
+		return c
+	}
+	lr.until("a call of Heron's and one of Finch's waiting", func(evs []agent.Event) bool {
+		return waiting(evs, "Heron") != nil && waiting(evs, "Finch") != nil
+	})
+	heron, finch := waiting(lr.seen, "Heron"), waiting(lr.seen, "Finch")
+	lr.send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, finch.ID))
+	lr.until("Finch's approved call to run", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Type == agent.EventResult && ev.Call != nil && ev.Call.ID == finch.ID {
+				return true
+			}
+		}
+		return false
+	})
+	for _, ev := range lr.seen {
+		if ev.Call != nil && ev.Call.ID == heron.ID && (ev.Type == agent.EventToolStart || ev.Type == agent.EventResult) {
+			t.Fatalf("Heron's call %s ran without a decision: %+v", heron.ID, ev)
+		}
+	}
+	if waiting(lr.seen, "Heron") == nil {
+		t.Fatal("Heron's call no longer waits after Finch's was approved")
+	}
+	lr.send(`{"cmd":"decide","call_id":"Wren/x","decision":"approve"}`)
+	lr.until("the refusal of a call of no seat", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Type == agent.EventError && strings.Contains(ev.Text, `no seat "Wren"`) && strings.Contains(ev.Text, "Heron, Finch") {
+				return true
+			}
+		}
+		return false
+	})
+	lr.finish()
+}
+
+func TestLeagueUniverseSeatsHaveTheirOwnAgents(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
+		"--game", "universe", "--approve", "all", "--data", data, "--seat", "ALPHA=autopilot", "--seat", "BETA=autopilot")
+	lr.until("both seats' committed actions", func(evs []agent.Event) bool {
+		acts := committedActs(evs)
+		return acts["ALPHA"] > 0 && acts["BETA"] > 0
+	})
+	lr.finish()
+	for _, ev := range lr.seen {
+		if ev.Type != agent.EventObservation || ev.Observation == nil {
+			continue
+		}
+		own, other := ev.Seat+"-1", "BETA-1"
+		if ev.Seat == "BETA" {
+			other = "ALPHA-1"
+		}
+		if !strings.Contains(ev.Observation.Summary, own) || strings.Contains(ev.Observation.Summary, other) {
+			t.Fatalf("seat %s sees (want its own ship %s, not %s):\n%s", ev.Seat, own, other, ev.Observation.Summary)
+		}
+	}
+}
