@@ -190,8 +190,8 @@ func (lp *leaguePlay) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-// runLeagueScreen plays a league on the screen: the first seat's panes, a seat bar, and
-// one queue of every seat's calls (package ui).
+// runLeagueScreen plays a league on the screen: the focused seat's panes, a seat bar,
+// and one queue of every seat's calls (package ui).
 func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
 	lp, err := setupLeague(o, 0, needTerminal)
 	if err != nil {
@@ -203,11 +203,15 @@ func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
 	go func() { runDone <- lp.Run(ctx) }()
 	first := lp.seats[0]
 	info := screenInfo(first.hello(o), keys, nil)
+	// The world's title, not the first seat's ("Arena (…) · Heron"): the status bar
+	// shows it whichever seat is focused.
+	info.Game = strings.TrimSuffix(first.title, " · "+lp.Seats()[0].Name)
 	info.Session, info.Brain = lp.name, "league of "+lp.describe()
-	info.Banner = "league " + lp.name + ": " + lp.describe() + " on " + first.title
+	info.Banner = "league " + lp.name + ": " + lp.describe() + " on " + info.Game
 	info.Notify = ui.NotifyMode(o.steer.notify)
-	// The seat bar's seats go in info.Seats ([]ui.SeatInfo{Name, Model}, one a seat of
-	// lp.Seats()) once the screen has one.
+	for _, s := range lp.Seats() {
+		info.Seats = append(info.Seats, ui.SeatInfo{Name: s.Name, Model: s.Model})
+	}
 	uiErr := ui.Run(ctx, lp.League, info)
 	cancel()
 	runErr := <-runDone

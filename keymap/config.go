@@ -131,6 +131,7 @@ var actionScopes = map[string][]string{
 	"help": {scopeScreen, scopeRules, scopeHelp, scopeForm},
 	"quit": {scopeScreen, scopeQuestion, scopeRules, scopeHelp, scopeForm, scopeView},
 	"yes":  {scopeQuestion}, "no": {scopeQuestion},
+	"next_seat": {scopeScreen}, "next_waiting": {scopeScreen},
 }
 
 // conflicts reports every key bound to two actions that are live at the same time.

@@ -70,6 +70,10 @@ type KeyMap struct {
 	Quit       key.Binding // quit (asks first while a call runs or waits for a decision)
 	Yes        key.Binding // yes: confirm a question
 	No         key.Binding // no: decline a question
+
+	// A league (several seats in one world): the panes show the focused seat.
+	NextSeat    key.Binding // next_seat: focus the next seat
+	NextWaiting key.Binding // next_waiting: focus the next seat that waits for a decision, its oldest call selected
 }
 
 // Default returns the default bindings.
@@ -119,6 +123,8 @@ func Default() *KeyMap {
 		Quit:           b("quit", "q", "ctrl+c"),
 		Yes:            b("yes", "y"),
 		No:             b("no", "n"),
+		NextSeat:       b("next seat (league)", "s"),
+		NextWaiting:    b("next seat waiting for you (league)", "w"),
 	}
 }
 
@@ -191,11 +197,14 @@ func (k *KeyMap) Actions() []Action {
 		{"quit", &k.Quit},
 		{"yes", &k.Yes},
 		{"no", &k.No},
+		{"next_seat", &k.NextSeat},
+		{"next_waiting", &k.NextWaiting},
 	}
 }
 
-// FullHelp is every binding in groups, for the help screen: decisions and rules, agent
-// and inputs, a server's question, panes and screen.
+// FullHelp is every binding but the league's in groups, for the help screen: decisions
+// and rules, agent and inputs, a server's question, panes and screen. A league's screen
+// adds LeagueHelp as a group of its own.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
@@ -204,3 +213,7 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Details, k.Copy, k.Legend, k.Help, k.Quit},
 	}
 }
+
+// LeagueHelp is the bindings only a league's screen has (several seats in one world):
+// its help shows them as one more group.
+func (k *KeyMap) LeagueHelp() []key.Binding { return []key.Binding{k.NextSeat, k.NextWaiting} }

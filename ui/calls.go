@@ -36,6 +36,18 @@ type pendingCall struct {
 	// come back yet; edited: the arguments are the person's, awaiting approval.
 	revising, edited bool
 	before           *agent.Call // the call as it was before a revision still out
+	// In a league: seat labels the call in the whole queue (seats.queue), and n is its
+	// place in the order calls came to wait, across seats.
+	seat string
+	n    uint64
+}
+
+// name is how the Pending pane names the call: its tool, after its seat in a league.
+func (p *pendingCall) name() string {
+	if p.seat != "" {
+		return p.seat + ": " + p.call.Tool
+	}
+	return p.call.Tool
 }
 
 // find is the pending call id, or nil.

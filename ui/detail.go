@@ -82,7 +82,7 @@ func (d *detailView) walk(dir int) {
 func callDetail(p pendingCall) *detailView {
 	c := p.call
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", c.Tool, c.Kind)
+	fmt.Fprintf(&b, "%s (%s)\n", p.name(), c.Kind)
 	if p.reason != "" {
 		fmt.Fprintf(&b, "\nwhy:\n%s\n", p.reason)
 	}
@@ -96,7 +96,7 @@ func callDetail(p pendingCall) *detailView {
 			fmt.Fprintf(&b, "\n%s", s.Warning)
 		}
 	}
-	return &detailView{title: "Call " + c.Tool + ", waiting for a decision", text: strings.TrimRight(b.String(), "\n")}
+	return &detailView{title: "Call " + p.name() + ", waiting for a decision", text: strings.TrimRight(b.String(), "\n")}
 }
 
 // stepDetail is the whole view of a replayed step's calls: the model's words, then each

@@ -236,17 +236,22 @@ func (m *Model) replayHistory(evs []agent.Event) {
 		switch ev.Type {
 		case agent.EventToolStart, agent.EventUsage, agent.EventWaiting, agent.EventTextDelta:
 			continue // state of a run that is over
-		case agent.EventState:
-			if ev.Text != "" && ev.State != agent.Running {
-				m.log.add(kindInfo, stateText(ev.State, ev.Text))
-			}
-			continue
 		}
-		m.handleEvent(ev)
-		m.history.seq = max(m.history.seq, ev.Seq)
+		m.seats.with(m, ev.Seat, func() { // a league's journal goes to each seat's log
+			if ev.Type == agent.EventState {
+				if ev.Text != "" && ev.State != agent.Running {
+					m.log.add(kindInfo, stateText(ev.State, ev.Text))
+				}
+				return
+			}
+			m.handleEvent(ev)
+			m.history.seq = max(m.history.seq, ev.Seq)
+		})
 	}
 	m.history.replaying = false
-	m.calls.executing = map[string]string{}
-	m.run.wait = nil
+	m.seats.each(m, func() {
+		m.calls.executing = map[string]string{}
+		m.run.wait = nil
+	})
 	m.log.add(kindStep, "resumed")
 }

@@ -13,6 +13,7 @@ type helpView struct {
 	km     *keymap.KeyMap
 	back   dialog // the dialog the help was opened over; nil for the panes
 	scroll paneScroll
+	league bool // a league's screen: its seat keys are a group of their own
 }
 
 func (d *helpView) kind() dialogKind { return helpDialog }
@@ -36,9 +37,13 @@ func (d *helpView) update(msg tea.Msg) (tea.Cmd, action) {
 // under the other.
 func (d *helpView) view(w, h int) []string {
 	st := d.st
-	titles := []string{"Decisions & rules", "Agent & input", "A server's question", "Panes & screen"}
+	titles := []string{"Decisions & rules", "Agent & input", "A server's question", "Panes & screen", "League"}
+	groups := d.km.FullHelp()
+	if d.league {
+		groups = append(groups, d.km.LeagueHelp())
+	}
 	var cols [][]string
-	for i, g := range d.km.FullHelp() {
+	for i, g := range groups {
 		kw, dw := 0, len(titles[i])
 		for _, b := range g {
 			kw = max(kw, widthOf(b.Help().Key))

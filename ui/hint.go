@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 
 	"github.com/coplayhq/coplay/agent"
@@ -19,6 +21,9 @@ type situation struct {
 	asking  bool // a server's question waits
 	stopped bool // the agent has finished
 	watch   bool // this screen may watch but not steer (a watch key over SSH)
+	// In a league: the focused seat, and whether another seat waits for the person.
+	seat       string
+	othersWait bool
 }
 
 // nextMoves is the hint's lead and its keys for s.
@@ -54,5 +59,24 @@ func one(b key.Binding, desc string) key.Binding {
 // hintLine draws the hint for s in w columns.
 func hintLine(st *styles, km *keymap.KeyMap, s situation, w int) string {
 	lead, keys := nextMoves(km, s)
+	if s.seat != "" {
+		lead, keys = seatMoves(km, s, lead, keys)
+	}
 	return fitLine(st, lead, keys, w)
+}
+
+// seatMoves is the hint in a league: the focused seat in place of "the agent", and the
+// seat keys after the first moves (after deciding a call's three), before what gives
+// way first on a narrow terminal.
+func seatMoves(km *keymap.KeyMap, s situation, lead string, keys []key.Binding) (string, []key.Binding) {
+	lead = strings.Replace(lead, "the agent", s.seat, 1)
+	seatKeys := []key.Binding{one(km.NextSeat, "next seat")}
+	if s.othersWait {
+		seatKeys = append([]key.Binding{one(km.NextWaiting, "next waiting")}, seatKeys...)
+	}
+	at := min(2, len(keys))
+	if s.calls && !s.watch {
+		at = min(3, len(keys))
+	}
+	return lead, append(keys[:at:at], append(seatKeys, keys[at:]...)...)
 }

@@ -49,6 +49,9 @@ type Info struct {
 	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): its
 	// hint says so; the agent refuses its decisions anyway.
 	ReadOnly bool
+	// Seats are a league's seats, in the order the seat bar shows them (seats.go); the
+	// agent is then the league, which stamps each event with its seat. Empty: one agent.
+	Seats []SeatInfo
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.
@@ -105,6 +108,8 @@ type Model struct {
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
+	// seats, in a league, are the seats not in focus and which one is (seats.go).
+	seats seats
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -136,6 +141,11 @@ func New(a Agent, info Info) *Model {
 	m.ask.st, m.ask.km = &m.st, km
 	m.advice = newAdviceInput(&m.st, km)
 	m.rules = newRuleBook(&m.st, km, info)
+	m.seats = newSeats(m, info.Seats)
+	if a != nil && m.seats.on() {
+		m.agent = seatAgent{Agent: a, s: &m.seats}
+	}
+	m.seats.placeholder(m)
 	m.applyStyles()
 	m.replayHistory(info.History)
 	if len(info.History) > 0 {
@@ -151,8 +161,10 @@ func New(a Agent, info Info) *Model {
 // and drops cached renders.
 func (m *Model) applyStyles() {
 	m.advice.restyle()
-	m.rules.restyle()
-	m.log.gen++
+	m.seats.each(m, func() {
+		m.rules.restyle()
+		m.log.gen++
+	})
 }
 
 // Init starts reading the agent's events, the countdown clock and asks the terminal

@@ -196,10 +196,19 @@ func desktopNotify(title, body string) {
 }
 
 // needed says what the person is needed for now, as a key that changes with each new
-// wait and the words of a notification; "" when nothing waits for them.
+// wait and the words of a notification; "" when nothing waits for them. In a league the
+// words name the seat (seats.needed).
 func (m *Model) needed() (key, text string) {
-	if len(m.ask.items) > 0 {
-		it := m.ask.items[0]
+	if m.seats.on() {
+		return m.seats.needed(m)
+	}
+	return needOf(lookAt(m))
+}
+
+// needOf is what the person is needed for by one agent (one seat of a league).
+func needOf(l seatLook) (key, text string) {
+	if len(l.ask.items) > 0 {
+		it := l.ask.items[0]
 		if it.el != nil {
 			return "ask:" + it.el.ID, it.el.Server + " asks: " + it.el.Message
 		}
@@ -207,24 +216,25 @@ func (m *Model) needed() (key, text string) {
 			return "sample:" + it.sm.ID, it.sm.Server + " asks to use the model"
 		}
 	}
-	switch m.run.state {
+	pending, step := l.calls.pending, l.run.step
+	switch l.run.state {
 	case agent.Deciding:
-		if len(m.calls.pending) == 0 {
+		if len(pending) == 0 {
 			return "", ""
 		}
-		what := m.calls.pending[0].call.Tool
-		if len(m.calls.pending) > 1 {
-			what = fmt.Sprintf("%s and %d more", what, len(m.calls.pending)-1)
+		what := pending[0].call.Tool
+		if len(pending) > 1 {
+			what = fmt.Sprintf("%s and %d more", what, len(pending)-1)
 		}
-		return fmt.Sprintf("decide:%d", m.run.step), "waiting for your decision: " + what
+		return fmt.Sprintf("decide:%d", step), "waiting for your decision: " + what
 	case agent.Idle:
-		return fmt.Sprintf("idle:%d", m.run.step), "the agent waits for your advice"
+		return fmt.Sprintf("idle:%d", step), "the agent waits for your advice"
 	case agent.Paused, agent.Stopped:
-		if m.run.state == agent.Paused && m.notify.loopText != "" {
-			return fmt.Sprintf("loop:%d", m.run.step), "the agent is stuck: " + m.notify.loopText
+		if l.run.state == agent.Paused && *l.loopText != "" {
+			return fmt.Sprintf("loop:%d", step), "the agent is stuck: " + *l.loopText
 		}
-		if strings.Contains(m.notify.stateText, " cap of ") {
-			return fmt.Sprintf("cap:%d", m.run.step), m.notify.stateText
+		if strings.Contains(*l.stateText, " cap of ") {
+			return fmt.Sprintf("cap:%d", step), *l.stateText
 		}
 	}
 	return "", ""
@@ -233,7 +243,7 @@ func (m *Model) needed() (key, text string) {
 // title is the terminal window's title: how many calls wait, and the session.
 func (m *Model) title() string {
 	t := "coplay"
-	if n := len(m.calls.pending); n > 0 && m.run.state == agent.Deciding {
+	if n := len(m.seats.queue(m)); n > 0 && (m.run.state == agent.Deciding || m.seats.on()) {
 		t = fmt.Sprintf("(%d waiting) coplay", n)
 	}
 	if m.info.Session != "" {

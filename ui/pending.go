@@ -53,7 +53,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 	sel = min(max(sel, 0), len(calls)-1)
 	p := calls[sel]
 	c := p.call
-	header := st.selected.Render("▸ "+c.Tool) + st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, sel+1, len(calls)))
+	header := st.selected.Render("▸ "+p.name()) + st.muted.Render(fmt.Sprintf("  (%s, %d of %d)", c.Kind, sel+1, len(calls)))
 	if p.revising {
 		header += st.warn.Render("  · edited, the runner is checking it")
 	} else if p.edited {
@@ -79,7 +79,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		keys = append(keys, km.ApproveAll, withDesc(km.Down, "next call"))
 		for i, o := range calls {
 			if i != sel {
-				others = append(others, st.muted.Render(padLine("  "+o.call.Tool+" "+spacedJSON(o.call.Args), w)))
+				others = append(others, st.muted.Render(padLine("  "+o.name()+" "+spacedJSON(o.call.Args), w)))
 			}
 		}
 	}
@@ -104,7 +104,7 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		var names []string
 		for i, o := range calls {
 			if i != sel {
-				names = append(names, o.call.Tool)
+				names = append(names, o.name())
 			}
 		}
 		others = []string{st.muted.Render(padLine(fmt.Sprintf("  + %d more: %s (%s)", len(names), strings.Join(names, ", "), km.Down.Help().Key), w))}

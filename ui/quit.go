@@ -11,9 +11,9 @@ import (
 // quitPrompt is the quit dialog, opened when quitting would leave calls running or
 // waiting: yes stops the agent (the session is kept), no goes back.
 type quitPrompt struct {
-	st    *styles
-	km    *keymap.KeyMap
-	calls *callBook // counted as they stand when drawn
+	st   *styles
+	km   *keymap.KeyMap
+	busy func() int // the calls running or waiting, counted when drawn
 }
 
 func (d *quitPrompt) kind() dialogKind { return quitDialog }
@@ -31,7 +31,7 @@ func (d *quitPrompt) update(msg tea.Msg) (tea.Cmd, action) {
 }
 
 func (d *quitPrompt) view(w, h int) []string {
-	n := len(d.calls.pending) + len(d.calls.executing)
+	n := d.busy()
 	lines := []string{
 		fmt.Sprintf("%d call(s) running or waiting for a decision.", n),
 		"Quit anyway? The session is kept; --resume continues it.",

@@ -31,6 +31,7 @@ type ruleBook struct {
 	orig    string // the session rule being edited ("" when adding)
 	err     string // what is wrong with the typed rule
 	width   int    // the terminal's width, for the input
+	seat    string // in a league, the seat whose rules these are: its title says so
 }
 
 func newRuleBook(st *styles, km *keymap.KeyMap, info Info) *ruleBook {
@@ -267,5 +268,9 @@ func (b *ruleBook) view(w, h int) []string {
 		lines = append(lines, padLine(hint(km.AddRule, "add")+sep+hint(km.EditRule, "edit")+sep+hint(km.Revoke, "remove")+sep+
 			hint(km.Up, "up")+sep+hint(km.Down, "down")+sep+hint(km.Cancel, "close"), dw-2))
 	}
-	return box(st, "Approval rules", lines, dw, min(len(lines)+2, h), frameFocus)
+	title := "Approval rules"
+	if b.seat != "" {
+		title += " of " + b.seat + " (this seat only)"
+	}
+	return box(st, title, lines, dw, min(len(lines)+2, h), frameFocus)
 }

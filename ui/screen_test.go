@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
@@ -337,20 +339,39 @@ func TestPendingFoldsLongArguments(t *testing.T) {
 	}
 }
 
-// Every binding is in the help, and on a small terminal the help scrolls to reach them.
+// Every binding is in the help, and on a small terminal the help scrolls to reach them;
+// the seat keys are in a league's help only.
 func TestHelpShowsEveryKeyAtAnySize(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
-		m := newTestModel(newFake())
-		drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}}, events(opening()), keys("?"))
-		seen := ""
-		for range 10 {
-			seen += stripANSI(m.render())
-			drive(t, m, keys("pgdown"))
-		}
-		for _, a := range m.keys.Actions() {
-			if h := a.Binding.Help(); !strings.Contains(seen, h.Desc) {
-				t.Errorf("%dx%d: help never shows %q (%s)", size[0], size[1], h.Desc, a.Name)
+	for _, league := range []bool{false, true} {
+		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+			m := newTestModelInfo(newFake(), func(i *Info) {
+				if league {
+					i.Seats = leagueSeats()
+				}
+			})
+			drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: size[0], Height: size[1]}}, events(opening()), keys("?"))
+			seen := ""
+			for range 10 {
+				seen += stripANSI(m.render())
+				drive(t, m, keys("pgdown"))
+			}
+			for _, a := range m.keys.Actions() {
+				h := a.Binding.Help()
+				switch shown, leagueKey := strings.Contains(seen, h.Desc), slices.ContainsFunc(m.keys.LeagueHelp(), func(b key.Binding) bool { return b.Help() == h }); {
+				case !shown && (league || !leagueKey):
+					t.Errorf("%dx%d, league %v: help never shows %q (%s)", size[0], size[1], league, h.Desc, a.Name)
+				case shown && leagueKey && !league:
+					t.Errorf("%dx%d: a lone agent's help shows the league's %q", size[0], size[1], h.Desc)
+				}
 			}
 		}
 	}
+}
+
+// Five rows with a call waiting leave the pane under the Pending pane one row: it draws
+// what fits rather than panicking.
+func TestFiveRowsWithACallWaiting(t *testing.T) {
+	m := newTestModel(newFake())
+	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 20, Height: 5}}, events(opening(), proposal()), keys("1"))
+	checkShape(t, stripANSI(m.render()), 20, 5)
 }

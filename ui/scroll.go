@@ -11,8 +11,10 @@ type paneScroll struct {
 	total  int // the body's length when last drawn
 }
 
-// window returns the h lines of lines shown from top, clamping top.
+// window returns the h lines of lines shown from top, clamping top. A pane too short
+// for its borders (h below 0, on a terminal a few rows high) shows none.
 func (s *paneScroll) window(lines []string, h int) []string {
+	h = max(h, 0)
 	s.height, s.total = h, len(lines)
 	s.top = min(s.top, max(len(lines)-h, 0))
 	s.top = max(s.top, 0)

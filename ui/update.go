@@ -14,18 +14,18 @@ import (
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case eventMsg:
-		ev := agent.Event(msg)
-		m.handleEvent(ev)
-		m.notify.observe(ev)
+		m.seats.event(m, agent.Event(msg))
 		return m, tea.Batch(m.nextEvent(), m.notify.need(m.needed()))
 	case tea.FocusMsg:
 		return m, m.notify.focused(true)
 	case tea.BlurMsg:
 		return m, m.notify.focused(false)
 	case closedMsg:
-		m.run.closed = true
-		m.run.state = agent.Stopped
-		m.log.add(kindInfo, "the agent has finished; press q to quit")
+		m.seats.each(m, func() {
+			m.run.closed = true
+			m.run.state = agent.Stopped
+			m.log.add(kindInfo, "the agent has finished; press q to quit")
+		})
 		return m, nil
 	case tickMsg:
 		return m, tick()
@@ -62,7 +62,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // toDialogs tells the rules dialog, which lives as long as the Model, and the open
 // dialog of a new size or palette.
 func (m *Model) toDialogs(msg tea.Msg) {
-	m.rules.update(msg)
+	m.seats.each(m, func() { m.rules.update(msg) })
 	if m.dlg != nil && m.dlg != dialog(m.rules) {
 		m.dlg.update(msg)
 	}
@@ -119,10 +119,10 @@ func (m *Model) do(a action) tea.Cmd {
 		return m.stopAndQuit()
 	case actDecide:
 		m.dlg = nil
-		m.decide(agent.Command(a))
+		m.seats.with(m, m.seats.seatOf(a.CallID), func() { m.decide(agent.Command(a)) })
 	case actRevise:
 		m.dlg = nil
-		m.revise(a.id, a.args)
+		m.seats.with(m, m.seats.seatOf(a.id), func() { m.revise(a.id, a.args) })
 	case actRule:
 		m.saveRule(a)
 	case actUnrule:
@@ -134,13 +134,7 @@ func (m *Model) do(a action) tea.Cmd {
 		m.rules.remove(string(a))
 		m.rules.clampSel()
 	case actAdvise:
-		text := string(a)
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdAdvise, Text: text}); err != nil {
-			m.log.add(kindError, "sending advice: "+err.Error())
-			break
-		}
-		m.advice.sentOK(text)
-		m.logAdvice(text)
+		m.seats.advise(m, string(a))
 	case actAnswer:
 		m.answer(a)
 	}
@@ -156,6 +150,9 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if cmd, a, ok := m.ask.update(msg); ok { // a server's question comes before the calls
 		return tea.Batch(cmd, m.do(a))
+	}
+	if cmd, ok := m.seats.key(m, msg); ok { // a league's seats and whole queue
+		return cmd
 	}
 	if m.paneKey(msg) || m.pendingKey(msg) {
 		return nil
@@ -175,7 +172,7 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
 	case key.Matches(msg, km.Help):
-		m.dlg = &helpView{st: &m.st, km: km}
+		m.dlg = &helpView{st: &m.st, km: km, league: m.seats.on()}
 		return nil, true
 	case key.Matches(msg, km.Advise):
 		return m.advice.open(), true
@@ -252,11 +249,12 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 // log.
 func (m *Model) openDetail() {
 	var d *detailView
-	switch c := &m.calls; {
+	p, waits := m.seats.selected(m)
+	switch {
 	case m.replayStep != nil:
 		d = stepDetail(m.replayStep)
-	case len(c.pending) > 0 && len(m.ask.items) == 0:
-		d = callDetail(c.pending[min(c.sel, len(c.pending)-1)])
+	case waits && len(m.ask.items) == 0:
+		d = callDetail(p)
 	default:
 		if d = logDetail(&m.log); d == nil {
 			m.hint = "the log is empty"
@@ -365,7 +363,9 @@ func (m *Model) decide(cmd agent.Command) bool {
 // dropPending drops a decided call from the pending list, closing the veto or edit
 // dialog open on it.
 func (m *Model) dropPending(id string) {
-	if !m.calls.remove(id) {
+	dropped := false
+	m.seats.with(m, m.seats.seatOf(id), func() { dropped = m.calls.remove(id) })
+	if !dropped {
 		return
 	}
 	if d, ok := m.dlg.(callDialog); ok && d.callID() == id {
@@ -442,8 +442,8 @@ func (m *Model) logAdvice(text string) {
 
 // quit asks first while a call runs or waits for a decision.
 func (m *Model) quit() tea.Cmd {
-	if len(m.calls.executing) > 0 || len(m.calls.pending) > 0 {
-		m.dlg = &quitPrompt{st: &m.st, km: m.keys, calls: &m.calls}
+	if m.seats.busy(m) > 0 {
+		m.dlg = &quitPrompt{st: &m.st, km: m.keys, busy: func() int { return m.seats.busy(m) }}
 		return nil
 	}
 	return m.stopAndQuit()

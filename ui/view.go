@@ -50,11 +50,22 @@ func (m *Model) render() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	main := m.renderPanes(w, h-2)
-	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
+	// A league's seat bar goes above the advice line, with the status: the panes keep
+	// their place, so the mouse finds them where they were drawn.
+	var bar []string
+	switch {
+	case !m.seats.on() || h <= 3:
+	case m.advice.focus && m.hint != "": // the advice input has the advice line: "no seat …" shows here
+		bar = []string{padLine(m.st.warn.Render("! "+m.hint), w)}
+	default:
+		bar = []string{m.seats.bar(m, w)}
 	}
-	lines := append(main, m.renderAdviceLine(w), m.renderStatus(w))
+	ph := max(h-2-len(bar), 0)
+	main := m.renderPanes(w, ph)
+	if m.dlg != nil {
+		main = overlay(main, m.dlg.view(w, ph), w, ph)
+	}
+	lines := append(append(main, bar...), m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
 }
 
@@ -200,14 +211,15 @@ func (m *Model) renderAdviceLine(w int) string {
 	if m.advice.focus || m.hint != "" {
 		return m.advice.view(w, m.hint)
 	}
-	now := situation{state: m.run.state, calls: len(m.calls.pending) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed, watch: m.info.ReadOnly}
+	now := situation{state: m.run.state, calls: len(m.seats.queue(m)) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed,
+		watch: m.info.ReadOnly, seat: m.seats.inName(), othersWait: m.seats.othersWait(m)}
 	return hintLine(&m.st, m.keys, now, w)
 }
 
 // pendingShown says whether the Pending pane has anything: a question or a call (or,
 // replaying, the step's calls).
 func (m *Model) pendingShown() bool {
-	return m.replayStep != nil || len(m.ask.items) > 0 || len(m.calls.pending) > 0
+	return m.replayStep != nil || len(m.ask.items) > 0 || len(m.seats.queue(m)) > 0
 }
 
 // pendingLines draws the Pending pane: the first question when one waits, else the
@@ -219,7 +231,8 @@ func (m *Model) pendingLines(w, maxH int) []string {
 	if len(m.ask.items) > 0 {
 		return m.ask.view(w, maxH)
 	}
-	return renderPending(&m.st, m.keys, m.calls.pending, m.calls.sel, m.calls.unfold, w, maxH)
+	q := m.seats.queue(m) // a league's whole queue
+	return renderPending(&m.st, m.keys, q, m.seats.selIndex(m, q), m.calls.unfold, w, maxH)
 }
 
 func (m *Model) pendingTitle() string {
@@ -228,6 +241,9 @@ func (m *Model) pendingTitle() string {
 	}
 	if t := m.ask.title(); t != "" {
 		return t
+	}
+	if m.seats.on() {
+		return fmt.Sprintf("Pending decisions, every seat, oldest first (%d)", len(m.seats.queue(m)))
 	}
 	return fmt.Sprintf("Pending decision (%d)", len(m.calls.pending))
 }
