@@ -33,8 +33,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
-	if len(o.seats) > 0 {
-		return runLeagueScreen(o, keys, stdout)
+	if league, ok := o.isLeague(resume); ok {
+		return runLeagueScreen(o, league, keys, stdout, stderr)
 	}
 	// The terminal is checked once the notebook and the session to resume are known to
 	// be good (so their mistakes are reported with or without one) and before a new

@@ -18,6 +18,8 @@ import (
 const replayUsage = `usage:
   coplay sessions replay NAME [--data FILE]          replay the session on the screen, read-only
   coplay sessions replay NAME --json [--data FILE]   print one JSON object per step
+
+NAME may be a league's: its seats' steps on one timeline, each labelled with its seat.
 `
 
 // runReplay reads a session back step by step: on the screen (read-only, with a key to
@@ -32,7 +34,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("replay needs exactly one session name (see `coplay sessions`)")
+		return usagef("replay needs exactly one session or league name (see `coplay sessions`)")
 	}
 	path := *data
 	if path == "" {
@@ -47,15 +49,10 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := book.Session(pos[0])
+	rp, err := readReplay(book, pos[0])
 	if err != nil {
 		book.Close()
-		return sessionErr(err, pos[0], path)
-	}
-	rp, err := agent.ReadReplay(s)
-	if err != nil {
-		book.Close()
-		return fmt.Errorf("reading session %s: %w", pos[0], err)
+		return err
 	}
 	if !*asJSON {
 		// The screen may fork and play on: it opens the notebook for writing then, so
@@ -68,23 +65,58 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range rp.Steps {
-		if err := enc.Encode(&rp.Steps[i]); err != nil {
+		if err := enc.Encode(seatStep{Seat: rp.stepSeats[i], ReplayStep: &rp.Steps[i]}); err != nil {
 			return err
 		}
 	}
 	return w.Flush()
 }
 
-// replayScreen opens the replay screen on the session read into rp; when the person
-// forks at a step there, the fork is made and played on the companion screen, its first
-// advice already given.
-func replayScreen(path string, rp *agent.Replay, stdout, stderr io.Writer) error {
+// replayed is a session, or a league, read back step by step.
+type replayed struct {
+	*agent.Replay
+	stepSeats []string      // the seat of each of Steps ("" for a session that is no league's seat)
+	seats     []ui.SeatInfo // a league's seats in seat order; none for a session
+}
+
+// readReplay reads the session named name back step by step, or, when no session has
+// that name, the league of that name with its seats on one timeline.
+func readReplay(book *notes.Book, name string) (*replayed, error) {
+	s, err := book.Session(name)
+	if errors.Is(err, notes.ErrNotFound) {
+		rp, lerr := readLeagueReplay(book, name)
+		if errors.Is(lerr, notes.ErrNotFound) {
+			return nil, nameErr(lerr, name, book.Path())
+		}
+		if lerr != nil {
+			return nil, fmt.Errorf("reading league %s: %w", name, lerr)
+		}
+		return rp, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rp, err := agent.ReadReplay(s)
+	if err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", name, err)
+	}
+	out := &replayed{Replay: rp, stepSeats: make([]string, len(rp.Steps))}
+	for i := range out.stepSeats {
+		out.stepSeats[i] = rp.Info.Seat
+	}
+	return out, nil
+}
+
+// replayScreen opens the replay screen on the session (or league) read into rp; when
+// the person forks at a step there, the fork is made and played on the companion
+// screen, its first advice already given.
+func replayScreen(path string, rp *replayed, stdout, stderr io.Writer) error {
 	if err := needTerminal(); err != nil {
 		return fmt.Errorf("%w (or print the steps with --json)", err)
 	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-	choice, err := ui.RunReplay(ctx, rp, ui.Info{Game: rp.Info.Game, Brain: rp.Info.Model, Session: rp.Info.Name})
+	choice, err := ui.RunReplay(ctx, rp.Replay, ui.Info{Game: rp.Info.Game, Brain: rp.Info.Model, Session: rp.Info.Name, Seats: rp.seats})
 	if err != nil || !choice.Fork {
 		return err
 	}

@@ -31,8 +31,8 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if *steps < 0 {
 		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
 	}
-	if len(o.seats) > 0 {
-		return runLeagueHeadless(o, *steps, stdout, stderr)
+	if league, ok := o.isLeague(resume); ok {
+		return runLeagueHeadless(o, league, *steps, stdout, stderr)
 	}
 	p, err := setup(o, resume, *steps, nil)
 	if err != nil {

@@ -22,10 +22,13 @@ func init() {
 }
 
 const sessionsUsage = `usage:
-  coplay sessions [--json] [--data FILE]                 list saved sessions, newest first
+  coplay sessions [--json] [--data FILE]                 list saved sessions, newest first (a league's seats under it)
   coplay sessions export NAME [--data FILE] [-o FILE]    write a markdown transcript (to stdout, or -o FILE)
-  coplay sessions rm NAME [--data FILE]                  delete a session
+  coplay sessions rm NAME [--data FILE]                  delete a session (a league's name: every seat's)
   coplay sessions replay NAME [--json] [--data FILE]     replay it step by step (--json: one line a step)
+
+NAME is a session's name, or a league's: export writes every seat's transcript in one
+document, replay puts every seat on one timeline.
 `
 
 // runSessions lists, exports or deletes the sessions in the notebook.
@@ -55,7 +58,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	case sub == "list" && len(pos) > 0:
 		return usagef("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
 	case sub != "list" && len(pos) != 1:
-		return usagef("%s needs exactly one session name (see `coplay sessions`)", sub)
+		return usagef("%s needs exactly one session or league name (see `coplay sessions`)", sub)
 	}
 
 	path := *data
@@ -94,17 +97,15 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	case "export":
 		return exportSession(book, pos[0], *out, stdout)
 	case "rm":
-		if err := book.Delete(pos[0]); err != nil {
-			return sessionErr(err, pos[0], path)
-		}
-		fmt.Fprintf(stdout, "removed session %s\n", pos[0])
-		return nil
+		return removeSession(book, pos[0], stdout)
 	}
 	return listSessions(stdout, book, path, playing, *asJSON)
 }
 
-// listSessions prints the notebook's sessions: as JSON, or as a table with forks under
-// their parents; playing names the sessions a process has open now.
+// listSessions prints the notebook's sessions: as JSON (every session, a league's seats
+// each with its league and seat), or as a table with forks under their parents and a
+// league's seats under a row for the league; playing names the sessions a process has
+// open now.
 func listSessions(stdout io.Writer, book *notes.Book, path string, playing []string, asJSON bool) error {
 	list, err := book.List()
 	if err != nil {
@@ -125,23 +126,37 @@ func listSessions(stdout io.Writer, book *notes.Book, path string, playing []str
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tGAME\tMODEL\tSTEPS\tTOKENS\tPROFILE\tLAST ACTIVE\tRECORDS")
+	list, seats := leagueRows(list)
 	list, depth := sessionTree(list) // forks under their parents
 	for i, s := range list {
-		profile := s.Profile
-		if profile == "" {
-			profile = "-"
-		}
 		name := s.Name
 		if depth[i] > 0 {
 			name = strings.Repeat("  ", depth[i]-1) + "└ " + s.Name + " (from @" + strings.TrimPrefix(s.Parent, parentName(s.Parent)+"@") + ")"
 		}
-		if slices.Contains(playing, s.Name) {
-			name += " (playing now)"
+		if isLeagueRow(s) {
+			sessionRow(tw, name+" (league)", s, anyPlaying(playing, seats[s.Name]))
+			for _, seat := range seats[s.Name] {
+				sessionRow(tw, strings.Repeat("  ", depth[i]+1)+seat.Seat, seat, slices.Contains(playing, seat.Name))
+			}
+			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", name, s.Game, s.Model, s.Steps, tokensText(s), profile,
-			s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
+		sessionRow(tw, name, s, slices.Contains(playing, s.Name))
 	}
 	return tw.Flush()
+}
+
+// sessionRow writes one row of the table: a session's, a league's or a seat's, under
+// name.
+func sessionRow(w io.Writer, name string, s notes.SessionInfo, playing bool) {
+	profile := s.Profile
+	if profile == "" {
+		profile = "-"
+	}
+	if playing {
+		name += " (playing now)"
+	}
+	fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", name, s.Game, s.Model, s.Steps, tokensText(s), profile,
+		s.LastActive.Local().Format(time.DateTime[:16]), s.Records)
 }
 
 // sessionJSON is a session as `coplay sessions --json` prints it: its SessionInfo,
@@ -168,14 +183,24 @@ func tokensText(s notes.SessionInfo) string {
 	return out
 }
 
-// exportSession writes the transcript of one session to stdout or to file.
+// exportSession writes the transcript of one session to stdout or to file; of a league
+// (a name no session has), one document with every seat's transcript.
 func exportSession(book *notes.Book, name, file string, stdout io.Writer) error {
+	var export func(io.Writer) error
 	s, err := book.Session(name)
-	if err != nil {
-		return sessionErr(err, name, book.Path())
+	switch {
+	case err == nil:
+		export = s.Export
+	case errors.Is(err, notes.ErrNotFound):
+		if _, lerr := book.LeagueInfo(name); lerr != nil {
+			return nameErr(lerr, name, book.Path())
+		}
+		export = func(w io.Writer) error { return book.ExportLeague(name, w) }
+	default:
+		return err
 	}
 	if file == "" || file == "-" { // "-o -" is standard output, as for most tools
-		return s.Export(stdout)
+		return export(stdout)
 	}
 	// Written beside the target and renamed once whole: an export that stops at damage
 	// leaves no partial transcript that could pass for the whole one.
@@ -184,7 +209,7 @@ func exportSession(book *notes.Book, name, file string, stdout io.Writer) error 
 		return err
 	}
 	defer os.Remove(f.Name())
-	if err := s.Export(f); err != nil {
+	if err := export(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -206,6 +231,15 @@ func exportSession(book *notes.Book, name, file string, stdout io.Writer) error 
 func sessionErr(err error, name, path string) error {
 	if errors.Is(err, notes.ErrNotFound) {
 		return fmt.Errorf("no session %q in %s (see `coplay sessions`)", name, path)
+	}
+	return err
+}
+
+// nameErr is sessionErr for the commands that take a league's name as well as a
+// session's.
+func nameErr(err error, name, path string) error {
+	if errors.Is(err, notes.ErrNotFound) {
+		return fmt.Errorf("no session or league %q in %s (see `coplay sessions`)", name, path)
 	}
 	return err
 }

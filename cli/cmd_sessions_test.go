@@ -153,7 +153,7 @@ func TestSessionsExportAndRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "-")); !os.IsNotExist(err) {
 		t.Errorf("export -o - wrote a file named -: %v", err)
 	}
-	if _, err := sessions(t, "export", "ghost", "--data", path); err == nil || !strings.Contains(err.Error(), `no session "ghost"`) {
+	if _, err := sessions(t, "export", "ghost", "--data", path); err == nil || !strings.Contains(err.Error(), `no session or league "ghost"`) {
 		t.Errorf("export of a missing session: %v", err)
 	}
 	if _, err := sessions(t, "export", "--data", path); err == nil {

@@ -31,9 +31,9 @@ type compFlag struct {
 var subcommands = map[string][][2]string{
 	"sessions": {
 		{"list", "list saved sessions, newest first"},
-		{"export", "write a session's markdown transcript"},
-		{"rm", "delete a session"},
-		{"replay", "replay a session step by step"},
+		{"export", "write a session's (or a league's) markdown transcript"},
+		{"rm", "delete a session (or every seat's of a league)"},
+		{"replay", "replay a session (or a league's seats on one timeline) step by step"},
 	},
 	"config": {
 		{"init", "write a commented example config file"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,17 +50,20 @@ func (lp *leaguePlay) Close() error {
 
 // setupLeague opens the notebook, makes a session a seat (each recording its league and
 // seat), opens one world with a seat for each, and builds a runner a seat on one shared
-// gate. Like setup, a failure leaves nothing behind: the sessions it made are removed.
-func setupLeague(o options, steps int, beforeCreate func() error) (*leaguePlay, error) {
-	if err := o.checkSeats(); err != nil {
-		return nil, err
+// gate. resumed names a league to go on with instead ("" = a new league of o.seats).
+// Like setup, a failure leaves nothing behind: the sessions it made are removed.
+func setupLeague(o options, resumed string, steps int, beforeCreate func() error) (*leaguePlay, error) {
+	if resumed == "" && o.fork == "" {
+		if err := o.checkSeats(); err != nil {
+			return nil, err
+		}
 	}
 	if err := o.checkReachable(); err != nil {
 		return nil, err
 	}
 	lp := &leaguePlay{host: &play{}}
 	var created []string
-	err := lp.start(o, steps, beforeCreate, &created)
+	err := lp.start(o, resumed, steps, beforeCreate, &created)
 	if err != nil {
 		for _, name := range created {
 			if derr := lp.host.book.Delete(name); derr != nil {
@@ -72,65 +76,128 @@ func setupLeague(o options, steps int, beforeCreate func() error) (*leaguePlay, 
 	return lp, nil
 }
 
-// start does the work of setupLeague: the notebook, the sessions, the world, then each
-// seat's brain and runner.
-func (lp *leaguePlay) start(o options, steps int, beforeCreate func() error, created *[]string) error {
+// start does the work of setupLeague: the notebook, the seats and their sessions, the
+// world, then each seat's brain and runner.
+func (lp *leaguePlay) start(o options, resumed string, steps int, beforeCreate func() error, created *[]string) error {
 	path, err := lp.host.openBook(o)
 	if err != nil {
 		return err
 	}
-	if beforeCreate != nil {
-		if err := beforeCreate(); err != nil {
-			return err
-		}
+	seats, err := lp.seatsOf(&o, resumed, beforeCreate, created)
+	if err != nil {
+		return err
 	}
-	lp.name = leagueName(lp.host.book, o.game, o.seats.names())
 	gate := agent.NewGate()
+	states := map[string][]byte{}
 	var seatOpts []options
-	for _, s := range o.seats {
-		so, err := o.seatOptions(s)
+	for _, ls := range seats {
+		so, err := o.seatOptions(ls.spec)
 		if err != nil {
 			return err
 		}
-		p := &play{book: lp.host.book, scrub: lp.host.scrub, gate: gate, liveErr: lp.host.liveErr}
-		kind, _ := so.brainKind()
-		if p.session, err = p.book.Create(lp.name+"-"+s.name, so.game, so.sessionModel(kind)); err != nil {
-			return err
-		}
-		*created = append(*created, p.session.Name())
-		if err := recordSeat(p.session, lp.name, s.name); err != nil {
-			return err
-		}
-		if err := so.recordProfile(p.session); err != nil {
+		p := &play{book: lp.host.book, scrub: lp.host.scrub, gate: gate, liveErr: lp.host.liveErr, session: ls.session}
+		if p.session == nil {
+			if err := p.newSeatSession(so, lp.name, created); err != nil {
+				return err
+			}
+		} else if states[so.seat], err = p.session.State(); err != nil {
 			return err
 		}
 		lp.seats = append(lp.seats, p)
 		seatOpts = append(seatOpts, so)
 	}
 	if lp.host.live != nil {
-		names := *created
+		names := make([]string, len(lp.seats))
+		for i, p := range lp.seats {
+			names[i] = p.session.Name()
+		}
 		lp.host.live.SetPlaying(func() []string { return names })
 	}
-	if lp.world, err = o.drivers.OpenLeague(context.Background(), o.game, game.Env{Dir: filepath.Dir(path), Getenv: os.Getenv}, o.seats.names()); err != nil {
+	env := game.Env{Dir: filepath.Dir(path), Getenv: os.Getenv, SeatStates: states, Resuming: len(states) > 0}
+	if lp.world, err = o.drivers.OpenLeague(context.Background(), o.game, env, o.seats.names()); err != nil {
 		return err
 	}
-	var seats []league.Seat
+	var leagueSeats []league.Seat
 	for i, p := range lp.seats {
 		so, opened := seatOpts[i], lp.world.Seats[i].Opened
-		if err := p.adoptGame(so, opened); err != nil {
+		if err := p.seatRunner(so, steps, opened); err != nil {
 			return fmt.Errorf("seat %s: %w", so.seat, err)
 		}
-		kind, _ := so.brainKind()
-		if err := p.openBrain(&so, kind, opened); err != nil {
-			return fmt.Errorf("seat %s: %w", so.seat, err)
-		}
-		if err := p.newRunner(so, steps, opened); err != nil {
-			return fmt.Errorf("seat %s: %w", so.seat, err)
-		}
-		seats = append(seats, league.Seat{Name: so.seat, Model: p.brain.Name(), Runner: p.runner})
+		leagueSeats = append(leagueSeats, league.Seat{Name: so.seat, Model: p.brain.Name(), Runner: p.runner})
 	}
-	lp.League, err = league.New(lp.name, seats)
+	lp.League, err = league.New(lp.name, leagueSeats)
 	return err
+}
+
+// seatsOf names the league and says its seats: a resumed league's, read from its
+// sessions, or a new league's from --seat (their sessions not made yet). Either way
+// o.seats ends as the seats in order, checked.
+func (lp *leaguePlay) seatsOf(o *options, resumed string, beforeCreate func() error, created *[]string) ([]leagueSeat, error) {
+	var seats []leagueSeat
+	if o.fork != "" {
+		var err error
+		if seats, err = lp.forkSeats(o, created); err != nil {
+			return nil, err
+		}
+		o.seats, o.resume, o.fork = nil, true, ""
+		for _, s := range seats {
+			o.seats = append(o.seats, s.spec)
+		}
+		if err := o.checkSeats(); err != nil {
+			return nil, err
+		}
+	} else if resumed != "" {
+		var err error
+		if seats, err = o.resumeSeats(lp.host.book, resumed); err != nil {
+			return nil, err
+		}
+		o.seats = nil
+		for _, s := range seats {
+			o.seats = append(o.seats, s.spec)
+		}
+		if err := o.checkSeats(); err != nil {
+			return nil, fmt.Errorf("league %s: %w", resumed, err)
+		}
+		lp.name = resumed
+	} else {
+		for _, s := range o.seats {
+			seats = append(seats, leagueSeat{spec: s})
+		}
+		lp.name = leagueName(lp.host.book, o.game, o.seats.names())
+	}
+	if beforeCreate != nil {
+		if err := beforeCreate(); err != nil {
+			return nil, err
+		}
+	}
+	return seats, nil
+}
+
+// newSeatSession makes a new league seat's session, LEAGUE-SEAT, recording its league,
+// seat and profile.
+func (p *play) newSeatSession(so options, leagueName string, created *[]string) error {
+	kind, _ := so.brainKind()
+	var err error
+	if p.session, err = p.book.Create(leagueName+"-"+so.seat, so.game, so.sessionModel(kind)); err != nil {
+		return err
+	}
+	*created = append(*created, p.session.Name())
+	if err := p.session.SetLeague(leagueName, so.seat); err != nil {
+		return err
+	}
+	return so.recordProfile(p.session)
+}
+
+// seatRunner plays a seat: its part of the world, its brain and its runner.
+func (p *play) seatRunner(so options, steps int, opened *game.Opened) error {
+	if err := p.adoptGame(so, opened); err != nil {
+		return err
+	}
+	kind, _ := so.brainKind()
+	if err := p.openBrain(&so, kind, opened); err != nil {
+		return err
+	}
+	return p.newRunner(so, steps, opened)
 }
 
 // leagueName is a name for a new league, like a session's ("arena-2026-11-27-0231"), that
@@ -153,20 +220,9 @@ func leagueName(book *notes.Book, gameName string, seats []string) string {
 	return name
 }
 
-// recordSeat notes in a seat's session which league and seat it plays.
-func recordSeat(s *notes.Session, leagueName, seat string) error {
-	type leagueRecorder interface {
-		SetLeague(league, seat string) error
-	}
-	if r, ok := any(s).(leagueRecorder); ok {
-		return r.SetLeague(leagueName, seat)
-	}
-	return nil
-}
-
 // runLeagueHeadless plays a league with JSON lines (docs/PROTOCOL.md, "Leagues").
-func runLeagueHeadless(o options, steps int, stdout, stderr io.Writer) error {
-	lp, err := setupLeague(o, steps, nil)
+func runLeagueHeadless(o options, resumed string, steps int, stdout, stderr io.Writer) error {
+	lp, err := setupLeague(o, resumed, steps, nil)
 	if err != nil {
 		return err
 	}
@@ -192,8 +248,8 @@ func (lp *leaguePlay) describe() string {
 
 // runLeagueScreen plays a league on the screen: the focused seat's panes, a seat bar,
 // and one queue of every seat's calls (package ui).
-func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
-	lp, err := setupLeague(o, 0, needTerminal)
+func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, stderr io.Writer) error {
+	lp, err := setupLeague(o, resumed, 0, needTerminal)
 	if err != nil {
 		return err
 	}
@@ -202,7 +258,7 @@ func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
 	runDone := make(chan error, 1)
 	go func() { runDone <- lp.Run(ctx) }()
 	first := lp.seats[0]
-	info := screenInfo(first.hello(o), keys, nil)
+	info := screenInfo(first.hello(o), keys, lp.history(resumed != "" || o.fork != "", stderr))
 	// The world's title, not the first seat's ("Arena (…) · Heron"): the status bar
 	// shows it whichever seat is focused.
 	info.Game = strings.TrimSuffix(first.title, " · "+lp.Seats()[0].Name)
@@ -218,6 +274,24 @@ func runLeagueScreen(o options, keys *keymap.KeyMap, stdout io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
-	fmt.Fprintf(stdout, "league %s saved in %s\n", lp.name, lp.host.book.Path())
+	again := "coplay --resume " + shellWord(lp.name)
+	if o.data != "" {
+		again += " --data " + shellWord(o.data)
+	}
+	fmt.Fprintf(stdout, "League %s is saved (%s). To go on with every seat:\n  %s\n", lp.name, lp.describe(), again)
 	return errors.Join(uiErr, runErr, lp.Close())
+}
+
+// history is what each seat's journal holds of a resumed or forked league, for the
+// screen's logs: every seat's last events, stamped with its seat, on one timeline.
+func (lp *leaguePlay) history(resume bool, stderr io.Writer) []agent.Event {
+	var out []agent.Event
+	for i, p := range lp.seats {
+		seat := lp.Seats()[i].Name
+		for _, ev := range resumedHistory(resume, p.session, stderr) {
+			out = append(out, league.Stamp(seat, ev))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b agent.Event) int { return a.Time.Compare(b.Time) })
+	return out
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -249,5 +250,141 @@ func TestLeagueUniverseSeatsHaveTheirOwnAgents(t *testing.T) {
 		if !strings.Contains(ev.Observation.Summary, own) || strings.Contains(ev.Observation.Summary, other) {
 			t.Fatalf("seat %s sees (want its own ship %s, not %s):\n%s", ev.Seat, own, other, ev.Observation.Summary)
 		}
+	}
+}
+
+// runLeagueToEnd runs `coplay run ARGS` with nothing on stdin, to its end, and returns
+// its events.
+func runLeagueToEnd(t *testing.T, env []string, args ...string) []agent.Event {
+	t.Helper()
+	cmd := exec.Command(coplayBinary(t), append([]string{"run"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("coplay run %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	return decodeEvents(t, &out)
+}
+
+// leagueSessions reads `coplay sessions --json`, by session name.
+func leagueSessions(t *testing.T, env []string, data string) map[string]map[string]any {
+	t.Helper()
+	cmd := exec.Command(coplayBinary(t), "sessions", "--json", "--data", data)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("coplay sessions --json: %v", err)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]map[string]any{}
+	for _, s := range list {
+		byName[s["name"].(string)] = s
+	}
+	return byName
+}
+
+// firstStep is the first step each seat played in evs.
+func firstStep(evs []agent.Event) map[string]int {
+	out := map[string]int{}
+	for _, ev := range evs {
+		if ev.Type == agent.EventStep {
+			if _, ok := out[ev.Seat]; !ok {
+				out[ev.Seat] = ev.Step
+			}
+		}
+	}
+	return out
+}
+
+func TestLeagueResumesAndForksEverySeat(t *testing.T) {
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	data := filepath.Join(t.TempDir(), "league.db")
+	first := runLeagueToEnd(t, env, "--game", "arena", "--approve", "all", "--steps", "2", "--data", data,
+		"--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
+	if got := firstStep(first); got["Heron"] != 1 || got["Finch"] != 1 {
+		t.Fatalf("first steps %v, want 1 for both seats", got)
+	}
+	sessions := leagueSessions(t, env, data)
+	if len(sessions) != 2 {
+		t.Fatalf("%d sessions, want one a seat: %v", len(sessions), sessions)
+	}
+	var leagueName string
+	for name, s := range sessions {
+		seat, _ := s["seat"].(string)
+		leagueName, _ = s["league"].(string)
+		if leagueName == "" || name != leagueName+"-"+seat {
+			t.Fatalf("session %s records league %q and seat %q", name, leagueName, seat)
+		}
+	}
+
+	// --resume of one seat's session resumes the whole league, each seat where it was.
+	resumed := runLeagueToEnd(t, env, "--resume", leagueName+"-Finch", "--approve", "all", "--steps", "4", "--data", data)
+	if got := firstStep(resumed); got["Heron"] != 3 || got["Finch"] != 3 {
+		t.Fatalf("resumed first steps %v, want 3 for both seats", got)
+	}
+	if n := len(leagueSessions(t, env, data)); n != 2 {
+		t.Fatalf("the resume made new sessions: %d, want 2", n)
+	}
+
+	// --fork LEAGUE@2 forks every seat into a new league.
+	forked := runLeagueToEnd(t, env, "--fork", leagueName+"@2", "--approve", "all", "--steps", "3", "--data", data)
+	got := firstStep(forked)
+	if got["Heron"] == 0 || got["Heron"] > 2 || got["Finch"] == 0 || got["Finch"] > 2 {
+		t.Fatalf("forked first steps %v, want each seat back at step 2 or before", got)
+	}
+	after := leagueSessions(t, env, data)
+	if len(after) != 4 {
+		t.Fatalf("%d sessions after the fork, want 4", len(after))
+	}
+	forks := 0
+	for _, s := range after {
+		if parent, _ := s["parent"].(string); parent != "" {
+			forks++
+			if l, _ := s["league"].(string); l == "" || l == leagueName || !strings.HasPrefix(parent, leagueName+"-"+s["seat"].(string)+"@") {
+				t.Fatalf("forked seat %v: want a new league, its parent the same seat of %s", s, leagueName)
+			}
+		}
+	}
+	if forks != 2 {
+		t.Fatalf("%d forked seats, want 2", forks)
+	}
+}
+
+func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
+	dir := t.TempDir()
+	conf := "[league]\nrules = [\"allow work\"]\n\n[profiles.\"eager/default\"]\nbrain = \"autopilot\"\napprove = \"all\"\n"
+	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_CONFIG_HOME=" + dir, "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	lr := startLeague(t, env, "--game", "arena", "--data", filepath.Join(t.TempDir(), "l.db"),
+		"--seat", "Heron=autopilot", "--seat", "Finch=eager")
+	ruled := func(evs []agent.Event, seat string) bool {
+		for _, ev := range evs {
+			if ev.Seat == seat && ev.Type == agent.EventDecision && ev.Decision.By == "rule" && ev.Decision.Rule == "allow work" {
+				return true
+			}
+		}
+		return false
+	}
+	lr.until("both seats' work approved by the league's rule", func(evs []agent.Event) bool {
+		return ruled(evs, "Heron") && ruled(evs, "Finch")
+	})
+	lr.finish()
+	handedOver := map[string]bool{}
+	for _, ev := range lr.seen {
+		if ev.Type == agent.EventKeepPlaying && ev.KeepPlaying != nil {
+			handedOver[ev.Seat] = *ev.KeepPlaying
+		}
+	}
+	if !handedOver["Finch"] || handedOver["Heron"] {
+		t.Fatalf("play handed over %v: want Finch's (its profile's approve = all), not Heron's (ask)", handedOver)
 	}
 }

@@ -341,7 +341,7 @@ func TestStartupOtherCommands(t *testing.T) {
 	}{
 		{[]string{"plya"}, 2, []string{`unknown command "plya"`, "did you mean play?"}},
 		{[]string{"sessions", "--jsn"}, 2, []string{"unknown flag --jsn", "did you mean --json?"}},
-		{[]string{"sessions", "export"}, 2, []string{"one session name"}},
+		{[]string{"sessions", "export"}, 2, []string{"one session or league name"}},
 		{[]string{"sessions", "--data", garbage}, 1, []string{garbage, "damaged", "move it aside"}},
 		{[]string{"sessions", "rm", "x", "--data", garbage}, 1, []string{garbage, "damaged"}},
 		{[]string{"serve-universe", "--speed", "0"}, 2, []string{"--speed"}},

@@ -89,6 +89,9 @@ func writeHeader(w *bufio.Writer, info SessionInfo) {
 	fmt.Fprintf(w, "| | |\n|---|---|\n")
 	fmt.Fprintf(w, "| Game | %s |\n", cell(info.Game))
 	fmt.Fprintf(w, "| Model | %s |\n", cell(info.Model))
+	if info.League != "" {
+		fmt.Fprintf(w, "| League | %s, seat %s |\n", cell(info.League), cell(info.Seat))
+	}
 	fmt.Fprintf(w, "| Created | %s |\n", info.Created.Format(time.RFC3339))
 	fmt.Fprintf(w, "| Last active | %s |\n", info.LastActive.Format(time.RFC3339))
 	fmt.Fprintf(w, "| Steps | %d |\n", info.Steps)

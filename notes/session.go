@@ -60,6 +60,10 @@ type SessionInfo struct {
 	// Parent is the session and step this one was forked from (NAME@STEP; "" = none):
 	// it began as that session stood at the start of that step (fork.go).
 	Parent string `json:"parent,omitempty"`
+	// League is the league the session is a seat of ("" = a lone session), and Seat
+	// that seat's name (league.go). A league's seats share its name here.
+	League string `json:"league,omitempty"`
+	Seat   string `json:"seat,omitempty"`
 }
 
 // Session is one saved game session inside a [Book]. Its methods are safe
@@ -79,18 +83,22 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Book() *Book { return s.book }
 
 // validName reports what is wrong with a session name, if anything.
-func validName(name string) error {
+func validName(name string) error { return checkName("session name", name) }
+
+// checkName reports what is wrong with a name (what says which: "session name",
+// "league name"), if anything.
+func checkName(what, name string) error {
 	switch {
 	case name == "":
-		return errors.New("notes: session name is empty")
+		return fmt.Errorf("notes: %s is empty", what)
 	case len(name) > maxName:
-		return fmt.Errorf("notes: session name %.20q... is longer than %d bytes", name, maxName)
+		return fmt.Errorf("notes: %s %.20q... is longer than %d bytes", what, name, maxName)
 	case strings.TrimSpace(name) != name:
-		return fmt.Errorf("notes: session name %q starts or ends with a space", name)
+		return fmt.Errorf("notes: %s %q starts or ends with a space", what, name)
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) || r == '/' || r == '\\' {
-			return fmt.Errorf("notes: session name %q contains %q; use letters, digits, '-', '_' or '.'", name, r)
+			return fmt.Errorf("notes: %s %q contains %q; use letters, digits, '-', '_' or '.'", what, name, r)
 		}
 	}
 	return nil

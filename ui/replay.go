@@ -24,6 +24,14 @@ import (
 // Pending pane the step's calls with who decided what and why. Nothing is sent to a
 // runner. One key forks at the selected step: the screen asks for a first piece of
 // advice and hands the fork to its caller, which starts playing it.
+//
+// A league's replay has every seat's steps on one timeline, each step's events stamped
+// with its seat (Event.Seat). Given the seats (Info.Seats), the screen keeps each seat's
+// panes apart as the league's screen does (seats.go): the panes show the selected
+// step's seat, the seat bar every seat as it stood at that point, and the timeline and
+// status line name the seat. A step number typed to jump to is the selected seat's; the
+// next-seat key shows the next seat at this point of the timeline. Forking a league
+// from here is not offered (a seat's own session can be replayed and forked alone).
 
 // ReplayChoice is what the person chose on the replay screen: to quit (Fork false), or
 // to fork at Step with Advice as the first advice ("" for none).
@@ -122,6 +130,13 @@ func (r *ReplayModel) rebuild() {
 	r.built = r.idx
 	st := &r.rp.Steps[r.idx]
 	m := r.m
+	if j := m.seats.index(stepSeat(st)); j >= 0 {
+		m.seats.focusOn(m, j) // the panes show the step's seat
+	}
+	m.seats.each(m, func() { // nothing waits in a replay, in any seat
+		m.calls.pending, m.calls.sel, m.calls.executing = nil, 0, map[string]string{}
+		m.ask.items = nil
+	})
 	at := st.Time
 	m.Now = func() time.Time { return at } // countdowns as they stood at the step
 	if st.Observation != nil {
@@ -141,6 +156,10 @@ func (r *ReplayModel) feed(evs []agent.Event) {
 	defer func() { m.history.replaying = false }()
 	for _, ev := range evs {
 		if ev.Type == agent.EventTextDelta {
+			continue
+		}
+		if m.seats.on() {
+			m.seats.event(m, ev) // into its seat's panes
 			continue
 		}
 		m.handleEvent(ev)
@@ -202,9 +221,18 @@ func (r *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, rk.Last):
 		r.move(len(r.rp.Steps) - 1)
 	case key.Matches(msg, rk.Goto):
+		if seat := r.seat(); seat != "" {
+			return r.ask(inputGoto, seat+" step› ", "a step number of "+seat+"'s, enter to jump")
+		}
 		return r.ask(inputGoto, "step› ", fmt.Sprintf("a step number from %d to %d, enter to jump", r.rp.Steps[0].Step, r.rp.Steps[len(r.rp.Steps)-1].Step))
 	case key.Matches(msg, rk.Fork):
+		if seat := r.seat(); seat != "" {
+			r.hint = "a league cannot fork here: replay " + seat + "'s session alone to fork it"
+			return nil
+		}
 		return r.ask(inputAdvice, "first advice› ", fmt.Sprintf("advice for the fork at step %d (enter plays it, esc cancels)", r.Selected()))
+	case r.m.seats.on() && key.Matches(msg, km.NextSeat):
+		r.nextSeat()
 	case r.jumpKey(msg):
 	case key.Matches(msg, km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog, km.ScrollUp, km.ScrollDown, km.Follow, km.ToggleNotebook,
 		km.Details, km.Legend):
@@ -272,7 +300,7 @@ func (r *ReplayModel) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 			r.hint = fmt.Sprintf("%q is not a step number", text)
 			return nil
 		}
-		r.move(r.rp.StepIndex(n))
+		r.move(r.stepIndex(n))
 		if r.Selected() != n {
 			r.hint = fmt.Sprintf("no step %d; showing step %d", n, r.Selected())
 		}
@@ -281,6 +309,58 @@ func (r *ReplayModel) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	r.input, cmd = r.input.Update(msg)
 	return cmd
+}
+
+// seat is the seat of the selected step: "" unless this is a league's replay.
+func (r *ReplayModel) seat() string {
+	if r.idx < 0 {
+		return ""
+	}
+	return stepSeat(&r.rp.Steps[r.idx])
+}
+
+// stepSeat is the seat a step belongs to, which its events carry ("" for a session
+// that is no league's).
+func stepSeat(s *agent.ReplayStep) string {
+	if len(s.Events) == 0 {
+		return ""
+	}
+	return s.Events[0].Seat
+}
+
+// stepIndex is the index of step n, or of the last step before it: of the selected
+// seat's steps in a league's replay (where each seat counts its own steps).
+func (r *ReplayModel) stepIndex(n int) int {
+	seat := r.seat()
+	if seat == "" {
+		return r.rp.StepIndex(n)
+	}
+	at := -1
+	for i := range r.rp.Steps {
+		if s := &r.rp.Steps[i]; stepSeat(s) == seat && (at < 0 || s.Step <= n) {
+			at = i // the seat's first step, then each of its steps up to n
+		}
+	}
+	return at
+}
+
+// nextSeat selects the next seat's step at this point of the timeline: its last step
+// up to the one selected, else its first.
+func (r *ReplayModel) nextSeat() {
+	s := &r.m.seats
+	next := s.list[(max(s.index(r.seat()), 0)+1)%len(s.list)].Name
+	at := -1
+	for i := range r.rp.Steps {
+		if stepSeat(&r.rp.Steps[i]) == next && (at < 0 || i <= r.idx) {
+			at = i
+		}
+	}
+	if at < 0 {
+		r.hint = next + " played no step"
+		return
+	}
+	r.idx = at
+	r.rebuild()
 }
 
 // move selects the step at index i (kept within the session).
@@ -324,15 +404,34 @@ func (r *ReplayModel) render() string {
 	}
 	m := r.m
 	m.layout.width, m.layout.height = w, h
-	main := m.renderPanes(w, h-2)
+	var bar []string
+	if m.seats.on() && h > 3 {
+		bar = []string{r.seatBar(w)}
+	}
+	ph := max(h-2-len(bar), 0)
+	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, max(h-2, 0)), w, max(h-2, 0))
+		main = overlay(main, m.dlg.view(w, ph), w, ph)
 	}
 	if r.help {
-		main = overlay(main, r.renderHelp(w, max(h-2, 0)), w, max(h-2, 0))
+		main = overlay(main, r.renderHelp(w, ph), w, ph)
 	}
-	lines := append(main, r.timeline(w), r.status(w))
+	lines := append(append(main, bar...), r.timeline(w), r.status(w))
 	return strings.Join(block(lines, w, h), "\n")
+}
+
+// seatBar is the league's seat bar as it stood at the selected step, the fullest that
+// fits, without the live screen's keys (here the step moves, and the seat with it).
+func (r *ReplayModel) seatBar(w int) string {
+	s := &r.m.seats
+	level := barLevels - 1
+	for l := range barLevels {
+		if s.barWidth(r.m, l) <= w {
+			level = l
+			break
+		}
+	}
+	return padLine(s.barAt(r.m, level), w)
 }
 
 // timeline is a line with the session's steps, the selected one marked, and the steps
@@ -348,6 +447,9 @@ func (r *ReplayModel) timeline(w int) string {
 	}
 	steps := r.rp.Steps
 	label := fmt.Sprintf("step %d/%d ", r.Selected(), steps[len(steps)-1].Step)
+	if seat := r.seat(); seat != "" {
+		label = fmt.Sprintf("%s step %d · %d/%d ", seat, r.Selected(), r.idx+1, len(steps))
+	}
 	bar := max(w-widthOf(label)-2, 4)
 	marks := make([]rune, bar)
 	for i := range marks {
@@ -401,7 +503,11 @@ func (r *ReplayModel) timeline(w int) string {
 func (r *ReplayModel) status(w int) string {
 	st := &r.m.st
 	s := &r.rp.Steps[r.idx]
-	left := []string{"REPLAY (read-only)", r.info.Session, fmt.Sprintf("step %d", s.Step), s.Time.Local().Format("2006-01-02 15:04:05")}
+	step := fmt.Sprintf("step %d", s.Step)
+	if seat := stepSeat(s); seat != "" {
+		step = seat + " " + step
+	}
+	left := []string{"REPLAY (read-only)", r.info.Session, step, s.Time.Local().Format("2006-01-02 15:04:05")}
 	if tok := s.Spend.PromptTokens + s.Spend.CompletionTokens; tok > 0 {
 		bill := ShortCount(tok) + " tok"
 		switch {
@@ -446,9 +552,13 @@ func (r *ReplayModel) renderHelp(w, h int) []string {
 		}
 	}
 	var panes []key.Binding
-	for _, b := range []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
+	all := []key.Binding{km.NextTab, km.PrevTab, km.FocusWorld, km.FocusNotes, km.FocusLog,
 		withDesc(km.Up, "scroll up"), withDesc(km.Down, "scroll down"), km.ScrollUp, km.ScrollDown, km.ToggleNotebook,
-		withDesc(km.Details, "the step's calls whole"), km.Legend} {
+		withDesc(km.Details, "the step's calls whole"), km.Legend}
+	if r.m.seats.on() {
+		all = append(all, withDesc(km.NextSeat, "next seat, at this step"))
+	}
+	for _, b := range all {
 		if b = without(b, taken); len(b.Keys()) > 0 {
 			panes = append(panes, b)
 		}

@@ -116,3 +116,89 @@ func TestReplayScreen(t *testing.T) {
 		})
 	}
 }
+
+// leagueReplay is two seats' replays of n steps each on one timeline, as `sessions
+// replay LEAGUE` makes it: Heron's step i, then Finch's (Finch's credits are Heron's
+// plus 5000), every event stamped with its seat.
+func leagueReplay(n int) *agent.Replay {
+	heron, finch := testReplay(n), testReplay(n)
+	out := &agent.Replay{}
+	for i := range n {
+		for _, seat := range []struct {
+			name string
+			st   agent.ReplayStep
+		}{{"Heron", heron.Steps[i]}, {"Finch", finch.Steps[i]}} {
+			st := seat.st
+			evs := append([]agent.Event(nil), st.Events...)
+			for j := range evs {
+				evs[j].Seat = seat.name
+			}
+			if seat.name == "Finch" {
+				st.Time = st.Time.Add(30 * time.Second)
+				obs := *st.Observation
+				obs.Summary = fmt.Sprintf("Agent F · %d credits at step %d", 6000+10*st.Step, st.Step)
+				st.Observation = &obs
+			}
+			evs = append(evs, agent.Event{Time: st.Time, Type: agent.EventText, Step: st.Step, Seat: seat.name,
+				Text: fmt.Sprintf("%s thinks at step %d", seat.name, st.Step)})
+			st.Events = evs
+			out.Steps = append(out.Steps, st)
+		}
+	}
+	return out
+}
+
+// TestLeagueReplayNamesTheSeat: each step of a league's replay is labelled with its seat
+// in the timeline and the status line, the seat bar shows both seats, the world pane and
+// the log show the selected seat's, a step number typed is the selected seat's, the
+// next-seat key shows the other seat at that point, and forking is refused with a word
+// on why.
+func TestLeagueReplayNamesTheSeat(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprint(size[0], "x", size[1]), func(t *testing.T) {
+			r := NewReplay(leagueReplay(10), Info{Game: "arena", Session: "arena-1",
+				Seats: []SeatInfo{{Name: "Heron", Model: "autopilot"}, {Name: "Finch", Model: "gpt-x"}}})
+			r.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			screen := ansi.Strip(r.render())
+			lines := strings.Split(screen, "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%d lines, want %d", len(lines), size[1])
+			}
+			if bar := lines[len(lines)-3]; !strings.Contains(bar, "Heron") || !strings.Contains(bar, "[") || !strings.Contains(bar, "Finch") || strings.Contains(bar, "next waiting") {
+				t.Errorf("no seat bar (without the live keys) above the timeline:\n%s", screen)
+			}
+			if !strings.Contains(screen, "Finch step 10 · 20/20") || !strings.Contains(screen, "Finch step 10 ·") {
+				t.Errorf("the last step is not labelled Finch's:\n%s", screen)
+			}
+			r.Update(keyPress("3")) // the log, on a narrow screen
+			if screen = ansi.Strip(r.render()); !strings.Contains(screen, "Finch thinks at step 10") || strings.Contains(screen, "Heron thinks") {
+				t.Errorf("the log is not Finch's alone:\n%s", screen)
+			}
+			r.Update(keyPress("1"))
+			r.Update(keyPress("left"))
+			if screen = ansi.Strip(r.render()); !strings.Contains(screen, "Heron step 10 · 19/20") || !strings.Contains(screen, "1,100 credits") && !strings.Contains(screen, "1100 credits") {
+				t.Errorf("the step before is not Heron's step 10 with Heron's world:\n%s", screen)
+			}
+			for _, k := range []string{"g", "4", "enter"} {
+				r.Update(keyPress(k))
+			}
+			if r.Selected() != 4 || r.seat() != "Heron" || r.idx != 6 {
+				t.Errorf("g 4 from Heron's step: step %d of %q at %d, want Heron's step 4 at 6", r.Selected(), r.seat(), r.idx)
+			}
+			r.Update(keyPress("."))
+			if r.seat() != "Finch" || r.Selected() != 4 {
+				t.Errorf("forward from Heron's step 4: %s's step %d, want Finch's 4", r.seat(), r.Selected())
+			}
+			if screen = ansi.Strip(r.render()); !strings.Contains(screen, "6,040 credits") && !strings.Contains(screen, "6040 credits") {
+				t.Errorf("the world pane does not show Finch's world:\n%s", screen)
+			}
+			if r.Update(keyPress("s")); r.seat() != "Heron" || r.Selected() != 4 {
+				t.Errorf("next seat from Finch's step 4: %s's step %d, want Heron's 4", r.seat(), r.Selected())
+			}
+			r.Update(keyPress("."))
+			if r.Update(keyPress("f")); r.inputFor != inputNone || !strings.Contains(r.hint, "cannot fork here") {
+				t.Errorf("fork on a league's replay: input %d, hint %q", r.inputFor, r.hint)
+			}
+		})
+	}
+}
