@@ -32,6 +32,31 @@ func Headless(ctx context.Context, r *Runner, in io.Reader, out io.Writer) error
 // copy of the runner's stream that others watch too (package live's Hub). Commands
 // from in are sent as given on "stdin" (Decision.Via).
 func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Reader, out io.Writer) error {
+	return HeadlessFor(ctx, r.Input(), events, in, out)
+}
+
+// Steered is what Headless drives: one runner (Runner.Input), or several steered as one
+// (package league), whose events each carry their seat.
+type Steered interface {
+	// Run plays until every seat has stopped.
+	Run(ctx context.Context) error
+	// SendLine sends a command read from a line of input; a refusal's message begins
+	// with where ("stdin line 3"), and is also reported as an error event.
+	SendLine(c Command, where string) error
+	// Refuse reports a line that is not a command as an error event.
+	Refuse(text string) error
+	// EndInput says the person's input reached its end: with play handed over, a seat
+	// plays on while it needs nobody.
+	EndInput() error
+	// Orphan says the input has ended and seat ("" for a lone runner) waits for a person
+	// who can no longer answer: it stops, saying "stdin closed".
+	Orphan(seat string) error
+}
+
+// HeadlessFor is HeadlessFrom for anything Headless can drive (Steered): it writes the
+// events one JSON line each to out and sends the commands read from in on "stdin".
+// When in ends, each seat is stopped once it waits for a person (see Headless).
+func HeadlessFor(ctx context.Context, s Steered, events <-chan Event, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inputDone := make(chan struct{})
@@ -49,23 +74,25 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 			where := fmt.Sprintf("stdin line %d", n)
 			c, err := ParseCommand(line)
 			if err != nil {
-				r.Refuse(where + ": " + err.Error())
+				s.Refuse(where + ": " + err.Error())
 				continue
 			}
 			c.Via = "stdin"
-			_ = r.send(c, where) // a refusal is reported as an event by the runner
+			_ = s.SendLine(c, where) // a refusal is reported as an event by the runner
 		}
 		if err := sc.Err(); err != nil {
-			r.enqueue(command{refused: "stdin: " + err.Error()})
+			s.Refuse("stdin: " + err.Error())
 		}
 	}()
 	runErr := make(chan error, 1)
-	go func() { runErr <- r.Run(ctx) }()
+	go func() { runErr <- s.Run(ctx) }()
 
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	inClosed := inputDone
-	needsPerson, stopSent, writeFailed := false, false, false
+	needsPerson := map[string]bool{} // by seat ("" for a lone runner): it waits for a person
+	orphaned := map[string]bool{}    // by seat: told that nobody will answer
+	writeFailed := false
 	for events != nil {
 		select {
 		case ev, ok := <-events:
@@ -74,7 +101,7 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 				continue
 			}
 			if ev.Type == EventState {
-				needsPerson = NeedsPerson(ev.State)
+				needsPerson[ev.Seat] = NeedsPerson(ev.State)
 			}
 			if ev.Type == EventTextDelta || writeFailed {
 				continue
@@ -85,31 +112,32 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 			}
 		case <-inClosed:
 			inClosed = nil
-			r.EndInput()
+			s.EndInput()
 		}
-		if inClosed == nil && needsPerson && !stopSent {
-			stopSent = true
-			r.Orphan()
+		if inClosed != nil {
+			continue
+		}
+		for seat, needs := range needsPerson {
+			if needs && !orphaned[seat] {
+				orphaned[seat] = true
+				s.Orphan(seat)
+			}
 		}
 	}
 	return <-runErr
 }
 
-// SendLine is Send for a command read from a line of input: a refusal's message begins
-// with where ("stdin line 3"). A driver of its own (package league's Headless) uses it.
-func (r *Runner) SendLine(c Command, where string) error { return r.send(c, where) }
+// Input is the runner as Headless drives it, for a driver of its own.
+func (r *Runner) Input() Steered { return runnerInput{r} }
 
-// Refuse reports a line of input that is not a command as an error event, as Headless
-// does: text says where and what was wrong.
-func (r *Runner) Refuse(text string) error { return r.enqueue(command{refused: text}) }
+// runnerInput is a lone runner as Steered.
+type runnerInput struct{ r *Runner }
 
-// EndInput tells the runner that its person's input reached its end, as Headless does
-// when stdin closes: with play handed over it plays on while it needs nobody.
-func (r *Runner) EndInput() error { return r.enqueue(command{inEnded: true}) }
-
-// Orphan tells the runner that its input has ended and it waits for a person who can no
-// longer answer, as Headless does: the run stops, saying "stdin closed".
-func (r *Runner) Orphan() error { return r.enqueue(command{orphaned: true}) }
+func (in runnerInput) Run(ctx context.Context) error          { return in.r.Run(ctx) }
+func (in runnerInput) SendLine(c Command, where string) error { return in.r.send(c, where) }
+func (in runnerInput) Refuse(text string) error               { return in.r.enqueue(command{refused: text}) }
+func (in runnerInput) EndInput() error                        { return in.r.enqueue(command{inEnded: true}) }
+func (in runnerInput) Orphan(string) error                    { return in.r.enqueue(command{orphaned: true}) }
 
 // NeedsPerson reports whether a state is one in which the run waits for a person
 // (a decision, advice after a turn, or a resume).

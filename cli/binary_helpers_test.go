@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 		// The test binary re-executed as a stdio MCP server (faults_play_test.go).
 		mcptest.ServeFaultsStdio("COPLAY_FAULTS_LOG")
 	}
+	if spec := os.Getenv(leagueFiguresEnv); spec != "" {
+		// The test binary re-executed as BenchmarkLeague's child (bench_league_test.go).
+		os.Exit(playLeagueFigures(spec))
+	}
 	var err error
 	if binDir, err = os.MkdirTemp("", "coplay-reliability-"); err != nil {
 		fmt.Fprintln(os.Stderr, "reliability tests:", err)

@@ -138,7 +138,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// checkConfigRules checks the approval rules of [defaults] and of every profile against
+// checkConfigRules checks the approval rules of [defaults], [league] and every profile against
 // the catalogue of the game [defaults] names (universe when none): a tool the game does
 // not have, an argument a tool does not take, a condition on a number its dry run never
 // predicts. A game that cannot be opened without its flags (an MCP server, an OpenAPI
@@ -148,6 +148,9 @@ func checkConfigRules(f *config.File, path string, stdout, stderr io.Writer) err
 	var all []ruleOf
 	for _, l := range f.Defaults.Rules {
 		all = append(all, ruleOf{"[defaults] rules", l})
+	}
+	for _, l := range f.League.Rules {
+		all = append(all, ruleOf{"[league] rules", l})
 	}
 	for _, name := range f.ProfileNames() {
 		for _, l := range f.Profiles[name].Rules {

@@ -54,12 +54,14 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 // runEval plays every profile on every seed and prints the results.
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
-	var profiles stringList
-	fs.Var(&profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
+	var lf leagueFlags
+	fs.Var(&lf.profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
+	fs.BoolVar(&lf.on, "league", false, "play every --profile in one world per seed, a seat each (named after the profile; seats and so arena communities shuffled per seed), and rate them against each other (OpenSkill)")
+	fs.Var(&lf.seats, "seat", "a league seat and what plays it, `NAME=PROFILE` (PROFILE: autopilot, script:FILE, or a profile); repeat for each seat, instead of --profile; implies --league")
 	seedList := fs.String("seeds", "1", "`seeds` of the built-in world: a list such as 1,2,3 or 1-5")
 	steps := fs.Int("steps", 200, "steps per episode (`n`)")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
-	out := fs.String("out", "", "also write eval.json, report.md and credits.png to `dir`")
+	out := fs.String("out", "", "also write eval.json, report.md and credits.png (a league: rating.png) to `dir`")
 	configPath := fs.String("config", "", "configuration `file` (default $XDG_CONFIG_HOME/coplay/config.toml)")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "episodes played at once (`n`)")
 	speed := fs.Float64("speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
@@ -68,13 +70,14 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "notebook `file` that holds the --from session (default: the user data directory)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
+		fmt.Fprintln(fs.Output(), "       coplay eval --league --profile P --profile Q [...] | --seat NAME=PROFILE --seat ... [--game arena|universe] --seeds LIST ...")
 		fs.PrintDefaults()
 	}
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
 	switch {
-	case len(profiles) == 0:
+	case len(lf.profiles) == 0 && len(lf.seats) == 0:
 		return errors.New("name at least one --profile (e.g. --profile autopilot); `coplay config profiles` lists them")
 	case *steps <= 0:
 		return fmt.Errorf("--steps must be at least 1, not %d", *steps)
@@ -91,6 +94,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if lf.wanted() {
+		if err := lf.check(*fromSpec); err != nil {
+			return err
+		}
+	}
 	var from *evalFrom
 	if *fromSpec != "" {
 		if set["seeds"] {
@@ -111,15 +119,27 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	plans, err := planProfiles(file, profiles, *gameName)
-	if err != nil {
-		return err
-	}
-	rep, err := playEval(plans, file, evalWorld{game: *gameName, seeds: seeds, speed: *speed, from: from}, *steps, *parallel, stderr)
-	if err != nil {
-		return err
-	}
+	world := evalWorld{game: *gameName, seeds: seeds, speed: *speed, from: from}
 	scrub := scrubber()
+	if lf.wanted() {
+		seats, err := leagueSeats(context.Background(), file, lf, *gameName)
+		if err != nil {
+			return err
+		}
+		rep, err := playEvalLeague(seats, file, world, *steps, *parallel, stderr)
+		if err != nil {
+			return err
+		}
+		return printLeague(secret.NewWriter(stdout, scrub), rep, *asJSON, *out, args, scrub)
+	}
+	plans, err := planProfiles(file, lf.profiles, *gameName)
+	if err != nil {
+		return err
+	}
+	rep, err := playEval(plans, file, world, *steps, *parallel, stderr)
+	if err != nil {
+		return err
+	}
 	if *out != "" {
 		if err := eval.WriteOut(*out, rep, *steps, args, scrub); err != nil {
 			return err
@@ -200,9 +220,7 @@ func printEval(w *secret.Writer, stderr io.Writer, rep eval.Report, asJSON bool,
 		// Tables carry these lines; JSON readers have model_failures and model_error,
 		// and the person who ran it still sees why on stderr.
 		eval.WriteModelFailures(stderr, rep, "coplay eval: ")
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeIndented(w, rep); err != nil {
 			return err
 		}
 	} else {
@@ -212,6 +230,13 @@ func printEval(w *secret.Writer, stderr io.Writer, rep eval.Report, asJSON bool,
 		}
 	}
 	return w.Flush()
+}
+
+// writeIndented writes v to w as indented JSON.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // loadConfigFile reads --config, or the default file when it exists.
@@ -236,8 +261,16 @@ type evalPlan struct {
 // (a model's key variable is set) and its tools exist.
 func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
 	o := options{game: gameName, approve: "all", pr: profileOptions{spec: spec}}
-	if err := o.apply(file, map[string]bool{"profile": true, "game": true, "approve": true}); err != nil {
+	set := map[string]bool{"profile": true, "game": true, "approve": true}
+	if strings.HasPrefix(spec, "script:") { // a cassette, as --brain script:FILE plays it
+		o.pr.spec, o.brain, set["brain"] = "", spec, true
+	}
+	if err := o.apply(file, set); err != nil {
 		return evalPlan{}, err
+	}
+	prof := config.Profile{Name: spec, Brain: spec} // script:FILE is no profile of the file
+	if o.pr.prof != nil {
+		prof = *o.pr.prof
 	}
 	kind, err := o.brainKind()
 	if err != nil {
@@ -261,7 +294,7 @@ func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
 	if _, err := o.wrapGame(tools.Game); err != nil {
 		return evalPlan{}, err
 	}
-	return evalPlan{spec: spec, prof: *o.pr.prof, opts: o}, nil
+	return evalPlan{spec: spec, prof: prof, opts: o}, nil
 }
 
 // countingHandler counts the requests that reach the game server.
@@ -321,6 +354,12 @@ func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *conf
 	if err != nil {
 		return nil, err
 	}
+	return driverSetup(pl, file, opened)
+}
+
+// driverSetup is the plan's episode on a game its driver opened (alone, or as a
+// league's seat): closing the setup closes the game.
+func driverSetup(pl evalPlan, file *config.File, opened *game.Opened) (*eval.Setup, error) {
 	closeGame := func() {
 		if opened.Close != nil {
 			opened.Close()
@@ -337,17 +376,27 @@ func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *conf
 
 // openDriver opens the named driver's game with the driver flags args.
 func openDriver(ctx context.Context, name string, env game.Env, args ...string) (*game.Opened, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	openers := game.NewFlagSet(fs).AddDrivers()
-	if err := fs.Parse(args); err != nil {
-		return nil, fmt.Errorf("--game %s: %w", name, err)
+	openers, _, err := driverFlags(name, args)
+	if err != nil {
+		return nil, err
 	}
 	open := openers[name]
 	if open == nil {
 		return nil, fmt.Errorf("--game %s cannot be opened", name)
 	}
 	return open(ctx, env)
+}
+
+// driverFlags parses the driver flags args for --game name, every driver's flags added.
+func driverFlags(name string, args []string) (map[string]game.Opener, *game.FlagSet, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	gfs := game.NewFlagSet(fs)
+	openers := gfs.AddDrivers()
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, fmt.Errorf("--game %s: %w", name, err)
+	}
+	return openers, gfs, nil
 }
 
 // fill puts the plan's game, brain, runner settings and price into s, for game st (as

@@ -96,7 +96,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	}
 	if m := badValueRe.FindStringSubmatch(msg); m != nil {
 		value, name := m[1], m[2]
-		return usagef("--%s: %q is not %s", name, value, valueKind(fs.Lookup(name)))
+		kind := valueKind(fs.Lookup(name))
+		if why := msg[len(m[0]):]; kind == "a valid value" && why != "" {
+			// A flag of its own kind (--seat NAME=PROFILE) says what it wants.
+			return usagef("--%s: %s", name, why)
+		}
+		return usagef("--%s: %q is not %s", name, value, kind)
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
 		name := m[1]

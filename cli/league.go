@@ -15,6 +15,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/keymap"
 	"github.com/coplayhq/coplay/league"
+	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
 	"github.com/coplayhq/coplay/ui"
@@ -123,7 +124,7 @@ func (lp *leaguePlay) start(o options, resumed string, steps int, beforeCreate f
 		if err := p.seatRunner(so, steps, opened); err != nil {
 			return fmt.Errorf("seat %s: %w", so.seat, err)
 		}
-		leagueSeats = append(leagueSeats, league.Seat{Name: so.seat, Model: p.brain.Name(), Runner: p.runner})
+		leagueSeats = append(leagueSeats, league.Seat{Name: so.seat, Model: seatPlayer(seats[i].spec, p.brain.Name()), Runner: p.runner})
 	}
 	lp.League, err = league.New(lp.name, leagueSeats)
 	return err
@@ -230,7 +231,14 @@ func runLeagueHeadless(o options, resumed string, steps int, stdout, stderr io.W
 	ctx, cancel := interruptContext()
 	defer cancel()
 	out := secret.NewWriter(stdout, lp.host.scrub)
-	runErr := league.Headless(ctx, lp.League, stdin, out)
+	own, err := lp.share(o, "stdin")
+	if err != nil {
+		return errors.Join(err, lp.Close())
+	}
+	if lp.host.sshAddr != "" {
+		fmt.Fprintf(stderr, "served over SSH at %s\n", lp.host.sshAddr)
+	}
+	runErr := league.HeadlessFrom(ctx, lp.League, own.Events(), stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}
@@ -253,22 +261,21 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, std
 	if err != nil {
 		return err
 	}
+	history := lp.history(resumed != "" || o.fork != "", stderr) // read before the runners append
+	own, err := lp.share(o, "screen")                            // before Run: the screen misses nothing
+	if err != nil {
+		return errors.Join(err, lp.Close())
+	}
 	ctx, cancel := interruptContext()
 	defer cancel()
 	runDone := make(chan error, 1)
 	go func() { runDone <- lp.Run(ctx) }()
-	first := lp.seats[0]
-	info := screenInfo(first.hello(o), keys, lp.history(resumed != "" || o.fork != "", stderr))
-	// The world's title, not the first seat's ("Arena (…) · Heron"): the status bar
-	// shows it whichever seat is focused.
-	info.Game = strings.TrimSuffix(first.title, " · "+lp.Seats()[0].Name)
-	info.Session, info.Brain = lp.name, "league of "+lp.describe()
-	info.Banner = "league " + lp.name + ": " + lp.describe() + " on " + info.Game
+	info := screenInfo(lp.hello(o), keys, history)
 	info.Notify = ui.NotifyMode(o.steer.notify)
-	for _, s := range lp.Seats() {
-		info.Seats = append(info.Seats, ui.SeatInfo{Name: s.Name, Model: s.Model})
+	if lp.host.sshAddr != "" {
+		info.Banner += "\nserved over SSH at " + lp.host.sshAddr
 	}
-	uiErr := ui.Run(ctx, lp.League, info)
+	uiErr := ui.Run(ctx, own, info)
 	cancel()
 	runErr := <-runDone
 	if errors.Is(runErr, context.Canceled) {
@@ -294,4 +301,51 @@ func (lp *leaguePlay) history(resume bool, stderr io.Writer) []agent.Event {
 	}
 	slices.SortStableFunc(out, func(a, b agent.Event) int { return a.Time.Compare(b.Time) })
 	return out
+}
+
+// hello is what a screen shows of the league, its own or an attached one: the world's
+// title, the league's name, every seat and what plays it.
+func (lp *leaguePlay) hello(o options) live.Hello {
+	first := lp.seats[0]
+	h := first.hello(o)
+	// The world's title, not the first seat's ("Arena (…) · Heron"): the status bar
+	// shows it whichever seat is focused.
+	h.Game = strings.TrimSuffix(first.title, " · "+lp.Seats()[0].Name)
+	h.Session, h.Brain = lp.name, "league of "+lp.describe()
+	h.Banner = "league " + lp.name + ": " + lp.describe() + " on " + h.Game
+	for _, s := range lp.Seats() {
+		h.Seats = append(h.Seats, live.Seat{Name: s.Name, Model: s.Model})
+	}
+	return h
+}
+
+// share puts a hub between the league and whoever watches it, as a lone run's share
+// does: this coplay's own reader first (via "screen" or "stdin"), then screens attached
+// through the socket (coplay attach), which see every seat. Call it before Run.
+func (lp *leaguePlay) share(o options, via string) (*live.Sub, error) {
+	hub := live.NewHub(lp.League)
+	own := hub.Subscribe(via, false)
+	if lp.host.live != nil {
+		lp.host.live.ServeAttach(hub, lp.hello(o))
+	}
+	var err error
+	lp.host.sshAddr, err = serveSSH(o, hub, lp.hello(o), lp.notice, &lp.host.closers)
+	return own, err
+}
+
+// notice journals a word about who watches in every seat's journal.
+func (lp *leaguePlay) notice(text string) {
+	for _, s := range lp.Seats() {
+		_ = s.Runner.Notice(text)
+	}
+}
+
+// seatPlayer says what plays a seat, for the seat bar: the brain, after the profile that
+// chose it when that says more ("calm (autopilot)", "lark (gpt-4o-mini)").
+func seatPlayer(spec seatSpec, brain string) string {
+	name, _, _ := strings.Cut(spec.profile, "/")
+	if name == "autopilot" || name == brain || strings.HasPrefix(spec.profile, "script:") {
+		return brain
+	}
+	return name + " (" + brain + ")"
 }

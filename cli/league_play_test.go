@@ -388,3 +388,41 @@ func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
 		t.Fatalf("play handed over %v: want Finch's (its profile's approve = all), not Heron's (ask)", handedOver)
 	}
 }
+
+func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + runtime, "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
+		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
+	var finch string
+	lr.until("a call of Finch's waiting", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Seat == "Finch" && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK {
+				finch = ev.Call.ID
+				return true
+			}
+		}
+		return false
+	})
+	seen, err := attachAndApprove(t, data, finch)
+	if err != nil {
+		t.Fatalf("attach: %v", err)
+	}
+	seats := map[string]bool{}
+	for _, ev := range seen {
+		seats[ev.Seat] = true
+	}
+	if !seats["Heron"] || !seats["Finch"] {
+		t.Fatalf("the attached client saw seats %v, want both", seats)
+	}
+	lr.until("Finch's call decided via attach", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Type == agent.EventDecision && ev.Decision.CallID == finch {
+				return ev.Decision.Via == "attach" && ev.Decision.By == "person"
+			}
+		}
+		return false
+	})
+	lr.finish()
+}

@@ -83,11 +83,15 @@ func (p *play) hello(o options) live.Hello {
 
 // screenInfo is what a screen shows of the run hello describes.
 func screenInfo(h live.Hello, keys *keymap.KeyMap, history []agent.Event) ui.Info {
-	return ui.Info{
+	info := ui.Info{
 		Game: h.Game, Brain: h.Brain, Session: h.Session, Banner: h.Banner,
 		Tools: h.Tools, Keys: keys, History: history, Rules: h.Rules,
 		MaxTokens: h.MaxTokens, MaxCost: h.MaxCost, PriceFrom: h.PriceFrom,
 	}
+	for _, s := range h.Seats {
+		info.Seats = append(info.Seats, ui.SeatInfo{Name: s.Name, Model: s.Model})
+	}
+	return info
 }
 
 // share puts a hub between the runner and whoever watches it: this coplay's own reader

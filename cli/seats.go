@@ -61,10 +61,7 @@ func (o *options) checkSeats() error {
 	if d.League == nil {
 		return usagef("--game %s cannot hold a league: %v", o.game, game.ErrNoLeague)
 	}
-	switch {
-	case o.steer.ssh != "":
-		return usagef("--ssh serves one session, and a league has one a seat: steer a league from its own screen (coplay play --seat ...)")
-	case o.fork != "" && len(o.seats) > 0:
+	if o.fork != "" && len(o.seats) > 0 {
 		return usagef("--fork LEAGUE@STEP forks a league with its own seats: leave out --seat")
 	}
 	for _, s := range o.seats {

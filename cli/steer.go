@@ -49,9 +49,18 @@ func (s *steerOptions) check() error {
 // serveSSH serves the session over SSH when --ssh asks for it, each connection with a
 // screen of its own on the hub.
 func (p *play) serveSSH(o options, hub *live.Hub) error {
+	addr, err := serveSSH(o, hub, p.hello(o), p.journalNote, &p.closers)
+	p.sshAddr = addr
+	return err
+}
+
+// serveSSH serves what hub shares over SSH when --ssh asks for it, each connection with
+// a screen of its own showing hello; note journals who connects. It returns the address
+// served ("" = not), its closer added to closers.
+func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), closers *[]func() error) (string, error) {
 	s := o.steer
 	if s.ssh == "" {
-		return nil
+		return "", nil
 	}
 	watch := s.sshKeys
 	if !s.sshKeysSet {
@@ -61,17 +70,16 @@ func (p *play) serveSSH(o options, hub *live.Hub) error {
 	}
 	dir, err := config.Dir()
 	if err != nil {
-		return fmt.Errorf("--ssh: no place for the host key: %w", err)
+		return "", fmt.Errorf("--ssh: no place for the host key: %w", err)
 	}
 	if s.sshKeysSet {
 		if _, err := os.Stat(watch); err != nil {
-			return usagef("--ssh-keys: %v", err)
+			return "", usagef("--ssh-keys: %v", err)
 		}
 	}
-	hello := p.hello(o)
 	keys, err := loadKeys()
 	if err != nil {
-		return fmt.Errorf("reading your key bindings: %w", err)
+		return "", fmt.Errorf("reading your key bindings: %w", err)
 	}
 	srv, err := live.ServeSSH(live.SSHConfig{
 		Addr: s.ssh, WatchKeys: watch, SteerKeys: s.sshSteerKeys,
@@ -83,12 +91,11 @@ func (p *play) serveSSH(o options, hub *live.Hub) error {
 			info.ReadOnly = sub.ReadOnly()
 			return ui.New(sub, info)
 		},
-		Log: p.journalNote,
+		Log: note,
 	}, hub)
 	if err != nil {
-		return err
+		return "", err
 	}
-	p.closers = append(p.closers, srv.Close)
-	p.sshAddr = srv.Addr().String()
-	return nil
+	*closers = append(*closers, srv.Close)
+	return srv.Addr().String(), nil
 }

@@ -55,6 +55,7 @@ prompt = "Prefer contracts over speculative trading."
 # Approval rules for this profile's sessions (with [defaults] rules): deny beats ask
 # beats allow; "if" conditions apply to the call's dry run.
 rules = ["deny jettison_cargo: never throw cargo away", "allow orbit_ship", "allow navigate_ship if fuel <= 100"]
+# approve = "all"          # this profile's seat in a league (--seat NAME=looker) plays unasked
 
 [profiles."looker/careful"]
 brain = "model"
@@ -62,4 +63,11 @@ model = "gpt-4o-mini"
 preset = "openai"
 temperature = 0.0
 hide_tools = ["jettison_cargo"]
+
+# A league (--seat NAME=PROFILE, repeated): what holds for every seat, under each seat's
+# profile. rules go with [defaults]' and the seat's profile's; approve is every seat's
+# policy unless --approve or the seat's profile says otherwise.
+# [league]
+# rules = ["allow work"]
+# approve = "ask"
 `

@@ -114,7 +114,13 @@ type creditPoint struct {
 // Run plays jobs, parallel at a time, and returns their episodes in the order of jobs.
 // onStep is called for every step played, from any goroutine.
 func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode {
-	episodes := make([]Episode, len(jobs))
+	return runAll(ctx, jobs, parallel, onStep, Play)
+}
+
+// runAll plays jobs with play, parallel at a time, and returns what each gave in the
+// order of jobs.
+func runAll[J, E any](ctx context.Context, jobs []J, parallel int, onStep func(), play func(context.Context, J, func()) E) []E {
+	out := make([]E, len(jobs))
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -123,11 +129,11 @@ func Run(ctx context.Context, jobs []Job, parallel int, onStep func()) []Episode
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			episodes[i] = Play(ctx, j, onStep)
+			out[i] = play(ctx, j, onStep)
 		}()
 	}
 	wg.Wait()
-	return episodes
+	return out
 }
 
 // Play plays one job in its own game and notebook, with every call approved, and
@@ -150,48 +156,50 @@ func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
 	if st.Close != nil {
 		defer st.Close()
 	}
-	r, book, err := newRunner(j, st, filepath.Join(dir, "eval.db"))
+	book, err := notes.Open(filepath.Join(dir, "eval.db"), nil)
 	if err != nil {
 		return fail(err)
 	}
 	defer book.Close()
-
-	runErr := make(chan error, 1)
-	go func() { runErr <- r.Run(ctx) }()
-	m := meter{ep: &ep, metric: ep.Score, onStep: onStep, triggered: st.Triggered}
-	for ev := range r.Events() {
-		m.event(r, ev)
+	book.Redact(st.Secrets...)
+	r, err := newRunner(book, "eval", j, st, nil)
+	if err != nil {
+		return fail(err)
 	}
-	if err := <-runErr; err != nil && ep.Error == "" {
-		ep.Error = err.Error()
-	}
-	m.finish(ctx, st)
+	meter{ep: &ep, metric: ep.Score, onStep: onStep, triggered: st.Triggered}.play(ctx, r, st, nil)
 	return ep
 }
 
-// newRunner opens the episode's notebook at path and a runner over st in it.
-func newRunner(j Job, st *Setup, path string) (*agent.Runner, *notes.Book, error) {
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	book.Redact(st.Secrets...)
-	sess, err := book.Create("eval", cmp.Or(j.Game, "universe"), st.Kind)
+// newRunner creates the session name in book and a runner over st in it, its calls
+// waiting in gate (nil: a queue of its own).
+func newRunner(book *notes.Book, name string, j Job, st *Setup, gate *agent.Gate) (*agent.Runner, error) {
+	sess, err := book.Create(name, cmp.Or(j.Game, "universe"), st.Kind)
 	if err == nil && st.Record != nil {
 		err = st.Record(sess)
 	}
 	if err != nil {
-		book.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	cfg := st.Config
-	cfg.Game, cfg.Brain, cfg.Session, cfg.MaxSteps, cfg.ApproveAll = st.Game, st.Brain, sess, j.Steps, true
-	r, err := agent.New(cfg)
-	if err != nil {
-		book.Close()
-		return nil, nil, err
+	cfg.Game, cfg.Brain, cfg.Session, cfg.MaxSteps, cfg.ApproveAll, cfg.Gate = st.Game, st.Brain, sess, j.Steps, true, gate
+	return agent.New(cfg)
+}
+
+// play runs r to its end, counting every event (and handing it to also, when set),
+// then takes the episode's last look.
+func (m meter) play(ctx context.Context, r *agent.Runner, st *Setup, also func(agent.Event)) {
+	runErr := make(chan error, 1)
+	go func() { runErr <- r.Run(ctx) }()
+	for ev := range r.Events() {
+		m.event(r, ev)
+		if also != nil {
+			also(ev)
+		}
 	}
-	return r, book, nil
+	if err := <-runErr; err != nil && m.ep.Error == "" {
+		m.ep.Error = err.Error()
+	}
+	m.finish(ctx, st)
 }
 
 // meter counts an episode from the runner's events.

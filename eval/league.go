@@ -19,8 +19,12 @@ type SeatResult struct {
 	// Profile and Version name the profile in the seat, as in ProfileID.
 	Profile string `json:"profile"`
 	Version string `json:"version"`
+	// Community is the arena community the seat started in ("" in worlds without).
+	Community string `json:"community,omitempty"`
 	// Score is the seat's score at the end of the episode (the episode's metric).
 	Score float64 `json:"score"`
+	// Steps counts the steps the seat played.
+	Steps int `json:"steps"`
 	// Proposed counts the calls the seat's brain proposed; Invalid those of them that
 	// failed validation and never ran.
 	Proposed int `json:"calls_proposed"`

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -62,15 +63,15 @@ func leagueProfiles(rep LeagueReport) table {
 
 // leagueEpisodes is the table of episodes, a row per seat.
 func leagueEpisodes(rep LeagueReport) table {
-	t := table{head: []string{"seed", "seat", "profile", leagueScoreName(rep), "place", "calls", "invalid", "acts", "vetoes", "edits", "advice"}}
+	t := table{head: []string{"seed", "seat", "profile", "community", leagueScoreName(rep), "place", "steps", "calls", "invalid", "acts", "vetoes", "edits", "advice"}}
 	for _, e := range rep.Episodes {
 		for _, s := range e.Seats {
 			place := fmt.Sprint(s.Place)
 			if s.Place == 0 {
 				place = "-"
 			}
-			t.rows = append(t.rows, []string{fmt.Sprint(e.Seed), s.Seat, s.Profile + "@" + s.Version, fmtScore(s.Score), place,
-				fmt.Sprint(s.Proposed), fmt.Sprint(s.Invalid), fmt.Sprint(s.Acts), fmt.Sprint(s.Vetoes), fmt.Sprint(s.Edits), fmt.Sprint(s.Advice)})
+			t.rows = append(t.rows, []string{fmt.Sprint(e.Seed), s.Seat, s.Profile + "@" + s.Version, cmp.Or(s.Community, "-"), fmtScore(s.Score), place,
+				fmt.Sprint(s.Steps), fmt.Sprint(s.Proposed), fmt.Sprint(s.Invalid), fmt.Sprint(s.Acts), fmt.Sprint(s.Vetoes), fmt.Sprint(s.Edits), fmt.Sprint(s.Advice)})
 		}
 	}
 	return t

@@ -75,7 +75,7 @@ func TestWriteLeagueOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"`coplay eval --game arena --league", "| a@v1 | 1 |", "10.50 ± 1.50", "10.0% (1 of 10)", "25.0 (2 in 8)",
-		"![rating over episodes](rating.png)", "| 1 | Heron | a@v1 | 12 | 1 | 10 | 1 | 8 | 2 | 0 | 0 |", "| 3 | Heron | a@v1 | 0 | - |",
+		"![rating over episodes](rating.png)", "| 1 | Heron | a@v1 | - | 12 | 1 | 0 | 10 | 1 | 8 | 2 | 0 | 0 |", "| 3 | Heron | a@v1 | - | 0 | - |",
 		"seed 3 failed and is not rated: the world did not start", "seed 2, seat Finch (a) ended early: endpoint refused key [REDACTED]"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)

@@ -69,7 +69,8 @@ type Env struct {
 	// then offer it to its server (MCP sampling), each use approved by the person.
 	Model bool
 	// SeatStates, for a league being resumed (FlagSet.OpenLeague), is each seat's last
-	// saved state by seat name; the newest is restored.
+	// saved state by seat name; the newest is restored. OpenLeague hands a driver whose
+	// seats save parts (League.Parts) every seat's part here, unwrapped.
 	SeatStates map[string][]byte
 }
 

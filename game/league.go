@@ -35,6 +35,13 @@ import (
 //     sequence number), so the world comes back exactly as last saved, its clock
 //     included, whichever seat saved it. Seats that differ from the saved league's are
 //     an error: a league resumes with the seats it was played with.
+//   - Parts: a world whose seats are copies kept in step (the arena) sets League.Parts
+//     and gives each seat an Opened.Save of its own copy. OpenLeague then wraps that
+//     instead: a seat's save holds its part alone, so a save costs one seat's world
+//     rather than every seat's (whole-world saves, made at every save of every seat,
+//     made a league's saving grow as the square of its seats: with 6 arena seats, most
+//     of the CPU). On resume the opener gets every seat's last part, unwrapped, in
+//     Env.SeatStates (and Env.State nil), and restores each seat from its own.
 //   - Secrets: every seat's Opened.Secrets holds every seat's secrets (one seat's token
 //     must not reach another seat's model either).
 
@@ -52,6 +59,9 @@ type League struct {
 	Save func() ([]byte, error)
 	// Close puts the world away and every seat's game with it; may be nil.
 	Close func() error
+	// Parts says each seat's Opened.Save saves that seat's part of the world, which
+	// is then what its session keeps (see "Parts" above).
+	Parts bool
 }
 
 // Seat is one seat of a league: its name and its game, opened as a single game is.
@@ -112,11 +122,11 @@ func (fs *FlagSet) OpenLeague(ctx context.Context, driver string, env Env, seats
 	if err := CheckSeats(seats); err != nil {
 		return nil, FlagErrorf("%s", err)
 	}
-	seq, world, err := newestLeagueState(env.SeatStates, seats)
+	seq, world, parts, err := newestLeagueState(env.SeatStates, seats)
 	if err != nil {
 		return nil, err
 	}
-	env.State = world
+	env.State, env.SeatStates = world, parts
 	l, err := open(ctx, env, seats)
 	if err != nil || env.CheckOnly || env.ToolsOnly {
 		return l, err
@@ -139,9 +149,13 @@ func wrapSeats(l *League, seats []string, seq int64) {
 		s := &l.Seats[i]
 		s.Name = seats[i]
 		s.Secrets = secrets
-		if l.Save != nil {
+		save := l.Save
+		if l.Parts {
+			save = s.Save
+		}
+		if save != nil {
 			name := s.Name
-			s.Save = func() ([]byte, error) { return counter.save(l.Save, seats, name) }
+			s.Save = func() ([]byte, error) { return counter.save(save, seats, name, l.Parts) }
 		}
 	}
 }
@@ -152,19 +166,46 @@ type saveCounter struct {
 	n  int64
 }
 
-// leagueState is the envelope of one seat's saved state.
+// leagueState is the envelope of one seat's saved state. The world is kept as it is
+// when it is JSON (WorldJSON; every driver's save is), else as bytes (World, base64 in
+// the envelope). Decision: JSON kept as JSON, because the notebook stores each save as
+// its changes since the one before, cut at JSON's punctuation (notes/statediff.go):
+// base64 has none, so a whole world a save (a league's, every seat's world) was
+// deflated and stored again at every save of every seat, which cost most of a
+// 6-seat arena's CPU.
 type leagueState struct {
-	League int      `json:"coplay_league"` // leagueStateVersion
-	Seq    int64    `json:"seq"`
-	Seats  []string `json:"seats"`
-	Seat   string   `json:"seat"`
-	World  []byte   `json:"world"`
+	League    int             `json:"coplay_league"` // leagueStateVersion
+	Seq       int64           `json:"seq"`
+	Seats     []string        `json:"seats"`
+	Seat      string          `json:"seat"`
+	Part      bool            `json:"part,omitempty"` // the world is Seat's part of it (League.Parts)
+	World     []byte          `json:"world,omitempty"`
+	WorldJSON json.RawMessage `json:"world_json,omitempty"`
+}
+
+// world is the world the envelope holds.
+func (s *leagueState) world() []byte {
+	if len(s.WorldJSON) > 0 {
+		return s.WorldJSON
+	}
+	return s.World
+}
+
+// setWorld puts b in the envelope: as JSON when it is.
+func (s *leagueState) setWorld(b []byte) {
+	s.World, s.WorldJSON = nil, nil
+	if json.Valid(b) {
+		s.WorldJSON = b
+	} else {
+		s.World = b
+	}
 }
 
 const leagueStateVersion = 1
 
-// save saves the world and wraps it, numbered after every earlier save.
-func (c *saveCounter) save(world func() ([]byte, error), seats []string, seat string) ([]byte, error) {
+// save saves the world (seat's part of it when part) and wraps it, numbered after every
+// earlier save.
+func (c *saveCounter) save(world func() ([]byte, error), seats []string, seat string, part bool) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, err := world()
@@ -172,32 +213,50 @@ func (c *saveCounter) save(world func() ([]byte, error), seats []string, seat st
 		return nil, err
 	}
 	c.n++
-	return json.Marshal(leagueState{League: leagueStateVersion, Seq: c.n, Seats: seats, Seat: seat, World: b})
+	st := leagueState{League: leagueStateVersion, Seq: c.n, Seats: seats, Seat: seat, Part: part}
+	st.setWorld(b)
+	return json.Marshal(st)
 }
 
-// newestLeagueState returns the newest world among the seats' saved states and its
-// sequence number; nil for a new league (no state saved).
-func newestLeagueState(states map[string][]byte, seats []string) (int64, []byte, error) {
+// newestLeagueState returns what to open a resumed league from: the newest whole world
+// among the seats' saved states, or every seat's part when they saved parts; and the
+// highest sequence number. Nothing (0, nil, nil) for a new league (no state saved).
+func newestLeagueState(states map[string][]byte, seats []string) (int64, []byte, map[string][]byte, error) {
 	var best *leagueState
+	var parts map[string][]byte
 	for seat, b := range states {
 		if len(b) == 0 {
 			continue
 		}
 		var s leagueState
 		if err := json.Unmarshal(b, &s); err != nil || s.League != leagueStateVersion {
-			return 0, nil, fmt.Errorf("seat %s's saved state is not a league's (a session played alone cannot resume as a league)", seat)
+			return 0, nil, nil, fmt.Errorf("seat %s's saved state is not a league's (a session played alone cannot resume as a league)", seat)
 		}
 		if !sameSeats(s.Seats, seats) {
-			return 0, nil, fmt.Errorf("the league was played with seats %s, not %s: resume it with the same seats", strings.Join(s.Seats, ", "), strings.Join(seats, ", "))
+			return 0, nil, nil, fmt.Errorf("the league was played with seats %s, not %s: resume it with the same seats", strings.Join(s.Seats, ", "), strings.Join(seats, ", "))
+		}
+		if s.Part {
+			if s.Seat != seat {
+				return 0, nil, nil, fmt.Errorf("seat %s's saved state is seat %s's", seat, s.Seat)
+			}
+			if parts == nil {
+				parts = map[string][]byte{}
+			}
+			parts[seat] = s.world()
 		}
 		if best == nil || s.Seq > best.Seq {
 			best = &s
 		}
 	}
-	if best == nil {
-		return 0, nil, nil
+	switch {
+	case best == nil:
+		return 0, nil, nil, nil
+	case parts == nil:
+		return best.Seq, best.world(), nil, nil
+	case len(parts) != len(seats):
+		return 0, nil, nil, fmt.Errorf("the league's seats saved their parts of the world, and %d of its %d seats have none: it cannot resume", len(seats)-len(parts), len(seats))
 	}
-	return best.Seq, best.World, nil
+	return best.Seq, nil, parts, nil
 }
 
 // RewindSeatState is Driver.Rewind for a state a league seat saved: it rewinds the
@@ -211,11 +270,11 @@ func RewindSeatState(d Driver, state []byte, ago time.Duration) ([]byte, error) 
 	if err := json.Unmarshal(state, &s); err != nil || s.League != leagueStateVersion {
 		return nil, errors.New("not a league seat's saved state")
 	}
-	world, err := d.Rewind(s.World, ago)
+	world, err := d.Rewind(s.world(), ago)
 	if err != nil {
 		return nil, err
 	}
-	s.World = world
+	s.setWorld(world)
 	return json.Marshal(s)
 }
 

@@ -147,7 +147,7 @@ func TestRewindSeatStateKeepsTheEnvelope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, world, err := newestLeagueState(map[string][]byte{"A": back}, []string{"A"})
+	seq, world, _, err := newestLeagueState(map[string][]byte{"A": back}, []string{"A"})
 	if err != nil || seq != 1 || string(world) != "-1" {
 		t.Fatalf("rewound: %d %q %v", seq, world, err)
 	}

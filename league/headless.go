@@ -1,18 +1,11 @@
 package league
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/coplayhq/coplay/agent"
 )
-
-// maxCommandLine is the longest command line Headless reads, as agent.Headless.
-const maxCommandLine = 1 << 20
 
 // Headless plays the league with JSON lines instead of a screen (docs/PROTOCOL.md,
 // "Leagues"), as agent.Headless plays one runner: every event, with its seat, one a line
@@ -23,75 +16,35 @@ const maxCommandLine = 1 << 20
 // a person (or at once, when play is not handed over), as a lone runner does. Headless
 // returns when every seat has stopped.
 func Headless(ctx context.Context, l *League, in io.Reader, out io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	inputDone := make(chan struct{})
-	go func() {
-		// This goroutine may outlive Headless while blocked on a read of in; it then
-		// only finds the runners stopped.
-		defer close(inputDone)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 4096), maxCommandLine)
-		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			where := fmt.Sprintf("stdin line %d", n)
-			c, err := agent.ParseCommand(line)
-			if err != nil {
-				l.say(agent.Event{Type: agent.EventError, Text: where + ": " + err.Error()})
-				continue
-			}
-			c.Via = "stdin"
-			_ = l.SendLine(c, where) // a refusal is reported as an event
-		}
-		if err := sc.Err(); err != nil {
-			l.say(agent.Event{Type: agent.EventError, Text: "stdin: " + err.Error()})
-		}
-	}()
-	runErr := make(chan error, 1)
-	go func() { runErr <- l.Run(ctx) }()
+	return HeadlessFrom(ctx, l, l.Events(), in, out)
+}
 
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	inClosed := inputDone
-	needsPerson := map[string]bool{} // by seat: it waits for a person
-	orphaned := map[string]bool{}    // by seat: told that nobody will answer
-	writeFailed := false
-	events := l.Events()
-	for events != nil {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
-			if ev.Type == agent.EventState && ev.Seat != "" {
-				needsPerson[ev.Seat] = agent.NeedsPerson(ev.State)
-			}
-			if ev.Type == agent.EventTextDelta || writeFailed {
-				continue
-			}
-			if err := enc.Encode(ev); err != nil {
-				writeFailed = true
-				cancel()
-			}
-		case <-inClosed:
-			inClosed = nil
-			for _, s := range l.seats {
-				_ = s.Runner.EndInput()
-			}
-		}
-		if inClosed != nil {
-			continue
-		}
-		for _, s := range l.seats {
-			if needsPerson[s.Name] && !orphaned[s.Name] {
-				orphaned[s.Name] = true
-				_ = s.Runner.Orphan()
-			}
-		}
+// HeadlessFrom is Headless reading the events from events instead of l.Events(): a copy
+// of the league's stream that others watch too (package live's Hub).
+func HeadlessFrom(ctx context.Context, l *League, events <-chan agent.Event, in io.Reader, out io.Writer) error {
+	return agent.HeadlessFor(ctx, l, events, in, out)
+}
+
+// Refuse reports a line of input that is not a command as an error event of the
+// league's own.
+func (l *League) Refuse(text string) error {
+	l.say(agent.Event{Type: agent.EventError, Text: text})
+	return nil
+}
+
+// EndInput tells every seat that the person's input reached its end.
+func (l *League) EndInput() error {
+	for _, s := range l.seats {
+		s.Runner.Input().EndInput()
 	}
-	return <-runErr
+	return nil
+}
+
+// Orphan tells a seat that its input has ended and nobody will answer it.
+func (l *League) Orphan(seat string) error {
+	s, err := l.seat(seat)
+	if err != nil {
+		return err
+	}
+	return s.Runner.Input().Orphan(seat)
 }

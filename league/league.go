@@ -137,7 +137,7 @@ func (l *League) SendLine(c agent.Command, where string) error {
 	}
 	var errs []error
 	for _, t := range targets {
-		errs = append(errs, t.Runner.SendLine(t.Command, where))
+		errs = append(errs, t.Runner.Input().SendLine(t.Command, where))
 	}
 	return errors.Join(errs...)
 }

@@ -26,6 +26,14 @@ type Hello struct {
 	MaxTokens int64             `json:"max_tokens,omitempty"`
 	MaxCost   float64           `json:"max_cost,omitempty"`
 	PriceFrom string            `json:"price_from,omitempty"`
+	// Seats are a league's seats, for the seat bar (none outside a league).
+	Seats []Seat `json:"seats,omitempty"`
+}
+
+// Seat is a league's seat as an attached screen shows it.
+type Seat struct {
+	Name  string `json:"name"`
+	Model string `json:"model,omitempty"`
 }
 
 // ServeAttach registers "attach": a second screen, or a headless client, on the hub's

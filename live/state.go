@@ -9,11 +9,22 @@ import (
 // state is what a late subscriber needs to draw the screen the owner sees: the latest
 // event of each kind that holds state, what still waits for a person, and the last
 // events for the log.
+//
+// A league's stream (package league) holds several seats, each numbering its own events:
+// the state is kept a seat apart, an event is known by its seat and seq, and the state so
+// far is put in the order of the events' times (each seat's order is its seq order).
 type state struct {
 	seen    int
-	latest  map[agent.EventType]agent.Event // the newest of each sticky kind
-	waiting map[string]agent.Event          // call or question id -> the event that asks
-	recent  []agent.Event                   // the last keepRecent events, oldest first
+	latest  map[stickyKey]agent.Event // the newest of each sticky kind, a seat
+	waiting map[string]agent.Event    // call or question id -> the event that asks
+	recent  []agent.Event             // the last keepRecent events, oldest first
+	seats   bool                      // an event carried a seat: the stream is a league's
+}
+
+// stickyKey names the newest event of a kind, of a seat ("" outside a league).
+type stickyKey struct {
+	seat string
+	kind agent.EventType
 }
 
 // sticky are the kinds of event whose newest one is the current state of something.
@@ -24,7 +35,7 @@ var sticky = []agent.EventType{
 }
 
 func newState() state {
-	return state{latest: map[agent.EventType]agent.Event{}, waiting: map[string]agent.Event{}}
+	return state{latest: map[stickyKey]agent.Event{}, waiting: map[string]agent.Event{}}
 }
 
 // add takes one event of the runner's stream.
@@ -33,9 +44,10 @@ func (s *state) add(ev agent.Event) {
 		return // the whole text follows as a text event
 	}
 	s.seen++
+	s.seats = s.seats || ev.Seat != ""
 	for _, k := range sticky {
 		if ev.Type == k {
-			s.latest[k] = ev
+			s.latest[stickyKey{ev.Seat, k}] = ev
 		}
 	}
 	switch ev.Type {
@@ -62,8 +74,12 @@ func (s *state) add(ev agent.Event) {
 			delete(s.waiting, ev.Elicitation.ID)
 		}
 	case agent.EventStep:
-		// A new step: nothing of the last one waits any more.
-		clear(s.waiting)
+		// A new step: nothing of the seat's last one waits any more.
+		for id, w := range s.waiting {
+			if w.Seat == ev.Seat {
+				delete(s.waiting, id)
+			}
+		}
 	}
 	s.recent = append(s.recent, ev)
 	if len(s.recent) > keepRecent {
@@ -73,13 +89,18 @@ func (s *state) add(ev agent.Event) {
 
 // catchUp is the state so far as a list of events in the runner's order: each once.
 func (s *state) catchUp() []agent.Event {
-	bySeq := map[uint64]agent.Event{}
+	type key struct {
+		seat string
+		seq  uint64
+	}
+	known := map[key]bool{}
 	var order []agent.Event
 	take := func(ev agent.Event) {
-		if _, dup := bySeq[ev.Seq]; dup && ev.Seq != 0 {
+		k := key{ev.Seat, ev.Seq}
+		if known[k] && ev.Seq != 0 {
 			return // seq 0 (events after a journal failure) carry no record to match
 		}
-		bySeq[ev.Seq] = ev
+		known[k] = true
 		order = append(order, ev)
 	}
 	for _, ev := range s.latest {
@@ -90,6 +111,10 @@ func (s *state) catchUp() []agent.Event {
 	}
 	for _, ev := range s.recent {
 		take(ev)
+	}
+	if s.seats {
+		sort.SliceStable(order, func(i, j int) bool { return order[i].Time.Before(order[j].Time) })
+		return order
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Seq < order[j].Seq })
 	return order

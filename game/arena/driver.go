@@ -63,13 +63,21 @@ func leagueFlags(fs *game.FlagSet) game.LeagueOpener {
 		if err != nil || env.CheckOnly {
 			return nil, err
 		}
+		if env.SeatStates != nil { // every seat's own world, as each saved it
+			if cfg.State, err = joinSeats(env.SeatStates, seats); err != nil {
+				return nil, err
+			}
+		}
 		l, err := NewLeague(cfg, seats)
 		if err != nil {
 			return nil, fmt.Errorf("opening the arena: %w", err)
 		}
-		out := &game.League{Save: l.Save, Close: l.Close}
+		// Each seat saves its own copy of the world and its letters (SavePart,
+		// game.League.Parts): the copies are kept in step by letters, and saving all at
+		// every seat's save cost as the square of the seats.
+		out := &game.League{Save: l.Save, Close: l.Close, Parts: true}
 		for i, g := range l.seats {
-			out.Seats = append(out.Seats, game.Seat{Name: seats[i], Opened: &game.Opened{Game: g, Title: Title + " · " + seats[i]}})
+			out.Seats = append(out.Seats, game.Seat{Name: seats[i], Opened: &game.Opened{Game: g, Save: func() ([]byte, error) { return l.SavePart(i) }, Title: Title + " · " + seats[i]}})
 		}
 		return out, nil
 	}

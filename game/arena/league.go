@@ -3,6 +3,7 @@ package arena
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -43,6 +44,9 @@ type letter struct {
 	Battle string
 	Side   string
 	Energy int
+	// N numbers the sender's letters from 1 (League.post), so a world knows which of a
+	// seat's letters it has had (state.Received).
+	N int64 `json:",omitempty"`
 }
 
 // peerNamed returns the name of the league seat called name (any case), or "".
@@ -65,6 +69,12 @@ func (w *world) tellPeers(l letter) {
 // receive is what another seat did, arriving in this seat's world: a message to this
 // seat or its channel, or a commitment to a battle still open.
 func (w *world) receive(l letter) {
+	if l.N > 0 {
+		if w.s.Received == nil {
+			w.s.Received = map[string]int64{}
+		}
+		w.s.Received[l.From] = max(w.s.Received[l.From], l.N)
+	}
 	switch {
 	case l.Battle != "":
 		for _, b := range w.s.Battles {
@@ -90,6 +100,14 @@ type League struct {
 	names []string
 	seats []*Game
 	mu    sync.Mutex // one save at a time
+
+	// What each seat sent that a seat it reached has not saved yet (SavePart): kept in
+	// the sender's part, so that a resumed league delivers it again to a world saved
+	// before it arrived.
+	logMu sync.Mutex
+	sent  []int64            // per seat: its letters so far
+	log   [][]letter         // per seat: its letters some other seat has not saved
+	saved []map[string]int64 // per seat: Received as of its last SavePart
 }
 
 // leagueSave is a league's saved state: every seat's world.
@@ -101,6 +119,9 @@ type leagueSave struct {
 type seatWorld struct {
 	Name  string          `json:"name"`
 	World json.RawMessage `json:"world"`
+	// Pending are the seat's letters that other seats' worlds may not have had when
+	// they were saved (a league saved in parts: SavePart).
+	Pending []letter `json:"pending,omitempty"`
 }
 
 // NewLeague makes an arena for seats from cfg.Seed, or restores one League.Save made
@@ -115,7 +136,7 @@ func NewLeague(cfg Config, seats []string) (*League, error) {
 	if err := checkSeatNames(seats); err != nil {
 		return nil, err
 	}
-	states, err := leagueStates(cfg, seats)
+	states, pending, err := leagueStates(cfg, seats)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +152,29 @@ func NewLeague(cfg Config, seats []string) (*League, error) {
 		}
 	}
 	clk := newGameClock(cfg.Clock, cfg.Speed, at)
-	l := &League{names: seats}
-	for _, s := range states {
+	l := &League{names: seats, sent: make([]int64, len(seats)), log: make([][]letter, len(seats)), saved: make([]map[string]int64, len(seats))}
+	for i, s := range states {
+		l.saved[i] = maps.Clone(s.Received)
+		for j, name := range seats {
+			l.sent[j] = max(l.sent[j], s.Received[name]) // numbering goes on after what arrived
+		}
+	}
+	for i, s := range states {
 		l.seats = append(l.seats, start(cfg, s, clk))
+		l.log[i] = pending[i]
+		for _, lt := range pending[i] {
+			l.sent[i] = max(l.sent[i], lt.N)
+		}
+	}
+	// A world saved before a letter reached it gets it now.
+	for i, g := range l.seats {
+		for s, letters := range pending {
+			for _, lt := range letters {
+				if s != i && lt.N > states[i].Received[seats[s]] {
+					g.locked(func(w *world) { w.receive(lt) })
+				}
+			}
+		}
 	}
 	for i, g := range l.seats {
 		g.mu.Lock()
@@ -165,8 +206,22 @@ func checkSeatNames(seats []string) error {
 	return nil
 }
 
-// leagueStates returns every seat's world: new ones, or the saved ones in seat order.
-func leagueStates(cfg Config, seats []string) ([]*state, error) {
+// joinSeats makes a League.Save of every seat's part (SavePart), by seat name.
+func joinSeats(parts map[string][]byte, seats []string) ([]byte, error) {
+	saved := leagueSave{Version: stateVersion}
+	for _, name := range seats {
+		var part seatWorld
+		if err := json.Unmarshal(parts[name], &part); err != nil || part.Name != name || len(part.World) == 0 {
+			return nil, fmt.Errorf("arena: seat %s's saved part cannot be read (%v)", name, err)
+		}
+		saved.Seats = append(saved.Seats, part)
+	}
+	return json.Marshal(saved)
+}
+
+// leagueStates returns every seat's world (new ones, or the saved ones) and the
+// letters each seat's saved part still carried (joinSeats), in seat order.
+func leagueStates(cfg Config, seats []string) ([]*state, [][]letter, error) {
 	var out []*state
 	if len(cfg.State) == 0 {
 		home := below(cfg.Seed, len(Communities), "home")
@@ -176,28 +231,36 @@ func leagueStates(cfg Config, seats []string) ([]*state, error) {
 			s.Peers = slices.Delete(slices.Clone(seats), i, i+1)
 			out = append(out, s)
 		}
-		return out, nil
+		return out, make([][]letter, len(seats)), nil
 	}
 	var saved leagueSave
 	if err := json.Unmarshal(cfg.State, &saved); err != nil || saved.Version != stateVersion {
-		return nil, fmt.Errorf("arena: the saved league cannot be read (version %d): %v", saved.Version, err)
+		return nil, nil, fmt.Errorf("arena: the saved league cannot be read (version %d): %v", saved.Version, err)
 	}
+	var pending [][]letter
 	for _, name := range seats {
 		i := slices.IndexFunc(saved.Seats, func(w seatWorld) bool { return w.Name == name })
 		if i < 0 {
-			return nil, fmt.Errorf("arena: the saved league has no seat %q", name)
+			return nil, nil, fmt.Errorf("arena: the saved league has no seat %q", name)
 		}
 		s, err := loadState(saved.Seats[i].World)
 		if err != nil {
-			return nil, fmt.Errorf("seat %s: %w", name, err)
+			return nil, nil, fmt.Errorf("seat %s: %w", name, err)
 		}
-		out = append(out, s)
+		out, pending = append(out, s), append(pending, saved.Seats[i].Pending)
 	}
-	return out, nil
+	return out, pending, nil
 }
 
-// post delivers a letter to every other seat; each keeps what is for it.
+// post numbers a letter and delivers it to every other seat; each keeps what is for it.
 func (l *League) post(lt letter) {
+	if from := slices.Index(l.names, lt.From); from >= 0 {
+		l.logMu.Lock()
+		l.sent[from]++
+		lt.N = l.sent[from]
+		l.log[from] = append(l.log[from], lt)
+		l.logMu.Unlock()
+	}
 	for i, g := range l.seats {
 		if l.names[i] != lt.From {
 			g.locked(func(w *world) { w.receive(lt) })
@@ -224,6 +287,38 @@ func (l *League) Save() ([]byte, error) {
 		saved.Seats = append(saved.Seats, seatWorld{Name: l.names[i], World: b})
 	}
 	return json.Marshal(saved)
+}
+
+// SavePart returns seat i's part of the league: its own world (Game.Save), and its
+// letters that another seat had not yet saved. A save costs one seat's world, not every
+// seat's; joinSeats makes a League.Save of every seat's latest part, in which each
+// world gets again the letters it had not saved.
+func (l *League) SavePart(i int) ([]byte, error) {
+	g := l.seats[i]
+	var own []byte
+	var received map[string]int64
+	var err error
+	g.locked(func(w *world) {
+		own, err = json.Marshal(w.s)
+		received = maps.Clone(w.s.Received)
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.logMu.Lock()
+	l.saved[i] = received
+	for s := range l.log { // drop what every other seat has saved
+		low := int64(math.MaxInt64)
+		for j := range l.seats {
+			if j != s {
+				low = min(low, l.saved[j][l.names[s]])
+			}
+		}
+		l.log[s] = slices.DeleteFunc(l.log[s], func(lt letter) bool { return lt.N <= low })
+	}
+	part := seatWorld{Name: l.names[i], World: own, Pending: slices.Clone(l.log[i])}
+	l.logMu.Unlock()
+	return json.Marshal(part)
 }
 
 // Close stops every seat's clock.

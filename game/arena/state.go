@@ -24,6 +24,9 @@ type state struct {
 	LastWake    int64          `json:"last_wake"`        // the game minute of the last trigger
 	Script      *scriptState   `json:"script,omitempty"` // a scenario's quiet time and what is still to happen
 	Peers       []string       `json:"peers,omitempty"`  // the league's other seats, in seat order; none alone
+	// Received is, per other seat, the number of the last letter from it that reached
+	// this world (league.go); none alone.
+	Received map[string]int64 `json:"received,omitempty"`
 }
 
 // stateVersion is the version of the saved state this code reads and writes.
