@@ -1,35 +1,22 @@
 package agent_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 )
 
 // claudeBrain serves cassette c on llmtest's Messages API route and returns a Claude
 // brain for it: these tests go through Anthropic's wire and the official SDK.
 func claudeBrain(t testing.TB, c *llmtest.Cassette, set func(*anthropic.Config)) (*anthropic.Brain, *llmtest.Server) {
 	t.Helper()
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	cfg := llmtest.AnthropicConfig(srv)
-	if set != nil {
-		set(&cfg)
-	}
-	b, err := anthropic.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, srv
+	srv := braintest.ServeCassette(t, c)
+	return claudeKind.On(t, srv, set), srv
 }
 
 // TestClaudeToolUseThroughTheGate: a tool_use block from Claude is validated, waits for
@@ -88,30 +75,17 @@ func TestClaudeToolUseThroughTheGate(t *testing.T) {
 // a Claude brain, every call approved, and returns the usage events and the server.
 func claudeCacheRun(t testing.TB, steps int) ([]agent.Usage, *llmtest.Server) {
 	t.Helper()
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off.Close()
 	brain, srv := claudeBrain(t, dockingCassette(0), nil)
-	_, sess := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "claude", "universe", "scripted")
-	r, err := agent.New(agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true,
-		MaxSteps: steps, QuietPause: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	var usages []agent.Usage
 	var problems []string
-	runToEnd(t, ctx, r, func(ev agent.Event) {
+	for _, ev := range playOffline(t, "claude", brain, steps, nil) {
 		switch {
 		case ev.Type == agent.EventUsage:
 			usages = append(usages, *ev.Usage)
 		case ev.Type == agent.EventError:
 			problems = append(problems, ev.Text)
 		}
-	})
+	}
 	if len(problems) > 0 {
 		t.Fatalf("errors during play: %s", strings.Join(problems, "; "))
 	}

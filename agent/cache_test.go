@@ -9,7 +9,6 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/agent/openai"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
 )
@@ -61,6 +60,33 @@ func commonPrefix(a, b []byte) int {
 	return n
 }
 
+// playOffline plays steps steps with brain against the offline universe (seed 1),
+// every call approved, in a new session name; set, if not nil, changes the runner's
+// configuration. It returns every event.
+func playOffline(t testing.TB, name string, brain agent.Brain, steps int, set func(*agent.Config)) []agent.Event {
+	t.Helper()
+	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	_, sess := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), name, "universe", "scripted")
+	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps,
+		QuietPause: 10 * time.Millisecond}
+	if set != nil {
+		set(&cfg)
+	}
+	r, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var events []agent.Event
+	runToEnd(t, ctx, r, func(ev agent.Event) { events = append(events, ev) })
+	return events
+}
+
 // cacheFigures plays steps steps of the docking script against the offline universe
 // through the real OpenAI wire format, every call approved, and measures on the wire
 // the mean prefix reuse over requests 10..steps (the share of each request that
@@ -72,27 +98,8 @@ func cacheFigures(t testing.TB, steps int) (reuse, growth float64, srv *llmtest.
 // cacheFiguresProse is cacheFigures with an answer in prose every proseEvery requests.
 func cacheFiguresProse(t testing.TB, steps, proseEvery int) (reuse, growth float64, srv *llmtest.Server, events []agent.Event) {
 	t.Helper()
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off.Close()
-	srv = llmtest.NewServer(dockingCassette(proseEvery))
-	defer srv.Close()
-	brain, err := openai.New(llmtest.BrainConfig(srv))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sess := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "cache", "universe", "scripted")
-	cfg := agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true, MaxSteps: steps,
-		QuietPause: 10 * time.Millisecond}
-	r, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	runToEnd(t, ctx, r, func(ev agent.Event) { events = append(events, ev) })
+	brain, srv := openaiBrain(t, dockingCassette(proseEvery), nil)
+	events = playOffline(t, "cache", brain, steps, nil)
 	raw := srv.RawRequests()
 	if len(raw) < steps {
 		t.Fatalf("the model was asked %d times, want %d", len(raw), steps)

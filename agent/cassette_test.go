@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
@@ -20,18 +22,23 @@ func cassetteBrain(t *testing.T, name string, set func(*openai.Config)) (agent.B
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	cfg := llmtest.BrainConfig(srv)
-	if set != nil {
-		set(&cfg)
-	}
-	b, err := openai.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, srv
+	return openaiBrain(t, c, set)
 }
+
+// openaiBrain serves cassette c over loopback until the test ends and returns an
+// agent/openai brain for it (llmtest.BrainConfig, changed by set if not nil).
+func openaiBrain(t testing.TB, c *llmtest.Cassette, set func(*openai.Config)) (*openai.Brain, *llmtest.Server) {
+	t.Helper()
+	srv := braintest.ServeCassette(t, c)
+	return openaiKind.On(t, srv, set), srv
+}
+
+// openaiKind and claudeKind are the two model brains as braintest opens them on a
+// scripted server, with llmtest's settings.
+var (
+	openaiKind = braintest.Kind[openai.Config, *openai.Brain]{Config: llmtest.BrainConfig, Open: openai.New}
+	claudeKind = braintest.Kind[anthropic.Config, *anthropic.Brain]{Config: llmtest.AnthropicConfig, Open: anthropic.New}
+)
 
 // startWith runs a runner with any brain (the harness's own script brain unused).
 func startWith(t *testing.T, g *gridGame, brain agent.Brain, set func(*agent.Config)) *harness {

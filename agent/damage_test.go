@@ -16,14 +16,7 @@ import (
 // cannot be read and are skipped, and plays on.
 func TestResumeOfADamagedSessionSaysWhatIsSkipped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := book.Create("hurt", "grid", "script")
-	if err != nil {
-		t.Fatal(err)
-	}
+	book, sess := createSession(t, path, "hurt", "grid", "script")
 	g := &gridGame{now: time.Now}
 	// The dig changes the world each step: the same look again and again is not a loop.
 	b := &scriptBrain{replies: []scripted{say("On.", "look", `{}`, "dig", `{}`)}, loop: true}

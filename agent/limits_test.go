@@ -10,7 +10,6 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/agent/openai"
 )
 
 // A model that writes a 300 KB note is refused with the limit in the tool result; the
@@ -41,12 +40,7 @@ func TestHugeNoteIsRefusedAndPromptsStayBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.NewServer(c)
-	t.Cleanup(func() { srv.Close() })
-	brain, err := openai.New(llmtest.BrainConfig(srv))
-	if err != nil {
-		t.Fatal(err)
-	}
+	brain, srv := openaiBrain(t, c, nil)
 	g := &gridGame{}
 	h := startWith(t, g, brain, func(c *agent.Config) { c.ApproveAll = true })
 	h.next("the end of the script", func(ev agent.Event) bool { return ev.Type == agent.EventText && ev.Text == "Done for now." })

@@ -1,17 +1,10 @@
 package agent_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/agent/openai"
-	"github.com/coplayhq/coplay/game/spacetraders"
-	"github.com/coplayhq/coplay/game/universe"
 )
 
 // windowTokens estimates the tokens of a request as a cautious tokenizer would: three
@@ -24,27 +17,8 @@ func windowTokens(prompt []byte) int { return (len(prompt) + 2) / 3 }
 // window, and the model still has the tools to play (observe, orbit, dock).
 func TestSmallWindowFits(t *testing.T) {
 	const window, steps = 8192, 50
-	off, err := spacetraders.StartOffline(universe.Config{Seed: 1}, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer off.Close()
-	srv := llmtest.NewServer(dockingCassette(7))
-	defer srv.Close()
-	brain, err := openai.New(llmtest.BrainConfig(srv))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sess := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "small", "universe", "scripted")
-	r, err := agent.New(agent.Config{Game: off.Game, Brain: brain, Session: sess, ApproveAll: true, KeepPlaying: true,
-		MaxSteps: steps, QuietPause: 10 * time.Millisecond, ContextWindow: window})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	var events []agent.Event
-	runToEnd(t, ctx, r, func(ev agent.Event) { events = append(events, ev) })
+	brain, srv := openaiBrain(t, dockingCassette(7), nil)
+	events := playOffline(t, "small", brain, steps, func(c *agent.Config) { c.ContextWindow = window })
 	raw := srv.RawRequests()
 	if len(raw) < steps {
 		t.Fatalf("the model was asked %d times, want %d", len(raw), steps)

@@ -118,17 +118,19 @@ func writeBash(w io.Writer, root *compNode) {
 	})
 	fmt.Fprint(w, "    esac\n    [[ -n $skip ]] && return # a flag's value: file names (complete -o default)\n")
 	fmt.Fprint(w, "    local list\n    if [[ $cur == -* ]]; then\n        case $node in\n")
-	for _, n := range root.nodes() {
-		if len(n.flags) > 0 {
-			fmt.Fprintf(w, "        %s) list=%s ;;\n", shellQuote(n.path), shellQuote(flagWords(n.flags)))
+	listCases(w, root, func(n *compNode) string {
+		if len(n.flags) == 0 {
+			return ""
 		}
-	}
+		return shellQuote(flagWords(n.flags))
+	})
 	fmt.Fprint(w, "        esac\n    else\n        case $node in\n")
-	for _, n := range root.nodes() {
-		if len(n.subs) > 0 {
-			fmt.Fprintf(w, "        %s) list=%s ;;\n", shellQuote(n.path), shellQuote(names(n.subs)))
+	listCases(w, root, func(n *compNode) string {
+		if len(n.subs) == 0 {
+			return ""
 		}
-	}
+		return shellQuote(names(n.subs))
+	})
 	fmt.Fprint(w, "        esac\n    fi\n    COMPREPLY=($(compgen -W \"$list\" -- \"$cur\"))\n}\n")
 	fmt.Fprint(w, "complete -o default -F _coplay coplay\n")
 }
@@ -145,29 +147,41 @@ func writeZsh(w io.Writer, root *compNode) {
 	})
 	fmt.Fprint(w, "    esac\n    if [[ -n $skip ]]; then _files; return; fi\n    local -a list\n")
 	fmt.Fprint(w, "    if [[ $cur == -* ]]; then\n        case $node in\n")
-	for _, n := range root.nodes() {
-		if len(n.flags) == 0 {
-			continue
-		}
+	listCases(w, root, func(n *compNode) string {
 		var items []string
 		for _, f := range n.flags {
 			items = append(items, shellQuote(flagWord(f.name)+":"+f.usage))
 		}
-		fmt.Fprintf(w, "        %s) list=(%s) ;;\n", shellQuote(n.path), strings.Join(items, " "))
-	}
+		return zshList(items)
+	})
 	fmt.Fprint(w, "        esac\n        _describe -t flags flag list\n    else\n        case $node in\n")
-	for _, n := range root.nodes() {
-		if len(n.subs) == 0 {
-			continue
-		}
+	listCases(w, root, func(n *compNode) string {
 		var items []string
 		for _, s := range n.subs {
 			items = append(items, shellQuote(s.name+":"+s.summary))
 		}
-		fmt.Fprintf(w, "        %s) list=(%s) ;;\n", shellQuote(n.path), strings.Join(items, " "))
-	}
+		return zshList(items)
+	})
 	fmt.Fprint(w, "        esac\n        if (( ${#list} )); then _describe -t commands command list; else _files; fi\n    fi\n}\n")
 	fmt.Fprint(w, "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then _coplay \"$@\"; else compdef _coplay coplay; fi\n")
+}
+
+// listCases writes the arms of a shell case on $node, `PATH) list=LIST ;;`, for the
+// nodes list gives a LIST for ("" for none), in the order of root.nodes().
+func listCases(w io.Writer, root *compNode, list func(n *compNode) string) {
+	for _, n := range root.nodes() {
+		if l := list(n); l != "" {
+			fmt.Fprintf(w, "        %s) list=%s ;;\n", shellQuote(n.path), l)
+		}
+	}
+}
+
+// zshList is a zsh array of items, or "" for none.
+func zshList(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(items, " ") + ")"
 }
 
 // writeFish writes the fish script: one `complete` line per command and flag, each under

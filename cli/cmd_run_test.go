@@ -4,7 +4,6 @@ package cli
 // playing unattended.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -45,21 +44,6 @@ func decodeEvents(t *testing.T, out io.Reader) []agent.Event {
 	var evs []agent.Event
 	eachEvent(t, out, func(ev agent.Event, _ []byte) { evs = append(evs, ev) })
 	return evs
-}
-
-// eachEvent reads headless events, one JSON object a line, and hands each to f as it
-// comes, with its line.
-func eachEvent(t *testing.T, out io.Reader, f func(ev agent.Event, line []byte)) {
-	t.Helper()
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var ev agent.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatalf("bad event line %q: %v", sc.Text(), err)
-		}
-		f(ev, sc.Bytes())
-	}
 }
 
 // tail is the last n bytes of s, for a failure message.

@@ -17,7 +17,7 @@ import (
 
 // newNotebook opens a new notebook in a temporary directory and returns its path; the
 // caller closes it.
-func newNotebook(t *testing.T) (string, *notes.Book) {
+func newNotebook(t testing.TB) (string, *notes.Book) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "coplay.db")
 	book, err := notes.Open(path, nil)
@@ -25,6 +25,19 @@ func newNotebook(t *testing.T) (string, *notes.Book) {
 		t.Fatal(err)
 	}
 	return path, book
+}
+
+// newSession creates the session name (of gameName, played by brainName) in a new
+// notebook, closed when the test ends, and returns the notebook's path and the session.
+func newSession(t testing.TB, name, gameName, brainName string) (string, *notes.Session) {
+	t.Helper()
+	path, book := newNotebook(t)
+	t.Cleanup(func() { book.Close() })
+	s, err := book.Create(name, gameName, brainName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, s
 }
 
 // sessionsFixture makes a notebook with two sessions and returns its path.

@@ -7,6 +7,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,8 +48,7 @@ type proc struct {
 // game's variables are cleared first).
 func startProc(t *testing.T, args, env []string) *proc {
 	t.Helper()
-	cmd := exec.Command(coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
-	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
+	cmd := headlessCmd(context.Background(), t, args, env)
 	p := &proc{t: t, cmd: cmd, evs: make(chan agent.Event, 1024), done: make(chan struct{})}
 	var out io.ReadCloser
 	p.stdin, out = startPiped(t, cmd, &p.stderr)

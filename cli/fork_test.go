@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,15 +13,7 @@ import (
 // observed, moved by the time since; one that cannot (a live game) gets the session's
 // latest state and is told its world has moved on.
 func TestForkStateLiveAndRewound(t *testing.T) {
-	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	s, err := book.Create("live", "mcp", "model")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := newSession(t, "live", "mcp", "model")
 	observed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for step, state := range []string{"world at 1", "world at 2"} {
 		recs := []notes.Record{{Type: "step", Step: step + 1}, {Type: "observation", Step: step + 1, Data: []byte(`{"observation":{"time":"` + observed.Add(time.Duration(step)*time.Hour).Format(time.RFC3339) + `"}}`)}}
@@ -53,15 +44,7 @@ func TestForkStateLiveAndRewound(t *testing.T) {
 // TestWaitingAdvice: advice given during the step before the fork had not reached the
 // model yet; advice given earlier had.
 func TestWaitingAdvice(t *testing.T) {
-	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	s, err := book.Create("s", "arena", "autopilot")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := newSession(t, "s", "arena", "autopilot")
 	recs := []notes.Record{
 		{Type: "step", Step: 1}, {Type: "advice", Step: 1, Data: []byte(`{"text":"read at step 2"}`)},
 		{Type: "step", Step: 2}, {Type: "advice", Step: 2, Data: []byte(`{"text":"sell the iron"}`)},

@@ -16,50 +16,8 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/agent/llmtest/gemini"
 )
-
-// geminiFields are the fields of Gemini's Schema object (ai.google.dev/api/caching#Schema).
-// Gemini's API, its OpenAI-compatible endpoint included, refuses any other field of a
-// function's parameters with 400 "Invalid JSON payload received. Unknown name …".
-var geminiFields = map[string]bool{
-	"type": true, "format": true, "title": true, "description": true, "nullable": true, "enum": true,
-	"maxItems": true, "minItems": true, "properties": true, "required": true, "minProperties": true,
-	"maxProperties": true, "minLength": true, "maxLength": true, "pattern": true, "example": true,
-	"anyOf": true, "propertyOrdering": true, "default": true, "items": true, "minimum": true, "maximum": true,
-}
-
-// unknownField returns the first field of s Gemini does not know, and where ("" if none).
-func unknownField(s map[string]any, at string) (field, where string) {
-	for k, v := range s {
-		if !geminiFields[k] {
-			return k, at
-		}
-		var subs []map[string]any
-		switch k {
-		case "properties":
-			m, _ := v.(map[string]any)
-			for _, p := range m {
-				pm, _ := p.(map[string]any)
-				subs = append(subs, pm)
-			}
-		case "items":
-			pm, _ := v.(map[string]any)
-			subs = append(subs, pm)
-		case "anyOf":
-			l, _ := v.([]any)
-			for _, p := range l {
-				pm, _ := p.(map[string]any)
-				subs = append(subs, pm)
-			}
-		}
-		for _, sub := range subs {
-			if f, w := unknownField(sub, at+"."+k); f != "" {
-				return f, w
-			}
-		}
-	}
-	return "", ""
-}
 
 // geminiServer is an OpenAI-compatible endpoint shaped like Gemini's: it refuses a tool
 // schema holding a field Gemini does not know with Gemini's documented 400 body (a JSON
@@ -94,7 +52,7 @@ func newGeminiServer(t *testing.T, model *llmtest.Server) *geminiServer {
 		}
 		json.Unmarshal(body, &req)
 		for i, tool := range req.Tools {
-			if f, where := unknownField(tool.Function.Parameters, fmt.Sprintf("tools[%d].function_declarations[0].parameters", i)); f != "" {
+			if f, where := gemini.Refused(tool.Function.Parameters, fmt.Sprintf("tools[%d].function_declarations[0].parameters", i)); f != "" {
 				g.mu.Lock()
 				g.refused = append(g.refused, tool.Function.Name+": "+f)
 				g.mu.Unlock()

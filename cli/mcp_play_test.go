@@ -1,58 +1,16 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game/mcp/mcptest"
 )
-
-// headlessRun starts `coplay run --headless` with args, hands every event to on (which
-// may answer with commands), and returns the events once the run ends.
-func headlessRun(t *testing.T, args []string, on func(ev agent.Event, send func(agent.Command))) []agent.Event {
-	t.Helper()
-	return headlessRunEnv(t, args, nil, on)
-}
-
-// headlessRunEnv is headlessRun with extra environment variables (NAME=value).
-func headlessRunEnv(t *testing.T, args, env []string, on func(ev agent.Event, send func(agent.Command))) []agent.Event {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
-	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
-	var stderr strings.Builder
-	stdin, stdout := startPiped(t, cmd, &stderr)
-	send := func(c agent.Command) {
-		b, _ := json.Marshal(c)
-		if _, err := stdin.Write(append(b, '\n')); err != nil {
-			t.Errorf("sending %s: %v", b, err)
-		}
-	}
-	var evs []agent.Event
-	eachEvent(t, stdout, func(ev agent.Event, line []byte) {
-		evs = append(evs, ev)
-		if os.Getenv("COPLAY_TEST_TRACE") != "" {
-			t.Logf("event: %.300s", line)
-		}
-		on(ev, send)
-	})
-	io.Copy(io.Discard, stdout)
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("coplay run: %v\nstderr: %s", err, stderr.String())
-	}
-	return evs
-}
 
 // TestHeadlessScriptedModelPlaysMCPServer plays the MCP reference server with a scripted
 // model through the real command line: read-only tools run by themselves, invalid calls

@@ -131,28 +131,25 @@ func (o *options) plainHTTP(baseURL, key, keyName string) error {
 // modelBrain builds the brain of a model, on the wire its preset speaks, and says which
 // model it is, where its price comes from and its context window (0 = unknown).
 func (o *options) modelBrain() (b agent.Brain, model, priceFrom string, window int, err error) {
+	var provider string // what the price and the window are looked up under
 	if o.wantsAnthropic() {
-		cfg, err := o.anthropicConfig()
-		if err != nil {
-			return nil, "", "", 0, err
+		var cfg anthropic.Config
+		if cfg, err = o.anthropicConfig(); err == nil {
+			b, err = anthropic.New(cfg)
 		}
-		ab, err := anthropic.New(cfg)
-		if err != nil {
-			return nil, "", "", 0, err
+		provider, model = "anthropic", cfg.Model
+	} else {
+		var cfg openai.Config
+		if cfg, err = o.modelConfig(); err == nil {
+			b, err = openai.New(cfg)
 		}
-		_, from := o.modelPrice("anthropic", cfg.Model)
-		return ab, cfg.Model, from, modelWindow("anthropic", cfg.Model), nil
+		provider, model = cfg.Preset, cfg.Model
 	}
-	cfg, err := o.modelConfig()
 	if err != nil {
 		return nil, "", "", 0, err
 	}
-	ob, err := openai.New(cfg)
-	if err != nil {
-		return nil, "", "", 0, err
-	}
-	_, from := o.modelPrice(cfg.Preset, cfg.Model)
-	return ob, cfg.Model, from, modelWindow(cfg.Preset, cfg.Model), nil
+	_, from := o.modelPrice(provider, model)
+	return b, model, from, modelWindow(provider, model), nil
 }
 
 // modelPriced says whether the options' model has a price (for --max-cost), and its name.

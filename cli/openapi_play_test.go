@@ -24,6 +24,21 @@ func spaceTradersSpec(t *testing.T) string {
 	return path
 }
 
+// serveUniverse serves the offline universe of seed 1 over HTTP until the test ends,
+// fast and rate-limited as the real game, with the agent COPLAY registered; it returns
+// the server and the agent's token.
+func serveUniverse(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
+	u := universe.New(universe.Config{Seed: 1, Speed: 100000, RateLimit: true})
+	token, err := u.Register("COPLAY", "COSMIC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(u.Handler())
+	t.Cleanup(srv.Close)
+	return srv, token
+}
+
 // TestHeadlessScriptedModelFulfilsContractThroughOpenAPI plays the offline universe
 // through the generic OpenAPI driver only, with a scripted model on the real wire format:
 // reads run by themselves, actions ask the person, a missing path parameter and a
@@ -31,13 +46,7 @@ func spaceTradersSpec(t *testing.T) string {
 // and the game's token never reaches the model.
 func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
 	spec := spaceTradersSpec(t)
-	u := universe.New(universe.Config{Seed: 1, Speed: 100000, RateLimit: true})
-	token, err := u.Register("COPLAY", "COSMIC")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(u.Handler())
-	defer srv.Close()
+	srv, token := serveUniverse(t)
 
 	const contract = "ckdsoklyaknh2sos8x1cscigi" // seed 1's first contract: 55 IRON_ORE to X1-YS98-A2
 	ship := `"shipSymbol":"COPLAY-1"`

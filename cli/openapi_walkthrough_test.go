@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/game/universe"
 )
 
 // README's OpenAPI walkthrough works from a clone: the spec it names is in the
@@ -15,13 +13,7 @@ import (
 // `coplay serve-universe --seed 1 --agent COPLAY` reads the agent, is refused a
 // lower-case flight mode before any request, and accepts the contract.
 func TestOpenAPIWalkthroughFromAClone(t *testing.T) {
-	u := universe.New(universe.Config{Seed: 1, Speed: 100000, RateLimit: true})
-	token, err := u.Register("COPLAY", "COSMIC")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(u.Handler())
-	defer srv.Close()
+	srv, token := serveUniverse(t)
 	spec := filepath.Join("..", "testdata", "openapi", "universe", "openapi.json")
 	cassette := filepath.Join("..", "testdata", "cassettes", "openapi-universe.cassette.json")
 	evs := headlessRunEnv(t, []string{"--data", filepath.Join(t.TempDir(), "coplay.db"), "--game", "openapi", "--spec", spec,

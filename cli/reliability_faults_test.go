@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -227,11 +226,7 @@ func TestReliabilityFaults(t *testing.T) {
 				read: map[faultKind]float64{faultRateLimit: 0.01, faultServer: 0.01, faultDropBefore: 0.01,
 					faultSlow: 0.03},
 			})
-			path := filepath.Join(t.TempDir(), "coplay.db")
-			book, err := notes.Open(path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, book := newNotebook(t)
 			sess, err := book.Create("faults", "spacetraders", "scripted")
 			if err != nil {
 				t.Fatal(err)

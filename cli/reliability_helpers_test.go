@@ -1,20 +1,19 @@
 package cli
 
-// Shared machinery of the reliability suite (docs/RELIABILITY.md): the coplay binary
-// built once, the offline universe on loopback behind a fault-injecting and counting
-// handler, scripted models, and the journal invariants every fault test checks.
+// Shared machinery of the reliability suite (docs/RELIABILITY.md): the offline universe
+// on loopback behind a fault-injecting and counting handler, scripted models, and the
+// journal invariants every fault test checks. The binary is built and run by
+// binary_helpers_test.go.
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,73 +23,9 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
-	"github.com/coplayhq/coplay/game/mcp/mcptest"
 	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
 )
-
-var (
-	binDir    string
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// TestMain gives the tests that run the coplay binary a directory to build it in, and
-// removes it afterwards.
-func TestMain(m *testing.M) {
-	if os.Getenv("COPLAY_FAULTS_SERVE") == "1" {
-		// The test binary re-executed as a stdio MCP server (faults_play_test.go).
-		mcptest.ServeFaultsStdio("COPLAY_FAULTS_LOG")
-	}
-	if spec := os.Getenv(leagueFiguresEnv); spec != "" {
-		// The test binary re-executed as BenchmarkLeague's child (bench_league_test.go).
-		os.Exit(playLeagueFigures(spec))
-	}
-	var err error
-	if binDir, err = os.MkdirTemp("", "coplay-reliability-"); err != nil {
-		fmt.Fprintln(os.Stderr, "reliability tests:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	os.Exit(code)
-}
-
-// coplayBinary builds coplay once per test binary (only when a test needs it, so that
-// `go test -run TestSessions` does not pay for the build) and returns its path.
-func coplayBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		binPath = filepath.Join(binDir, "coplay")
-		out, err := exec.Command("go", "build", "-o", binPath, "..").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
-
-// startPiped starts cmd (the binary, as a person or a script drives it) with its stdin
-// and stdout piped and its stderr written to stderr.
-func startPiped(t *testing.T, cmd *exec.Cmd, stderr io.Writer) (stdin io.WriteCloser, stdout io.ReadCloser) {
-	t.Helper()
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stdout, err = cmd.StdoutPipe(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return stdin, stdout
-}
 
 // relShip is the command ship of the agent every test registers.
 const relShip = "COPLAY-1"

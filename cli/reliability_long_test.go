@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
-	"github.com/coplayhq/coplay/notes"
 )
 
 // cassetteBrain plays a cassette's steps in a loop with no wire and no latency. The
@@ -71,16 +69,7 @@ type longPoint struct {
 // universe (--approve all), and measures at each checkpoint.
 func runLongSession(t *testing.T, steps int, checkpoints []int) []longPoint {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("long", "universe", "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, sess := newSession(t, "long", "universe", "scripted")
 	off, err := spacetraders.StartOffline(universe.Config{Seed: 5}, nil, "")
 	if err != nil {
 		t.Fatal(err)

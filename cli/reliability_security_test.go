@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,32 +26,6 @@ const (
 	fakeOpenAIKey    = "sk-test-Q3vX9kLmN2pR7sT4uV6wY8zA1bC5dE0fG"
 	fakeAccountToken = "eyJhbGciOiJSUzI1NiJ9.acct-test-7Hq2Lw9Zp4Xr8Nv3"
 )
-
-// coplayRun runs the binary with env added to the environment and returns stdout and
-// stderr.
-func coplayRun(t *testing.T, env []string, stdin string, args ...string) (string, string) {
-	t.Helper()
-	cmd := exec.Command(coplayBinary(t), args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("coplay %s: %v\nstderr:\n%s", strings.Join(args, " "), err, errOut.String())
-		}
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("coplay %s did not finish in 2 minutes", strings.Join(args, " "))
-	}
-	return out.String(), errOut.String()
-}
 
 // leaks names each secret found in any of the places.
 func leaks(secrets map[string]string, places map[string][]byte) []string {
@@ -214,16 +187,7 @@ func TestReliabilityModelCannotApprove(t *testing.T) {
 		{Text: injection, Calls: []llmtest.Call{{ID: "call_orbit", Tool: "orbit_ship", Args: json.RawMessage(ship)}}},
 		{Text: "Done."},
 	}}
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("gate", "spacetraders", "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := newSession(t, "gate", "spacetraders", "scripted")
 	r, model := newFaultRunner(t, sess, g, c, true, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -8,7 +8,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/game/spacetraders"
 	"github.com/coplayhq/coplay/game/universe"
-	"github.com/coplayhq/coplay/notes"
 )
 
 // countingProxy is an httputil.ReverseProxy on loopback in front of a universe server
@@ -130,15 +128,7 @@ func (f playFigures) report(t testing.TB, name string) {
 // runner goes idle, and returns what the proxy counted.
 func playCounted(t testing.TB, p *countingProxy, g *spacetraders.Game, brain agent.Brain, steps int, limit time.Duration) playFigures {
 	t.Helper()
-	book, err := notes.Open(filepath.Join(t.TempDir(), "coplay.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer book.Close()
-	sess, err := book.Create("requests", "spacetraders", brain.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sess := newSession(t, "requests", "spacetraders", brain.Name())
 	r, err := agent.New(agent.Config{Game: g, Brain: brain, Session: sess, ApproveAll: true,
 		MaxSteps: steps, MaxIterations: 1 << 30})
 	if err != nil {

@@ -1,44 +1,15 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/notes"
 )
-
-// headlessLines runs the coplay binary headless with stdin, whatever its exit status,
-// and returns the events it printed, decoded.
-func headlessLines(t *testing.T, stdin string, args ...string) []map[string]any {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless", "--no-rate-limit"}, args...)...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	_ = cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("coplay %v did not finish in 2 minutes; stderr:\n%s", args, errOut.String())
-	}
-	var evs []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(l), &ev); err != nil {
-			t.Fatalf("stdout line %q: %v (stderr %s)", l, err, errOut.String())
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
 
 // eventsOf returns the events of a type.
 func eventsOf(evs []map[string]any, typ string) []map[string]any {

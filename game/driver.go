@@ -204,70 +204,50 @@ func (fs *FlagSet) own(name string) {
 // StringFlag adds a string flag, or returns the one another driver already added under
 // that name (the first usage text stays).
 func (fs *FlagSet) StringFlag(name, value, usage string) *string {
-	defer fs.own(name)
-	if f := fs.Lookup(name); f != nil {
-		if v, ok := f.Value.(*stringValue); ok {
-			return (*string)(v)
-		}
-		panic(fmt.Sprintf("game.FlagSet: flag --%s added twice with different types", name))
-	}
-	p := new(string)
-	*p = value
-	fs.Var((*stringValue)(p), name, usage)
-	return p
+	return addFlag(fs, name, value, usage, func(p *string) *stringValue { return (*stringValue)(p) })
 }
 
 // ListFlag adds a repeatable string flag (--observe A --observe B), or returns the one
 // another driver already added under that name.
 func (fs *FlagSet) ListFlag(name, usage string) *[]string {
-	defer fs.own(name)
-	if f := fs.Lookup(name); f != nil {
-		if v, ok := f.Value.(*listValue); ok {
-			return (*[]string)(v)
-		}
-		panic(fmt.Sprintf("game.FlagSet: flag --%s added twice with different types", name))
-	}
-	p := new([]string)
-	fs.Var((*listValue)(p), name, usage)
-	return p
+	return addFlag(fs, name, nil, usage, func(p *[]string) *listValue { return (*listValue)(p) })
 }
 
 // Int64Flag adds an int64 flag, or returns the one another driver already added under
 // that name (the first default and usage text stay).
 func (fs *FlagSet) Int64Flag(name string, value int64, usage string) *int64 {
-	defer fs.own(name)
-	if v, ok := sharedFlag[*int64Value](fs, name); ok {
-		return (*int64)(v)
-	}
-	p := new(int64)
-	*p = value
-	fs.Var((*int64Value)(p), name, usage)
-	return p
+	return addFlag(fs, name, value, usage, func(p *int64) *int64Value { return (*int64Value)(p) })
 }
 
 // Float64Flag adds a float64 flag, or returns the one another driver already added
 // under that name (the first default and usage text stay).
 func (fs *FlagSet) Float64Flag(name string, value float64, usage string) *float64 {
-	defer fs.own(name)
-	if v, ok := sharedFlag[*float64Value](fs, name); ok {
-		return (*float64)(v)
-	}
-	p := new(float64)
-	*p = value
-	fs.Var((*float64Value)(p), name, usage)
-	return p
+	return addFlag(fs, name, value, usage, func(p *float64) *float64Value { return (*float64Value)(p) })
 }
 
 // BoolFlag adds a bool flag (--name alone sets it), or returns the one another driver
 // already added under that name (the first default and usage text stay).
 func (fs *FlagSet) BoolFlag(name string, value bool, usage string) *bool {
+	return addFlag(fs, name, value, usage, func(p *bool) *boolValue { return (*boolValue)(p) })
+}
+
+// flagValue is a flag's value that hands back the variable it sets.
+type flagValue[T any] interface {
+	flag.Value
+	target() *T
+}
+
+// addFlag adds the flag name, a variable of type T set through the flag.Value that as
+// makes of it, or returns the variable of the one another driver already added under
+// that name (the first default and usage text stay).
+func addFlag[T any, V flagValue[T]](fs *FlagSet, name string, value T, usage string, as func(*T) V) *T {
 	defer fs.own(name)
-	if v, ok := sharedFlag[*boolValue](fs, name); ok {
-		return (*bool)(v)
+	if v, ok := sharedFlag[V](fs, name); ok {
+		return v.target()
 	}
-	p := new(bool)
+	p := new(T)
 	*p = value
-	fs.Var((*boolValue)(p), name, usage)
+	fs.Var(as(p), name, usage)
 	return p
 }
 
@@ -291,11 +271,13 @@ type stringValue string
 func (s *stringValue) Set(v string) error { *s = stringValue(v); return nil }
 func (s *stringValue) String() string     { return string(*s) }
 func (s *stringValue) Get() any           { return string(*s) }
+func (s *stringValue) target() *string    { return (*string)(s) }
 
 type listValue []string
 
 func (l *listValue) Set(v string) error { *l = append(*l, v); return nil }
 func (l *listValue) String() string     { return strings.Join(*l, ",") }
+func (l *listValue) target() *[]string  { return (*[]string)(l) }
 
 type int64Value int64
 
@@ -309,6 +291,7 @@ func (i *int64Value) Set(v string) error {
 }
 func (i *int64Value) String() string { return strconv.FormatInt(int64(*i), 10) }
 func (i *int64Value) Get() any       { return int64(*i) }
+func (i *int64Value) target() *int64 { return (*int64)(i) }
 
 type float64Value float64
 
@@ -320,8 +303,9 @@ func (f *float64Value) Set(v string) error {
 	*f = float64Value(n)
 	return nil
 }
-func (f *float64Value) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
-func (f *float64Value) Get() any       { return float64(*f) }
+func (f *float64Value) String() string   { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+func (f *float64Value) Get() any         { return float64(*f) }
+func (f *float64Value) target() *float64 { return (*float64)(f) }
 
 type boolValue bool
 
@@ -336,6 +320,7 @@ func (b *boolValue) Set(v string) error {
 func (b *boolValue) String() string   { return strconv.FormatBool(bool(*b)) }
 func (b *boolValue) IsBoolFlag() bool { return true }
 func (b *boolValue) Get() any         { return bool(*b) }
+func (b *boolValue) target() *bool    { return (*bool)(b) }
 
 // numError words a number that does not parse as package flag does ("parse error",
 // "value out of range"), so messages about numeric flags read the same as before.

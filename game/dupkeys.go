@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 )
 
 // duplicateKeys returns a problem for every object key that appears twice in the same
@@ -74,13 +73,5 @@ func shortJSON(raw json.RawMessage) string {
 		b.Reset()
 		b.Write(raw)
 	}
-	s := b.String()
-	if len(s) <= 60 {
-		return s
-	}
-	cut := 60
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return Clip(b.String(), 60)
 }

@@ -129,6 +129,19 @@ type Tool struct {
 	Simulate SimulateFunc `json:"-"`
 }
 
+// EmptyObjectSchema is the schema of a tool that takes no arguments, as the model APIs
+// want it: they require an object schema, properties and all.
+const EmptyObjectSchema = `{"type":"object","properties":{}}`
+
+// SchemaJSON is the tool's schema as a model request carries it: its JSON, or
+// EmptyObjectSchema for a tool without one.
+func (t Tool) SchemaJSON() (json.RawMessage, error) {
+	if t.Schema == nil {
+		return json.RawMessage(EmptyObjectSchema), nil
+	}
+	return json.Marshal(t.Schema)
+}
+
 // Observation is the state of the world, for the model to read and the screen to draw.
 type Observation struct {
 	Summary string    `json:"summary"`           // compact markdown, sent to the model every step

@@ -13,7 +13,6 @@ import (
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
-	"github.com/coplayhq/coplay/secret"
 )
 
 // Brain is a brain.Brain that asks Claude through Anthropic's Messages API. It is safe
@@ -77,6 +76,7 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 	}
 	msgs := req.Messages
 	params, conv := b.request(msgs, tools)
+	at := brain.Endpoint{Provider: "anthropic", KeyEnv: KeyEnv, Model: b.cfg.Model, BaseURL: b.cfg.BaseURL, Key: b.cfg.APIKey}
 	shrinks := 0
 	for attempt := 1; ; attempt++ {
 		var reply brain.Reply
@@ -92,11 +92,9 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 			return reply, nil
 		}
 		if ctx.Err() != nil {
-			return brain.Reply{}, fmt.Errorf("anthropic: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
+			return brain.Reply{}, at.Stopped(ctx)
 		}
-		e.Provider, e.KeyEnv = "anthropic", KeyEnv
-		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
-		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
+		at.Mark(e, attempt)
 		if e.Kind == brain.ErrContextLength && !e.NoRetry && shrinks < brain.MaxShrinks {
 			// Too long for this model: send less of the conversation, at once. A session
 			// can never be stuck on its own history. This costs no attempt.

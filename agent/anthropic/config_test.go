@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/coplayhq/coplay/agent/anthropic"
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -42,20 +43,13 @@ func TestConfigFromEnv(t *testing.T) {
 }
 
 func TestNewChecksConfig(t *testing.T) {
-	for _, tt := range []struct {
-		cfg  anthropic.Config
-		want string
-	}{
-		{anthropic.Config{Model: "m", BaseURL: "api.anthropic.com"}, "want http:// or https://"},
-		{anthropic.Config{}, "no model"},
-		{anthropic.Config{Model: "m", ThinkingBudget: 500}, "below the API's minimum of 1024"},
-		{anthropic.Config{Model: "m", ThinkingBudget: 4096, MaxTokens: 4096}, "must be more than the thinking budget"},
-		{anthropic.Config{Model: "m", PriceIn: -1}, "cannot be negative"},
-	} {
-		if _, err := anthropic.New(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("New(%v) = %v, want %q", tt.cfg, err, tt.want)
-		}
-	}
+	braintest.Refuses(t, anthropic.New, []braintest.Refusal[anthropic.Config]{
+		{Config: anthropic.Config{Model: "m", BaseURL: "api.anthropic.com"}, Want: "want http:// or https://"},
+		{Config: anthropic.Config{}, Want: "no model"},
+		{Config: anthropic.Config{Model: "m", ThinkingBudget: 500}, Want: "below the API's minimum of 1024"},
+		{Config: anthropic.Config{Model: "m", ThinkingBudget: 4096, MaxTokens: 4096}, Want: "must be more than the thinking budget"},
+		{Config: anthropic.Config{Model: "m", PriceIn: -1}, Want: "cannot be negative"},
+	})
 	b, err := anthropic.New(anthropic.Config{Model: "m", BaseURL: "http://127.0.0.1:9/v1/"})
 	if err != nil || b.BaseURL() != "http://127.0.0.1:9" {
 		t.Errorf("a base URL ending in /v1: %v %v, want the root", b, err)

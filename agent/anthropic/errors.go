@@ -13,6 +13,7 @@ import (
 
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/retry"
+	"github.com/coplayhq/coplay/game"
 )
 
 // classify turns an error from the SDK or the transport into a *brain.Error (without Model,
@@ -26,7 +27,7 @@ func classify(err error) *brain.Error {
 		if status == http.StatusOK {
 			status = 0 // an error event inside a 200 stream
 		}
-		e := brain.ByStatus(status, string(apiErr.Type()), brain.Clip(apiMessage(apiErr), 300))
+		e := brain.ByStatus(status, string(apiErr.Type()), game.Clip(apiMessage(apiErr), 300))
 		if apiErr.Response != nil {
 			e.Wait = retry.After(apiErr.Response.Header, time.Now())
 		}
@@ -47,9 +48,9 @@ func classify(err error) *brain.Error {
 	msg := err.Error()
 	if strings.Contains(msg, "unmarshal") || strings.Contains(msg, "invalid character") ||
 		strings.Contains(msg, "content-type") || strings.Contains(msg, "unexpected end of JSON") {
-		return &brain.Error{Kind: brain.ErrMalformed, Detail: "not a Messages API answer: " + brain.Clip(msg, 300)}
+		return &brain.Error{Kind: brain.ErrMalformed, Detail: "not a Messages API answer: " + game.Clip(msg, 300)}
 	}
-	return &brain.Error{Kind: brain.ErrNetwork, Detail: brain.Clip(msg, 300)}
+	return &brain.Error{Kind: brain.ErrNetwork, Detail: game.Clip(msg, 300)}
 }
 
 // apiMessage is what the server said: Anthropic's error.message, or the raw body when

@@ -20,10 +20,6 @@ import (
 // there. The mapping is a pure function of the messages, so a message renders to the
 // same bytes in every request that carries it: the prompt cache depends on that.
 
-// emptyObjectSchema is sent for a tool whose schema is missing: input_schema must be an
-// object schema.
-var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // wireMsg is a turn being built: its role and its blocks.
 type wireMsg struct {
 	assistant bool
@@ -311,15 +307,12 @@ func (c conversation) params(tools []sdk.ToolUnionParam) []sdk.MessageParam {
 func toWireTools(tools []game.Tool) ([]sdk.ToolUnionParam, error) {
 	out := make([]sdk.ToolUnionParam, 0, len(tools))
 	for _, t := range tools {
-		schema := emptyObjectSchema
-		if t.Schema != nil {
-			b, err := json.Marshal(t.Schema)
-			if err != nil {
-				return nil, fmt.Errorf("anthropic: tool %s: schema: %w", t.Name, err)
-			}
-			if t.Schema.Type == "object" {
-				schema = b
-			}
+		schema, err := t.SchemaJSON()
+		if err != nil {
+			return nil, fmt.Errorf("anthropic: tool %s: schema: %w", t.Name, err)
+		}
+		if t.Schema != nil && t.Schema.Type != "object" {
+			schema = json.RawMessage(game.EmptyObjectSchema)
 		}
 		tp := &sdk.ToolParam{
 			Name:        t.Name,

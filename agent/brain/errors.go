@@ -1,11 +1,13 @@
 package brain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/secret"
 )
 
 // Kinds of failure. A model brain's errors are *Error values whose Kind is one of
@@ -100,6 +102,26 @@ func (e *Error) Error() string {
 // Unwrap returns the Kind, so errors.Is(err, ErrRateLimited) works.
 func (e *Error) Unwrap() error { return e.Kind }
 
+// Endpoint is where a brain sends its calls, as its errors name it: the provider, the
+// variable its key comes from, the model and the API root; and the key, which is
+// scrubbed from whatever a server says back.
+type Endpoint struct {
+	Provider, KeyEnv, Model, BaseURL, Key string
+}
+
+// Stopped is the error of a call cut short because ctx ended: it wraps ctx's cause.
+func (p Endpoint) Stopped(ctx context.Context) error {
+	return fmt.Errorf("%s: %s at %s: stopped: %w", p.Provider, p.Model, p.BaseURL, context.Cause(ctx))
+}
+
+// Mark fills in where e's call went and how many attempts it took, and scrubs the
+// key from its Detail.
+func (p Endpoint) Mark(e *Error, attempts int) {
+	e.Provider, e.KeyEnv = p.Provider, p.KeyEnv
+	e.Model, e.BaseURL, e.Attempts = p.Model, p.BaseURL, attempts
+	e.Detail = secret.New(p.Key).String(e.Detail)
+}
+
 // ByStatus classifies an HTTP error answer by its status, the provider's error type
 // (Anthropic's, https://docs.anthropic.com/en/api/errors; "" where the provider's types
 // say nothing more than the status) and its message. Status 0 is an error event inside
@@ -135,15 +157,9 @@ func ByStatus(status int, typ, msg string) *Error {
 // "prompt is too long: 212345 tokens > 200000 maximum" and "input length and max_tokens
 // exceed context limit", proxies "request entity too large".
 func contextLengthMessage(msg string) bool {
-	m := strings.ToLower(msg)
-	for _, s := range []string{"context_length_exceeded", "context length", "context window", "context size",
+	return mentions(msg, "context_length_exceeded", "context length", "context window", "context size",
 		"maximum model length", "prompt is too long", "exceed context limit", "too many tokens", "entity too large",
-		"payload too large", "request too large", "input is too long", "reduce the length"} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
+		"payload too large", "request too large", "input is too long", "reduce the length")
 }
 
 // noToolsMessage recognises what servers say when the model cannot call tools:
@@ -152,26 +168,17 @@ func contextLengthMessage(msg string) bool {
 // OpenRouter "No endpoints found that support tool use". Every Claude model calls
 // tools, but a proxy may serve another model on Anthropic's wire.
 func noToolsMessage(msg string) bool {
+	return mentions(msg, "tool") &&
+		mentions(msg, "does not support", "not supported", "unsupported", "requires --", "--jinja", "support tool use", "enable-auto-tool-choice")
+}
+
+// mentions reports whether msg holds one of the phrases (lower case), whatever its case.
+func mentions(msg string, phrases ...string) bool {
 	m := strings.ToLower(msg)
-	if !strings.Contains(m, "tool") {
-		return false
-	}
-	for _, s := range []string{"does not support", "not supported", "unsupported", "requires --", "--jinja", "support tool use", "enable-auto-tool-choice"} {
-		if strings.Contains(m, s) {
+	for _, p := range phrases {
+		if strings.Contains(m, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// Clip shortens a server's text to at most n bytes for an error's Detail, cutting on a
-// character boundary and marking the cut.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

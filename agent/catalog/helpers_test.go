@@ -18,13 +18,9 @@ func wireTools(t testing.TB, tools []game.Tool) []goopenai.Tool {
 	t.Helper()
 	out := make([]goopenai.Tool, 0, len(tools))
 	for _, tool := range tools {
-		params := json.RawMessage(emptyObjectSchema)
-		if tool.Schema != nil {
-			b, err := json.Marshal(tool.Schema)
-			if err != nil {
-				t.Fatalf("%s: schema: %v", tool.Name, err)
-			}
-			params = b
+		params, err := tool.SchemaJSON()
+		if err != nil {
+			t.Fatalf("%s: schema: %v", tool.Name, err)
 		}
 		out = append(out, goopenai.Tool{
 			Type: goopenai.ToolTypeFunction,

@@ -13,10 +13,6 @@ import (
 // on every step is more than most models take and more than anyone wants to pay for.
 const DefaultBudget = 12_000
 
-// emptyObjectSchema is what agent/openai sends for a tool without a schema (OpenAI
-// requires parameters to be an object schema); a tool without one costs this much.
-const emptyObjectSchema = `{"type":"object","properties":{}}`
-
 // WireSize is the characters of t's definition as a chat-completions request carries
 // it: the JSON of the go-openai Tool that agent/openai's toWireTools builds. go-openai
 // marshals a Tool through a map, so its keys come sorted:
@@ -61,12 +57,9 @@ func grow(size, n, w int) int {
 
 // paramsJSON is the "parameters" value as toWireTools sends it.
 func paramsJSON(t game.Tool) []byte {
-	if t.Schema == nil {
-		return []byte(emptyObjectSchema)
-	}
-	b, err := json.Marshal(t.Schema)
+	b, err := t.SchemaJSON()
 	if err != nil {
-		return []byte(emptyObjectSchema)
+		return []byte(game.EmptyObjectSchema)
 	}
 	return b
 }

@@ -173,13 +173,8 @@ func parse(data []byte) (*Cassette, error) {
 		return nil, err
 	}
 	c := &Cassette{}
-	if err := field(top, "cassette", "name", &c.Name, "a string"); err != nil {
-		return nil, err
-	}
-	if err := field(top, "cassette", "model", &c.Model, "a string"); err != nil {
-		return nil, err
-	}
-	if err := field(top, "cassette", "repeat", &c.Repeat, "true or false"); err != nil {
+	if err := fields(top, "cassette", spec{"name", &c.Name, "a string"}, spec{"model", &c.Model, "a string"},
+		spec{"repeat", &c.Repeat, "true or false"}); err != nil {
 		return nil, err
 	}
 	c.Cache = CacheOpenAI
@@ -225,14 +220,9 @@ func parseStep(raw json.RawMessage, path string, cache Cache) (Step, error) {
 		return Step{}, err
 	}
 	var st Step
-	if err := field(m, path, "text", &st.Text, "a string"); err != nil {
-		return st, err
-	}
-	if err := field(m, path, "thinking", &st.Thinking, "a string"); err != nil {
-		return st, err
-	}
 	var fault string
-	if err := field(m, path, "fault", &fault, "a string"); err != nil {
+	if err := fields(m, path, spec{"text", &st.Text, "a string"}, spec{"thinking", &st.Thinking, "a string"},
+		spec{"fault", &fault, "a string"}); err != nil {
 		return st, err
 	}
 	st.Fault = Fault(fault)
@@ -245,13 +235,9 @@ func parseStep(raw json.RawMessage, path string, cache Cache) (Step, error) {
 			return st, err
 		}
 		st.Usage = &Usage{}
-		if err := field(um, path+".usage", "prompt_tokens", &st.Usage.PromptTokens, "a whole number"); err != nil {
-			return st, err
-		}
-		if err := field(um, path+".usage", "completion_tokens", &st.Usage.CompletionTokens, "a whole number"); err != nil {
-			return st, err
-		}
-		if err := field(um, path+".usage", "cached_tokens", &st.Usage.CachedTokens, "a whole number"); err != nil {
+		if err := fields(um, path+".usage", spec{"prompt_tokens", &st.Usage.PromptTokens, "a whole number"},
+			spec{"completion_tokens", &st.Usage.CompletionTokens, "a whole number"},
+			spec{"cached_tokens", &st.Usage.CachedTokens, "a whole number"}); err != nil {
 			return st, err
 		}
 		if st.Usage.PromptTokens < 0 || st.Usage.CompletionTokens < 0 || st.Usage.CachedTokens < 0 {
@@ -291,10 +277,7 @@ func parseCall(raw json.RawMessage, path string) (Call, error) {
 		return Call{}, err
 	}
 	var c Call
-	if err := field(m, path, "id", &c.ID, "a string"); err != nil {
-		return c, err
-	}
-	if err := field(m, path, "tool", &c.Tool, "a string"); err != nil {
+	if err := fields(m, path, spec{"id", &c.ID, "a string"}, spec{"tool", &c.Tool, "a string"}); err != nil {
 		return c, err
 	}
 	if c.Tool == "" {
@@ -365,6 +348,25 @@ func object(raw json.RawMessage, path string, allowed ...string) (map[string]jso
 		}
 	}
 	return m, nil
+}
+
+// spec is a field to decode: its name, where it goes, and what it should be (for the
+// error when it is something else).
+type spec struct {
+	name string
+	dst  any
+	what string
+}
+
+// fields decodes the fields of m that are present, in order, and returns the error of
+// the first that does not decode.
+func fields(m map[string]json.RawMessage, path string, ws ...spec) error {
+	for _, w := range ws {
+		if err := field(m, path, w.name, w.dst, w.what); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // field decodes m[name] into dst when present.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/coplayhq/coplay/agent/client"
 	"github.com/coplayhq/coplay/agent/retry"
-	"github.com/coplayhq/coplay/secret"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
@@ -127,6 +126,7 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 		}
 	}
 	idPrefix := fmt.Sprintf("call_%d_", b.calls.Add(1))
+	at := brain.Endpoint{Provider: "openai", KeyEnv: keyEnv, Model: b.cfg.Model, BaseURL: b.cfg.BaseURL, Key: b.cfg.APIKey}
 
 	shrinks := 0
 	for attempt := 1; ; attempt++ {
@@ -138,11 +138,9 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 			return reply, nil
 		}
 		if ctx.Err() != nil {
-			return brain.Reply{}, fmt.Errorf("openai: %s at %s: stopped: %w", b.cfg.Model, b.cfg.BaseURL, context.Cause(ctx))
+			return brain.Reply{}, at.Stopped(ctx)
 		}
-		e.Provider, e.KeyEnv = "openai", keyEnv
-		e.Model, e.BaseURL, e.Attempts = b.cfg.Model, b.cfg.BaseURL, attempt
-		e.Detail = secret.New(b.cfg.APIKey).String(e.Detail)
+		at.Mark(e, attempt)
 		if e.Kind == brain.ErrRejected && b.cfg.Stream && !b.noStreamUsage.Load() && strings.Contains(e.Detail, "stream_options") {
 			// An older server that does not know stream_options: ask again without,
 			// and estimate usage from now on. This costs no attempt.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coplayhq/coplay/agent/brain/braintest"
 	"github.com/coplayhq/coplay/agent/openai"
 )
 
@@ -66,18 +67,11 @@ func TestConfigFromEnv(t *testing.T) {
 }
 
 func TestNewChecksConfig(t *testing.T) {
-	for _, tt := range []struct {
-		cfg  openai.Config
-		want string
-	}{
-		{openai.Config{BaseURL: "localhost:11434/v1", Model: "m"}, "want http:// or https://"},
-		{openai.Config{BaseURL: "http://x/v1"}, "no model"},
-		{openai.Config{Preset: "nope", Model: "m"}, "unknown preset"},
-	} {
-		if _, err := openai.New(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("New(%v) = %v, want an error containing %q", tt.cfg, err, tt.want)
-		}
-	}
+	braintest.Refuses(t, openai.New, []braintest.Refusal[openai.Config]{
+		{Config: openai.Config{BaseURL: "localhost:11434/v1", Model: "m"}, Want: "want http:// or https://"},
+		{Config: openai.Config{BaseURL: "http://x/v1"}, Want: "no model"},
+		{Config: openai.Config{Preset: "nope", Model: "m"}, Want: "unknown preset"},
+	})
 	b, err := openai.New(openai.Config{Preset: "ollama"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,51 +7,9 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
+	"github.com/coplayhq/coplay/agent/llmtest/gemini"
 	"github.com/coplayhq/coplay/agent/models"
 )
-
-// geminiSchemaFields are the fields of the Schema object in Gemini's API reference
-// (ai.google.dev/api/caching#Schema); its endpoints refuse any other with
-// "Unknown name".
-var geminiSchemaFields = map[string]bool{
-	"type": true, "format": true, "title": true, "description": true, "nullable": true, "enum": true,
-	"maxItems": true, "minItems": true, "properties": true, "required": true, "minProperties": true,
-	"maxProperties": true, "minLength": true, "maxLength": true, "pattern": true, "example": true,
-	"anyOf": true, "propertyOrdering": true, "default": true, "items": true, "minimum": true, "maximum": true,
-}
-
-// geminiRefuses walks a schema as Gemini reads it and returns the first field it would
-// refuse, with its path, or "".
-func geminiRefuses(s map[string]any, path string) string {
-	for k, v := range s {
-		if !geminiSchemaFields[k] {
-			return path + "." + k
-		}
-		switch k {
-		case "type":
-			if _, ok := v.(string); !ok {
-				return path + ".type (not a string)"
-			}
-		case "properties":
-			for name, p := range v.(map[string]any) {
-				if bad := geminiRefuses(p.(map[string]any), path+".properties."+name); bad != "" {
-					return bad
-				}
-			}
-		case "items":
-			if bad := geminiRefuses(v.(map[string]any), path+".items"); bad != "" {
-				return bad
-			}
-		case "anyOf":
-			for _, p := range v.([]any) {
-				if bad := geminiRefuses(p.(map[string]any), path+".anyOf"); bad != "" {
-					return bad
-				}
-			}
-		}
-	}
-	return ""
-}
 
 func TestGeminiDialect(t *testing.T) {
 	in := `{
@@ -81,8 +39,8 @@ func TestGeminiDialect(t *testing.T) {
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatal(err)
 	}
-	if bad := geminiRefuses(s, "parameters"); bad != "" {
-		t.Fatalf("Gemini would refuse %s in %s", bad, out)
+	if f, where := gemini.Refused(s, "parameters"); f != "" {
+		t.Fatalf("Gemini would refuse %s.%s in %s", where, f, out)
 	}
 	props := s["properties"].(map[string]any)
 	for _, want := range []struct{ path, got, want string }{

@@ -10,6 +10,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/game"
 )
 
 // A Brain's errors are *brain.Error values whose Kind is one of agent/brain's Err*
@@ -37,7 +38,7 @@ func classify(err error) *brain.Error {
 		if detail == "" && reqErr.Err != nil {
 			detail = reqErr.Err.Error()
 		}
-		return byStatus(reqErr.HTTPStatusCode, brain.Clip(detail, 300))
+		return byStatus(reqErr.HTTPStatusCode, game.Clip(detail, 300))
 	case errors.As(err, &synErr), errors.As(err, &typErr):
 		return &brain.Error{Kind: brain.ErrMalformed, Detail: "not a chat completion: " + err.Error()}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):

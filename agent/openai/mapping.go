@@ -11,10 +11,6 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
-// emptyObjectSchema is sent for a tool whose schema is missing: OpenAI requires
-// parameters to be an object schema.
-var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // toWireMessages maps the conversation to the chat format. Assistant tool calls keep
 // their ids and carry their arguments verbatim, valid JSON or not: the model must see
 // exactly what it said, so that a "your arguments were not JSON" error makes sense.
@@ -48,15 +44,11 @@ func toWireMessages(msgs []brain.Message) []goopenai.ChatCompletionMessage {
 func toWireTools(tools []game.Tool, d models.Dialect, strip []string) ([]goopenai.Tool, error) {
 	out := make([]goopenai.Tool, 0, len(tools))
 	for _, t := range tools {
-		params := emptyObjectSchema
-		if t.Schema != nil {
-			b, err := json.Marshal(t.Schema)
-			if err != nil {
-				return nil, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
-			}
-			params = b
+		params, err := t.SchemaJSON()
+		if err != nil {
+			return nil, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
 		}
-		params, err := dialectSchema(d, params, strip)
+		params, err = dialectSchema(d, params, strip)
 		if err != nil {
 			return nil, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
 		}

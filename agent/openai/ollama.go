@@ -16,6 +16,7 @@ import (
 
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/agent/retry"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Ollama's OpenAI-compatible endpoint runs every model at the server's default
@@ -310,5 +311,5 @@ func ollamaError(data []byte) string {
 	if json.Unmarshal(data, &e) == nil && e.Error != "" {
 		return e.Error
 	}
-	return brain.Clip(strings.TrimSpace(string(data)), 300)
+	return game.Clip(strings.TrimSpace(string(data)), 300)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent/brain"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Before the first step the brain asks the server about its model (brain.Preparer):
@@ -183,7 +184,7 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string {
-	return fmt.Sprintf("HTTP %d: %s", e.status, brain.Clip(strings.TrimSpace(e.body), 200))
+	return fmt.Sprintf("HTTP %d: %s", e.status, game.Clip(strings.TrimSpace(e.body), 200))
 }
 
 // getJSON and postJSON ask the server one question, within probeTimeout, through the

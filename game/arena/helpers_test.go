@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/internal/drivertest"
 )
 
 // wallStart is where the tests' fake wall clocks start.
@@ -54,16 +55,6 @@ func advance(g *Game, clk *FakeClock, n int) {
 	g.Sync()
 }
 
-// args encodes tool arguments.
-func args(t *testing.T, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // call validates a call against the tool's schema, as the agent does, and runs it.
 func call(t *testing.T, g *Game, tool string, a any) game.Result {
 	t.Helper()
@@ -92,7 +83,7 @@ func valid(t *testing.T, g *Game, tool string, a any) json.RawMessage {
 	if !ok {
 		t.Fatalf("no tool %s", tool)
 	}
-	raw, err := game.ValidateTool(tl, args(t, a))
+	raw, err := game.ValidateTool(tl, drivertest.Args(t, a))
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}

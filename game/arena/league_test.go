@@ -180,7 +180,7 @@ func TestLeagueSeatsWriteAtOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for n := 0; n < 50; n++ {
-				raw := args(t, map[string]any{"to": other, "text": fmt.Sprintf("note %d", n)})
+				raw := drivertest.Args(t, map[string]any{"to": other, "text": fmt.Sprintf("note %d", n)})
 				if res, err := g.Call(context.Background(), "send_message", raw); err != nil || !res.OK() {
 					t.Errorf("send: %+v %v", res, err)
 					return

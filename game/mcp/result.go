@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/coplayhq/coplay/game"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,10 +119,7 @@ func capText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := len(game.CutBytes(s, max))
 	return s[:cut] + fmt.Sprintf("\n[… cut %s of %s: the output is longer than %s]", size(len(s)-cut), size(len(s)), size(max))
 }
 

@@ -338,6 +338,15 @@ func (w *lfWriter) line(indent int, format string, args ...any) {
 
 func lfQuote(s string) string { return strconv.Quote(s) }
 
+// response writes a response's description (as YAML already) and the start of its one
+// content, of mediaType, at indent: the schema goes at indent+3.
+func (w *lfWriter) response(indent int, desc, mediaType string) {
+	w.line(indent, "description: %s", desc)
+	w.line(indent, "content:")
+	w.line(indent+1, "%s:", mediaType)
+	w.line(indent+2, "schema:")
+}
+
 // schema writes a field's schema at indent.
 func (w *lfWriter) schema(indent int, f lfField) {
 	switch f.Type {
@@ -618,30 +627,18 @@ func largeFixture() (files map[string][]byte, operations int) {
 				case op.answer == "Ok":
 					w.line(4, "$ref: %s", lfQuote("../components/responses.yaml#/Ok"))
 				case op.stream:
-					w.line(4, "description: %s", lfQuote("One JSON object a line."))
-					w.line(4, "content:")
-					w.line(5, "application/x-ndjson:")
-					w.line(6, "schema:")
+					w.response(4, lfQuote("One JSON object a line."), "application/x-ndjson")
 					w.line(7, "$ref: %s", lfQuote("../components/schemas.yaml#/"+op.answer))
 				case op.plain:
-					w.line(4, "description: %s", lfQuote("Plain text."))
-					w.line(4, "content:")
-					w.line(5, "text/plain:")
-					w.line(6, "schema:")
+					w.response(4, lfQuote("Plain text."), "text/plain")
 					w.line(7, "type: string")
 				case op.list:
-					w.line(4, "description: %s", lfQuote("A list, in the order asked."))
-					w.line(4, "content:")
-					w.line(5, "application/json:")
-					w.line(6, "schema:")
+					w.response(4, lfQuote("A list, in the order asked."), "application/json")
 					w.line(7, "type: array")
 					w.line(7, "items:")
 					w.line(8, "$ref: %s", lfQuote("../components/schemas.yaml#/"+op.answer))
 				default:
-					w.line(4, "description: %s", lfQuote("The "+op.answer+"."))
-					w.line(4, "content:")
-					w.line(5, "application/json:")
-					w.line(6, "schema:")
+					w.response(4, lfQuote("The "+op.answer+"."), "application/json")
 					w.line(7, "$ref: %s", lfQuote("../components/schemas.yaml#/"+op.answer))
 				}
 				if op.path != nil {
@@ -675,16 +672,10 @@ func largeFixture() (files map[string][]byte, operations int) {
 	files["components/schemas.yaml"] = schemas.Bytes()
 	var responses lfWriter
 	responses.line(0, "Ok:")
-	responses.line(1, "description: Done.")
-	responses.line(1, "content:")
-	responses.line(2, "application/json:")
-	responses.line(3, "schema:")
+	responses.response(1, "Done.", "application/json")
 	responses.object(4, []lfField{{Name: "ok", Type: "boolean"}}, false)
 	responses.line(0, "NotFound:")
-	responses.line(1, "description: There is no such thing.")
-	responses.line(1, "content:")
-	responses.line(2, "application/json:")
-	responses.line(3, "schema:")
+	responses.response(1, "There is no such thing.", "application/json")
 	responses.line(4, "$ref: %s", lfQuote("schemas.yaml#/Error"))
 	files["components/responses.yaml"] = responses.Bytes()
 	return files, operations

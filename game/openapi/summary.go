@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // outputLimit caps what one call's result shows the model.
@@ -113,9 +115,5 @@ func cutText(s string, limit int) (string, bool) {
 		return s, false
 	}
 	const mark = "…(cut)"
-	end := max(0, limit-len(mark))
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + mark, true
+	return game.CutBytes(s, max(0, limit-len(mark))) + mark, true
 }

@@ -17,7 +17,7 @@ import (
 // test unless it succeeded.
 func seatCall(t *testing.T, g game.Game, name string, args map[string]any) string {
 	t.Helper()
-	r, err := game.NewRegistry(g).Call(context.Background(), name, argsJSON(t, args))
+	r, err := game.NewRegistry(g).Call(context.Background(), name, drivertest.Args(t, args))
 	if err != nil || !r.OK() {
 		t.Fatalf("%s %v: %v %+v %s", name, args, err, r.Err, r.Output)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/game/internal/drivertest"
 	"github.com/coplayhq/coplay/game/universe"
 )
 
@@ -34,19 +35,10 @@ func newWorld(t *testing.T) *world {
 	return &world{t: t, clock: clock, off: off, reg: game.NewRegistry(off.Game)}
 }
 
-func argsJSON(t *testing.T, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // call runs a tool and fails the test unless it succeeded.
 func (w *world) call(name string, args map[string]any) string {
 	w.t.Helper()
-	r, err := w.reg.Call(context.Background(), name, argsJSON(w.t, args))
+	r, err := w.reg.Call(context.Background(), name, drivertest.Args(w.t, args))
 	if err != nil {
 		w.t.Fatalf("%s %v: %v", name, args, err)
 	}
@@ -80,7 +72,7 @@ func (w *world) sameAsServer(when string) {
 // refused runs a tool that must be refused by the game with code.
 func (w *world) refused(code int, name string, args map[string]any) game.Result {
 	w.t.Helper()
-	r, err := w.reg.Call(context.Background(), name, argsJSON(w.t, args))
+	r, err := w.reg.Call(context.Background(), name, drivertest.Args(w.t, args))
 	if err != nil {
 		w.t.Fatalf("%s %v: want game error %d, got error %v", name, args, code, err)
 	}
@@ -141,7 +133,7 @@ func (w *world) fly(sym, wp string) {
 
 func (w *world) simulate(name string, args map[string]any) game.Simulation {
 	w.t.Helper()
-	sim, ok, err := w.reg.Simulate(context.Background(), name, argsJSON(w.t, args))
+	sim, ok, err := w.reg.Simulate(context.Background(), name, drivertest.Args(w.t, args))
 	if err != nil || !ok {
 		w.t.Fatalf("simulate %s %v: ok=%v err=%v %+v", name, args, ok, err, sim)
 	}
@@ -298,7 +290,7 @@ func TestPlayContractTradeAndMining(t *testing.T) {
 	if sim := w.simulate(ToolFulfillContract, map[string]any{"contractId": id}); !sim.Fails || !strings.Contains(sim.Summary, "4505") {
 		t.Errorf("fulfil dry run before accepting: %+v", sim)
 	}
-	if sim, ok, err := w.reg.Simulate(ctx, ToolAcceptContract, argsJSON(t, map[string]any{"contractId": "someone-elses"})); ok || err != nil || sim.Effects != nil {
+	if sim, ok, err := w.reg.Simulate(ctx, ToolAcceptContract, drivertest.Args(t, map[string]any{"contractId": "someone-elses"})); ok || err != nil || sim.Effects != nil {
 		t.Errorf("accept dry run of an unknown contract: %+v %v %v; want no prediction", sim, ok, err)
 	}
 	sim := w.simulate(ToolAcceptContract, map[string]any{"contractId": id})
@@ -496,12 +488,12 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{map[string]any{"view": "ship", "shipSymbol": cmd}, "mounts: MOUNT_SENSOR_ARRAY_I, MOUNT_MINING_LASER_II"},
 	}
 	for _, v := range views {
-		r, err := reg.Call(ctx, "observe_detail", argsJSON(t, v.args))
+		r, err := reg.Call(ctx, "observe_detail", drivertest.Args(t, v.args))
 		if err != nil || !r.OK() || !strings.Contains(r.Output, v.want) {
 			t.Errorf("%v: %v %+v, want %q in:\n%s", v.args, err, r.Err, v.want, r.Output)
 		}
 	}
-	r, _ := reg.Call(ctx, "observe_detail", argsJSON(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
+	r, _ := reg.Call(ctx, "observe_detail", drivertest.Args(t, map[string]any{"view": "ship", "shipSymbol": "NOPE-9"}))
 	if r.Err == nil || r.Err.Code != 404 && r.Err.Code < 4000 {
 		t.Errorf("unknown ship: %+v", r)
 	}
@@ -521,7 +513,7 @@ func TestDetailViewsAndLocalChecks(t *testing.T) {
 		{ToolExtractResources, map[string]any{"shipSymbol": cmd, "survey": map[string]any{"signature": "S", "symbol": rock, "deposits": []any{}, "expiration": "tomorrow", "size": "SMALL"}}, "arguments.survey.expiration"},
 	}
 	for _, c := range local {
-		_, err := reg.Call(ctx, c.tool, argsJSON(t, c.args))
+		_, err := reg.Call(ctx, c.tool, drivertest.Args(t, c.args))
 		var ve *game.ValidationError
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %v: want validation error with %q, got %v", c.tool, c.args, c.want, err)

@@ -24,6 +24,11 @@ func Serve(t testing.TB, cassette string) *llmtest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ServeCassette(t, c)
+}
+
+// ServeCassette starts a scripted server for c, closed when the test ends.
+func ServeCassette(t testing.TB, c *llmtest.Cassette) *llmtest.Server {
 	srv := llmtest.NewServer(c)
 	t.Cleanup(func() { srv.Close() })
 	return srv
@@ -45,6 +50,16 @@ type Kind[C any, B brain.Brain] struct {
 func (k Kind[C, B]) Brain(t testing.TB, cassette string, mod func(*C)) (*llmtest.Server, B, *Waits) {
 	t.Helper()
 	srv := Serve(t, cassette)
+	b := k.On(t, srv, mod)
+	w := &Waits{}
+	k.SetSleep(b, w.Sleep)
+	return srv, b, w
+}
+
+// On is a brain of this kind pointed at srv: k.Config for the server, changed by mod
+// (if not nil). It sleeps its backoff for real; only Config and Open need be set.
+func (k Kind[C, B]) On(t testing.TB, srv *llmtest.Server, mod func(*C)) B {
+	t.Helper()
 	cfg := k.Config(srv)
 	if mod != nil {
 		mod(&cfg)
@@ -53,9 +68,7 @@ func (k Kind[C, B]) Brain(t testing.TB, cassette string, mod func(*C)) (*llmtest
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &Waits{}
-	k.SetSleep(b, w.Sleep)
-	return srv, b, w
+	return b
 }
 
 // Opener is Brain for the suites, which change only the common Settings.

@@ -1,8 +1,10 @@
 // Package drivertest helps the tests of game drivers: it registers every driver's flags
-// on a fresh command line, as coplay does, and parses one.
+// on a fresh command line, as coplay does, and parses one; and it encodes a tool call's
+// arguments.
 package drivertest
 
 import (
+	"encoding/json"
 	"flag"
 	"io"
 	"testing"
@@ -22,4 +24,14 @@ func Flags(t testing.TB, argv ...string) *game.FlagSet {
 		t.Fatal(err)
 	}
 	return fs
+}
+
+// Args encodes v as a tool call's arguments; a value that does not encode fails the test.
+func Args(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -102,7 +102,8 @@ func (f *Faults) received(req *sdk.CallToolRequest) {
 	f.record(req.Params.Name + " " + string(req.Params.Arguments))
 }
 
-func reply(s string) *sdk.CallToolResult {
+// Text is a tool result of one text block, as the test servers answer.
+func Text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
 
@@ -110,7 +111,7 @@ func (f *Faults) look(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToo
 	f.received(req)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return reply("You are at " + f.at + "."), nil
+	return Text("You are at " + f.at + "."), nil
 }
 
 func (f *Faults) move(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -124,7 +125,7 @@ func (f *Faults) move(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToo
 	f.mu.Lock()
 	f.at = a.To
 	f.mu.Unlock()
-	return reply("Moved to " + a.To + "."), nil
+	return Text("Moved to " + a.To + "."), nil
 }
 
 func (f *Faults) hang(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -143,7 +144,7 @@ func (f *Faults) die(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallTool
 	fmt.Fprintln(os.Stderr, "fatal: the reactor melted")
 	if f.OnDie != nil {
 		f.OnDie()
-		return reply("dying"), nil
+		return Text("dying"), nil
 	}
 	os.Exit(3)
 	return nil, nil

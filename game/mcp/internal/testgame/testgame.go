@@ -16,6 +16,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coplayhq/coplay/game/mcp/mcptest"
 )
 
 // Instructions are the server's instructions (the game's rules).
@@ -76,15 +78,11 @@ func (h *Hunt) record(req *sdk.CallToolRequest) {
 	h.calls[req.Params.Name] = append(h.calls[req.Params.Name], string(req.Params.Arguments))
 }
 
-func text(s string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
-}
-
 func (h *Hunt) look(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	h.record(req)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	r := text(fmt.Sprintf("You are at (%d,%d) after %d moves.", h.x, h.y, h.moves))
+	r := mcptest.Text(fmt.Sprintf("You are at (%d,%d) after %d moves.", h.x, h.y, h.moves))
 	r.StructuredContent = map[string]int{"x": h.x, "y": h.y}
 	return r, nil
 }
@@ -120,7 +118,7 @@ func (h *Hunt) move(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolR
 		h.Server.AddTool(&sdk.Tool{Name: "dig", Description: "Digs here for the treasure.",
 			InputSchema: &jsonschema.Schema{Type: "object"}}, h.dig)
 	}
-	return text(fmt.Sprintf("Moved %s to (%d,%d).", args.Direction, x, y)), nil
+	return mcptest.Text(fmt.Sprintf("Moved %s to (%d,%d).", args.Direction, x, y)), nil
 }
 
 func (h *Hunt) dig(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -128,12 +126,12 @@ func (h *Hunt) dig(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolRe
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.x != 2 || h.y != 1 {
-		r := text(fmt.Sprintf("Nothing buried at (%d,%d).", h.x, h.y))
+		r := mcptest.Text(fmt.Sprintf("Nothing buried at (%d,%d).", h.x, h.y))
 		r.IsError = true
 		return r, nil
 	}
 	h.found = true
-	return text("You found the treasure!"), nil
+	return mcptest.Text("You found the treasure!"), nil
 }
 
 func (h *Hunt) photo(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -152,7 +150,7 @@ func (h *Hunt) stall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallTo
 	case <-h.stalled:
 	case <-ctx.Done():
 	}
-	return text("released"), nil
+	return mcptest.Text("released"), nil
 }
 
 func (h *Hunt) state(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
