@@ -426,3 +426,34 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 	})
 	lr.finish()
 }
+
+func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	stdin = strings.NewReader("")
+	defer func() { stdin = nil }()
+	data := filepath.Join(t.TempDir(), "l.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seat", "Heron=nosuch", "--seat", "Finch=autopilot"}, `--seat Heron=nosuch: no profile "nosuch"`},
+		{[]string{"--seat", "Heron=autopilot", "--seat", "heron=autopilot"}, `seat "heron" is given twice`},
+		{[]string{"--seat", "He/ron=autopilot"}, `cannot hold a '/'`},
+		{[]string{"--seat", "Heron"}, `want NAME=PROFILE`},
+		{[]string{"--game", "openapi", "--seat", "A=autopilot"}, `--game openapi cannot hold a league (--seat); the games that can: arena, spacetraders, universe`},
+		{[]string{"--game", "universe", "--seat", "A=autopilot", "--seat", "BETA=autopilot"}, `seat "A" cannot be a SpaceTraders agent`},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
+		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error with %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+	if _, err := os.Stat(data); err == nil {
+		if list := leagueSessions(t, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, data); len(list) != 0 {
+			t.Fatalf("refused leagues left sessions: %v", list)
+		}
+	}
+}

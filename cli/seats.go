@@ -59,7 +59,7 @@ func (o *options) checkSeats() error {
 		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), o.game, didYouMean(o.game, driverNames()...))
 	}
 	if d.League == nil {
-		return usagef("--game %s cannot hold a league: %v", o.game, game.ErrNoLeague)
+		return usagef("--game %s cannot hold a league (--seat); the games that can: %s", o.game, strings.Join(game.LeagueDrivers(), ", "))
 	}
 	if o.fork != "" && len(o.seats) > 0 {
 		return usagef("--fork LEAGUE@STEP forks a league with its own seats: leave out --seat")
@@ -98,7 +98,7 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 		return so, fmt.Errorf("seat %s: the config file was not read", s.name)
 	}
 	if err := so.apply(file, given); err != nil {
-		return so, fmt.Errorf("--seat %s=%s: %w", s.name, s.profile, err)
+		return so, usagef("--seat %s=%s: %s", s.name, s.profile, strings.TrimPrefix(err.Error(), "--profile: "))
 	}
 	if !o.given["approve"] {
 		policy := ""
