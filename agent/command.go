@@ -49,10 +49,10 @@ func ParseCommand(line []byte) (Command, error) {
 		return Command{}, unknownCmd(c.Cmd)
 	}
 	for _, k := range sortedUnion(fields, nil) {
-		if k == "cmd" || k == "seat" {
+		if k == "cmd" {
 			continue
 		}
-		if !contains(spec.allowed, k) {
+		if k != "seat" && !contains(spec.allowed, k) {
 			return Command{}, fmt.Errorf("command %s: field %q is not used by this command", c.Cmd, k)
 		}
 		if string(bytes.TrimSpace(fields[k])) == "null" {

@@ -24,6 +24,15 @@ func TestParseCommand(t *testing.T) {
 			t.Errorf("ParseCommand(%s) = %+v, %v; want %+v", line, got, err, want)
 		}
 	}
+	// Every command may name a league's seat.
+	seated, err := agent.ParseCommand([]byte(`{"cmd":"advise","seat":"Finch","text":"rest"}`))
+	if err != nil || seated.Seat != "Finch" || seated.Text != "rest" {
+		t.Errorf("seated advice = %+v, %v", seated, err)
+	}
+	line, err := agent.MarshalCommand(seated)
+	if back, perr := agent.ParseCommand(line); err != nil || perr != nil || back.Seat != "Finch" {
+		t.Errorf("MarshalCommand(%+v) = %s (%v), read back as %+v (%v)", seated, line, err, back, perr)
+	}
 	edit, err := agent.ParseCommand([]byte(`{"cmd":"decide","call_id":"c1","decision":"edit","args":{"direction":"S"}}`))
 	if err != nil || string(edit.Args) != `{"direction":"S"}` {
 		t.Errorf("edit = %+v, %v", edit, err)
@@ -61,6 +70,8 @@ func TestParseCommand(t *testing.T) {
 		`{"cmd":"revise","call_id":"c1","args":"x"}`:                         "args must be a JSON object",
 		`{"cmd":"revise","call_id":"","args":{}}`:                            "call_id is empty",
 		`{"cmd":"revise","call_id":"c1","args":{},"decision":"approve"}`:     `"decision" is not used`,
+		`{"cmd":"stop","seat":null}`:                                         `field "seat" is null`,
+		`{"cmd":"stop","seat":5}`:                                            "cannot unmarshal",
 	}
 	for line, want := range bad {
 		_, err := agent.ParseCommand([]byte(line))
