@@ -135,36 +135,36 @@ func (lp *leaguePlay) start(o options, resumed string, steps int, beforeCreate f
 // o.seats ends as the seats in order, checked.
 func (lp *leaguePlay) seatsOf(o *options, resumed string, beforeCreate func() error, created *[]string) ([]leagueSeat, error) {
 	var seats []leagueSeat
-	if o.fork != "" {
-		var err error
-		if seats, err = lp.forkSeats(o, created); err != nil {
-			return nil, err
+	var err error
+	switch {
+	case o.fork != "":
+		seats, err = lp.forkSeats(o, created)
+		o.resume, o.fork = true, ""
+	case resumed != "":
+		seats, err = o.resumeSeats(lp.host.book, resumed)
+		lp.name = resumed
+	default:
+		for _, s := range o.seats {
+			seats = append(seats, leagueSeat{spec: s})
 		}
-		o.seats, o.resume, o.fork = nil, true, ""
-		for _, s := range seats {
-			o.seats = append(o.seats, s.spec)
-		}
-		if err := o.checkSeats(); err != nil {
-			return nil, err
-		}
-	} else if resumed != "" {
-		var err error
-		if seats, err = o.resumeSeats(lp.host.book, resumed); err != nil {
-			return nil, err
-		}
+		lp.name = leagueName(lp.host.book, o.game)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.resume {
+		// A resumed or forked league's seats are its sessions': they are checked as
+		// --seat's are.
 		o.seats = nil
 		for _, s := range seats {
 			o.seats = append(o.seats, s.spec)
 		}
 		if err := o.checkSeats(); err != nil {
-			return nil, fmt.Errorf("league %s: %w", resumed, err)
+			if resumed != "" {
+				err = fmt.Errorf("league %s: %w", resumed, err)
+			}
+			return nil, err
 		}
-		lp.name = resumed
-	} else {
-		for _, s := range o.seats {
-			seats = append(seats, leagueSeat{spec: s})
-		}
-		lp.name = leagueName(lp.host.book, o.game, o.seats.names())
 	}
 	if beforeCreate != nil {
 		if err := beforeCreate(); err != nil {
@@ -203,7 +203,7 @@ func (p *play) seatRunner(so options, steps int, opened *game.Opened) error {
 
 // leagueName is a name for a new league, like a session's ("arena-2026-11-27-0231"), that
 // no session of the notebook uses, alone or as a seat's ("NAME-SEAT").
-func leagueName(book *notes.Book, gameName string, seats []string) string {
+func leagueName(book *notes.Book, gameName string) string {
 	base := gameName + "-" + time.Now().Format("2006-01-02-1504")
 	infos, _ := book.List()
 	taken := func(name string) bool {
@@ -298,8 +298,9 @@ func runLeagueScreen(o options, resumed string, keys *keymap.KeyMap, stdout, std
 // screen's logs: every seat's last events, stamped with its seat, on one timeline.
 func (lp *leaguePlay) history(resume bool, stderr io.Writer) []agent.Event {
 	var out []agent.Event
+	seats := lp.Seats()
 	for i, p := range lp.seats {
-		seat := lp.Seats()[i].Name
+		seat := seats[i].Name
 		for _, ev := range resumedHistory(resume, p.session, stderr) {
 			out = append(out, league.Stamp(seat, ev))
 		}

@@ -55,7 +55,7 @@ func (lp *leaguePlay) forkSeats(o *options, created *[]string) ([]leagueSeat, er
 	if err != nil {
 		return nil, fmt.Errorf("--fork %s: seat %s: %w", o.fork, parents[0].spec.name, err)
 	}
-	lp.name = leagueName(lp.host.book, o.game, seatNames(parents))
+	lp.name = leagueName(lp.host.book, o.game)
 	now := time.Now()
 	var out []leagueSeat
 	for _, parent := range parents {
