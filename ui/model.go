@@ -90,26 +90,18 @@ type Model struct {
 	st     styles
 	layout layout
 
-	world  worldView
-	notes  notesView
-	log    logView
-	calls  callBook    // the calls waiting for a decision and running (calls.go)
-	ask    askPane     // a server's questions and requests to use the model (elicit.go)
 	advice adviceInput // the advice line (advice.go)
-	run    runState    // step, state, wait, handing over (status.go)
-	spend  spend       // the bill (spend.go)
-	rules  *ruleBook   // the session's rules and their dialog (rules.go)
+	// seats are the views, one for each seat of a league or one for a lone run, and
+	// which one the panes show (seats.go, seatview.go).
+	seats seats
 
-	dlg         dialog    // the open dialog (dialog.go), nil for none
-	hint        string    // a one-off message in the status bar, cleared by the next key
-	lastArrival time.Time // when the last call or question appeared, for the grace period
-	history     history   // a resumed session's journal
-	notify      notifier  // calls the person when they are needed and look elsewhere (notify.go)
+	dlg       dialog   // the open dialog (dialog.go), nil for none
+	hint      string   // a one-off message in the status bar, cleared by the next key
+	replaying bool     // folding in a resumed session's journal, or a replay's
+	notify    notifier // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
-	// seats, in a league, are the seats not in focus and which one is (seats.go).
-	seats seats
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -126,7 +118,6 @@ func New(a Agent, info Info) *Model {
 		info:   info,
 		keys:   km,
 		tools:  map[string]game.Tool{},
-		calls:  newCallBook(),
 		st:     newStyles(true),
 		notify: newNotifier(info.Notify, info.Session),
 	}
@@ -136,15 +127,8 @@ func New(a Agent, info Info) *Model {
 	for _, t := range info.Tools {
 		m.tools[t.Name] = t
 	}
-	m.log.st = &m.st
-	m.world.legendHint = firstKey(km.Legend) + ": legend"
-	m.ask.st, m.ask.km = &m.st, km
 	m.advice = newAdviceInput(&m.st, km)
-	m.rules = newRuleBook(&m.st, km, info)
 	m.seats = newSeats(m, info.Seats)
-	if a != nil && m.seats.on() {
-		m.agent = seatAgent{Agent: a, s: &m.seats}
-	}
 	m.seats.placeholder(m)
 	m.applyStyles()
 	m.replayHistory(info.History)
@@ -152,19 +136,24 @@ func New(a Agent, info Info) *Model {
 		m.layout.tab = tabLog // a resumed session opens on what happened before
 	}
 	if info.Banner != "" {
-		m.log.add(kindInfo, info.Banner)
+		for _, v := range m.seats.list {
+			v.log.add(kindInfo, info.Banner)
+		}
 	}
 	return m
 }
+
+// cur is the view the panes show: the focused seat's, or the lone run's.
+func (m *Model) cur() *seatView { return m.seats.cur() }
 
 // applyStyles hands the current palette to the inputs that live as long as the Model
 // and drops cached renders.
 func (m *Model) applyStyles() {
 	m.advice.restyle()
-	m.seats.each(m, func() {
-		m.rules.restyle()
-		m.log.gen++
-	})
+	for _, v := range m.seats.list {
+		v.rules.restyle()
+		v.log.gen++
+	}
 }
 
 // Init starts reading the agent's events, the countdown clock and asks the terminal

@@ -142,7 +142,7 @@ func TestLeagueQueueListsEverySeat(t *testing.T) {
 	if !strings.Contains(s, "▸ Finch: set_flight_mode  (act, 1 of 2)") {
 		t.Errorf("Finch's call is not selected:\n%s", s)
 	}
-	q := m.seats.queue(m)
+	q := m.seats.queue()
 	if len(q) != 2 || q[0].call.ID != "Finch/c1" || q[1].call.ID != "Heron/c1" {
 		t.Errorf("queue %v, want Finch's call then Heron's", q)
 	}
@@ -162,7 +162,7 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].Cmd != agent.CmdDecide || cmds[0].CallID != "Finch/c1" || cmds[0].Decision != agent.Approve {
 		t.Fatalf("commands %+v, want one approve of Finch/c1", cmds)
 	}
-	q := m.seats.queue(m)
+	q := m.seats.queue()
 	if len(q) != 1 || q[0].call.ID != "Heron/c1" {
 		t.Fatalf("queue %v, want Heron's call still waiting", q)
 	}
@@ -183,7 +183,7 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].CallID != "Finch/c1" || cmds[0].Decision != agent.Veto || cmds[0].Reason != "stay put" {
 		t.Fatalf("commands %+v, want a veto of Finch/c1", cmds)
 	}
-	if q := m.seats.queue(m); len(q) != 1 || q[0].call.ID != "Heron/c1" {
+	if q := m.seats.queue(); len(q) != 1 || q[0].call.ID != "Heron/c1" {
 		t.Fatalf("queue %v after the veto, want Heron's call only", q)
 	}
 
@@ -194,8 +194,8 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	for _, c := range f.commands() {
 		ids = append(ids, string(c.Cmd)+" "+c.CallID)
 	}
-	if !slices.Equal(ids, []string{"decide Finch/c1", "decide Heron/c1"}) || len(m.seats.queue(m)) != 0 {
-		t.Errorf("approve all sent %q, leaving %d waiting", ids, len(m.seats.queue(m)))
+	if !slices.Equal(ids, []string{"decide Finch/c1", "decide Heron/c1"}) || len(m.seats.queue()) != 0 {
+		t.Errorf("approve all sent %q, leaving %d waiting", ids, len(m.seats.queue()))
 	}
 }
 
@@ -276,7 +276,7 @@ func TestLeagueNextWaiting(t *testing.T) {
 	if m.seats.focus != 1 {
 		t.Fatalf("focus %d, want Finch (1)", m.seats.focus)
 	}
-	if p, _ := m.seats.selected(m); p.call.ID != "Finch/c1" {
+	if p, _ := m.seats.selected(); p.call.ID != "Finch/c1" {
 		t.Errorf("selected %s, want Finch/c1", p.call.ID)
 	}
 	drive(t, m, keys("w"))
