@@ -133,14 +133,22 @@ func onProposed(m *Model, v *seatView, ev agent.Event) {
 }
 
 // onToolUpdated takes a waiting call's new arguments and dry run; a dry run that now
-// predicts a different outcome restarts the grace period. A deferred call that no rule
-// decided when its turn came now waits for the person.
+// predicts a different outcome, or arguments edited elsewhere, restart the grace
+// period, and a dialog open on a call edited elsewhere says so. A deferred call that no
+// rule decided when its turn came now waits for the person.
 func onToolUpdated(m *Model, v *seatView, ev agent.Event) {
 	if ev.Call == nil {
 		return
 	}
+	// Arguments that change while this screen has no edit out are another screen's edit
+	// (or the headless side's).
+	p := v.calls.find(ev.Call.ID)
+	editedElsewhere := p != nil && !p.revising && len(ev.Call.Args) > 0 && compactJSON(ev.Call.Args) != compactJSON(p.call.Args)
 	changed, found := v.calls.updated(&v.log, *ev.Call)
 	switch {
+	case editedElsewhere && !m.replaying:
+		m.settle(ev.Call.ID, "edited elsewhere: its arguments changed (see the Pending pane)")
+		v.lastArrival = m.now()
 	case changed:
 		v.lastArrival = m.now()
 	case !found:
@@ -152,7 +160,7 @@ func onToolUpdated(m *Model, v *seatView, ev agent.Event) {
 func onDecision(m *Model, v *seatView, ev agent.Event) {
 	if d := ev.Decision; d != nil {
 		tool := v.calls.toolOf(d.CallID)
-		m.dropPending(v, d.CallID)
+		m.takenElsewhere(v, d.CallID, settledText(d))
 		v.calls.logCall(&v.log, d.CallID, decisionKind(d.Decision), describeDecision(d, tool))
 	}
 }
@@ -161,7 +169,7 @@ func onDecision(m *Model, v *seatView, ev agent.Event) {
 func onToolStart(m *Model, v *seatView, ev agent.Event) {
 	if ev.Call != nil {
 		v.calls.executing[ev.Call.ID] = ev.Call.Tool
-		m.dropPending(v, ev.Call.ID)
+		m.takenElsewhere(v, ev.Call.ID, "started running")
 	}
 }
 

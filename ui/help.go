@@ -18,6 +18,10 @@ type helpView struct {
 
 func (d *helpView) kind() dialogKind { return helpDialog }
 
+func (d *helpView) hint() (string, []key.Binding) {
+	return "help:", []key.Binding{one(d.km.Down, "scroll"), one(d.km.Cancel, "close")}
+}
+
 func (d *helpView) update(msg tea.Msg) (tea.Cmd, action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

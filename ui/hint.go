@@ -51,10 +51,18 @@ func nextMoves(km *keymap.KeyMap, s situation) (string, []key.Binding) {
 		one(km.Details, "read the log whole"), one(km.Legend, "map legend"), help}
 }
 
-// one is b with help for the hint: its first key only ("/", not "//tab"), and desc.
+// one is b with help for the hint: its first key only ("/", not "/ or tab"; an arrow
+// as an arrow), and desc.
 func one(b key.Binding, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(firstKey(b), desc))
+	k := firstKey(b)
+	if arrow, ok := arrows[k]; ok {
+		k = arrow
+	}
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(k, desc))
 }
+
+// arrows are the arrow keys as the hint shows them.
+var arrows = map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 // hintLine draws the hint for s in w columns.
 func hintLine(st *styles, km *keymap.KeyMap, s situation, w int) string {

@@ -46,9 +46,13 @@ type Info struct {
 	// Notify is how the screen calls the person when it needs them and its terminal is
 	// not focused ("" is auto).
 	Notify NotifyMode
-	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): its
-	// hint says so; the agent refuses its decisions anyway.
+	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): it
+	// neither offers nor opens what would steer (deciding, advice, pause, rules,
+	// answers), and says so; the agent refuses its commands anyway.
 	ReadOnly bool
+	// Attached marks a second screen on a game another coplay plays (coplay attach, a
+	// screen over SSH): quitting it asks "Detach? The game plays on." and stops nothing.
+	Attached bool
 	// Seats are a league's seats, in the order the seat bar shows them (seats.go); the
 	// agent is then the league, which stamps each event with its seat. Empty: one agent.
 	Seats []SeatInfo
@@ -95,9 +99,13 @@ type Model struct {
 	// which one the panes show (seats.go, seatview.go).
 	seats seats
 
-	dlg       dialog   // the open dialog (dialog.go), nil for none
+	dlg       dialog   // the open dialog (dialog.go), nil for none; changed only by open
+	settled   string   // what became elsewhere of the call the open dialog is about ("" nothing)
 	hint      string   // a one-off message in the status bar, cleared by the next key
 	replaying bool     // folding in a resumed session's journal, or a replay's
+	// moved is when the selected call was taken by another screen (takenElsewhere): the
+	// decision keys wait a grace period after it, as after a new call.
+	moved time.Time
 	notify    notifier // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).

@@ -361,7 +361,7 @@ func (r *ReplayModel) render() string {
 	ph := max(h-2-len(bar), 0)
 	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, ph), w, ph)
+		main = overlay(main, m.dialogView(w, ph), w, ph)
 	}
 	if r.help {
 		main = overlay(main, r.renderHelp(w, ph), w, ph)

@@ -43,6 +43,15 @@ func newRuleBook(st *styles, km *keymap.KeyMap, info Info) *ruleBook {
 
 func (b *ruleBook) kind() dialogKind { return rulesDialog }
 
+func (b *ruleBook) hint() (string, []key.Binding) {
+	km := b.km
+	if b.editing {
+		return "type a rule:", []key.Binding{one(km.Send, "save"), one(km.Cancel, "back to the list")}
+	}
+	return "approval rules:", []key.Binding{one(km.AddRule, "add"), one(km.EditRule, "edit"), one(km.Revoke, "remove"),
+		one(km.Cancel, "close"), one(km.Help, "all keys")}
+}
+
 // restyle hands the current palette to the rule input.
 func (b *ruleBook) restyle() { b.input.SetStyles(textinput.DefaultStyles(b.st.dark)) }
 

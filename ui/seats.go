@@ -199,6 +199,12 @@ func (s *seats) selected() (pendingCall, bool) {
 	return q[s.selIndex(q)], true
 }
 
+// selectedID is the id of the selected call, "" when none waits.
+func (s *seats) selectedID() string {
+	p, _ := s.selected()
+	return p.call.ID
+}
+
 // focusOn shows seat j in the panes, its oldest call selected when it has one.
 func (s *seats) focusOn(m *Model, j int) {
 	s.focus = j

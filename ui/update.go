@@ -98,7 +98,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	var a action
 	switch {
 	case m.dlg != nil:
-		cmd, a = m.dlg.update(msg)
+		cmd, a = m.dialogKey(msg)
 	case m.cur().ask.editing:
 		cmd, a, _ = m.cur().ask.update(msg)
 	case m.advice.focus:
@@ -114,16 +114,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) do(a action) tea.Cmd {
 	switch a := a.(type) {
 	case actOpen:
-		m.dlg = a.d
+		m.open(a.d)
 	case actHint:
 		m.hint = string(a)
 	case actQuit:
 		return m.stopAndQuit()
 	case actDecide:
-		m.dlg = nil
+		m.open(nil)
 		m.decide(m.seats.callView(a.CallID), agent.Command(a))
 	case actRevise:
-		m.dlg = nil
+		m.open(nil)
 		m.revise(m.seats.callView(a.id), a.id, a.args)
 	case actRule:
 		m.saveRule(m.rulesView(), a)
@@ -175,7 +175,7 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
 	case key.Matches(msg, km.Help):
-		m.dlg = &helpView{st: &m.st, km: km, league: m.seats.on()}
+		m.open(&helpView{st: &m.st, km: km, league: m.seats.on()})
 		return nil, true
 	case key.Matches(msg, km.Advise):
 		return m.advice.open(), true
@@ -234,13 +234,13 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 			m.hint = "notebook bookkeeping hidden from the log; " + firstKey(km.ToggleNotebook) + " shows it"
 		}
 	case key.Matches(msg, km.Rules):
-		m.dlg = v.rules
+		m.open(v.rules)
 	case key.Matches(msg, km.Legend):
 		var mp *game.Map
 		if o := v.world.obs; o != nil {
 			mp = o.Map
 		}
-		m.dlg = &legendView{st: &m.st, km: km, mp: mp}
+		m.open(&legendView{st: &m.st, km: km, mp: mp})
 	case key.Matches(msg, km.Details):
 		m.openDetail()
 	default:
@@ -267,7 +267,7 @@ func (m *Model) openDetail() {
 		}
 	}
 	d.st, d.km = &m.st, m.keys
-	m.dlg = d
+	m.open(d)
 }
 
 // resumable says whether the pause key resumes the agent in state s rather than pausing
@@ -315,6 +315,10 @@ func (m *Model) decisionKey(v *seatView, msg tea.KeyPressMsg) tea.Cmd {
 		m.hint = fmt.Sprintf("key %q ignored: a new call just appeared, look first", msg.String())
 		return nil
 	}
+	if m.now().Sub(m.moved) < m.Grace {
+		m.hint = fmt.Sprintf("key %q ignored: the call you had selected was decided elsewhere, look first", msg.String())
+		return nil
+	}
 	p := v.calls.pending[v.calls.sel]
 	c := p.call
 	if p.revising && key.Matches(msg, km.Approve, km.AlwaysAllow, km.ApproveAll) {
@@ -326,9 +330,13 @@ func (m *Model) decisionKey(v *seatView, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, km.Approve):
 		m.decide(v, agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.Veto):
-		m.dlg, cmd = newVetoPrompt(&m.st, km, c, m.layout.width)
+		var d *vetoPrompt
+		d, cmd = newVetoPrompt(&m.st, km, c, m.layout.width)
+		m.open(d)
 	case key.Matches(msg, km.Edit):
-		m.dlg, cmd = newArgsEditor(&m.st, km, m.tools, c, m.layout.width, m.layout.height)
+		var d *argsEditor
+		d, cmd = newArgsEditor(&m.st, km, m.tools, c, m.layout.width, m.layout.height)
+		m.open(d)
 	case key.Matches(msg, km.AlwaysAllow):
 		line := "allow " + c.Tool
 		if err := m.tell(v, agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
@@ -361,18 +369,24 @@ func (m *Model) decide(v *seatView, cmd agent.Command) bool {
 		m.hint = fmt.Sprintf("%s not sent: %v", cmd.Decision, err) // seen whatever pane is shown
 		return false
 	}
-	m.dropPending(v, cmd.CallID)
+	v.calls.remove(cmd.CallID)
 	return true
 }
 
-// dropPending drops a decided call from view v's pending list, closing the veto or edit
-// dialog open on it.
-func (m *Model) dropPending(v *seatView, id string) {
-	if !v.calls.remove(id) {
+// takenElsewhere drops from view v's pending list a call that was decided or started
+// without this screen: by another screen, the headless side or a rule. A dialog open on
+// it stays open and says what became of it (what: "approved on the other screen"), and
+// when it was the selected call, the decision keys wait a grace period, since the
+// selection now rests on a call the person did not choose.
+func (m *Model) takenElsewhere(v *seatView, id, what string) {
+	selected := m.seats.selectedID() == id
+	if !v.calls.remove(id) || m.replaying {
 		return
 	}
-	if d, ok := m.dlg.(callDialog); ok && d.callID() == id {
-		m.dlg = nil
+	m.settle(id, what)
+	if selected && m.settled == "" {
+		m.moved = m.now()
+		m.hint = v.calls.toolOf(id) + " was " + what
 	}
 }
 
@@ -453,18 +467,20 @@ func (m *Model) logAdvice(v *seatView, text string) {
 	v.notes.queued = append(v.notes.queued, text)
 }
 
-// quit asks first while a call runs or waits for a decision.
+// quit asks first while a call runs or waits for a decision; a second screen always
+// asks, to detach.
 func (m *Model) quit() tea.Cmd {
-	if m.seats.busy() > 0 {
-		m.dlg = &quitPrompt{st: &m.st, km: m.keys, busy: m.seats.busy}
+	if m.info.Attached || m.seats.busy() > 0 {
+		m.open(&quitPrompt{st: &m.st, km: m.keys, busy: m.seats.busy, detach: m.info.Attached})
 		return nil
 	}
 	return m.stopAndQuit()
 }
 
-// stopAndQuit tells the agent to stop (the session is kept) and ends the program.
+// stopAndQuit tells the agent to stop (the session is kept) and ends the program. A
+// second screen only detaches: the game plays on.
 func (m *Model) stopAndQuit() tea.Cmd {
-	if m.agent != nil && !m.cur().run.closed {
+	if m.agent != nil && !m.cur().run.closed && !m.info.Attached {
 		_ = m.agent.Send(agent.Command{Cmd: agent.CmdStop})
 	}
 	return tea.Quit

@@ -63,7 +63,7 @@ func (m *Model) render() string {
 	ph := max(h-2-len(bar), 0)
 	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, ph), w, ph)
+		main = overlay(main, m.dialogView(w, ph), w, ph)
 	}
 	lines := append(append(main, bar...), m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
@@ -212,6 +212,10 @@ func nonEmpty(ss ...string) []string {
 func (m *Model) renderAdviceLine(w int) string {
 	if m.advice.focus || m.hint != "" {
 		return m.advice.view(w, m.hint)
+	}
+	if m.dlg != nil { // the hint follows the open dialog
+		lead, keys := m.dialogHint()
+		return fitLine(&m.st, lead, keys, w)
 	}
 	v := m.cur()
 	now := situation{state: v.run.state, calls: len(m.seats.queue()) > 0, asking: len(v.ask.items) > 0, stopped: v.run.closed,
