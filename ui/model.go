@@ -99,14 +99,14 @@ type Model struct {
 	// which one the panes show (seats.go, seatview.go).
 	seats seats
 
-	dlg       dialog   // the open dialog (dialog.go), nil for none; changed only by open
-	settled   string   // what became elsewhere of the call the open dialog is about ("" nothing)
-	hint      string   // a one-off message in the status bar, cleared by the next key
-	replaying bool     // folding in a resumed session's journal, or a replay's
+	dlg       dialog // the open dialog (dialog.go), nil for none; changed only by open
+	settled   string // what became elsewhere of the call the open dialog is about ("" nothing)
+	hint      string // a one-off message in the status bar, cleared by the next key
+	replaying bool   // folding in a resumed session's journal, or a replay's
 	// moved is when the selected call was taken by another screen (takenElsewhere): the
 	// decision keys wait a grace period after it, as after a new call.
-	moved time.Time
-	notify    notifier // calls the person when they are needed and look elsewhere (notify.go)
+	moved  time.Time
+	notify notifier // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
