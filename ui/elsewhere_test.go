@@ -175,3 +175,21 @@ func TestAttachedScreenDetaches(t *testing.T) {
 		t.Errorf("ctrl+c on an idle attached screen: %v open", m.openKind())
 	}
 }
+
+// A field being typed whose question is answered on another screen keeps the keys: the
+// rest of the name typed does not approve the call waiting behind it.
+func TestQuestionAnsweredElsewhereKeepsTheInput(t *testing.T) {
+	m, f := attached(t, nil)
+	drive(t, m, events([]agent.Event{question(doorForm)}), keys("down", "enter"), typeText("Ad"))
+	drive(t, m, events([]agent.Event{{Type: agent.EventAnswered, Text: "dungeon: decline",
+		Elicitation: &agent.Elicitation{ID: "ask_1_1", Action: "decline"}}}))
+	if s := screenOf(m); !strings.Contains(s, "the question was answered elsewhere; nothing typed here is sent") {
+		t.Errorf("the hint does not say so:\n%s", s)
+	}
+	drive(t, m, typeText("a"), keys("enter", "a"))
+	if cmds := f.commands(); len(cmds) != 0 {
+		t.Fatalf("typing after the answer sent %+v", cmds)
+	}
+	drive(t, m, keys("esc", "a"))
+	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
+}

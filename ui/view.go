@@ -218,6 +218,9 @@ func (m *Model) renderAdviceLine(w int) string {
 		return fitLine(&m.st, lead, keys, w)
 	}
 	v := m.cur()
+	if v.ask.editing && v.ask.gone != "" {
+		return fitLine(&m.st, v.ask.gone+"; nothing typed here is sent:", []key.Binding{one(m.keys.Cancel, "close")}, w)
+	}
 	now := situation{state: v.run.state, calls: len(m.seats.queue()) > 0, asking: len(v.ask.items) > 0, stopped: v.run.closed,
 		watch: m.info.ReadOnly, seat: m.seats.cur().Name, othersWait: m.seats.othersWait()}
 	return hintLine(&m.st, m.keys, now, w)
