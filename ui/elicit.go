@@ -24,6 +24,7 @@ type askPane struct {
 	st      *styles
 	km      *keymap.KeyMap
 	items   []*askItem
+	watch   bool // the screen may only watch: the question is shown, not answered
 	editing bool // the selected field's value is being typed in input
 	input   textinput.Model
 	// gone says, while a field is typed, that its question was answered elsewhere: the
@@ -122,6 +123,9 @@ func (p *askPane) renderAsk(a *askItem, w, maxH int) []string {
 	}
 	if len(lines) > maxH-1 {
 		lines = lines[:max(maxH-1, 0)]
+	}
+	if p.watch {
+		return append(lines, st.muted.Render(padLine("read-only: answering needs a steering key", w)))
 	}
 	return append(lines, helpLine(st, keys, w))
 }

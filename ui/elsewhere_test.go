@@ -193,3 +193,47 @@ func TestQuestionAnsweredElsewhereKeepsTheInput(t *testing.T) {
 	drive(t, m, keys("esc", "a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
 }
+
+// A watch-only screen (a watch key over SSH) opens nothing it cannot do, offers no key
+// that steers, and its hint fits at 80 columns whole.
+func TestWatchScreenOpensNothingThatSteers(t *testing.T) {
+	m, f := attached(t, func(i *Info) { i.ReadOnly = true })
+	lines := strings.Split(screenOf(m), "\n")
+	if hint := strings.TrimSpace(lines[len(lines)-2]); hint != "a call waits (watching only): enter see it whole · q detach · ? all keys" {
+		t.Errorf("the hint at 80 columns is %q", hint)
+	}
+	s := screenOf(m)
+	if strings.Contains(s, "a approve") || !strings.Contains(s, "read-only, deciding needs a steering key") {
+		t.Errorf("the Pending pane offers decisions:\n%s", s)
+	}
+	for _, k := range []string{"a", "v", "e", "A", "ctrl+a", "/", "p", "K"} {
+		drive(t, m, keys(k))
+		if m.openKind() != noDialog || m.advice.focus || !strings.Contains(m.hint, "only watches") {
+			t.Errorf("%s on a watch screen: dialog %v, advice %v, hint %q", k, m.openKind(), m.advice.focus, m.hint)
+		}
+		drive(t, m, keys("esc"))
+	}
+	drive(t, m, keys("R", "a"))
+	if b, ok := m.dlg.(*ruleBook); !ok || b.editing || !strings.Contains(m.hint, "only watches") {
+		t.Errorf("the rules dialog let a watcher type a rule (dialog %v)", m.openKind())
+	}
+	if s := screenOf(m); !strings.Contains(s, "read-only: rules need a steering key") {
+		t.Errorf("the rules dialog does not say it is read-only:\n%s", s)
+	}
+	drive(t, m, keys("esc", "?"))
+	if s := screenOf(m); strings.Contains(s, "approve") || !strings.Contains(s, "only watches") || !strings.Contains(s, "next pane") {
+		t.Errorf("the help offers what a watcher cannot do:\n%s", s)
+	}
+	// A server's question is shown, not answered.
+	drive(t, m, keys("esc"), events([]agent.Event{question(doorForm)}), keys("down", "a", "d"))
+	if s := screenOf(m); !strings.Contains(s, "read-only: answering needs a steering key") {
+		t.Errorf("the question offers answers:\n%s", s)
+	}
+	drive(t, m, keys("enter")) // the whole view, not a field to type into
+	if m.cur().ask.editing || m.openKind() != detailDialog {
+		t.Errorf("enter on a question: editing %v, dialog %v", m.cur().ask.editing, m.openKind())
+	}
+	if cmds := f.commands(); len(cmds) != 0 {
+		t.Errorf("a watch screen sent %+v", cmds)
+	}
+}

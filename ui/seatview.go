@@ -42,7 +42,7 @@ func newSeatView(m *Model, si SeatInfo) *seatView {
 	v.rules.seat = si.Name
 	v.log.st = &m.st
 	v.world.legendHint = firstKey(m.keys.Legend) + ": legend"
-	v.ask.st, v.ask.km = &m.st, m.keys
+	v.ask.st, v.ask.km, v.ask.watch = &m.st, m.keys, m.info.ReadOnly
 	return v
 }
 

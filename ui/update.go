@@ -148,11 +148,18 @@ func (m *Model) do(a action) tea.Cmd {
 // a server's question, which pane is shown and where, the pending list, and the
 // decisions on its call.
 func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if m.info.ReadOnly && key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll, km.Advise, km.Pause, km.KeepPlaying) {
+		m.hint = readOnlyHint // nothing that would steer opens, to be refused when sent
+		return nil
+	}
 	if cmd, ok := m.sessionKey(msg); ok {
 		return cmd
 	}
-	if cmd, a, ok := m.cur().ask.update(msg); ok { // a server's question comes before the calls
-		return tea.Batch(cmd, m.do(a))
+	if !m.info.ReadOnly { // a server's question comes before the calls; a watcher cannot answer it
+		if cmd, a, ok := m.cur().ask.update(msg); ok {
+			return tea.Batch(cmd, m.do(a))
+		}
 	}
 	if cmd, ok := m.seats.key(m, msg); ok { // a league's seats and whole queue
 		return cmd
@@ -160,7 +167,6 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.paneKey(msg) || m.pendingKey(msg) {
 		return nil
 	}
-	km := m.keys
 	if key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll) {
 		return m.decisionKey(m.cur(), msg)
 	}
@@ -175,7 +181,7 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
 	case key.Matches(msg, km.Help):
-		m.open(&helpView{st: &m.st, km: km, league: m.seats.on()})
+		m.open(&helpView{st: &m.st, km: km, league: m.seats.on(), watch: m.info.ReadOnly})
 		return nil, true
 	case key.Matches(msg, km.Advise):
 		return m.advice.open(), true

@@ -222,7 +222,7 @@ func (m *Model) renderAdviceLine(w int) string {
 		return fitLine(&m.st, v.ask.gone+"; nothing typed here is sent:", []key.Binding{one(m.keys.Cancel, "close")}, w)
 	}
 	now := situation{state: v.run.state, calls: len(m.seats.queue()) > 0, asking: len(v.ask.items) > 0, stopped: v.run.closed,
-		watch: m.info.ReadOnly, seat: m.seats.cur().Name, othersWait: m.seats.othersWait()}
+		watch: m.info.ReadOnly, attached: m.info.Attached, seat: m.seats.cur().Name, othersWait: m.seats.othersWait()}
 	return hintLine(&m.st, m.keys, now, w)
 }
 
@@ -242,7 +242,7 @@ func (m *Model) pendingLines(w, maxH int) []string {
 		return m.cur().ask.view(w, maxH)
 	}
 	q := m.seats.queue() // a league's whole queue
-	return renderPending(&m.st, m.keys, q, m.seats.selIndex(q), m.cur().calls.unfold, w, maxH)
+	return renderPending(&m.st, m.keys, q, m.seats.selIndex(q), m.cur().calls.unfold, m.info.ReadOnly, w, maxH)
 }
 
 func (m *Model) pendingTitle() string {
