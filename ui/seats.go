@@ -218,6 +218,27 @@ func (s *seats) focusOn(m *Model, j int) {
 	s.placeholder(m)
 }
 
+// follow shows the selected call's seat in the panes, once the person chose the call:
+// what they decide on is what they see. Calls that come and go never move the panes
+// under the person's eyes; the Pending pane's title says when they show another seat
+// (seats.elsewhere).
+func (s *seats) follow(m *Model) {
+	p, ok := s.selected()
+	if j := s.index(p.seat); ok && j >= 0 && j != s.focus {
+		s.focus = j
+		s.placeholder(m)
+	}
+}
+
+// elsewhere names the seat the panes show when the selected call is another seat's,
+// "" when they show the selected call's seat (or outside a league).
+func (s *seats) elsewhere() string {
+	if p, ok := s.selected(); ok && s.on() && p.seat != s.cur().Name {
+		return s.cur().Name
+	}
+	return ""
+}
+
 // placeholder says in the empty advice input where advice goes.
 func (s *seats) placeholder(m *Model) {
 	if s.on() {
@@ -248,8 +269,10 @@ func (s *seats) key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(msg, km.Up):
 		s.sel = q[max(i-1, 0)].call.ID
+		s.follow(m)
 	case key.Matches(msg, km.Down):
 		s.sel = q[min(i+1, len(q)-1)].call.ID
+		s.follow(m)
 	case key.Matches(msg, km.Unfold):
 		s.cur().calls.unfold = !s.cur().calls.unfold
 	case key.Matches(msg, km.ApproveAll): // every seat's calls, each seat's grace period its own
@@ -322,6 +345,13 @@ func (s *seats) advise(m *Model, text string) {
 		}
 		m.advice.sentOK(text)
 		m.logAdvice(v, text)
+	}
+	// Advice for seats the panes do not show is logged in theirs: say here that it went.
+	switch {
+	case len(targets) > 1:
+		m.hint = "advice sent to every seat (" + s.names() + "): " + text
+	case targets[0] != s.cur():
+		m.hint = "advice sent to " + targets[0].Name + " (its log and notes show it): " + text
 	}
 }
 

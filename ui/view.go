@@ -253,7 +253,11 @@ func (m *Model) pendingTitle() string {
 		return t
 	}
 	if m.seats.on() {
-		return fmt.Sprintf("Pending decisions, every seat, oldest first (%d)", len(m.seats.queue()))
+		n := len(m.seats.queue())
+		if other := m.seats.elsewhere(); other != "" {
+			return fmt.Sprintf("Pending decisions, every seat (%d) · the panes show %s", n, other)
+		}
+		return fmt.Sprintf("Pending decisions, every seat, oldest first (%d)", n)
 	}
 	return fmt.Sprintf("Pending decision (%d)", len(m.cur().calls.pending))
 }
