@@ -241,6 +241,7 @@ func (m *Model) replayHistory(evs []agent.Event) {
 		case agent.EventToolStart, agent.EventUsage, agent.EventWaiting, agent.EventTextDelta:
 			continue // state of a run that is over
 		}
+		ev = clean(ev)
 		v := m.seats.viewOf(ev.Seat)
 		if ev.Type == agent.EventState {
 			if ev.Text != "" && ev.State != agent.Running {

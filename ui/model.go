@@ -119,6 +119,7 @@ func New(a Agent, info Info) *Model {
 	if km == nil {
 		km = keymap.Default()
 	}
+	info = cleanInfo(info)
 	m := &Model{
 		Grace:  DefaultGrace,
 		Now:    time.Now,

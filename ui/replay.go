@@ -76,6 +76,7 @@ type ReplayModel struct {
 // session and its game; its History is not used.
 func NewReplay(rp *agent.Replay, info Info) *ReplayModel {
 	info.History = nil
+	rp = clean(rp) // a journal's strings drive no terminal either (sanitize.go)
 	r := &ReplayModel{rp: rp, info: info, rk: keymap.DefaultReplay(), idx: len(rp.Steps) - 1, built: -1}
 	r.input = textinput.New()
 	r.input.CharLimit = 2000

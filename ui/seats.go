@@ -112,6 +112,7 @@ func (s *seats) callView(id string) *seatView {
 // wait, for the whole queue's order. A seat the screen was not told of gets a view of
 // its own.
 func (s *seats) event(m *Model, ev agent.Event) {
+	ev = clean(ev) // nothing in it drives the terminal (sanitize.go)
 	if s.on() && ev.Seat != "" && s.index(ev.Seat) < 0 && !strings.Contains(ev.Seat, "/") {
 		v := newSeatView(m, SeatInfo{Name: ev.Seat})
 		if m.info.Banner != "" {
