@@ -237,3 +237,27 @@ func TestWatchScreenOpensNothingThatSteers(t *testing.T) {
 		t.Errorf("a watch screen sent %+v", cmds)
 	}
 }
+
+// Advice given on another screen names where, as decisions do; the screen's own is
+// logged once, as "you".
+func TestAdviceNamesWhereItWasGiven(t *testing.T) {
+	m, _ := setup(t)
+	drive(t, m, keys("/"), typeText("mine first"), keys("enter"))
+	drive(t, m, events([]agent.Event{
+		{Type: agent.EventAdvice, Text: "mine first", Via: "screen"},
+		{Type: agent.EventAdvice, Text: "sell the ore", Via: "ssh:alice"},
+		{Type: agent.EventAdvice, Text: "refuel", Via: "stdin"},
+	}))
+	log := logText(m, 100, 30)
+	for _, want := range []string{"you: mine first", "advice (on ssh:alice): sell the ore", "advice (on stdin): refuel"} {
+		if strings.Count(log, want) != 1 {
+			t.Errorf("the log should say %q once:\n%s", want, log)
+		}
+	}
+	// On an attached screen, the owner's advice is the other screen's.
+	m, _ = attached(t, nil)
+	drive(t, m, events([]agent.Event{{Type: agent.EventAdvice, Text: "hold", Via: "screen"}}))
+	if log := logText(m, 100, 30); !strings.Contains(log, "advice (on the other screen): hold") {
+		t.Errorf("the attached screen's log:\n%s", log)
+	}
+}

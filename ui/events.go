@@ -199,11 +199,24 @@ func onWaiting(m *Model, v *seatView, ev agent.Event) {
 }
 
 // onAdvice logs advice and queues it in the notes, unless this screen sent it and
-// logged it already.
+// logged it already. Advice given elsewhere names where, as a decision does ("advice
+// (on ssh:alice): …").
 func onAdvice(m *Model, v *seatView, ev agent.Event) {
-	if !m.advice.echoed(ev.Text) {
-		m.logAdvice(v, ev.Text)
+	if m.advice.echoed(ev.Text) {
+		return
 	}
+	who := "you"
+	switch {
+	case ev.Via == "" || ev.Via == "screen" && !m.info.Attached:
+	case ev.Via == "screen":
+		who = "advice (on the other screen)"
+	case ev.Via == "attach":
+		who = "advice (on an attached screen)"
+	default:
+		who = "advice (on " + ev.Via + ")" // ssh:KEY, stdin
+	}
+	v.log.add(kindAdvice, who+": "+ev.Text)
+	v.notes.queued = append(v.notes.queued, ev.Text)
 }
 
 // onAsk logs a server's question or request and, when it waits for the person and is
