@@ -121,37 +121,17 @@ func cleanValue(v reflect.Value) (reflect.Value, bool) {
 			}
 			break
 		}
-		var out reflect.Value
-		for i := range v.Len() {
-			c, changed := cleanValue(v.Index(i))
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-				reflect.Copy(out, v)
-			}
-			out.Index(i).Set(c)
-		}
-		if out.IsValid() {
-			return out, true
-		}
+		return cleanEach(v, func() reflect.Value {
+			out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(out, v)
+			return out
+		})
 	case reflect.Array:
-		var out reflect.Value
-		for i := range v.Len() {
-			c, changed := cleanValue(v.Index(i))
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.New(v.Type()).Elem()
-				out.Set(v)
-			}
-			out.Index(i).Set(c)
-		}
-		if out.IsValid() {
-			return out, true
-		}
+		return cleanEach(v, func() reflect.Value {
+			out := reflect.New(v.Type()).Elem()
+			out.Set(v)
+			return out
+		})
 	case reflect.Map:
 		if v.IsNil() {
 			break
@@ -167,6 +147,26 @@ func cleanValue(v reflect.Value) (reflect.Value, bool) {
 		if changed {
 			return out, true
 		}
+	}
+	return v, false
+}
+
+// cleanEach cleans the elements of a slice or an array: a copy of it (fresh) at the
+// first element that changes.
+func cleanEach(v reflect.Value, fresh func() reflect.Value) (reflect.Value, bool) {
+	var out reflect.Value
+	for i := range v.Len() {
+		c, changed := cleanValue(v.Index(i))
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = fresh()
+		}
+		out.Index(i).Set(c)
+	}
+	if out.IsValid() {
+		return out, true
 	}
 	return v, false
 }
