@@ -75,3 +75,22 @@ func TestScreenDrawsNoForeignEscapes(t *testing.T) {
 		t.Errorf("the seats are not shown, cleaned:\n%s", s)
 	}
 }
+
+// BenchmarkClean is what cleaning costs an event the screen takes: a text delta, and an
+// observation with a map (nothing to strip in either: the common case).
+func BenchmarkClean(b *testing.B) {
+	obs := agent.Event{Type: agent.EventObservation, Observation: longObservation()}
+	delta := agent.Event{Type: agent.EventTextDelta, Text: "more words ", Seat: "Heron"}
+	b.Run("delta", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			_ = clean(delta)
+		}
+	})
+	b.Run("observation", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			_ = clean(obs)
+		}
+	})
+}
