@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,7 +19,8 @@ import (
 // state so far, approves it, and the owner's decision event says the decision was made
 // via attach.
 func TestAttachHeadlessApproves(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Parallel()
+	runtimeDir := []string{"XDG_RUNTIME_DIR=" + t.TempDir()} // the owner's and the attached one's sockets
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	var (
 		once     sync.Once
@@ -29,7 +31,7 @@ func TestAttachHeadlessApproves(t *testing.T) {
 		attachE  error
 		decided  *agent.Decision
 	)
-	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "2"}, func(ev agent.Event, send func(agent.Command)) {
+	headlessRunEnv(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "2"}, runtimeDir, func(ev agent.Event, send func(agent.Command)) {
 		if ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK && waitID == "" {
 			waitID = ev.Call.ID
 			once.Do(func() {
@@ -38,7 +40,7 @@ func TestAttachHeadlessApproves(t *testing.T) {
 					defer attachWG.Done()
 					attachMu.Lock()
 					defer attachMu.Unlock()
-					seen, attachE = attachAndApprove(t, data, waitID)
+					seen, attachE = attachAndApprove(t, runtimeDir, data, waitID)
 				}()
 			})
 		}
@@ -71,19 +73,14 @@ func TestAttachHeadlessApproves(t *testing.T) {
 	}
 }
 
-// attachAndApprove runs `coplay attach --headless` in-process, waits in what it
-// receives for the call id to be waiting, approves it, and reads on until the decision
-// comes back; it returns every event received.
-func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	stdin = inR
-	done := make(chan error, 1)
+// attachAndApprove runs `coplay attach --headless` with env, waits in what it receives
+// for the call id to be waiting, approves it, and reads on until the decision comes
+// back; it returns every event received.
+func attachAndApprove(t *testing.T, env []string, data, id string) ([]agent.Event, error) {
+	cmd := exec.Command(coplayBinary(t), "attach", "--headless", "--data", data)
+	cmd.Env = append(os.Environ(), env...)
 	var errOut strings.Builder
-	go func() {
-		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
-		outW.Close()
-	}()
+	inW, outR := startPiped(t, cmd, &errOut)
 	var seen []agent.Event
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -103,7 +100,7 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 		}
 	}
 	inW.Close()
-	if err := <-done; err != nil {
+	if err := cmd.Wait(); err != nil {
 		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
 	}
 	if !sawWaiting {

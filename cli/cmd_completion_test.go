@@ -11,6 +11,7 @@ import (
 // `coplay --help` is the map of commands, one line each, with the way to each one's
 // flags; the screen's flags are `coplay play --help`.
 func TestHelpListsTheCommands(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
 		var out, errOut strings.Builder
 		if code := run(args, &out, &errOut); code != 0 {
@@ -39,6 +40,7 @@ func TestHelpListsTheCommands(t *testing.T) {
 
 // A mistyped command is answered with the command meant, the start of one included.
 func TestMistypedCommandSaysWhichWasMeant(t *testing.T) {
+	t.Parallel()
 	for typed, meant := range map[string]string{"ses": "sessions", "sesions": "sessions", "modles": "models", "evl": "eval", "complet": "completion"} {
 		var out, errOut strings.Builder
 		code := run([]string{typed}, &out, &errOut)
@@ -50,6 +52,7 @@ func TestMistypedCommandSaysWhichWasMeant(t *testing.T) {
 
 // Every subcommand completion offers is one its command accepts.
 func TestCompletionSubcommandsExist(t *testing.T) {
+	t.Parallel()
 	for cmd, subs := range subcommands {
 		for _, sub := range subs {
 			var out, errOut strings.Builder
@@ -72,6 +75,7 @@ func withCoplayOnPath(t *testing.T) []string {
 // After `source <(coplay completion bash)` in an interactive bash, the completion
 // function answers what a Tab would: `coplay ses` completes to sessions.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash on PATH")
@@ -113,6 +117,7 @@ try coplay completion ''
 // and zsh reads its script without a syntax error; each is skipped where the shell is
 // not installed.
 func TestFishAndZshCompletion(t *testing.T) {
+	t.Parallel()
 	if fish, err := exec.LookPath("fish"); err != nil {
 		t.Log("no fish on PATH: its completion is not tried")
 	} else {

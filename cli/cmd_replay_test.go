@@ -41,6 +41,7 @@ func onlySession(t *testing.T, data string) []sessionJSON {
 // fork begins with that step's world and plays on as a child of the original (whose
 // export does not change), and that eval --from scores from that step.
 func TestReplayForkAndEvalFrom(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays two short autopilot sessions")
 	}
@@ -150,6 +151,7 @@ func withoutTimes(s string) string {
 
 // TestForkMistakes: a bad --fork is refused before anything is created.
 func TestForkMistakes(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	runInProcess(t, "run", "--headless", "--game", "arena", "--speed", "1000", "--approve", "all", "--steps", "2", "--data", data)
 	name := onlySession(t, data)[0].Name

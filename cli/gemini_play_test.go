@@ -78,6 +78,7 @@ func newGeminiServer(t *testing.T, model *llmtest.Server) *geminiServer {
 // request is accepted and a game call runs. Without the preset, the same server refuses
 // the first request and the brain leaves out what it refused, naming it.
 func TestGeminiPresetPlays(t *testing.T) {
+	t.Parallel()
 	game := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"games": [], "total": 0}`)

@@ -130,6 +130,7 @@ func leagueConfig(t *testing.T, srv *llmtest.Server, extra string) []string {
 }
 
 func TestLeagueArenaThreeSeats(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(larkCassette(t))
 	defer srv.Close()
 	env := leagueConfig(t, srv, "")
@@ -181,7 +182,7 @@ func TestLeagueArenaThreeSeats(t *testing.T) {
 }
 
 func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
@@ -231,6 +232,7 @@ func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
 }
 
 func TestLeagueUniverseSeatsHaveTheirOwnAgents(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "universe", "--approve", "all", "--data", data, "--seat", "ALPHA=autopilot", "--seat", "BETA=autopilot")
@@ -301,6 +303,7 @@ func firstStep(evs []agent.Event) map[string]int {
 }
 
 func TestLeagueResumesAndForksEverySeat(t *testing.T) {
+	t.Parallel()
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	data := filepath.Join(t.TempDir(), "league.db")
 	first := runLeagueToEnd(t, env, "--game", "arena", "--approve", "all", "--steps", "2", "--data", data,
@@ -355,6 +358,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 }
 
 func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	conf := "[league]\nrules = [\"allow work\"]\n\n[profiles.\"eager/default\"]\nbrain = \"autopilot\"\napprove = \"all\"\n"
 	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
@@ -390,8 +394,8 @@ func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
 }
 
 func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
+	t.Parallel()
 	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + runtime, "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
@@ -405,7 +409,7 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 		}
 		return false
 	})
-	seen, err := attachAndApprove(t, data, finch)
+	seen, err := attachAndApprove(t, []string{"XDG_RUNTIME_DIR=" + runtime}, data, finch)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}
@@ -428,11 +432,8 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 }
 
 func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	data := filepath.Join(t.TempDir(), "l.db")
 	for _, tc := range []struct {
 		args []string
@@ -446,7 +447,7 @@ func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
 		{[]string{"--game", "universe", "--seat", "A=autopilot", "--seat", "BETA=autopilot"}, `seat "A" cannot be a SpaceTraders agent`},
 	} {
 		var out, errOut bytes.Buffer
-		code := run(append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
+		code := runEnv(t, env, append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
 		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want an error with %q", tc.args, code, errOut.String(), tc.want)
 		}

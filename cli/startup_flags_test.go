@@ -13,6 +13,7 @@ import (
 )
 
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		want int
@@ -41,6 +42,7 @@ func testFlags() *flag.FlagSet {
 }
 
 func TestParseFlagsMistakes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string // the whole message
@@ -69,6 +71,7 @@ func TestParseFlagsMistakes(t *testing.T) {
 }
 
 func TestParseFlagsInterleaved(t *testing.T) {
+	t.Parallel()
 	fs := testFlags()
 	pos, err := parseFlags(fs, []string{"--resume", "NAME", "--data", "x.db", "--approve", "all"}, io.Discard)
 	if err != nil {
@@ -83,6 +86,7 @@ func TestParseFlagsInterleaved(t *testing.T) {
 }
 
 func TestParseFlagsHelpGoesToStdout(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	_, err := parseFlags(testFlags(), []string{"-h"}, &out)
 	if !errors.Is(err, flag.ErrHelp) {
@@ -94,6 +98,7 @@ func TestParseFlagsHelpGoesToStdout(t *testing.T) {
 }
 
 func TestRunExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		code int
@@ -118,6 +123,7 @@ func TestRunExitStatus(t *testing.T) {
 // flag and what was probably meant, from run and from tools --as-model alike; no
 // session is left behind.
 func TestPinTypoIsAUsageError(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	for _, args := range [][]string{
 		{"run", "--headless", "--data", data, "--approve", "all", "--steps", "1", "--pin", "navigate_shp"},
