@@ -66,13 +66,13 @@ func Parse(name string, data []byte) (*File, error) {
 	c.bind(nil, &doc, nil)
 	f := &File{Path: name, Prices: map[string]Price{}, Profiles: map[string]Profile{}}
 	var d defaultsDoc
-	if key := (toml.Key{"defaults"}); c.decode(key, doc.Defaults, &d) != nil {
+	if c.decode(toml.Key{"defaults"}, doc.Defaults, &d) {
 		f.Defaults = c.defaults(&d)
 	}
 	c.prices(doc.Prices, f)
 	c.profiles(doc.Profiles, f)
 	var l leagueDoc
-	if key := (toml.Key{"league"}); c.decode(key, doc.League, &l) != nil {
+	if c.decode(toml.Key{"league"}, doc.League, &l) {
 		f.League = c.league(&l)
 	}
 	c.unknownKeys()
@@ -100,7 +100,7 @@ type checker struct {
 	// table's key: the tables whose undecoded keys are unknown.
 	tables map[string][]string
 	// folded are keys toml matched to a field only by ignoring case; shadowed are the
-	// fields they reached, left unset (bind).
+	// fields they reached, which take the exact key's value alone (bind).
 	folded   []toml.Key
 	shadowed map[string]bool
 	errs     Errors
@@ -113,7 +113,7 @@ func newChecker(name, doc string, md *toml.MetaData) *checker {
 	// [profiles."a/b"], sub in sub.deep = 1): each key's parents are counted too.
 	for _, k := range md.Keys() {
 		for j := 1; j <= len(k); j++ {
-			if s := k[:j].String(); !has(c.order, s) {
+			if s := k[:j].String(); !seen(c.order, s) {
 				c.order[s] = len(c.order)
 				parent := k[:j-1].String()
 				c.children[parent] = append(c.children[parent], k[j-1])
@@ -126,7 +126,7 @@ func newChecker(name, doc string, md *toml.MetaData) *checker {
 	return c
 }
 
-func has[V any](m map[string]V, k string) bool { _, ok := m[k]; return ok }
+func seen(m map[string]int, k string) bool { _, ok := m[k]; return ok }
 
 // errf records a problem at key.
 func (c *checker) errf(key toml.Key, format string, args ...any) {
@@ -181,20 +181,19 @@ func (c *checker) table(key toml.Key, p toml.Primitive) map[string]any {
 }
 
 // decode decodes the table at key, undecoded in p, into doc (a pointer to one of
-// schema.go's tables) and binds it. It returns the table as written, or nil when there
-// is none (see table).
-func (c *checker) decode(key toml.Key, p toml.Primitive, doc any) map[string]any {
+// schema.go's tables) and binds it; false when there is no table there (see table).
+func (c *checker) decode(key toml.Key, p toml.Primitive, doc any) bool {
 	t := c.table(key, p)
 	if t == nil {
-		return nil
+		return false
 	}
 	// Every key of doc is a value, which takes anything: toml cannot fail here.
 	if err := c.md.PrimitiveDecode(p, doc); err != nil {
 		c.errf(key, "%v", err)
-		return nil
+		return false
 	}
 	c.bind(key, doc, t)
-	return t
+	return true
 }
 
 // entries decodes the table at key, undecoded in p, whose keys are names the file
@@ -216,7 +215,7 @@ func (c *checker) prices(p toml.Primitive, f *File) {
 	names, entries := c.entries(key, p)
 	for _, model := range names {
 		var d priceDoc
-		if mk := child(key, model); c.decode(mk, entries[model], &d) != nil {
+		if mk := child(key, model); c.decode(mk, entries[model], &d) {
 			f.Prices[model] = c.price(mk, &d)
 		}
 	}
@@ -235,7 +234,7 @@ func (c *checker) profiles(p toml.Primitive, f *File) {
 			continue
 		}
 		var d profileDoc
-		if c.decode(pk, entries[name], &d) == nil {
+		if !c.decode(pk, entries[name], &d) {
 			continue
 		}
 		pr := c.profile(&d)
