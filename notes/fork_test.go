@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // TestDiffStateRoundTrips patches random edits of a JSON-like state back exactly.
@@ -71,10 +73,10 @@ func TestStateAtAndFork(t *testing.T) {
 			recs = append(recs, Record{Type: "rules_changed", Step: step, Data: []byte(`{"rules":["allow dock_ship","allow orbit_ship"]}`)})
 		}
 		recs = append(recs, Record{Type: "usage", Step: step, Data: []byte(`{"usage":{"prompt_tokens":100,"completion_tokens":10,"cost":0.5}}`)},
-			Record{Type: TypeProposed, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"call":{"tool":"orbit_ship"}}`)},
-			Record{Type: TypeDecision, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"decision":"auto"}`)},
-			Record{Type: TypeStarted, Step: step, CallID: fmt.Sprint("c", step)},
-			Record{Type: TypeResult, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"result":{}}`)})
+			Record{Type: record.TypeProposed, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"call":{"tool":"orbit_ship"}}`)},
+			Record{Type: record.TypeDecision, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"decision":"auto"}`)},
+			Record{Type: record.TypeToolStart, Step: step, CallID: fmt.Sprint("c", step)},
+			Record{Type: record.TypeResult, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"result":{}}`)})
 		got, err := s.Commit(Batch{Records: recs, Step: step, State: state(step)})
 		if err != nil {
 			t.Fatal(err)
