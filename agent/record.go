@@ -350,7 +350,7 @@ func RecentEvents(s *notes.Session, n int) ([]Event, error) {
 		out = append(out, ev)
 	}
 	if bad.n > 0 {
-		out = append(out, bad.event("the log leaves out"))
+		out = append(out, bad.event("the log"))
 	}
 	return out, nil
 }
@@ -369,21 +369,14 @@ func (u *unreadable) add(err error) {
 	u.n++
 }
 
-// event tells the person what was left out: "resuming: 3 journal records cannot be read
-// (journal record 12 (tool_result): ...); the log leaves them out".
-func (u *unreadable) event(what string) Event {
+// event tells the person what was left out of where: "resuming: 3 journal records cannot
+// be read (journal record 12 (tool_result): ...); left out of the log".
+func (u *unreadable) event(where string) Event {
 	n := "1 journal record cannot be read"
 	if u.n > 1 {
 		n = fmt.Sprintf("%d journal records cannot be read", u.n)
 	}
-	return errorEvent("resuming: %s (%v); %s", n, u.first, strings.TrimSpace(what+" "+pronoun(u.n)))
-}
-
-func pronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
+	return errorEvent("resuming: %s (%v); left out of %s", n, u.first, where)
 }
 
 // decoder turns records back into events, in journal order: it remembers the calls

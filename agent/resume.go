@@ -112,7 +112,7 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 		}
 	}
 	if bad.n > 0 {
-		evs = append(evs, bad.event("the model's history leaves out"))
+		evs = append(evs, bad.event("the model's history"))
 	}
 	order := make([]int, 0, len(steps))
 	for n := range steps {
