@@ -25,7 +25,7 @@ const (
 	EventDecision       = EventType(record.TypeDecision)       // Decision is what was decided about a call
 	EventToolStart      = EventType(record.TypeToolStart)      // Call is about to run
 	EventResult         = EventType(record.TypeResult)         // Call finished; Result is its outcome
-	EventAdvice         = EventType(record.TypeAdvice)         // Text is advice from the person, now queued
+	EventAdvice         = EventType(record.TypeAdvice)         // Text is advice from the person, now queued; Via says where it was given
 	EventNotes          = EventType(record.TypeNotes)          // Notes is the notebook after a change
 	EventWaiting        = EventType(record.TypeWaiting)        // Wait says until when and why; zero Until means the wait ended
 	EventUsage          = EventType(record.TypeUsage)          // Usage is what the last model call cost
@@ -60,7 +60,10 @@ type Event struct {
 	// sets it, so its journal is a lone session's; package league stamps it.
 	Seat string `json:"seat,omitempty"`
 
-	Text        string            `json:"text,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Via says where advice was given (EventAdvice), as Decision.Via does for a
+	// decision: "screen", "stdin", "attach", "ssh:KEY". Empty in older journals.
+	Via         string            `json:"via,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
 	Decision    *Decision         `json:"decision,omitempty"`
 	Result      *game.Result      `json:"result,omitempty"`

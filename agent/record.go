@@ -75,7 +75,7 @@ func (c *recorder) encode(ev *Event) (notes.Record, error) {
 // eventData puts the event's own values in d, each as its JSON (record.Encode keeps
 // those of them the record's type has).
 func eventData(ev *Event, d *record.Data) error {
-	d.State, d.Rules = string(ev.State), ev.Rules
+	d.Via, d.State, d.Rules = ev.Via, string(ev.State), ev.Rules
 	if c := ev.Call; c != nil {
 		d.Call = &record.Call{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why}
 		if len(c.Problems) > 0 {
@@ -416,7 +416,7 @@ func (d *decoder) read(rec notes.Record) (Event, record.Data, error) {
 		ev.Decision = &Decision{CallID: rec.CallID, Decision: Verdict(x.Decision), Reason: x.Reason, Args: x.Args, By: x.By, Rule: x.Rule, Via: x.Via}
 		return ev, data, nil
 	}
-	ev.Text, ev.State, ev.Rules = data.Text, State(data.State), data.Rules
+	ev.Text, ev.Via, ev.State, ev.Rules = data.Text, data.Via, State(data.State), data.Rules
 	var errs []error
 	add := func(err error) {
 		if err != nil {

@@ -24,8 +24,8 @@ import (
 //   - observation: what changed since the last observation journaled (Observation);
 //   - notes_changed: the version, the sections that changed and the plan steps that
 //     changed (Notes; the notes themselves live in the notebook's notes and plan);
-//   - anything else: the event's own fields (text, wait, usage, state, rules, trigger,
-//     elicitation, sampling, progress, server_log, call).
+//   - anything else: the event's own fields (text, via, wait, usage, state, rules,
+//     trigger, elicitation, sampling, progress, server_log, call).
 //
 // Format 1 (notebooks written before the compact format) stored the whole event as the
 // data: its call with id and kind, its observation and notes whole, its rules as a map
@@ -35,6 +35,7 @@ import (
 // written; those of other packages' types are their own JSON.
 type Data struct {
 	Text        string          `json:"text,omitempty"`
+	Via         string          `json:"via,omitempty"` // advice: where it was given ("screen", "stdin", "attach", "ssh:KEY")
 	Call        *Call           `json:"call,omitempty"`
 	Result      json.RawMessage `json:"result,omitempty"` // a game.Result
 	Observation *Observation    `json:"observation,omitempty"`
