@@ -403,6 +403,7 @@ func (d *decoder) decode(rec notes.Record) (Event, record.Data, error) {
 	return ev, data, err
 }
 
+// read is decode without the record's name on its errors.
 func (d *decoder) read(rec notes.Record) (Event, record.Data, error) {
 	if d.calls == nil {
 		d.calls = map[string]*Call{}
