@@ -444,11 +444,16 @@ func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
 		{[]string{"--seat", "Heron"}, `want NAME=PROFILE`},
 		{[]string{"--game", "openapi", "--seat", "A=autopilot"}, `--game openapi cannot hold a league (--seat); the games that can: arena, spacetraders, universe`},
 		{[]string{"--game", "universe", "--seat", "A=autopilot", "--seat", "BETA=autopilot"}, `seat "A" cannot be a SpaceTraders agent`},
+		// Names a screen would print wrong, or that mean something else.
+		{[]string{"--seat", "He\u200bron=autopilot", "--seat", "Finch=autopilot"}, `seat name "He\u200bron" holds an invisible or control character (U+200B)`},
+		{[]string{"--seat", "Heron\x1b[2J=autopilot", "--seat", "Finch=autopilot"}, `seat name "Heron\x1b[2J" holds an invisible or control character (U+001B)`},
+		{[]string{"--seat", "all=autopilot", "--seat", "Finch=autopilot"}, `seat name "all" is reserved`},
+		{[]string{"--approve", "sometimes", "--seat", "Heron=autopilot", "--seat", "Finch=autopilot"}, `--approve must be ask or all, not "sometimes"`},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
-		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want an error with %q", tc.args, code, errOut.String(), tc.want)
+		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", tc.args, code, errOut.String(), tc.want)
 		}
 	}
 	if _, err := os.Stat(data); err == nil {

@@ -33,6 +33,7 @@ import (
 	"sync"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Seat is one agent of a league.
@@ -55,9 +56,10 @@ type League struct {
 }
 
 // New returns a league named name (its sessions' League; "" for a lone run) of seats,
-// and starts merging their events: read them from Events. Seat names must be unique and
-// free of '/' and spaces; only a league of one seat may leave its seat unnamed, and it
-// is then its runner as it is (see the package comment).
+// and starts merging their events: read them from Events. Seat names must be seat
+// names (game.SeatName: no '/', nothing a screen cannot print) and unique in any case;
+// only a league of one seat may leave its seat unnamed, and it is then its runner as it
+// is (see the package comment).
 func New(name string, seats []Seat) (*League, error) {
 	if len(seats) == 0 {
 		return nil, errors.New("league: no seats")
@@ -68,8 +70,10 @@ func New(name string, seats []Seat) (*League, error) {
 		case s.Runner == nil:
 			return nil, fmt.Errorf("league: seat %q has no runner", s.Name)
 		case s.Name == "" && len(seats) == 1:
-		case s.Name == "" || strings.ContainsAny(s.Name, "/ \t\n"):
-			return nil, fmt.Errorf("league: seat name %q must be non-empty, without spaces or '/'", s.Name)
+		case s.Name == "":
+			return nil, errors.New("league: a seat of a league of several has no name")
+		case game.SeatName(s.Name) != nil:
+			return nil, fmt.Errorf("league: %w", game.SeatName(s.Name))
 		case seen[strings.ToLower(s.Name)]:
 			return nil, fmt.Errorf("league: seat %q is given twice", s.Name)
 		}
