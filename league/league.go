@@ -119,8 +119,8 @@ func (l *League) Seats() []Seat { return append([]Seat(nil), l.seats...) }
 func (l *League) Events() <-chan agent.Event { return l.events }
 
 // Run plays every seat until each has stopped (a stop command, its step limit) or ctx is
-// done. It returns every seat's error, each naming its seat (a lone run's as the runner
-// said it).
+// done. It returns every seat's error joined, each a *SeatError naming its seat (a lone
+// run's as its runner returned it).
 func (l *League) Run(ctx context.Context) error {
 	errs := make([]error, len(l.seats))
 	var wg sync.WaitGroup
@@ -130,7 +130,7 @@ func (l *League) Run(ctx context.Context) error {
 			defer wg.Done()
 			err := s.Runner.Run(ctx)
 			if err != nil && s.Name != "" {
-				err = fmt.Errorf("seat %s: %w", s.Name, err)
+				err = &SeatError{Seat: s.Name, Err: err}
 			}
 			errs[i] = err
 		}()
@@ -138,6 +138,17 @@ func (l *League) Run(ctx context.Context) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// SeatError is why one seat's runner stopped with an error, as Run returns it.
+type SeatError struct {
+	Seat string
+	Err  error
+}
+
+func (e *SeatError) Error() string { return "seat " + e.Seat + ": " + e.Err.Error() }
+
+// Unwrap returns the runner's error.
+func (e *SeatError) Unwrap() error { return e.Err }
 
 // Send gives a command to the seat it is for (see Route). A command the league cannot
 // route is refused with an error to the caller alone; one a seat's runner refuses is
