@@ -249,10 +249,10 @@ func (l *logView) wrapped(e *entry, w int) []string {
 	}
 	var lines []string
 	if e.kind == kindStep {
-		rule := "── " + e.text + " "
+		rule := "── " + printableLine(e.text) + " "
 		lines = []string{style.Render(padLine(rule+strings.Repeat("─", max(w-len([]rune(rule)), 0)), w))}
 	} else {
-		text := strings.TrimRight(e.text, "\n")
+		text := printableText(strings.TrimRight(e.text, "\n"))
 		if e.streaming {
 			text += "▍"
 		}
