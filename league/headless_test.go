@@ -116,6 +116,23 @@ func until(t *testing.T, events <-chan agent.Event, what string, seen *[]agent.E
 	}
 }
 
+// approveAndEnd approves the call id from stdin, waits for its decision, then ends
+// stdin and reads the rest until Headless returns.
+func approveAndEnd(t *testing.T, in io.WriteCloser, events <-chan agent.Event, done <-chan error, id string, seen *[]agent.Event) {
+	t.Helper()
+	io.WriteString(in, `{"cmd":"decide","call_id":"`+id+`","decision":"approve"}`+"\n")
+	until(t, events, "the call "+id+" approved", seen, func(ev agent.Event) bool {
+		return ev.Type == agent.EventDecision && ev.Decision.CallID == id && ev.Decision.Via == "stdin"
+	})
+	in.Close()
+	for ev := range events {
+		*seen = append(*seen, ev)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Headless: %v", err)
+	}
+}
+
 func TestHeadlessLeagueRefusesUnknownSeatsToTheSenderAlone(t *testing.T) {
 	l := arenaLeague(t, "Heron", "Finch")
 	in, events, done := headless(t, l)
@@ -137,17 +154,7 @@ func TestHeadlessLeagueRefusesUnknownSeatsToTheSenderAlone(t *testing.T) {
 	until(t, events, "the refusal of a line that is no command", &seen, func(ev agent.Event) bool {
 		return ev.Type == agent.EventError && strings.HasPrefix(ev.Text, "stdin line 3: ")
 	})
-	io.WriteString(in, `{"cmd":"decide","call_id":"`+call.Call.ID+`","decision":"approve"}`+"\n")
-	until(t, events, "Heron's call approved", &seen, func(ev agent.Event) bool {
-		return ev.Type == agent.EventDecision && ev.Decision.CallID == call.Call.ID && ev.Decision.Via == "stdin"
-	})
-	in.Close()
-	for ev := range events {
-		seen = append(seen, ev)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("Headless: %v", err)
-	}
+	approveAndEnd(t, in, events, done, call.Call.ID, &seen)
 	for _, ev := range seen {
 		if ev.Seat != "Heron" && ev.Seat != "Finch" && ev.Seat != "" {
 			t.Errorf("an event carries the seat %q: %+v", ev.Seat, ev)
@@ -185,17 +192,7 @@ func TestHeadlessLoneRunIsItsRunner(t *testing.T) {
 	if bad.Seq == 0 {
 		t.Errorf("a lone run's refusal was not journaled: %+v", bad)
 	}
-	io.WriteString(in, `{"cmd":"decide","call_id":"`+call.Call.ID+`","decision":"approve"}`+"\n")
-	until(t, events, "the call approved", &seen, func(ev agent.Event) bool {
-		return ev.Type == agent.EventDecision && ev.Decision.CallID == call.Call.ID && ev.Decision.Via == "stdin"
-	})
-	in.Close()
-	for ev := range events {
-		seen = append(seen, ev)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("Headless: %v", err)
-	}
+	approveAndEnd(t, in, events, done, call.Call.ID, &seen)
 	for _, ev := range seen {
 		if ev.Seat != "" {
 			t.Fatalf("a lone run's event carries a seat: %+v", ev)
