@@ -249,10 +249,10 @@ func (l *logView) wrapped(e *entry, w int) []string {
 	}
 	var lines []string
 	if e.kind == kindStep {
-		rule := "── " + printableLine(e.text) + " "
+		rule := "── " + e.text + " "
 		lines = []string{style.Render(padLine(rule+strings.Repeat("─", max(w-len([]rune(rule)), 0)), w))}
 	} else {
-		text := printableText(strings.TrimRight(e.text, "\n"))
+		text := strings.TrimRight(e.text, "\n")
 		if e.streaming {
 			text += "▍"
 		}

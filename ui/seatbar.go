@@ -102,7 +102,7 @@ func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	if glyph == "" {
 		glyph, word = "·", "starting"
 	}
-	name := printableLine(st.Name)
+	name := st.Name
 	if level >= 5 {
 		name = cutName(name, 3)
 	}
@@ -118,7 +118,7 @@ func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	}
 	parts := []string{name + " " + glyph + " " + word}
 	if level < 2 && st.Model != "" {
-		parts = append(parts, printableLine(st.Model))
+		parts = append(parts, st.Model)
 	}
 	if waiting > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting", waiting))
