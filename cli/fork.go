@@ -35,7 +35,7 @@ func (o *options) checkFork() error {
 }
 
 // forkSession creates the session to play: a fork of o.fork, whose game it plays.
-func (p *play) forkSession(o *options, path, brainName string, beforeCreate func() error, created *string) error {
+func (p *play) forkSession(o *options, path, brainName string, beforeCreate func() error, created *[]string) error {
 	at, err := notes.ParseForkPoint(o.fork)
 	if err != nil {
 		return usagef("--fork: %v", err)
@@ -76,7 +76,7 @@ func (p *play) forkSession(o *options, path, brainName string, beforeCreate func
 	if err != nil {
 		return fmt.Errorf("--fork %s: %w", o.fork, err)
 	}
-	p.session, *created = child, child.Name()
+	p.session, *created = child, append(*created, child.Name())
 	if p.advice, err = waitingAdvice(parent, at); err != nil {
 		return err
 	}
