@@ -29,6 +29,7 @@ require (
 	golang.org/x/crypto v0.57.0
 	golang.org/x/image v0.26.0
 	golang.org/x/oauth2 v0.36.0
+	golang.org/x/text v0.42.0
 )
 
 require (
@@ -90,6 +91,5 @@ require (
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 )

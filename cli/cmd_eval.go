@@ -260,12 +260,8 @@ type evalPlan struct {
 // planProfile resolves spec and checks that it can be played: its brain can be built
 // (a model's key variable is set) and its tools exist.
 func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
-	o := options{game: gameName, approve: "all", pr: profileOptions{spec: spec}}
-	set := map[string]bool{"profile": true, "game": true, "approve": true}
-	if strings.HasPrefix(spec, "script:") { // a cassette, as --brain script:FILE plays it
-		o.pr.spec, o.brain, set["brain"] = "", spec, true
-	}
-	if err := o.apply(file, set); err != nil {
+	o := options{game: gameName, approve: "all"}
+	if err := o.takeProfile(file, spec, map[string]bool{"game": true, "approve": true}); err != nil {
 		return evalPlan{}, err
 	}
 	prof := config.Profile{Name: spec, Brain: spec} // script:FILE is no profile of the file

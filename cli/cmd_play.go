@@ -21,7 +21,7 @@ func init() {
 }
 
 // runPlay starts the companion screen: a new session, or with --resume the named (or
-// newest) one.
+// newest) one; a league with --seat, or when what is resumed is one.
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := playFlagSet(stderr)
@@ -29,34 +29,48 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	again := func(session string) string { return resumeCommand(fs, args, session) }
+	return playScreen(o, resume, again, nil, stdout, stderr)
+}
+
+// playScreen plays a run on the companion screen, a lone run or a league alike (a
+// league's screen adds a seat bar, and one queue of every seat's calls: package ui).
+// resume names what --resume goes on with; again is the command line that resumes a
+// lone run's session, said when the screen is gone; advice is the person's first (a
+// fork's, from the replay's fork key), given before any step.
+func playScreen(o options, resume string, again func(session string) string, advice []agent.Command, stdout, stderr io.Writer) error {
 	keys, err := loadKeys()
 	if err != nil {
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
-	if league, ok := o.isLeague(resume); ok {
-		return runLeagueScreen(o, league, keys, stdout, stderr)
-	}
-	// The terminal is checked once the notebook and the session to resume are known to
-	// be good (so their mistakes are reported with or without one) and before a new
-	// session is created (so a run without a terminal leaves nothing behind).
-	p, err := setup(o, resume, 0, needTerminal)
+	// The terminal is checked once the notebook and what to resume are known to be
+	// good (so their mistakes are reported with or without one) and before a session
+	// is created (so a run without a terminal leaves nothing behind).
+	t, err := setup(o, resume, 0, needTerminal)
 	if err != nil {
 		return err
 	}
+	history := t.history(o.resume || o.fork != "", stderr) // read before the runners append
+	own, err := t.share(o, "screen")                       // before Run: the screen misses nothing
+	if err != nil {
+		return errors.Join(err, t.Close())
+	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-
-	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
-	own, err := p.share(o, "screen")                                       // before Run: the screen misses nothing
-	if err != nil {
-		return errors.Join(err, p.Close())
+	for _, c := range advice {
+		if err := t.Send(c); err != nil {
+			return errors.Join(err, t.Close())
+		}
 	}
 	runDone := make(chan error, 1)
-	go func() { runDone <- p.runner.Run(ctx) }()
-	info := screenInfo(p.hello(o), keys, history)
+	go func() { runDone <- t.Run(ctx) }()
+	info := screenInfo(t.hello(o), keys, history)
 	info.Notify = ui.NotifyMode(o.steer.notify)
-	if p.sshAddr != "" {
-		info.Banner += "\nserved over SSH at " + p.sshAddr
+	if o.fork != "" {
+		info.Banner += "\nforked from " + o.fork
+	}
+	if t.host.sshAddr != "" {
+		info.Banner += "\nserved over SSH at " + t.host.sshAddr
 	}
 	uiErr := ui.Run(ctx, own, info)
 	cancel()
@@ -64,8 +78,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
-	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
-	return errors.Join(uiErr, runErr, p.Close())
+	t.sayHowToResume(stdout, o, again)
+	return errors.Join(uiErr, runErr, t.Close())
 }
 
 // playFlagSet is the flag set of the screen (`coplay`, `coplay play`), whose help says

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
@@ -138,38 +136,6 @@ func playFork(args []string, advice []agent.Command, stdout, stderr io.Writer) e
 	if _, err := o.parseSession(fs, args, stdout); err != nil {
 		return err
 	}
-	keys, err := loadKeys()
-	if err != nil {
-		return fmt.Errorf("reading your key bindings: %w", err)
-	}
-	if _, ok := o.isLeague(""); ok {
-		return runLeagueScreen(o, "", keys, stdout, stderr, advice...)
-	}
-	p, err := setup(o, "", 0, needTerminal)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := interruptContext()
-	defer cancel()
-	history := resumedHistory(true, p.session, stderr)
-	for _, c := range advice {
-		if err := p.runner.Send(c); err != nil {
-			return errors.Join(err, p.Close())
-		}
-	}
-	runDone := make(chan error, 1)
-	go func() { runDone <- p.runner.Run(ctx) }()
-	uiErr := ui.Run(ctx, p.runner, ui.Info{
-		Game: p.title, Brain: p.brain.Name(), Session: p.session.Name(),
-		Banner: strings.TrimSpace(p.banner + "\nforked from " + o.fork + "\n" + p.skipped),
-		Tools:  p.runner.Tools(), Keys: keys, History: history, Rules: o.fixedRules(),
-		MaxTokens: o.maxTokens, MaxCost: o.maxCost,
-	})
-	cancel()
-	runErr := <-runDone
-	if errors.Is(runErr, context.Canceled) {
-		runErr = nil
-	}
-	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
-	return errors.Join(uiErr, runErr, p.Close())
+	again := func(session string) string { return resumeCommand(fs, args, session) }
+	return playScreen(o, "", again, advice, stdout, stderr)
 }

@@ -3,11 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/coplayhq/coplay/secret"
 	"io"
 	"os"
 
-	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/league"
+	"github.com/coplayhq/coplay/secret"
 )
 
 // stdin is where the headless runner reads commands; tests replace it.
@@ -31,33 +31,33 @@ func runHeadless(args []string, stdout, stderr io.Writer) error {
 	if *steps < 0 {
 		return usagef("--steps must be a positive number, or 0 for no limit, not %d", *steps)
 	}
-	if league, ok := o.isLeague(resume); ok {
-		return runLeagueHeadless(o, league, *steps, stdout, stderr)
-	}
-	p, err := setup(o, resume, *steps, nil)
+	return playHeadless(o, resume, *steps, stdout, stderr)
+}
+
+// playHeadless plays a run with events as JSON lines on stdout and commands as JSON
+// lines on stdin (docs/PROTOCOL.md), a lone run or a league alike (a league's events
+// carry their seat: "Leagues").
+func playHeadless(o options, resume string, steps int, stdout, stderr io.Writer) error {
+	t, err := setup(o, resume, steps, nil)
 	if err != nil {
 		return err
 	}
-	for _, line := range []string{p.resumeNote, p.skipped} {
-		if line != "" {
-			fmt.Fprintln(stderr, line)
-		}
-	}
+	t.introduce(stderr)
 	ctx, cancel := interruptContext()
 	defer cancel()
 	// Events carry what the model and the game said; if either echoes a key, it must
 	// not land in a log the person redirected stdout to.
-	out := secret.NewWriter(stdout, p.scrub)
-	own, err := p.share(o, "stdin")
+	out := secret.NewWriter(stdout, t.host.scrub)
+	own, err := t.share(o, "stdin")
 	if err != nil {
-		return errors.Join(err, p.Close())
+		return errors.Join(err, t.Close())
 	}
-	if p.sshAddr != "" {
-		fmt.Fprintf(stderr, "served over SSH at %s\n", p.sshAddr)
+	if t.host.sshAddr != "" {
+		fmt.Fprintf(stderr, "served over SSH at %s\n", t.host.sshAddr)
 	}
-	runErr := agent.HeadlessFrom(ctx, p.runner, own.Events(), stdin, out)
+	runErr := league.Headless(ctx, t.League, own.Events(), stdin, out)
 	if errors.Is(runErr, ctx.Err()) {
 		runErr = nil
 	}
-	return errors.Join(runErr, out.Flush(), p.Close())
+	return errors.Join(runErr, out.Flush(), t.Close())
 }

@@ -23,8 +23,8 @@ import (
 // A league eval (`coplay eval --league`) plays every profile in one world per seed, a
 // seat each, and rates them against each other (eval.League). Seats:
 //
-//   - --profile P (repeatable, at least two profiles): seat names are derived from the
-//     profiles, the same for every seed: the profile as it was named, every run of
+//   - --profile P (repeatable, at least two; a profile named twice sits in two seats,
+//     as with --seat): seat names are derived from the profiles, the same for every seed: the profile as it was named, every run of
 //     characters other than letters and digits as '-', capitalised, at most 12
 //     characters ("autopilot" → Autopilot, "looker/fast" → Looker-fast, "script:x.json"
 //     → X); a name that is taken already, or that the world refuses (an arena member's
@@ -79,13 +79,16 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 		seats = append(seats, evalSeat{name: s.name, plan: pl})
 	}
 	if len(seats) == 0 {
-		plans, err := planProfiles(file, f.profiles, gameName)
-		if err != nil {
-			return nil, err
+		// Every --profile a seat, as every --seat is: a profile named twice sits twice.
+		var plans []evalPlan
+		for _, spec := range f.profiles {
+			pl, err := planProfile(file, spec, gameName)
+			if err != nil {
+				return nil, err
+			}
+			plans = append(plans, pl)
 		}
-		if len(plans) < 2 {
-			return nil, usagef("a league seats at least two profiles: %s name the same one", strings.Join(f.profiles, " and "))
-		}
+		var err error
 		if seats, err = seatsOf(ctx, plans, gameName); err != nil {
 			return nil, err
 		}

@@ -115,7 +115,7 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if spec != "" {
 		var err error
 		if p, err = file.Resolve(spec); err != nil {
-			return fmt.Errorf("--profile: %w", err)
+			return usagef("--profile: %v", err) // a profile that is not there is the person's mistake, as any flag's
 		}
 		o.pr.prof = &p
 	}

@@ -46,14 +46,6 @@ func (s *steerOptions) check() error {
 	return nil
 }
 
-// serveSSH serves the session over SSH when --ssh asks for it, each connection with a
-// screen of its own on the hub.
-func (p *play) serveSSH(o options, hub *live.Hub) error {
-	addr, err := serveSSH(o, hub, p.hello(o), p.journalNote, &p.closers)
-	p.sshAddr = addr
-	return err
-}
-
 // serveSSH serves what hub shares over SSH when --ssh asks for it, each connection with
 // a screen of its own showing hello; note journals who connects. It returns the address
 // served ("" = not), its closer added to closers.

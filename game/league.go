@@ -9,6 +9,9 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // A league is several seats playing one shared world at once: arena members who write
@@ -76,10 +79,9 @@ var ErrNoLeague = errors.New("this game cannot host a league")
 // MaxSeats is the most seats one league takes.
 const MaxSeats = 16
 
-// CheckSeats refuses an empty list, more than MaxSeats, an empty name, a name with
-// spaces or control characters or over 32 characters, and a name given twice (in any
-// case): seat names are told apart regardless of case, because some worlds (SpaceTraders)
-// upper-case them.
+// CheckSeats refuses an empty list, more than MaxSeats, a name that is no seat name
+// (SeatName), and a name given twice (in any case): seat names are told apart regardless
+// of case, because some worlds (SpaceTraders) upper-case them.
 func CheckSeats(seats []string) error {
 	if len(seats) == 0 {
 		return errors.New("a league needs at least one seat")
@@ -89,8 +91,8 @@ func CheckSeats(seats []string) error {
 	}
 	seen := map[string]string{}
 	for _, s := range seats {
-		if s == "" || len(s) > 32 || strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-			return fmt.Errorf("seat name %q must be 1 to 32 characters with no spaces", s)
+		if err := SeatName(s); err != nil {
+			return err
 		}
 		if first, dup := seen[strings.ToLower(s)]; dup {
 			return fmt.Errorf("seat %q is given twice (as %q and %q)", s, first, s)
@@ -98,6 +100,57 @@ func CheckSeats(seats []string) error {
 		seen[strings.ToLower(s)] = s
 	}
 	return nil
+}
+
+// MaxSeatName is the longest seat name, in characters.
+const MaxSeatName = 32
+
+// SeatName refuses what cannot name a seat. A seat name is shown on every screen (the
+// seat bar, the log) and typed by the person (@NAME, SEAT/ID), so it is 1 to 32
+// letters, digits, '-' and '_', each printed one column wide: no space, control or
+// format character (an escape, a zero-width space, a right-to-left override), no mark
+// that joins the letter before it, no double-width character. "all" (in any case) is
+// reserved: @all speaks to every seat.
+func SeatName(name string) error {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case !utf8.ValidString(name):
+		return fmt.Errorf("seat name %q is not valid UTF-8", name)
+	case n == 0 || n > MaxSeatName:
+		return fmt.Errorf("seat name %q must be 1 to %d characters, not %d", name, MaxSeatName, n)
+	case strings.EqualFold(name, "all"):
+		return fmt.Errorf("seat name %q is reserved: @all speaks to every seat", name)
+	}
+	for _, r := range name {
+		if r == '-' || r == '_' || (unicode.IsLetter(r) || unicode.IsDigit(r)) && !wide(r) {
+			continue
+		}
+		return fmt.Errorf("seat name %+q holds %s (%U): a seat name is letters, digits, '-' and '_', each one column wide", name, kindOf(r), r)
+	}
+	return nil
+}
+
+// kindOf names what a character that cannot be in a seat name is, for its error.
+func kindOf(r rune) string {
+	switch {
+	case unicode.IsSpace(r):
+		return "a space"
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+		return "an invisible or control character"
+	case unicode.IsMark(r):
+		return "a mark joined to the letter before it"
+	case wide(r):
+		return "a double-width character"
+	case r == '/':
+		return "a '/' (a call of the seat is named SEAT/ID)"
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+// wide says a character takes two columns on a terminal.
+func wide(r rune) bool {
+	k := width.LookupRune(r).Kind()
+	return k == width.EastAsianWide || k == width.EastAsianFullwidth
 }
 
 // LeagueDrivers returns the names of the drivers that can host a league, sorted.

@@ -118,7 +118,7 @@ func TestLeagueRefusals(t *testing.T) {
 	cases := map[string][]string{
 		"at least one seat": nil,
 		"given twice":       {"Heron", "heron"},
-		"no spaces":         {"He ron"},
+		"holds a space":     {"He ron"},
 	}
 	for want, seats := range cases {
 		if _, err := fs.OpenLeague(ctx, "test-counter2", Env{}, seats); err == nil || !strings.Contains(err.Error(), want) {
@@ -153,5 +153,34 @@ func TestRewindSeatStateKeepsTheEnvelope(t *testing.T) {
 	}
 	if _, err := RewindSeatState(Driver{Name: "x"}, saved, 0); err == nil {
 		t.Fatal("a driver without Rewind rewound")
+	}
+}
+
+func TestSeatNames(t *testing.T) {
+	for _, ok := range []string{"Heron", "a", "Zoë", "finch-2", "LARK_3", "Ωmega", strings.Repeat("x", 32), "allie"} {
+		if err := SeatName(ok); err != nil {
+			t.Errorf("SeatName(%q): %v", ok, err)
+		}
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"", "1 to 32 characters"},
+		{strings.Repeat("x", 33), "1 to 32 characters, not 33"},
+		{"all", "reserved"},
+		{"ALL", "reserved"},
+		{"He\u200bron", "U+200B"},        // a zero-width space
+		{"Heron\x1b[2J", "U+001B"},       // an escape
+		{"\u202eHeron", "U+202E"},        // a right-to-left override
+		{"He\u0301ron", "U+0301"},        // a combining mark
+		{"鷺", "U+9DFA"},                  // two columns wide
+		{"He/ron", "U+002F"},             // a call is SEAT/ID
+		{"Blue Heron", "U+0020"},         // a space
+		{"Heron\xff", "not valid UTF-8"}, // not text
+	} {
+		if err := SeatName(tc.name); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("SeatName(%q): %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	if err := CheckSeats([]string{"Heron", "heron"}); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("two seats in two cases: %v", err)
 	}
 }
