@@ -49,10 +49,16 @@ func TestReplayForkAndEvalFrom(t *testing.T) {
 		game        string
 		steps, fork int
 		metric      string
-	}{{"universe", 16, 8, "credits"}, {"arena", 12, 6, "score"}} {
+		flags       []string
+	}{
+		// Without --no-rate-limit the universe's 2 requests a second paced the play: 20 s.
+		{"universe", 16, 8, "credits", []string{"--no-rate-limit"}},
+		{"arena", 12, 6, "score", nil},
+	} {
 		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
 			data := filepath.Join(t.TempDir(), "coplay.db")
-			out := runInProcess(t, "run", "--headless", "--game", tc.game, "--speed", "1000", "--approve", "all", "--steps", itoa(tc.steps), "--data", data)
+			out := runInProcess(t, append([]string{"run", "--headless", "--game", tc.game, "--speed", "1000", "--approve", "all", "--steps", itoa(tc.steps), "--data", data}, tc.flags...)...)
 			played := stepObservations(decodeEvents(t, strings.NewReader(out)))
 			name := onlySession(t, data)[0].Name
 

@@ -285,6 +285,7 @@ func TestStopEndsAHungCall(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"stop", "SIGTERM", "stdin closed"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			server, env, log := faultsStdio(t)
 			_, modelEnv := scriptedModel(t, llmtest.Step{Calls: []llmtest.Call{scall("hang", `{}`)}})
 			db := filepath.Join(t.TempDir(), "coplay.db")

@@ -306,7 +306,9 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 	t.Parallel()
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	data := filepath.Join(t.TempDir(), "league.db")
-	first := runLeagueToEnd(t, env, "--game", "arena", "--approve", "all", "--steps", "2", "--data", data,
+	// At 600 times the clock the seats' shifts end in a blink: at the default speed the
+	// resume waited on them for 12 s.
+	first := runLeagueToEnd(t, env, "--game", "arena", "--speed", "600", "--approve", "all", "--steps", "2", "--data", data,
 		"--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
 	if got := firstStep(first); got["Heron"] != 1 || got["Finch"] != 1 {
 		t.Fatalf("first steps %v, want 1 for both seats", got)
@@ -325,7 +327,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 	}
 
 	// --resume of one seat's session resumes the whole league, each seat where it was.
-	resumed := runLeagueToEnd(t, env, "--resume", leagueName+"-Finch", "--approve", "all", "--steps", "4", "--data", data)
+	resumed := runLeagueToEnd(t, env, "--resume", leagueName+"-Finch", "--speed", "600", "--approve", "all", "--steps", "4", "--data", data)
 	if got := firstStep(resumed); got["Heron"] != 3 || got["Finch"] != 3 {
 		t.Fatalf("resumed first steps %v, want 3 for both seats", got)
 	}
@@ -334,7 +336,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 	}
 
 	// --fork LEAGUE@2 forks every seat into a new league.
-	forked := runLeagueToEnd(t, env, "--fork", leagueName+"@2", "--approve", "all", "--steps", "3", "--data", data)
+	forked := runLeagueToEnd(t, env, "--fork", leagueName+"@2", "--speed", "600", "--approve", "all", "--steps", "3", "--data", data)
 	got := firstStep(forked)
 	if got["Heron"] == 0 || got["Heron"] > 2 || got["Finch"] == 0 || got["Finch"] > 2 {
 		t.Fatalf("forked first steps %v, want each seat back at step 2 or before", got)

@@ -228,6 +228,7 @@ func TestCallsWrittenAsTextRun(t *testing.T) {
 		{"llama bare", "{\"name\": \"observe_game\", \"parameters\": {}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s, base := firstAnswerServer(t, tc.content)
 			evs := runLocal(t, base, 2)
 			var id string

@@ -19,6 +19,7 @@ func TestRuleOnAnUnknownEffectIsRefusedInConfig(t *testing.T) {
 		{"profile", "[profiles.\"p/x\"]\nbrain = \"autopilot\"\nrules = [\"allow navigate_ship if fule <= 100\"]\n", "profile p/x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			env := []string{"XDG_CONFIG_HOME=" + dir}
 			path := filepath.Join(dir, "coplay", "config.toml")

@@ -25,6 +25,7 @@ func TestNativeModelTextIsProse(t *testing.T) {
 		{"fenced with --text-calls", fenced, []string{"--text-calls"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, base := firstAnswerServer(t, tc.content)
 			evs := runLocal(t, base, 1, append([]string{"--model", "gpt-4o-mini"}, tc.extra...)...)
 			proposed, text := false, ""
