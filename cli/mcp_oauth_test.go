@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -76,7 +77,9 @@ func TestMCPOAuthLastsTheNight(t *testing.T) {
 	}
 
 	// The next night: --resume refreshes the kept tokens, no browser.
-	time.Sleep(3 * time.Second) // the kept access token has expired
+	if err := srv.Expired(context.Background()); err != nil { // the kept access token has expired
+		t.Fatal(err)
+	}
 	evs2 := headlessRunEnv(t, []string{"--data", db, "--resume", session, "--brain", "script:" + cassette, "--approve", "all", "--steps", "8"}, env, unattended)
 	checkTicks(t, "resumed run", evs2, 8)
 	st2 := srv.Stats()
