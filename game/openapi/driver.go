@@ -71,7 +71,7 @@ func flags(fs *game.FlagSet) game.Opener {
 		if env.CheckOnly {
 			return nil, nil
 		}
-		cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe}
+		cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe, Getenv: getenv}
 		if token != "" {
 			cfg.TokenEnv = s.TokenEnv
 		}
