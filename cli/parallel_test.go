@@ -29,8 +29,12 @@ import (
 const waitingTestsPerCPU = 4
 
 // widenParallel lets more of the package's tests run at once than the machine has CPUs,
-// unless -parallel was given. Called by TestMain before m.Run.
+// unless -parallel was given or the race detector is on (raceDetector). Called by
+// TestMain before m.Run.
 func widenParallel() {
+	if raceDetector {
+		return
+	}
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
