@@ -51,15 +51,15 @@ type saved struct {
 // options are the driver's settings: what a session keeps of them (saved) lets --resume
 // reconnect without them.
 var options = []game.Option{
-	{Name: "mcp", Kind: game.OptionString, Usage: "MCP server for --game mcp: a `command` to start (stdio), or an http(s) URL (streamable HTTP)"},
-	{Name: "mcp-header", Kind: game.OptionList, Usage: "HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)"},
+	{Name: "mcp", Kind: game.OptionString, Usage: "the MCP server for --game mcp: a `command` to start (stdio), or an http(s) URL (streamable HTTP)"},
+	{Name: "mcp-header", Kind: game.OptionList, Usage: "an HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)"},
 	{Name: "mcp-observe", Kind: game.OptionList, Usage: "resource `URI` read at every step as the world (repeatable)"},
-	{Name: "mcp-observe-tool", Kind: game.OptionString, Usage: "read-only `tool` called with {} at every step as the world"},
-	{Name: "mcp-client-id", Kind: game.OptionString, Usage: "OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)"},
+	{Name: "mcp-observe-tool", Kind: game.OptionString, Usage: "a read-only `tool` called with {} at every step as the world"},
+	{Name: "mcp-client-id", Kind: game.OptionString, Usage: "the OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)"},
 	{Name: "mcp-client-secret-env", Kind: game.OptionString, Usage: "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)"},
-	{Name: "mcp-client-metadata", Kind: game.OptionString, Usage: "https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one"},
+	{Name: "mcp-client-metadata", Kind: game.OptionString, Usage: "the https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one"},
 	{Name: "mcp-idp-issuer", Kind: game.OptionString, Usage: "issuer `URL` of your organisation's identity provider, to authorize an --mcp URL through it (enterprise-managed authorization) instead of the browser"},
-	{Name: "mcp-idp-client-id", Kind: game.OptionString, Usage: "coplay's OAuth `client id` at the identity provider (with --mcp-idp-issuer)"},
+	{Name: "mcp-idp-client-id", Kind: game.OptionString, Usage: "the OAuth `client id` coplay has at the identity provider (with --mcp-idp-issuer)"},
 	{Name: "mcp-idp-token-env", Kind: game.OptionString, Usage: "environment `variable` holding the ID token the identity provider issued you (with --mcp-idp-issuer; never stored)"},
 	{Name: "mcp-transport", Kind: game.OptionString, Usage: "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one", Enum: []string{TransportHTTP, TransportSSE}},
 	{Name: "mcp-log-level", Kind: game.OptionString, Usage: "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)", Enum: logLevels},

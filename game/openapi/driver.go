@@ -36,11 +36,11 @@ type saved struct {
 
 // options are the driver's settings; a session keeps them (saved) for --resume.
 var options = []game.Option{
-	{Name: "spec", Kind: game.OptionString, Usage: "OpenAPI 3 spec `file` (JSON or YAML) for --game openapi"},
-	{Name: "base-url", Kind: game.OptionString, Usage: "API root `URL` of the game server (spacetraders: default https://api.spacetraders.io/v2; openapi: default the spec's first server)"},
+	{Name: "spec", Kind: game.OptionString, Usage: "the OpenAPI 3 spec `file` (JSON or YAML) for --game openapi"},
+	{Name: "base-url", Kind: game.OptionString, Usage: "the API root `URL` of the game server (spacetraders: default https://api.spacetraders.io/v2; openapi: default the spec's first server)"},
 	{Name: "token-env", Kind: game.OptionString, Usage: "environment `variable` holding the API token for --game openapi (read at start, never written or shown)"},
 	{Name: "catalog", Kind: game.OptionString, Usage: "tool catalogue for --game openapi: `ops` (one tool per operation, the default) or grouped (one per tag)", Enum: []string{CatalogOps, CatalogGrouped}},
-	{Name: "observe", Kind: game.OptionList, Usage: "GET `operationId` read into the world at every step, for --game openapi (repeatable)"},
+	{Name: "observe", Kind: game.OptionList, Usage: "a GET `operationId` read into the world at every step, for --game openapi (repeatable)"},
 }
 
 // open opens the game the options (or, without --spec, the session's settings) name.

@@ -76,7 +76,7 @@ func offlineConfig(env game.Env) (universe.Config, error) {
 
 // serverOptions are the real server's options, for one agent and for a league.
 var serverOptions = []game.Option{
-	{Name: "base-url", Kind: game.OptionString, Usage: "API root `URL` of the game server (spacetraders: default " + DefaultBaseURL + ")"},
+	{Name: "base-url", Kind: game.OptionString, Usage: "the API root `URL` of the game server (spacetraders: default " + DefaultBaseURL + ")"},
 }
 
 // openServer connects one agent to the real server (or --base-url).
