@@ -51,10 +51,10 @@ func TestRegisterDriverRefusesBadOptions(t *testing.T) {
 	RegisterDriver(Driver{Name: "test-two", Options: []Option{{Name: "test-shared", Kind: OptionInt, Default: int64(3)}}})
 	for want, opts := range map[string][]Option{
 		"kind int for test-one, float for": {{Name: "test-shared", Kind: OptionFloat}},
-		"cannot default to int":             {{Name: "test-n", Kind: OptionInt, Default: 3}},
-		"declared twice":                    {{Name: "test-d"}, {Name: "test-d"}},
-		"without dashes":                    {{Name: "--test-x"}},
-		"only a string or a list":           {{Name: "test-e", Kind: OptionBool, Enum: []string{"yes"}}},
+		"cannot default to int":            {{Name: "test-n", Kind: OptionInt, Default: 3}},
+		"declared twice":                   {{Name: "test-d"}, {Name: "test-d"}},
+		"without dashes":                   {{Name: "--test-x"}},
+		"only a string or a list":          {{Name: "test-e", Kind: OptionBool, Enum: []string{"yes"}}},
 	} {
 		func() {
 			defer func() {
