@@ -38,7 +38,7 @@ func TestParseFlagsMistakes(t *testing.T) {
 	}{
 		{[]string{"--apporve", "all"}, "unknown flag --apporve: did you mean --approve? (`coplay run -h` lists the flags)"},
 		{[]string{"-apporve=all"}, "unknown flag --apporve: did you mean --approve? (`coplay run -h` lists the flags)"},
-		{[]string{"--sped", "3"}, "unknown flag --sped: did you mean --spec, --speed or --seed? (`coplay run -h` lists the flags)"},
+		{[]string{"--sped", "3"}, "unknown flag --sped: did you mean --seed, --spec or --speed? (`coplay run -h` lists the flags)"},
 		{[]string{"--resu"}, "unknown flag --resu: did you mean --resume? (`coplay run -h` lists the flags)"},
 		{[]string{"--colour", "red"}, "unknown flag --colour (`coplay run -h` lists the flags)"},
 		{[]string{"-x"}, "unknown flag -x (`coplay run -h` lists the flags)"},

@@ -9,41 +9,35 @@ import (
 // another case, a few letters off (a third of its letters, at least one: "sped" is
 // "speed", "tcsh" is neither bash nor fish), one containing the other ("ship" for
 // "shipSymbol"), or one sharing most of its start (a word cut short or with another
-// ending: "complete" for "completion"). Closest first and, of two as close, the one
-// sharing the longer start ("tool_budgte" is tool_budget, not tools); nil when nothing
-// is close enough to be worth saying. It is coplay's one "did you mean": for games'
-// values their schemas leave open, tool names, the command line and the config file.
+// ending: "complete" for "completion"). Closest first, then in the candidates' order;
+// nil when nothing is close enough to be worth saying. It is coplay's one "did you
+// mean": for the values games' schemas leave open, tool names, the command line and
+// the config file.
 func Closest(s string, candidates []string, max int) []string {
 	type scored struct {
-		name          string
-		score, prefix int
+		name  string
+		score int
 	}
 	ls := strings.ToLower(s)
 	var found []scored
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		n := commonPrefix(ls, lc)
 		switch {
 		case lc == ls:
-			found = append(found, scored{c, 0, n})
+			found = append(found, scored{c, 0})
 		case len(ls) >= 3 && (strings.Contains(lc, ls) || strings.Contains(ls, lc)):
-			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/4, n})
+			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/4})
 		default:
 			d := EditDistance(ls, lc)
-			if n >= 5 && 3*n >= 2*min(len(ls), len(lc)) {
+			if n := commonPrefix(ls, lc); n >= 5 && 3*n >= 2*min(len(ls), len(lc)) {
 				d = min(d, 1)
 			}
 			if d <= max2(1, len(ls)/3) {
-				found = append(found, scored{c, 1 + d, n})
+				found = append(found, scored{c, 1 + d})
 			}
 		}
 	}
-	sort.SliceStable(found, func(i, j int) bool {
-		if found[i].score != found[j].score {
-			return found[i].score < found[j].score
-		}
-		return found[i].prefix > found[j].prefix
-	})
+	sort.SliceStable(found, func(i, j int) bool { return found[i].score < found[j].score })
 	if len(found) > max {
 		found = found[:max]
 	}

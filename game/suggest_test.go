@@ -13,7 +13,7 @@ func TestClosest(t *testing.T) {
 		candidates []string
 		want       []string
 	}{
-		{"sped", []string{"seat", "seed", "spec", "speed", "game"}, []string{"spec", "speed", "seed"}},
+		{"sped", []string{"seat", "seed", "spec", "speed", "game"}, []string{"seed", "spec", "speed"}},
 		{"apporve", []string{"approve", "approval"}, []string{"approve"}},
 		{"tcsh", []string{"bash", "zsh", "fish"}, nil},
 		{"complete", []string{"prompt", "completion", "cached_prompt"}, []string{"completion"}},
