@@ -15,7 +15,7 @@ Prints a script that completes coplay's commands, subcommands, flags, the values
 --resume, attach and sessions export|rm|replay, and the profile names after --profile
 and --seat NAME=. Load it for this shell, or install it:
 
-  bash   source <(coplay completion bash)                    (in ~/.bashrc)
+  bash   source <(coplay completion bash)                    (in ~/.bashrc; needs bash-completion)
          coplay completion bash > ~/.local/share/bash-completion/completions/coplay
   zsh    source <(coplay completion zsh)                     (in ~/.zshrc, after compinit)
          coplay completion zsh > "${fpath[1]}/_coplay"
