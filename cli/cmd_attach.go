@@ -79,6 +79,7 @@ func runAttach(pos []string, data *string, headless *bool, stdout, stderr io.Wri
 	}
 	info := screenInfo(rm.Hello, keys, nil)
 	info.Session += " (attached)"
+	info.Attached = true // quitting detaches; the game plays on
 	if err := ui.Run(ctx, rm, info); err != nil {
 		return err
 	}
