@@ -30,6 +30,19 @@ func TestHelpListsTheCommands(t *testing.T) {
 		if strings.Contains(out.String(), "-approve") {
 			t.Errorf("coplay %s lists the screen's flags:\n%s", args[0], out.String())
 		}
+		// The same commands as before cobra, each on a line of its own, help hidden.
+		var listed []string
+		_, commands, _ := strings.Cut(out.String(), "COMMANDS")
+		commands, _, _ = strings.Cut(commands, "FLAGS")
+		for _, line := range strings.Split(commands, "\n") {
+			if f := strings.Fields(line); len(f) > 1 {
+				listed = append(listed, f[0])
+			}
+		}
+		want := []string{"attach", "completion", "config", "eval", "mcp", "models", "play", "register", "run", "serve-universe", "sessions", "tools", "version"}
+		if !slices.Equal(listed, want) {
+			t.Errorf("coplay %s lists the commands %q, want %q", args[0], listed, want)
+		}
 	}
 	for _, args := range [][]string{{"play", "--help"}, {"--game", "arena", "--help"}, {"help", "play"}} {
 		var out, errOut strings.Builder
@@ -169,6 +182,7 @@ func TestDynamicCompletion(t *testing.T) {
 		{[]string{"--seat", "Heron="}, []string{"Heron=looker", "Heron=looker/fast", "Heron=autopilot", "Heron=script:"}, nil},
 		{[]string{"--game", ""}, []string{"arena", "universe", "mcp"}, nil},
 		{[]string{"--catalog", ""}, []string{"ops", "grouped"}, nil},
+		{[]string{"eval", "--game", ""}, []string{"arena", "universe"}, []string{"mcp", "openapi"}},
 		{[]string{"--mcp-transport", ""}, []string{"http", "sse"}, nil},
 		{[]string{"--scenario", ""}, []string{"hello"}, nil},
 		{[]string{"run", "--st"}, []string{"--steps"}, nil},

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -83,6 +85,7 @@ func newEvalCmd() *cobra.Command {
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "episodes played at once (`n`)")
 	fs.Float64Var(&f.speed, "speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
 	fs.StringVar(&f.gameName, "game", "universe", "the built-in `game` to play: universe or arena")
+	_ = fs.SetAnnotation("game", valuesKey, slices.Sorted(maps.Keys(evalGames)))
 	fs.StringVar(&f.fromSpec, "from", "", "play each profile from the world session NAME observed at the start of step STEP (`NAME@STEP`; its game, one episode per profile) instead of new seeded worlds")
 	fs.StringVar(&f.data, "data", "", "notebook `file` that holds the --from session (default: the user data directory)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {

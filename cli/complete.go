@@ -11,16 +11,16 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/config"
-	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
 )
 
 // Completion is cobra's: the scripts `coplay completion SHELL` prints ask
 // `coplay __complete WORDS...` for the words that may come next. What cobra cannot
-// know by itself is here: the values a flag takes (flagValues, and the drivers' own
-// enums), the session names in the notebook, and the profile names in config.toml.
+// know by itself is here: the values a flag takes (flagValues, and the valuesKey
+// annotation: the drivers' enums, eval's games), the session names in the notebook, and the profile names in config.toml.
 
-// flagValues complete the value of the flags so named, whichever command has them.
+// flagValues complete the value of the flags so named, whichever command has them
+// (a flag's valuesKey annotation comes first).
 var flagValues = map[string]cobra.CompletionFunc{
 	"game":    fixed(driverNames),
 	"preset":  fixed(presetNames),
@@ -32,14 +32,19 @@ var flagValues = map[string]cobra.CompletionFunc{
 	"fork":    completeFork,
 }
 
+// valuesKey is the pflag annotation of a flag's values, when they are a short list
+// that depends on nothing (a game's --catalog ops|grouped, eval's --game): completion
+// offers them.
+const valuesKey = "coplay_values"
+
 // addCompletions registers the completion of every flag with values to offer on cmd
-// and its subcommands. Cobra keeps them in a table of its own for the life of the
-// process, so run does this only when the shell asks.
+// and its subcommands: its valuesKey annotation, else flagValues by its name. Cobra
+// keeps them in a table of its own for the life of the process, so run does this only
+// when the shell asks.
 func addCompletions(cmd *cobra.Command) {
-	enums := driverEnums()
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		complete := flagValues[f.Name]
-		if values, ok := enums[f.Name]; ok && complete == nil {
+		if values, ok := f.Annotations[valuesKey]; ok {
 			complete = fixed(func() []string { return values })
 		}
 		if complete != nil {
@@ -49,19 +54,6 @@ func addCompletions(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		addCompletions(sub)
 	}
-}
-
-// driverEnums are the values the drivers' options take, by flag name (--catalog ops).
-func driverEnums() map[string][]string {
-	out := map[string][]string{}
-	for _, d := range game.Drivers() {
-		for _, o := range d.Options {
-			if len(o.Enum) > 0 {
-				out[o.Name] = o.Enum
-			}
-		}
-	}
-	return out
 }
 
 // fixed completes from a list that does not depend on the command line.

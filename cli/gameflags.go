@@ -57,6 +57,9 @@ func addOption(fs *pflag.FlagSet, opt game.Option) {
 	default:
 		fs.String(opt.Name, def.(string), opt.Usage)
 	}
+	if len(opt.Enum) > 0 {
+		_ = fs.SetAnnotation(opt.Name, valuesKey, opt.Enum) // the flag was just added
+	}
 }
 
 // values are the options the command line gave (a flag set by the config file counts:
