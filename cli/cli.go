@@ -69,7 +69,7 @@ func execute(args []string, stdout, stderr io.Writer) error {
 	}
 	root := newRoot()
 	args, prefix := route(root, args)
-	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+	if isCompletion(args) {
 		addCompletions(root)
 	}
 	root.SetArgs(args)
@@ -124,7 +124,7 @@ func commandLine(cmd *cobra.Command) []string {
 // made double (normalizeFlags). It returns the arguments for cobra and the prefix of an
 // error line: "coplay" or "coplay CMD".
 func route(root *cobra.Command, args []string) ([]string, string) {
-	complete := len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+	complete := isCompletion(args)
 	words := args
 	if complete {
 		words = args[1:]
@@ -148,6 +148,12 @@ func route(root *cobra.Command, args []string) ([]string, string) {
 		return append([]string{args[0]}, words...), prefix
 	}
 	return words, prefix
+}
+
+// isCompletion reports whether args are a shell's completion request (`coplay
+// __complete WORDS...`, which cobra's scripts send).
+func isCompletion(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
 // isCommand reports whether name is one of root's commands.

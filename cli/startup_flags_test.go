@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,5 +137,26 @@ func TestPinTypoIsAUsageError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"sessions", "--data", data, "--json"}, &out, &errOut); code != 0 || strings.TrimSpace(out.String()) != "[]" {
 		t.Errorf("a failed start left sessions behind: exit %d, %s%s", code, out.String(), errOut.String())
+	}
+}
+
+// Long flags written with one dash, as Go's flag package took them (`coplay -game
+// arena`), still work, before and after a command; a value that starts with a dash is
+// left alone.
+func TestSingleDashLongFlags(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var out, errOut strings.Builder
+	if code := run([]string{"-game", "nope", "-data", data}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `coplay: --game must be one of`) {
+		t.Errorf("coplay -game nope: exit %d, stderr %q", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"sessions", "-data", data, "-json"}, &out, &errOut); code != 0 || strings.TrimSpace(out.String()) != "[]" {
+		t.Errorf("coplay sessions -data FILE -json: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	cmd := newRunCmd()
+	got := normalizeFlags(cmd, []string{"-data", "x.db", "-model", "-odd", "-o", "--", "-steps"})
+	if want := []string{"--data", "x.db", "--model", "-odd", "-o", "--", "-steps"}; !slices.Equal(got, want) {
+		t.Errorf("normalizeFlags = %q, want %q", got, want)
 	}
 }
