@@ -81,7 +81,7 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
-		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
+		done <- execute([]string{"attach", "--headless", "--data", data}, outW, &errOut)
 		outW.Close()
 	}()
 	var seen []agent.Event

@@ -105,11 +105,7 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 
 // checkLeagueSeats asks the game's league whether it takes seats (names and count).
 func checkLeagueSeats(ctx context.Context, gameName string, seats []string) error {
-	_, gfs, err := driverFlags(gameName, nil)
-	if err == nil {
-		_, err = gfs.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats)
-	}
-	if err != nil {
+	if _, err := game.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats); err != nil {
 		// Only the command line is checked here (the seats' names and count, the
 		// game's flags): a mistake in it.
 		return usagef("%v", err)
@@ -220,19 +216,15 @@ func playEvalLeague(seats []evalSeat, file *config.File, w evalWorld, steps, par
 // openLeagueEpisode opens the world of seed with seats in their order, and each seat's
 // game and brain.
 func openLeagueEpisode(ctx context.Context, seats []evalSeat, file *config.File, w evalWorld, seed int64) (*eval.LeagueSetup, error) {
-	args := []string{"--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(w.speed, 'g', -1, 64)}
+	opts := game.Values{"seed": seed, "speed": w.speed}
 	if w.game == "universe" {
-		args = append(args, "--no-rate-limit") // as eval's single universe: the brain sets the pace
-	}
-	_, gfs, err := driverFlags(w.game, args)
-	if err != nil {
-		return nil, err
+		opts["no-rate-limit"] = true // as eval's single universe: the brain sets the pace
 	}
 	names := make([]string, len(seats))
 	for i, s := range seats {
 		names[i] = s.name
 	}
-	l, err := gfs.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv}, names)
+	l, err := game.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv, Options: opts}, names)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,9 @@ func (l *seatList) String() string {
 	return strings.Join(parts, ",")
 }
 
+// Type names the flag's kind for pflag.
+func (l *seatList) Type() string { return "seat" }
+
 // Set reads one NAME=PROFILE. The names are checked together (game.CheckSeats) once
 // every seat is known.
 func (l *seatList) Set(v string) error {

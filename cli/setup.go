@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
@@ -64,7 +65,7 @@ type options struct {
 
 	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
 	// driver opens its game once they are parsed.
-	drivers *game.FlagSet
+	drivers *gameFlags
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
 	steer   steerOptions   // notifications and SSH (steer.go)
@@ -78,7 +79,8 @@ type options struct {
 	given map[string]bool
 }
 
-func (o *options) register(fs *flag.FlagSet) {
+// register adds the flags of a command that plays (play, run) to fs, bound to o.
+func (o *options) register(fs *pflag.FlagSet) {
 	o.steer.register(fs)
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
@@ -99,8 +101,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
 	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE or a config.toml profile (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
-	o.drivers = game.NewFlagSet(fs)
-	o.openers = o.drivers.AddDrivers()
+	o.drivers = addGameFlags(fs)
+	o.openers = o.drivers.openers()
 	o.registerProfile(fs)
 }
 
