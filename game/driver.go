@@ -72,6 +72,9 @@ type Env struct {
 	// saved state by seat name; the newest is restored. OpenLeague hands a driver whose
 	// seats save parts (League.Parts) every seat's part here, unwrapped.
 	SeatStates map[string][]byte
+	// MaxSeats, for a league, is the most seats OpenLeague takes; 0 is MaxSeats. A
+	// served world (coplay serve) takes up to MaxServedSeats: its agents play elsewhere.
+	MaxSeats int
 }
 
 // Opened is a game ready to play, and how to put it away.

@@ -1,0 +1,185 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/coplayhq/coplay/game"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// PreviewPrefix names a tool's preview: preview_send_message is send_message's dry run.
+const PreviewPrefix = "preview_"
+
+// addTools puts the seat's game tools on its server, each with its preview when the
+// game can predict it. A Note tool (the notebook's) is not the game's and is not served.
+func (st *seat) addTools() error {
+	tools := st.reg.Tools()
+	names := game.ToolSet(tools)
+	for _, t := range tools {
+		if t.Kind != game.Read && t.Kind != game.Act {
+			continue
+		}
+		schema, err := t.SchemaJSON()
+		if err != nil {
+			return fmt.Errorf("mcpserve: tool %s's schema: %w", t.Name, err)
+		}
+		closed := false
+		st.srv.AddTool(&sdk.Tool{
+			Name: t.Name, Description: t.Description, InputSchema: schema,
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: t.Kind == game.Read, OpenWorldHint: &closed},
+		}, st.callHandler(t))
+		if !t.DryRun || names[PreviewPrefix+t.Name] {
+			continue
+		}
+		st.srv.AddTool(&sdk.Tool{
+			Name: PreviewPrefix + t.Name,
+			Description: fmt.Sprintf("Dry run of %s with the same arguments: what it would do now, without doing it. "+
+				"Answers the game's own prediction as JSON: predicted (false when the game cannot say), summary, fails, warn, effects.", t.Name),
+			InputSchema: schema,
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed},
+		}, st.previewHandler(t))
+	}
+	return nil
+}
+
+// callHandler runs a call of t: the seat's rate limit, the arguments checked as a
+// local agent's are, the call, and for an Act that may have changed the world, a
+// commit before the answer.
+func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if wait, ok := st.s.take(st); !ok {
+			return st.s.rateLimited(st, wait), nil
+		}
+		v, err := st.reg.Check(t.Name, arguments(req))
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		ctx, cancel := context.WithTimeout(ctx, st.s.cfg.CallTimeout)
+		defer cancel()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		res, err := st.run(func() (game.Result, error) { return st.reg.CallValidated(ctx, v) })
+		if err != nil {
+			return errorResult(fmt.Sprintf("%s could not be asked (nothing was done): %v", t.Name, err)), nil
+		}
+		out := toolResult(res)
+		if t.Kind == game.Act && (res.OK() || res.Unknown) {
+			if err := st.commit(); err != nil {
+				out.Content = append(out.Content, &sdk.TextContent{Text: "The server could not keep this step on disk (" + err.Error() + "): the world has it, but a restart would lose it."})
+			}
+		}
+		return out, nil
+	}
+}
+
+// previewHandler answers t's dry run.
+func (st *seat) previewHandler(t game.Tool) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if wait, ok := st.s.take(st); !ok {
+			return st.s.rateLimited(st, wait), nil
+		}
+		v, err := st.reg.Check(t.Name, arguments(req))
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		ctx, cancel := context.WithTimeout(ctx, st.s.cfg.CallTimeout)
+		defer cancel()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		var p preview
+		_, err = st.run(func() (game.Result, error) {
+			var err error
+			p.Simulation, p.Predicted, err = st.reg.SimulateValidated(ctx, v)
+			return game.Result{}, err
+		})
+		if err != nil {
+			return errorResult(fmt.Sprintf("the preview of %s could not be made: %v", t.Name, err)), nil
+		}
+		if !p.Predicted {
+			p.Simulation = game.Simulation{Summary: "the game cannot predict this call"}
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	}
+}
+
+// preview is a preview tool's answer: the game's dry run, and whether it could say.
+type preview struct {
+	Predicted bool `json:"predicted"`
+	game.Simulation
+}
+
+// run calls fn, turning a panic in the game into an error: one bad call must not take
+// the world down with every seat's sessions.
+func (st *seat) run(fn func() (game.Result, error)) (res game.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the game failed: %v", p)
+			st.s.journal.add(Entry{Kind: KindError, Seat: st.name, Text: err.Error()})
+		}
+	}()
+	return fn()
+}
+
+// arguments are a call's raw arguments; none is {}.
+func arguments(req *sdk.CallToolRequest) json.RawMessage {
+	if req.Params == nil || len(req.Params.Arguments) == 0 || string(req.Params.Arguments) == "null" {
+		return json.RawMessage("{}")
+	}
+	return req.Params.Arguments
+}
+
+// toolResult is a game's Result as an MCP client reads it, in the words a local agent
+// reads (agent's resultText): a refusal is an error result; an outcome that is not
+// known is not, since the call may have happened.
+func toolResult(res game.Result) *sdk.CallToolResult {
+	var b strings.Builder
+	switch {
+	case res.Unknown && res.Output != "":
+		b.WriteString(res.Output)
+	case res.Unknown:
+		b.WriteString("outcome unknown: the response was lost; observe before acting")
+	case res.Err != nil:
+		b.WriteString(res.Err.Error())
+		if len(res.Err.Data) > 0 {
+			b.WriteString(" ")
+			b.Write(res.Err.Data)
+		}
+	case res.Output == "":
+		b.WriteString("ok")
+	default:
+		b.WriteString(res.Output)
+	}
+	if res.Wait != nil {
+		fmt.Fprintf(&b, "\nThe game asks to wait until %s (%s).", res.Wait.Until.UTC().Format(time.RFC3339), res.Wait.Reason)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}, IsError: res.Err != nil}
+}
+
+// errorResult is a tool error with text: the client (and its model) reads it.
+func errorResult(text string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: true}
+}
+
+// rateLimited is the answer to a call past the seat's limit: a tool error as a 429,
+// saying when to retry, in words and in structuredContent. Nothing ran.
+func (s *Server) rateLimited(st *seat, wait time.Duration) *sdk.CallToolResult {
+	secs := math.Ceil(wait.Seconds()*10) / 10
+	out := errorResult(fmt.Sprintf("429 Too Many Requests: seat %s is over its limit (%s); nothing was done. Retry after %.1f s.", st.name, s.limitText(), secs))
+	out.StructuredContent = rateLimit{Status: 429, RetryAfter: secs}
+	return out
+}
+
+// rateLimit is a refused call's structured answer.
+type rateLimit struct {
+	Status     int     `json:"status"`
+	RetryAfter float64 `json:"retry_after"` // seconds
+}
