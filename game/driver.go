@@ -162,9 +162,16 @@ func NewFlagSet(fs *flag.FlagSet) *FlagSet {
 // AddDrivers runs every registered driver's Flags on fs and returns their openers by
 // driver name. It keeps the league openers of the drivers that have one, for
 // OpenLeague.
-func (fs *FlagSet) AddDrivers() map[string]Opener {
+func (fs *FlagSet) AddDrivers() map[string]Opener { return fs.AddDriversNamed() }
+
+// AddDriversNamed is AddDrivers for the named drivers only (all when none is named), for
+// a command that takes some games: the others' flags stay free for its own.
+func (fs *FlagSet) AddDriversNamed(names ...string) map[string]Opener {
 	out := map[string]Opener{}
 	for _, d := range Drivers() {
+		if len(names) > 0 && !slices.Contains(names, d.Name) {
+			continue
+		}
 		fs.current = d.Name
 		if d.Flags != nil {
 			out[d.Name] = d.Flags(fs)

@@ -476,6 +476,43 @@ func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (gam
 	return g.send(ctx, sess, name, args)
 }
 
+// Simulate asks the server for a tool's dry run, when it names a preview tool for it
+// (PreviewMeta). It implements game.Simulator. Whatever keeps the server from
+// answering (a lost connection, a refusal, a prediction it cannot make) is ok=false:
+// a dry run never stands in the way of the call itself.
+func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
+	g.mu.Lock()
+	preview, ok := g.cat.preview[name]
+	g.mu.Unlock()
+	if !ok {
+		return game.Simulation{}, false, nil
+	}
+	sess, err := g.session(ctx)
+	if err != nil {
+		return game.Simulation{}, false, nil
+	}
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: preview, Arguments: args})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		return game.Simulation{}, false, nil
+	}
+	text, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return game.Simulation{}, false, nil
+	}
+	var p struct {
+		Predicted bool `json:"predicted"`
+		game.Simulation
+	}
+	if json.Unmarshal([]byte(text.Text), &p) != nil || !p.Predicted {
+		return game.Simulation{}, false, nil
+	}
+	p.Summary, p.Warning = capText(p.Summary, maxTriggerText), capText(p.Warning, maxTriggerText)
+	return p.Simulation, true, nil
+}
+
 func (g *Game) send(ctx context.Context, sess *sdk.ClientSession, name string, args json.RawMessage) (game.Result, error) {
 	g.mu.Lock()
 	t, ok := g.cat.byGame[name]

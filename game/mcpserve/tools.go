@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,12 +16,24 @@ import (
 // PreviewPrefix names a tool's preview: preview_send_message is send_message's dry run.
 const PreviewPrefix = "preview_"
 
+// PreviewMeta and EffectsMeta are the _meta keys of a tool with a preview: its
+// preview's name, and the numbers the preview may predict (game.Tool.Effects).
+// coplay's own client (game/mcp) reads the same keys: it asks the preview for the
+// tool's dry run, and keeps the preview out of its model's catalogue.
+const (
+	PreviewMeta = "coplay/preview"
+	EffectsMeta = "coplay/effects"
+)
+
 // addTools puts the seat's game tools on its server, each with its preview when the
 // game can predict it. A Note tool (the notebook's) is not the game's and is not served.
 func (st *seat) addTools() error {
 	tools := st.reg.Tools()
 	names := game.ToolSet(tools)
+	order := map[string]int{}
+	defer func() { st.srv.AddReceivingMiddleware(listInOrder(order)) }()
 	for _, t := range tools {
+		order[t.Name], order[PreviewPrefix+t.Name] = 2*len(order), 2*len(order)+1
 		if t.Kind != game.Read && t.Kind != game.Act {
 			continue
 		}
@@ -29,11 +42,19 @@ func (st *seat) addTools() error {
 			return fmt.Errorf("mcpserve: tool %s's schema: %w", t.Name, err)
 		}
 		closed := false
+		preview := t.DryRun && !names[PreviewPrefix+t.Name]
+		var meta sdk.Meta
+		if preview {
+			meta = sdk.Meta{PreviewMeta: PreviewPrefix + t.Name}
+			if len(t.Effects) > 0 {
+				meta[EffectsMeta] = t.Effects
+			}
+		}
 		st.srv.AddTool(&sdk.Tool{
-			Name: t.Name, Description: t.Description, InputSchema: schema,
+			Name: t.Name, Description: t.Description, InputSchema: schema, Meta: meta,
 			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: t.Kind == game.Read, OpenWorldHint: &closed},
 		}, st.callHandler(t))
-		if !t.DryRun || names[PreviewPrefix+t.Name] {
+		if !preview {
 			continue
 		}
 		st.srv.AddTool(&sdk.Tool{
@@ -45,6 +66,20 @@ func (st *seat) addTools() error {
 		}, st.previewHandler(t))
 	}
 	return nil
+}
+
+// listInOrder answers tools/list in the game's order (each preview after its tool),
+// the order a local agent reads its catalogue in; the SDK sorts by name.
+func listInOrder(order map[string]int) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if list, ok := res.(*sdk.ListToolsResult); ok && err == nil {
+				slices.SortStableFunc(list.Tools, func(a, b *sdk.Tool) int { return order[a.Name] - order[b.Name] })
+			}
+			return res, err
+		}
+	}
 }
 
 // callHandler runs a call of t: the seat's rate limit, the arguments checked as a
