@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/coplayhq/coplay/game/mcpserve"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -20,8 +21,9 @@ type servedWorld struct {
 	name     string
 	sessions map[string]*notes.Session
 
-	mu     sync.Mutex // closed
+	mu     sync.Mutex // closed, acts
 	closed bool
+	acts   map[string]int // acts committed by seat, this run
 }
 
 // servedModel is what a served seat's session records as its model: its agent is
@@ -33,7 +35,7 @@ const servedModel = "served over MCP"
 // for a new world). A new league's sessions are removed again if opening it fails
 // later (forget).
 func openServedWorld(book *notes.Book, name, gameName string, seats []string) (*servedWorld, map[string][]byte, error) {
-	w := &servedWorld{book: book, name: name, sessions: map[string]*notes.Session{}}
+	w := &servedWorld{book: book, name: name, sessions: map[string]*notes.Session{}, acts: map[string]int{}}
 	info, err := book.LeagueInfo(name)
 	switch {
 	case errors.Is(err, notes.ErrNotFound):
@@ -90,13 +92,32 @@ func (w *servedWorld) forget() error {
 	return errors.Join(errs...)
 }
 
-// commit keeps seat's saved state (mcpserve.Config.Commit).
-func (w *servedWorld) commit(seat string, state []byte) error {
-	s, err := w.session(seat)
+// historyEvery is how often a seat's commit goes into its session's state history:
+// the saves between are kept as their changes from the history's newest, which cost
+// more to find the further the world has moved on (with every commit the tail of
+// thousands of acts, a commit cost most of a served world's CPU).
+const historyEvery = 16
+
+// commit keeps a seat's saved state (mcpserve.Config.Commit), with its act as a notice
+// in the seat's journal, in one transaction.
+func (w *servedWorld) commit(c mcpserve.Save) error {
+	s, err := w.session(c.Seat)
 	if err != nil {
 		return err
 	}
-	return s.SaveState(state)
+	if c.Act == "" {
+		return s.SaveState(c.State)
+	}
+	w.mu.Lock()
+	w.acts[c.Seat]++
+	history := w.acts[c.Seat]%historyEvery == 1
+	w.mu.Unlock()
+	rec, err := noticeRecord(c.Act)
+	if err != nil {
+		return err
+	}
+	_, err = s.Commit(notes.Batch{Records: []notes.Record{rec}, State: c.State, History: history})
+	return err
 }
 
 // notice journals text in seat's session, as the runner journals a notice.
@@ -105,14 +126,20 @@ func (w *servedWorld) notice(seat, text string) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(struct {
-		Text string `json:"text"`
-	}{text})
+	rec, err := noticeRecord(text)
 	if err != nil {
 		return err
 	}
-	_, err = s.Append(notes.Record{Type: "notice", Data: data})
+	_, err = s.Append(rec)
 	return err
+}
+
+// noticeRecord is a notice's journal record, as the runner writes one.
+func noticeRecord(text string) (notes.Record, error) {
+	data, err := json.Marshal(struct {
+		Text string `json:"text"`
+	}{text})
+	return notes.Record{Type: "notice", Data: data}, err
 }
 
 // session is seat's session, unless the world is closed.

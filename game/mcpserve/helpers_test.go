@@ -30,8 +30,9 @@ type served struct {
 	league *game.League
 
 	mu      sync.Mutex
-	commits map[string]int    // seat -> commits
-	states  map[string][]byte // seat -> its last committed state
+	commits map[string]int      // seat -> commits of acts
+	acts    map[string][]string // seat -> its acts, as committed
+	states  map[string][]byte   // seat -> its last committed state
 }
 
 // serve opens driver's league for seats (tokens by seat) and serves it over loopback
@@ -42,13 +43,16 @@ func serve(t *testing.T, driver string, tokens map[string]string, cfg Config, se
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv := &served{league: l, commits: map[string]int{}, states: map[string][]byte{}}
+	sv := &served{league: l, commits: map[string]int{}, acts: map[string][]string{}, states: map[string][]byte{}}
 	cfg.Game, cfg.League, cfg.Tokens = driver, l, tokens
-	cfg.Commit = func(seat string, state []byte) error {
+	cfg.Commit = func(c Save) error {
 		sv.mu.Lock()
 		defer sv.mu.Unlock()
-		sv.commits[seat]++
-		sv.states[seat] = state
+		if c.Act != "" {
+			sv.commits[c.Seat]++
+			sv.acts[c.Seat] = append(sv.acts[c.Seat], c.Act)
+		}
+		sv.states[c.Seat] = c.State
 		return nil
 	}
 	if sv.Server, err = New(cfg); err != nil {

@@ -54,14 +54,15 @@ func newSeat(s *Server, ls game.Seat) (*seat, error) {
 	return st, nil
 }
 
-// commit saves the seat's state and hands it to Config.Commit. The caller holds mu.
-func (st *seat) commit() error {
+// commit saves the seat's state and hands it to Config.Commit with the act that
+// changed it ("" for none). The caller holds mu.
+func (st *seat) commit(act string) error {
 	if st.s.cfg.Commit == nil || st.opened.Save == nil {
 		return nil
 	}
 	state, err := st.opened.Save()
 	if err == nil {
-		err = st.s.cfg.Commit(st.name, state)
+		err = st.s.cfg.Commit(Save{Seat: st.name, State: state, Act: game.CutBytes(act, maxAct)})
 	}
 	if err != nil {
 		err = fmt.Errorf("keeping seat %s's world: %w", st.name, err)

@@ -48,7 +48,7 @@ type Config struct {
 	Tokens map[string]string
 	// Commit keeps a seat's saved state; it is called after each of the seat's Act
 	// calls, before the call is answered, and by SaveAll. nil: nothing is kept.
-	Commit func(seat string, state []byte) error
+	Commit func(Save) error
 	// Journal hears joins, leaves, refusals and failures to commit; refusals come as
 	// a count a minute (journal.go). nil: they are only kept in Server.Journal.
 	Journal func(Entry)
@@ -65,6 +65,18 @@ type Config struct {
 	// CallTimeout bounds one call (DefaultCallTimeout when 0).
 	CallTimeout time.Duration
 }
+
+// Save is one seat's state to keep, and the act that brought it.
+type Save struct {
+	Seat  string
+	State []byte // the seat's Opened.Save
+	// Act says what changed it, for a journal: `send_message {"to":"Finch",…} → Sent
+	// to Finch.` (at most maxAct bytes); "" for SaveAll's.
+	Act string
+}
+
+// maxAct caps Save.Act.
+const maxAct = 300
 
 // Server serves a league's seats over MCP. It is safe for concurrent use.
 type Server struct {
@@ -181,7 +193,7 @@ func (s *Server) SaveAll() error {
 	var errs []error
 	for _, st := range s.seats {
 		st.mu.Lock()
-		errs = append(errs, st.commit())
+		errs = append(errs, st.commit(""))
 		st.mu.Unlock()
 	}
 	return errors.Join(errs...)

@@ -77,8 +77,8 @@ func TestSeatsPlayOneWorld(t *testing.T) {
 	if out, res := call(t, heron, "send_message", map[string]any{"to": "Finch", "text": "meet me at the market"}); res.IsError {
 		t.Fatalf("send: %s", out)
 	}
-	if n := sv.commitsOf("Heron"); n != 1 {
-		t.Fatalf("the act was committed %d times, want once", n)
+	if n := sv.commitsOf("Heron"); n != 1 || !strings.HasPrefix(sv.acts["Heron"][0], `send_message {"to":"Finch","text":"meet me at the market"} → `) {
+		t.Fatalf("the act was committed %d times (%q), want once", n, sv.acts["Heron"])
 	}
 	select {
 	case u := <-updates:

@@ -104,7 +104,7 @@ func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
 		}
 		out := toolResult(res)
 		if t.Kind == game.Act && (res.OK() || res.Unknown) {
-			if err := st.commit(); err != nil {
+			if err := st.commit(actLine(t.Name, v.Args(), out)); err != nil {
 				out.Content = append(out.Content, &sdk.TextContent{Text: "The server could not keep this step on disk (" + err.Error() + "): the world has it, but a restart would lose it."})
 			}
 		}
@@ -144,6 +144,18 @@ func (st *seat) previewHandler(t game.Tool) sdk.ToolHandler {
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 	}
+}
+
+// actLine says what an act did, for the journal: the call and the first line of its
+// answer.
+func actLine(tool string, args json.RawMessage, out *sdk.CallToolResult) string {
+	answer := ""
+	if len(out.Content) > 0 {
+		if t, ok := out.Content[0].(*sdk.TextContent); ok {
+			answer, _, _ = strings.Cut(t.Text, "\n")
+		}
+	}
+	return fmt.Sprintf("%s %s → %s", tool, args, answer)
 }
 
 // preview is a preview tool's answer: the game's dry run, and whether it could say.
