@@ -96,7 +96,8 @@ func TestServedWorldLastsAKill(t *testing.T) {
 	}
 	sv.stop(t)
 
-	// The notebook journaled the seats' joins, and refuses other seats for this world.
+	// The notebook journaled the seats' joins and acts, and refuses other seats for this
+	// world.
 	book, err := notes.OpenReadOnly(data, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +108,14 @@ func TestServedWorldLastsAKill(t *testing.T) {
 	}
 	recs := sessionRecords(t, sess)
 	book.Close()
-	if len(recs) == 0 || !strings.Contains(string(recs[0].Data), "Heron joined with seat-test 1") {
-		t.Errorf("Heron's journal: %+v", recs)
+	var journal []string
+	for _, r := range recs {
+		journal = append(journal, string(r.Data))
+	}
+	for _, want := range []string{"Heron joined with seat-test 1", `buy {\"item\":\"apple\",\"quantity\":2} → `, "send_message"} {
+		if !strings.Contains(strings.Join(journal, "\n"), want) {
+			t.Errorf("Heron's journal lacks %s: %s", want, journal)
+		}
 	}
 	var out, errOut bytes.Buffer
 	if code := run([]string{"serve", "--data", data, "--seat", "Heron", "--seat", "Lark"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "has the seats Heron, Finch") {
