@@ -172,7 +172,7 @@ func startServe(f serveFlags, drivers *game.FlagSet, tokens map[string]string, e
 		s.book.Redact(seat.Secrets...)
 	}
 	cfg := mcpserve.Config{
-		Game: f.game, Version: versionLine(), League: s.open, Tokens: tokens, Commit: s.world.commit,
+		Game: f.game, Version: serverVersion(), League: s.open, Tokens: tokens, Commit: s.world.commit,
 		Journal: func(e mcpserve.Entry) {
 			fmt.Fprintln(errOut, e.String())
 			if e.Seat != "" {
@@ -196,6 +196,15 @@ func startServe(f serveFlags, drivers *game.FlagSet, tokens map[string]string, e
 	}
 	fmt.Fprintf(errOut, "world %s (%s, %s) kept in %s\n", f.name, f.game, how, s.path)
 	return s, nil
+}
+
+// serverVersion is coplay's version for a served world's serverInfo: the release's, or
+// "devel".
+func serverVersion() string {
+	if version != "" {
+		return version
+	}
+	return "devel"
 }
 
 // leagueFlagError makes a driver's flag mistake a usage error.
