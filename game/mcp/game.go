@@ -89,12 +89,27 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{Transport: secret.HopGuard(nil)}}
 		return g, g.start(ctx)
 	}
+	if hasHeader(cfg.Headers, "Authorization") {
+		// The person's own credentials (a served world's seat token): a 401 says they
+		// are wrong, and is said so; signing in over them would only confuse.
+		return g, g.start(ctx)
+	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
 	if err != nil {
 		return nil, err
 	}
 	hd.oauth, hd.fault, g.oauth = h, h.refreshFault, h
 	return g, g.start(ctx)
+}
+
+// hasHeader reports whether headers name the header name, in any case.
+func hasHeader(headers map[string]string, name string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // openWith is Open over any transport maker, for tests.
@@ -161,6 +176,9 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 		}
 		if rf := g.oauth.refreshFault(); rf != nil {
 			return nil, rf
+		}
+		if g.http.lastStatus() == http.StatusUnauthorized && hasHeader(g.cfg.Headers, "Authorization") {
+			return nil, fmt.Errorf("the server refused the Authorization header it was given (401: a wrong or expired token; a served world's seat token is COPLAY_SEAT_TOKEN_<SEAT> on the server): %w", err)
 		}
 		return nil, err
 	}

@@ -44,8 +44,8 @@ func newSeat(s *Server, ls game.Seat) (*seat, error) {
 		UnsubscribeHandler:        func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		KeepAlive:                 keepAlive,
 		KeepAliveFailureThreshold: 2,
-		// No logging capability: the game logs nothing to its players.
-		Capabilities: &sdk.ServerCapabilities{},
+		// No logging (the game logs nothing to its players), and lists that never change.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}, Resources: &sdk.ResourceCapabilities{}},
 	})
 	if err := st.addTools(); err != nil {
 		return nil, err
