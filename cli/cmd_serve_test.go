@@ -124,16 +124,38 @@ func TestServedWorldLastsAKill(t *testing.T) {
 }
 
 // The universe served to ALPHA and BETA: each seat's observe_game shows its own ships,
-// never the other's.
+// never the other's; ALPHA's accepted contract, its credits and its ship in orbit last a
+// kill -9.
 func TestServedUniverseSeatsSeeTheirOwnShips(t *testing.T) {
 	env := []string{"COPLAY_SEAT_TOKEN_ALPHA=" + heronSeatToken, "COPLAY_SEAT_TOKEN_BETA=" + finchSeatToken}
-	sv := startServeProc(t, env, "--game", "universe", "--mcp", "127.0.0.1:0", "--seat", "ALPHA", "--seat", "BETA", "--data", filepath.Join(t.TempDir(), "u.db"))
+	args := []string{"--game", "universe", "--mcp", "127.0.0.1:0", "--seat", "ALPHA", "--seat", "BETA", "--data", filepath.Join(t.TempDir(), "u.db")}
+	sv := startServeProc(t, env, args...)
 	for seat, tok := range map[string]string{"ALPHA": heronSeatToken, "BETA": finchSeatToken} {
 		other := map[string]string{"ALPHA": "BETA", "BETA": "ALPHA"}[seat]
 		out, isErr := seatCall(t, seatClient(t, sv.URL, tok, nil), "observe_game", nil)
 		if isErr || !strings.Contains(out, seat+"-1") || strings.Contains(out, other+"-1") {
 			t.Errorf("%s's observe_game: %s", seat, out)
 		}
+	}
+	alpha := seatClient(t, sv.URL, heronSeatToken, nil)
+	before, _ := seatCall(t, alpha, "observe_game", nil)
+	contract := regexp.MustCompile(`(?m)^- (\w+) PROCUREMENT`).FindStringSubmatch(before)
+	if contract == nil {
+		t.Fatalf("no contract in %s", before)
+	}
+	for tool, args := range map[string]map[string]any{"accept_contract": {"contractId": contract[1]}, "orbit_ship": {"shipSymbol": "ALPHA-1"}} {
+		if out, isErr := seatCall(t, alpha, tool, args); isErr {
+			t.Fatalf("%s: %s", tool, out)
+		}
+	}
+	after, _ := seatCall(t, alpha, "observe_game", nil)
+	credits := regexp.MustCompile(`[\d,]+ credits`).FindString(after)
+	sv.kill()
+	sv = startServeProc(t, env, args...)
+	again, _ := seatCall(t, seatClient(t, sv.URL, heronSeatToken, nil), "observe_game", nil)
+	if credits == "" || credits == regexp.MustCompile(`[\d,]+ credits`).FindString(before) || !strings.Contains(again, credits) ||
+		!strings.Contains(again, "ALPHA-1 (COMMAND) IN_ORBIT") {
+		t.Errorf("after kill -9, ALPHA's world:\n%s\nbefore it:\n%s", again, after)
 	}
 }
 
