@@ -65,10 +65,7 @@ func (j *journal) add(e Entry) {
 		e.Time = time.Now()
 	}
 	j.mu.Lock()
-	j.ring = append(j.ring, e)
-	if n := len(j.ring) - journalSize; n > 0 {
-		j.ring = slices.Delete(j.ring, 0, n)
-	}
+	j.ring = keepLast(j.ring, e, journalSize)
 	j.mu.Unlock()
 	if j.sink != nil {
 		j.sink(e)

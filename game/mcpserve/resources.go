@@ -93,6 +93,15 @@ func textResource(uri, mime, text string) *sdk.ReadResourceResult {
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}
 }
 
+// keepLast appends v to s and keeps its last n.
+func keepLast[T any](s []T, v T, n int) []T {
+	s = append(s, v)
+	if over := len(s) - n; over > 0 {
+		s = slices.Delete(s, 0, over)
+	}
+	return s
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
@@ -140,10 +149,7 @@ func (st *seat) trigger(t game.Trigger) {
 		t.Time = time.Now()
 	}
 	st.trigMu.Lock()
-	st.triggers = append(st.triggers, t)
-	if n := len(st.triggers) - keptTriggers; n > 0 {
-		st.triggers = slices.Delete(st.triggers, 0, n)
-	}
+	st.triggers = keepLast(st.triggers, t, keptTriggers)
 	st.trigMu.Unlock()
 	for _, uri := range []string{TriggersURI, WorldURI} {
 		st.srv.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: uri, Meta: sdk.Meta{TriggerMeta: t}})

@@ -82,10 +82,9 @@ func listInOrder(order map[string]int) sdk.Middleware {
 	}
 }
 
-// callHandler runs a call of t: the seat's rate limit, the arguments checked as a
-// local agent's are, the call, and for an Act that may have changed the world, a
-// commit before the answer.
-func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
+// handler is how every call of t runs: the seat's rate limit, the arguments checked as
+// a local agent's are, then body, with the call's deadline, as the seat's only call.
+func (st *seat) handler(t game.Tool, body func(ctx context.Context, v game.ValidCall) (*sdk.CallToolResult, error)) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		if wait, ok := st.s.take(st); !ok {
 			return st.s.rateLimited(st, wait), nil
@@ -98,6 +97,14 @@ func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
 		defer cancel()
 		st.mu.Lock()
 		defer st.mu.Unlock()
+		return body(ctx, v)
+	}
+}
+
+// callHandler runs a call of t, and for an Act that may have changed the world, commits
+// the seat before the answer.
+func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
+	return st.handler(t, func(ctx context.Context, v game.ValidCall) (*sdk.CallToolResult, error) {
 		res, err := st.run(func() (game.Result, error) { return st.reg.CallValidated(ctx, v) })
 		if err != nil {
 			return errorResult(fmt.Sprintf("%s could not be asked (nothing was done): %v", t.Name, err)), nil
@@ -109,25 +116,14 @@ func (st *seat) callHandler(t game.Tool) sdk.ToolHandler {
 			}
 		}
 		return out, nil
-	}
+	})
 }
 
 // previewHandler answers t's dry run.
 func (st *seat) previewHandler(t game.Tool) sdk.ToolHandler {
-	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		if wait, ok := st.s.take(st); !ok {
-			return st.s.rateLimited(st, wait), nil
-		}
-		v, err := st.reg.Check(t.Name, arguments(req))
-		if err != nil {
-			return errorResult(err.Error()), nil
-		}
-		ctx, cancel := context.WithTimeout(ctx, st.s.cfg.CallTimeout)
-		defer cancel()
-		st.mu.Lock()
-		defer st.mu.Unlock()
+	return st.handler(t, func(ctx context.Context, v game.ValidCall) (*sdk.CallToolResult, error) {
 		var p preview
-		_, err = st.run(func() (game.Result, error) {
+		_, err := st.run(func() (game.Result, error) {
 			var err error
 			p.Simulation, p.Predicted, err = st.reg.SimulateValidated(ctx, v)
 			return game.Result{}, err
@@ -143,7 +139,7 @@ func (st *seat) previewHandler(t game.Tool) sdk.ToolHandler {
 			return nil, err
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
-	}
+	})
 }
 
 // actLine says what an act did, for the journal: the call and the first line of its
@@ -185,30 +181,10 @@ func arguments(req *sdk.CallToolRequest) json.RawMessage {
 }
 
 // toolResult is a game's Result as an MCP client reads it, in the words a local agent
-// reads (agent's resultText): a refusal is an error result; an outcome that is not
-// known is not, since the call may have happened.
+// reads (game.Result.Text): a refusal is an error result; an outcome that is not known
+// is not, since the call may have happened.
 func toolResult(res game.Result) *sdk.CallToolResult {
-	var b strings.Builder
-	switch {
-	case res.Unknown && res.Output != "":
-		b.WriteString(res.Output)
-	case res.Unknown:
-		b.WriteString("outcome unknown: the response was lost; observe before acting")
-	case res.Err != nil:
-		b.WriteString(res.Err.Error())
-		if len(res.Err.Data) > 0 {
-			b.WriteString(" ")
-			b.Write(res.Err.Data)
-		}
-	case res.Output == "":
-		b.WriteString("ok")
-	default:
-		b.WriteString(res.Output)
-	}
-	if res.Wait != nil {
-		fmt.Fprintf(&b, "\nThe game asks to wait until %s (%s).", res.Wait.Until.UTC().Format(time.RFC3339), res.Wait.Reason)
-	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}, IsError: res.Err != nil}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Text("")}}, IsError: res.Err != nil}
 }
 
 // errorResult is a tool error with text: the client (and its model) reads it.
