@@ -87,7 +87,7 @@ func (lp *leaguePlay) forkSeat(parent leagueSeat, at notes.ForkPoint, d game.Dri
 	if err != nil {
 		return nil, fmt.Errorf("the world of step %d: %w", at.Step, err)
 	}
-	then := observedTime(observed)
+	then := observed
 	if then.IsZero() {
 		then = now
 	}
@@ -117,8 +117,8 @@ func stepTime(s *notes.Session, n int) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if t := observedTime(observed); !t.IsZero() {
-		return t, nil
+	if !observed.IsZero() {
+		return observed, nil
 	}
 	rec, err := s.Record(seq)
 	return rec.Time, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/coplayhq/coplay/game/mcpserve"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // servedWorld is a served world's notebook side (coplay serve): a league whose seats
@@ -134,12 +134,11 @@ func (w *servedWorld) notice(seat, text string) error {
 	return err
 }
 
-// noticeRecord is a notice's journal record, as the runner writes one.
+// noticeRecord is a notice's journal record, as the runner writes one (through the
+// record format's owner).
 func noticeRecord(text string) (notes.Record, error) {
-	data, err := json.Marshal(struct {
-		Text string `json:"text"`
-	}{text})
-	return notes.Record{Type: "notice", Data: data}, err
+	data, err := record.Encode(record.TypeNotice, record.Data{Text: text})
+	return notes.Record{Type: record.TypeNotice, Data: data}, err
 }
 
 // session is seat's session, unless the world is closed.

@@ -1,37 +1,45 @@
 package config
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
 )
 
-// suggest returns the candidate closest to s when it is close enough to be a typo
-// (edit distance at most a third of its length and at most 3, or sharing most of the
-// shorter one's start), else "". Of two as close, the one sharing the longer start wins.
-func suggest(s string, candidates []string) string {
-	best, bestD, bestN := "", 1<<30, 0
+// didYouMean is config's one "did you mean": " (did you mean X?)" when s looks like a
+// mistyped X of known, else " (known: A, B, …)" when list, else "".
+//
+// What is close enough is game.Closest's call, so that config and the games agree: the
+// same word in another case, one containing the other, or at most max(2, len/3) edits
+// apart. A key has one more kind of typo, a word with another ending ("complete" for
+// completion): the two share a start of at least 4 bytes and two thirds of the shorter,
+// and count as one edit apart. Of the close ones, the fewest edits away wins, then the
+// one sharing the longer start: hidden_tools is hide_tools, not tools, and tool_budgte
+// is tool_budget.
+func didYouMean(s string, known []string, list bool) string {
 	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := game.EditDistance(ls, lc)
-		// A word cut short or with a different ending ("complete" for "completion") is a
-		// typo too.
-		n := commonPrefix(ls, lc)
-		if n >= 4 && 3*n >= 2*min(len(ls), len(lc)) {
+	closest := game.Closest(s, known, len(known))
+	near, bestD, bestN := "", 0, 0
+	for _, k := range known {
+		lk := strings.ToLower(k)
+		d, n := game.EditDistance(ls, lk), commonPrefix(ls, lk)
+		if n >= 4 && 3*n >= 2*min(len(ls), len(lk)) {
 			d = min(d, 1)
+		} else if !slices.Contains(closest, k) {
+			continue
 		}
-		// Between two as close, the one sharing more of the start: tool_budgte is
-		// tool_budget, not tools.
-		if d < bestD || d == bestD && n > bestN {
-			best, bestD, bestN = c, d, n
+		if k != s && (near == "" || d < bestD || d == bestD && n > bestN) {
+			near, bestD, bestN = k, d, n
 		}
 	}
-	limit := min(3, max(1, len(s)/3))
-	if bestD == 0 || bestD > limit {
-		return ""
+	switch {
+	case near != "":
+		return " (did you mean " + near + "?)"
+	case list:
+		return " (known: " + strings.Join(known, ", ") + ")"
 	}
-	return best
+	return ""
 }
 
 // commonPrefix is the length in bytes of the longest common prefix of a and b.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // A snapshot taken while the book is open for writing opens read-only elsewhere and
@@ -54,7 +56,7 @@ func TestSnapshotWhileOpenForWriting(t *testing.T) {
 func TestCommitHistoryWithoutSteps(t *testing.T) {
 	b, s := createAt(t, t.TempDir()+"/n.db", "served", "arena", "served")
 	defer b.Close()
-	notice := func() []Record { return []Record{{Type: "notice", Data: []byte(`{"text":"act"}`)}} }
+	notice := func() []Record { return []Record{{Type: record.TypeNotice, Data: []byte(`{"text":"act"}`)}} }
 	states := []string{`{"gold":10,"msgs":["a"]}`, `{"gold":9,"msgs":["a","b"]}`, `{"gold":8,"msgs":["a","b","c"]}`, `{"gold":7}`}
 	var keys []uint64
 	for i, st := range states {
@@ -88,7 +90,7 @@ func TestHistoryAfterASaveWithoutRecords(t *testing.T) {
 	if err := s.SaveState([]byte(`{"gold":10}`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Commit(Batch{Records: []Record{{Type: "notice"}}, State: []byte(`{"gold":9}`), History: true}); err != nil {
+	if _, err := s.Commit(Batch{Records: []Record{{Type: record.TypeNotice}}, State: []byte(`{"gold":9}`), History: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.State(); err != nil || string(got) != `{"gold":9}` {
