@@ -21,10 +21,15 @@ type gameFlags struct {
 	owners map[string][]string // flag name -> the drivers that declare it
 }
 
-// addGameFlags adds every driver's options to fs as flags.
-func addGameFlags(fs *pflag.FlagSet) *gameFlags {
+// addGameFlags adds every driver's options to fs as flags, or only the named drivers'
+// (a command that takes some games, whose other flags must stay free: coplay serve's
+// --mcp is not the mcp driver's).
+func addGameFlags(fs *pflag.FlagSet, only ...string) *gameFlags {
 	g := &gameFlags{fs: fs, kinds: map[string]game.OptionKind{}, owners: map[string][]string{}}
 	for _, d := range game.Drivers() {
+		if len(only) > 0 && !slices.Contains(only, d.Name) {
+			continue
+		}
 		for _, opt := range d.Options {
 			g.owners[opt.Name] = append(g.owners[opt.Name], d.Name)
 			if _, added := g.kinds[opt.Name]; added {

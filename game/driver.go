@@ -76,6 +76,9 @@ type Env struct {
 	// OpenLeague complete them: the driver sees every option it declares, the ones not
 	// given at their default.
 	Options Values
+	// MaxSeats, for a league, is the most seats OpenLeague takes; 0 is MaxSeats. A
+	// served world (coplay serve) takes up to MaxServedSeats: its agents play elsewhere.
+	MaxSeats int
 }
 
 // Opened is a game ready to play, and how to put it away.

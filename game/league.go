@@ -75,18 +75,26 @@ type Seat struct {
 // ErrNoLeague is wrapped by the error for a driver that cannot host a league.
 var ErrNoLeague = errors.New("this game cannot host a league")
 
-// MaxSeats is the most seats one league takes.
+// MaxSeats is the most seats one league played by one coplay takes: each seat is an
+// agent of that process.
 const MaxSeats = 16
+
+// MaxServedSeats is the most seats a served world takes (coplay serve, Env.MaxSeats):
+// its seats are agents elsewhere, and the process only keeps their worlds.
+const MaxServedSeats = 64
 
 // CheckSeats refuses an empty list, more than MaxSeats, a name that is no seat name
 // (SeatName), and a name given twice (in any case): seat names are told apart regardless
 // of case, because some worlds (SpaceTraders) upper-case them.
-func CheckSeats(seats []string) error {
+func CheckSeats(seats []string) error { return CheckSeatsUpTo(seats, MaxSeats) }
+
+// CheckSeatsUpTo is CheckSeats with another most seats than MaxSeats.
+func CheckSeatsUpTo(seats []string, most int) error {
 	if len(seats) == 0 {
 		return errors.New("a league needs at least one seat")
 	}
-	if len(seats) > MaxSeats {
-		return fmt.Errorf("a league takes at most %d seats, not %d", MaxSeats, len(seats))
+	if len(seats) > most {
+		return fmt.Errorf("a league takes at most %d seats, not %d", most, len(seats))
 	}
 	seen := map[string]string{}
 	for _, s := range seats {
@@ -165,7 +173,8 @@ func LeagueDrivers() []string {
 
 // OpenLeague opens the named driver's shared world for seats, its options completed as
 // Open does. env.SeatStates, when resuming, holds every seat's last saved state;
-// env.State is ignored. See the contract above.
+// env.State is ignored; env.MaxSeats, when set, is the most seats taken (else MaxSeats).
+// See the contract above.
 func OpenLeague(ctx context.Context, driver string, env Env, seats []string) (*League, error) {
 	d, err := LookupDriver(driver)
 	if err != nil || d.League == nil {
@@ -174,7 +183,11 @@ func OpenLeague(ctx context.Context, driver string, env Env, seats []string) (*L
 	if env.Options, err = d.valuesFor(env.Options); err != nil {
 		return nil, err
 	}
-	if err := CheckSeats(seats); err != nil {
+	most := MaxSeats
+	if env.MaxSeats > 0 {
+		most = env.MaxSeats
+	}
+	if err := CheckSeatsUpTo(seats, most); err != nil {
 		return nil, FlagErrorf("%s", err)
 	}
 	seq, world, parts, err := newestLeagueState(env.SeatStates, seats)
