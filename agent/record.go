@@ -21,7 +21,8 @@ import (
 //     needs_ok}} (read back, the kind comes from the catalogue);
 //   - decision: the Decision without its call id ({"decision": ..., "by": ...});
 //   - tool_started: nothing (the call id names the proposal, and an edit's arguments are
-//     in the decision);
+//     in the decision), except for the person's own move, which nobody proposed:
+//     {"call": {tool, kind, args, by: "person"}};
 //   - tool_result: {"result": ...}; outcome_unknown: nothing;
 //   - observation: what changed since the last one journaled (see recObs): its time,
 //     and the summary as line edits, metrics and timers when they moved, the map's
@@ -60,6 +61,7 @@ type recData struct {
 	Sampling    *Sampling     `json:"sampling,omitempty"`
 	Progress    *Progress     `json:"progress,omitempty"`
 	ServerLog   *game.LogLine `json:"server_log,omitempty"`
+	Plays       string        `json:"plays,omitempty"` // wheel: who plays
 }
 
 // recCall is a call without its id (the record's). Its kind is written for readers of
@@ -73,6 +75,7 @@ type recCall struct {
 	NeedsOK    bool             `json:"needs_ok,omitempty"`
 	FromText   bool             `json:"from_text,omitempty"` // read from the model's text
 	Why        string           `json:"why,omitempty"`       // the brain's reason for this call alone
+	By         string           `json:"by,omitempty"`        // "person": the person's own move
 }
 
 // recObs is an observation as journaled: Summary whole, or SummaryEdits against the
@@ -131,7 +134,11 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By, Via: d.Via}
 		}
 	case EventToolStart:
-		// The call id names its proposal.
+		// The call id names its proposal; the person's own move has none, so its start
+		// carries the call.
+		if c := ev.Call; c != nil && c.By != "" {
+			v = recData{Call: &recCall{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, By: c.By}}
+		}
 	case EventOutcomeUnknown:
 		// The type says it all.
 	case EventResult:
@@ -148,7 +155,7 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 		}
 	default:
 		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,
-			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog}
+			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog, Plays: ev.Plays}
 		if ev.Call != nil {
 			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
 				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK, FromText: ev.Call.FromText, Why: ev.Call.Why}
@@ -403,7 +410,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 		return ev, false
 	}
 	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
-	ev.Trigger = full.Trigger
+	ev.Trigger, ev.Plays = full.Trigger, full.Plays
 	ev.Elicitation, ev.Sampling, ev.Progress, ev.ServerLog = full.Elicitation, full.Sampling, full.Progress, full.ServerLog
 	if full.Notes != nil {
 		ev.Notes = &NotesView{Text: full.Notes.Text, Version: full.Notes.Version, Plan: full.Notes.Plan}
@@ -413,7 +420,8 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 		if full.Call != nil {
 			// A proposal (or, in format 1, any call record): it carries the call.
 			nc := Call{ID: rec.CallID, Tool: full.Call.Tool, Args: full.Call.Args, Problems: full.Call.Problems,
-				Simulation: full.Call.Simulation, NeedsOK: full.Call.NeedsOK, FromText: full.Call.FromText, Why: full.Call.Why}
+				Simulation: full.Call.Simulation, NeedsOK: full.Call.NeedsOK, FromText: full.Call.FromText, Why: full.Call.Why,
+				By: full.Call.By}
 			if c == nil || ev.Type == EventProposed || ev.Type == EventToolUpdated {
 				c = &nc
 				d.calls[rec.CallID] = c

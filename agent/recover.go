@@ -21,7 +21,8 @@ func (r *Runner) recover() error {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
 	r.emit(r.tools.notesEvent())
-	steps, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	steps, moves, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	r.prompt.moves = append(r.prompt.moves, moves...)
 	r.emitAll(evs)
 	for _, st := range steps {
 		r.prompt.hist.add(st)
@@ -42,6 +43,11 @@ func (r *Runner) recover() error {
 			call.ID, call.Tool, call.Args)
 		res := game.Result{Unknown: true}
 		r.emit(Event{Type: EventOutcomeUnknown, Call: &call, Result: &res})
+		if call.By == ByPerson {
+			// The person's own move: the model reads it as theirs, never as its call
+			// (rebuildHistory has put it among the moves, its outcome unknown).
+			continue
+		}
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
 		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
 			text: outcome{result: &res, crashed: true}.text()})
@@ -107,8 +113,8 @@ func proposedCall(j CallJournal, reg *game.Registry, dec notes.Record) Call {
 	call := Call{ID: dec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}
 	recs, _ := j.CallRecords(dec.CallID)
 	for _, rec := range recs {
-		if rec.Type == notes.TypeProposed {
-			call = callOf(rec)
+		if rec.Type == notes.TypeProposed || rec.Type == notes.TypeStarted && len(rec.Data) > 0 {
+			call = callOf(rec) // a proposal, or the start of the person's own move (it has none)
 		}
 	}
 	var d Decision
