@@ -82,7 +82,7 @@ func (r *Runner) answerQuestions() {
 			o.calls, o.results = b.history()
 			for i := range o.results {
 				if o.results[i].text == "" {
-					o.results[i].text = "not run yet: " + b.calls[i].state()
+					o.results[i].text = brain.NotRunYet + b.calls[i].state()
 				}
 			}
 			open = &o
