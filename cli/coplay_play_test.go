@@ -93,7 +93,8 @@ func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
 	drift := json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"DRIFT"}`)
 	idle, asked := 0, false
 	var moveResult, refusal, reply *agent.Event
-	evs := steer(t, model, []string{"--data", filepath.Join(t.TempDir(), "coplay.db")}, func(ev agent.Event, send func(agent.Command), done func()) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	evs := steer(t, model, []string{"--data", data}, func(ev agent.Event, send func(agent.Command), done func()) {
 		switch {
 		case ev.Type == agent.EventState && ev.State == agent.Idle:
 			idle++
@@ -161,6 +162,43 @@ func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
 	}
 	if ask.ToolChoice != "none" || string(ask.Tools) != string(before.Tools) {
 		t.Errorf("the question's request: tool_choice %q, the same tools as before: %v", ask.ToolChoice, string(ask.Tools) == string(before.Tools))
+	}
+
+	// The export shows the move and the question as the person's.
+	export := runInProcess(t, "sessions", "export", onlySession(t, data)[0].Name, "-o", "-", "--data", data)
+	for _, want := range []string{"**set_flight_mode**", "**played by the person**", "is now DRIFT",
+		"? **The person asked**: why drift?", "**The agent answered**: DRIFT saves fuel on a long hop."} {
+		if !strings.Contains(export, want) {
+			t.Errorf("the export lacks %q:\n%s", want, export)
+		}
+	}
+	if testing.Verbose() {
+		t.Log(export)
+	}
+	// So does the replay.
+	var moves, questions []string
+	for _, line := range strings.Split(strings.TrimSpace(runInProcess(t, "sessions", "replay", onlySession(t, data)[0].Name, "--json", "--data", data)), "\n") {
+		var st agent.ReplayStep
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			t.Fatalf("bad replay line %q: %v", line, err)
+		}
+		for _, m := range st.Moves {
+			moves = append(moves, m.By+" "+m.Tool+" "+string(m.Args)+" → "+m.Result.Output)
+		}
+		for _, q := range st.Questions {
+			questions = append(questions, q.Question+" → "+q.Answer)
+		}
+		for _, c := range st.Calls {
+			if c.Tool == "set_flight_mode" {
+				t.Errorf("the replay lists the person's move among the model's calls: %+v", c)
+			}
+		}
+	}
+	if len(moves) != 1 || !strings.HasPrefix(moves[0], "person set_flight_mode") || !strings.Contains(moves[0], "is now DRIFT") {
+		t.Errorf("replay moves: %q", moves)
+	}
+	if len(questions) != 1 || questions[0] != "why drift? → DRIFT saves fuel on a long hop." {
+		t.Errorf("replay questions: %q", questions)
 	}
 }
 

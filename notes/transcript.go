@@ -37,6 +37,7 @@ type stepView struct {
 	other         []Record // rendered one by one, in journal order
 	triggers      []string // what woke the agent, a line each
 	waits         []string // the runner's waits and their ends, a line each
+	asked         []string // the person's questions and the agent's answers, a line each
 	book          bookkeeping
 }
 
@@ -50,6 +51,7 @@ type callView struct {
 	result   map[string]json.RawMessage // the result's fields
 	unknown  bool
 	earlier  bool // not proposed in this step
+	person   bool // the person's own move: nobody proposed it, nobody decided it
 }
 
 // bookkeeping counts the records the transcript summarises.
@@ -131,6 +133,10 @@ func (t *transcript) add(r Record) {
 		}
 	case "waiting":
 		st.waits = append(st.waits, waitLine(fields))
+	case "question":
+		st.asked = append(st.asked, "? **The person asked**: "+oneLine(jsonString(fields["text"])))
+	case "reply":
+		st.asked = append(st.asked, "**The agent answered**: "+oneLine(jsonString(fields["text"])))
 	case "tool_updated":
 		if c := st.byID[r.CallID]; c != nil && r.CallID != "" {
 			c.updated(fields["call"])
@@ -156,6 +162,11 @@ func (t *transcript) add(r Record) {
 		case TypeStarted:
 			c.started = true
 			st.book.started++
+			if call := fields["call"]; c.proposal == nil && len(call) > 0 {
+				// The person's own move carries its call on its start.
+				_ = json.Unmarshal(call, &c.proposal)
+				c.person, c.earlier = jsonString(c.proposal["by"]) == "person", false
+			}
 		case TypeResult:
 			if c.proposal == nil {
 				// Format 1 repeated the call in its result.
@@ -221,6 +232,9 @@ func (t *transcript) flush() {
 	}
 	for _, tr := range st.triggers {
 		fmt.Fprintf(w, "- ↯ %s\n", tr)
+	}
+	for _, l := range st.asked {
+		fmt.Fprintf(w, "- %s\n", l)
 	}
 	for _, l := range st.waits {
 		fmt.Fprintf(w, "- ~ %s\n", l)
@@ -533,6 +547,9 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 		if sim.Fails && !strings.HasPrefix(sim.Summary, "would fail") {
 			w.WriteString(" (would fail)")
 		}
+	}
+	if c.person {
+		w.WriteString(" — **played by the person**")
 	}
 	if d := c.decision; d != nil && !routine {
 		fmt.Fprintf(w, " — **%s**", decision)
