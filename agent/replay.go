@@ -32,15 +32,15 @@ type ReplayStep struct {
 	Observation *game.Observation `json:"observation"`
 	Text        string            `json:"text,omitempty"` // the model's words
 	// Notes are the notes version and the plan as they stood when the step ended.
-	Notes    ReplayNotes    `json:"notes"`
-	Calls    []ReplayCall   `json:"calls"`
+	Notes ReplayNotes  `json:"notes"`
+	Calls []ReplayCall `json:"calls"`
 	// Moves are the person's own moves (play), in order: nobody proposed or decided them.
 	Moves []ReplayCall `json:"moves,omitempty"`
 	// Questions are the person's questions (ask) and the agent's answers.
 	Questions []ReplayQuestion `json:"questions,omitempty"`
 	Advice    []string         `json:"advice,omitempty"`
-	Triggers []game.Trigger `json:"triggers,omitempty"`
-	Errors   []string       `json:"errors,omitempty"`
+	Triggers  []game.Trigger   `json:"triggers,omitempty"`
+	Errors    []string         `json:"errors,omitempty"`
 	// Spend is the model's tokens and cost from the session's start through this step.
 	Spend Spend `json:"spend"`
 	// Events are every event of the step, decoded, notes changes with their whole text:
