@@ -23,7 +23,7 @@ const (
 	EventDecision       EventType = "decision"        // Decision is what was decided about a call
 	EventToolStart      EventType = "tool_started"    // Call is about to run
 	EventResult         EventType = "tool_result"     // Call finished; Result is its outcome
-	EventAdvice         EventType = "advice"          // Text is advice from the person, now queued
+	EventAdvice         EventType = "advice"          // Text is advice from the person, now queued; Via says where it was given
 	EventNotes          EventType = "notes_changed"   // Notes is the notebook after a change
 	EventWaiting        EventType = "waiting"         // Wait says until when and why; zero Until means the wait ended
 	EventUsage          EventType = "usage"           // Usage is what the last model call cost
@@ -63,7 +63,11 @@ type Event struct {
 	// sets it, so its journal is a lone session's; package league stamps it.
 	Seat string `json:"seat,omitempty"`
 
-	Text        string            `json:"text,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Via says where advice was given (EventAdvice), a question asked (EventQuestion)
+	// or the person's own move played (its EventToolStart), as Decision.Via does for a
+	// decision: "screen", "stdin", "attach", "ssh:KEY". Empty in older journals.
+	Via         string            `json:"via,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
 	Decision    *Decision         `json:"decision,omitempty"`
 	Result      *game.Result      `json:"result,omitempty"`

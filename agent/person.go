@@ -81,7 +81,7 @@ func (p *personDesk) take(c command) (evs []Event, wake bool) {
 		p.moves = append(p.moves, c)
 	case CmdAsk:
 		p.questions = append(p.questions, c.Text)
-		evs = append(evs, Event{Type: EventQuestion, Text: c.Text})
+		evs = append(evs, Event{Type: EventQuestion, Text: c.Text, Via: c.Via})
 	case CmdTakeOver:
 		if c.On == p.wheel {
 			return nil, false

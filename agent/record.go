@@ -48,6 +48,7 @@ const obsCheckpoint = 20
 // recData is a record's Data: an event without its envelope.
 type recData struct {
 	Text        string        `json:"text,omitempty"`
+	Via         string        `json:"via,omitempty"` // advice: where it was given
 	Call        *recCall      `json:"call,omitempty"`
 	Result      *game.Result  `json:"result,omitempty"`
 	Observation *recObs       `json:"observation,omitempty"`
@@ -137,7 +138,7 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 		// The call id names its proposal; the person's own move has none, so its start
 		// carries the call.
 		if c := ev.Call; c != nil && c.By != "" {
-			v = recData{Call: &recCall{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, By: c.By}}
+			v = recData{Call: &recCall{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, By: c.By}, Via: ev.Via}
 		}
 	case EventOutcomeUnknown:
 		// The type says it all.
@@ -154,7 +155,7 @@ func (c *recorder) record(ev *Event) (notes.Record, error) {
 			v = recData{Notes: c.notesChange(*ev.Notes), Text: ev.Text}
 		}
 	default:
-		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,
+		d := recData{Text: ev.Text, Via: ev.Via, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,
 			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog, Plays: ev.Plays}
 		if ev.Call != nil {
 			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
@@ -410,6 +411,7 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 		return ev, false
 	}
 	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
+	ev.Via = full.Via
 	ev.Trigger, ev.Plays = full.Trigger, full.Plays
 	ev.Elicitation, ev.Sampling, ev.Progress, ev.ServerLog = full.Elicitation, full.Sampling, full.Progress, full.ServerLog
 	if full.Notes != nil {

@@ -449,7 +449,7 @@ func (r *Runner) handle(c command) {
 	switch c.Cmd {
 	case CmdAdvise:
 		r.prompt.advise(c.Text)
-		r.emit(Event{Type: EventAdvice, Text: c.Text})
+		r.emit(Event{Type: EventAdvice, Text: c.Text, Via: c.Via})
 		r.at.wake = true
 	case CmdPause:
 		r.at.paused = true

@@ -478,7 +478,11 @@ func (r *Runner) execute(pc *pendingCall) {
 		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
 	case pc.decided.Decision == Veto:
 	default:
-		r.emit(Event{Type: EventToolStart, Call: &call})
+		start := Event{Type: EventToolStart, Call: &call}
+		if call.By == ByPerson {
+			start.Via = pc.decided.Via // where the person played it
+		}
+		r.emit(start)
 		// An Act call's start is durable before it runs: a crash during it is then
 		// reported as "outcome unknown" (it may have happened), never as "not executed".
 		// A note call only needs its decision on disk first.

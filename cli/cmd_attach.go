@@ -74,6 +74,7 @@ func runAttach(args []string, stdout, stderr io.Writer) error {
 	}
 	info := screenInfo(rm.Hello, keys, nil)
 	info.Session += " (attached)"
+	info.Attached = true // quitting detaches; the game plays on
 	if err := ui.Run(ctx, rm, info); err != nil {
 		return err
 	}

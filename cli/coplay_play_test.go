@@ -166,7 +166,7 @@ func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
 
 	// The export shows the move and the question as the person's.
 	export := runInProcess(t, "sessions", "export", onlySession(t, data)[0].Name, "-o", "-", "--data", data)
-	for _, want := range []string{"**set_flight_mode**", "**played by the person**", "is now DRIFT",
+	for _, want := range []string{"**set_flight_mode**", "**played by the person** (via stdin)", "is now DRIFT",
 		"? **The person asked**: why drift?", "**The agent answered**: DRIFT saves fuel on a long hop."} {
 		if !strings.Contains(export, want) {
 			t.Errorf("the export lacks %q:\n%s", want, export)

@@ -192,11 +192,11 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	}
 	defer watcher.Close()
 	waitFor(ctx, t, watcher, waiting.Call.Tool)
-	waitFor(ctx, t, watcher, "this screen is read-only")
+	waitFor(ctx, t, watcher, "watching only")
 	next("notice of the watcher", func(ev agent.Event) bool {
 		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:watcher@laptop watches")
 	})
-	for !watcher.has("may watch but not steer") {
+	for !watcher.has("only watches") {
 		fmt.Fprint(watcher.in, "a")
 		select {
 		case <-ctx.Done():
@@ -230,6 +230,12 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	close(done)
 	if dec.Decision.Via != "ssh:steerer@phone" || dec.Decision.Decision != agent.Approve {
 		t.Fatalf("decision = %+v, want approve via ssh:steerer@phone", dec.Decision)
+	}
+	// Advice over SSH names its key too.
+	fmt.Fprint(steerer.in, "/mine first\r") // the screen takes the keys in order: the input opens, then is typed into
+	adv := next("advice from the steering key", func(ev agent.Event) bool { return ev.Type == agent.EventAdvice })
+	if adv.Via != "ssh:steerer@phone" || adv.Text != "mine first" {
+		t.Fatalf("advice = %+v, want it via ssh:steerer@phone", adv)
 	}
 	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
 }

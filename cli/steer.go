@@ -89,6 +89,7 @@ func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), clo
 			info.Session += " (" + sub.Via() + ")"
 			info.Notify = ui.NotifyMode(s.notify)
 			info.ReadOnly = sub.ReadOnly()
+			info.Attached = true // quitting detaches; the game plays on
 			return ui.New(sub, info)
 		},
 		Log: note,

@@ -7,6 +7,7 @@
 package keymap
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -128,7 +129,8 @@ func Default() *KeyMap {
 	}
 }
 
-// helpKeys is how a binding's keys are shown in help: "up/k".
+// helpKeys is how a binding's keys are shown in help: "↑/k"; "/ or tab" when a key is
+// itself a slash, which "//tab" would hide.
 func helpKeys(keys []string) string {
 	shown := make([]string, len(keys))
 	for i, k := range keys {
@@ -143,6 +145,9 @@ func helpKeys(keys []string) string {
 			k = "→"
 		}
 		shown[i] = k
+	}
+	if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "/") }) {
+		return strings.Join(shown, " or ")
 	}
 	return strings.Join(shown, "/")
 }

@@ -50,8 +50,9 @@ type callView struct {
 	started  bool
 	result   map[string]json.RawMessage // the result's fields
 	unknown  bool
-	earlier  bool // not proposed in this step
-	person   bool // the person's own move: nobody proposed it, nobody decided it
+	earlier  bool   // not proposed in this step
+	person   bool   // the person's own move: nobody proposed it, nobody decided it
+	via      string // where the person played it
 }
 
 // bookkeeping counts the records the transcript summarises.
@@ -166,6 +167,7 @@ func (t *transcript) add(r Record) {
 				// The person's own move carries its call on its start.
 				_ = json.Unmarshal(call, &c.proposal)
 				c.person, c.earlier = jsonString(c.proposal["by"]) == "person", false
+				c.via = jsonString(fields["via"])
 			}
 		case TypeResult:
 			if c.proposal == nil {
@@ -550,6 +552,9 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 	}
 	if c.person {
 		w.WriteString(" — **played by the person**")
+		if c.via != "" {
+			fmt.Fprintf(w, " (via %s)", c.via)
+		}
 	}
 	if d := c.decision; d != nil && !routine {
 		fmt.Fprintf(w, " — **%s**", decision)

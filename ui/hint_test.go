@@ -53,7 +53,7 @@ func TestHintSaysWhatToDoNow(t *testing.T) {
 func TestWatchScreenHintIsReadOnly(t *testing.T) {
 	km := keymap.Default()
 	lead, keys := nextMoves(km, situation{state: agent.Deciding, calls: true, watch: true})
-	if !strings.Contains(lead, "read-only") {
+	if !strings.Contains(lead, "watching only") {
 		t.Fatalf("lead = %q", lead)
 	}
 	for _, k := range keys {

@@ -64,25 +64,25 @@ func TestDetectOSC(t *testing.T) {
 // key changes with each new wait; nothing while running.
 func TestNeededNamesWhatWaits(t *testing.T) {
 	m := New(nil, Info{Session: "s"})
-	m.run.state, m.run.step = agent.Running, 4
+	m.cur().run.state, m.cur().run.step = agent.Running, 4
 	if k, _ := m.needed(); k != "" {
 		t.Fatalf("running: needed %q", k)
 	}
-	m.notify.observe(agent.Event{Type: agent.EventLoop, Text: "the model called look {} 6 times"})
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused})
-	m.run.state = agent.Paused
+	m.cur().observe(agent.Event{Type: agent.EventLoop, Text: "the model called look {} 6 times"})
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused})
+	m.cur().run.state = agent.Paused
 	k, text := m.needed()
 	if k != "loop:4" || !strings.Contains(text, "look {}") {
 		t.Fatalf("a loop's pause: %q %q", k, text)
 	}
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
-	m.run.state = agent.Idle
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	m.cur().run.state = agent.Idle
 	if k, _ := m.needed(); k != "idle:4" {
 		t.Fatalf("idle: %q", k)
 	}
-	m.run.state = agent.Paused
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Running})
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	m.cur().run.state = agent.Paused
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Running})
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
 	if k, text := m.needed(); k != "cap:4" || !strings.Contains(text, "cost cap") {
 		t.Fatalf("a spend cap: %q %q", k, text)
 	}

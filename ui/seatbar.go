@@ -95,9 +95,8 @@ func (s *seats) barAt(m *Model, level int) string {
 // segment is seat i at a level of detail, and whether it waits for the person.
 func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	st := s.list[i]
-	l := s.look(m, i)
-	state := l.run.state
-	waiting := len(l.calls.pending) + len(l.ask.items)
+	state := st.run.state
+	waiting := st.waiting()
 	hot = waiting > 0 || state == agent.Deciding
 	glyph, word := seatGlyph[state], seatWord[state]
 	if glyph == "" {
@@ -124,7 +123,7 @@ func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	if waiting > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting", waiting))
 	}
-	if sp := l.spend; level < 1 && (sp.tokens > 0 || sp.cost > 0) {
+	if sp := st.spend; level < 1 && (sp.tokens > 0 || sp.cost > 0) {
 		cost := fmt.Sprintf("$%.4f", sp.cost)
 		if sp.unknown {
 			cost = "cost ?"

@@ -45,7 +45,8 @@ func (r *runState) catalogNow(ev agent.Event, l *logView) {
 // short words, narrower separators) before the bill goes, last of all: an 80-column
 // terminal still shows what the run costs.
 func (m *Model) renderStatus(w int) string {
-	parts := m.run.statusParts(m.seats.statusInfo(m), &m.spend, m.now())
+	v := m.cur()
+	parts := v.run.statusParts(m.seats.statusInfo(m), &v.spend, m.now())
 	// The keys for what to do now are on the line above (hint.go); here only the help.
 	right := " " + firstKey(m.keys.Help) + " help "
 	left := statusLeft(&m.st, parts, 3, 0)
