@@ -355,3 +355,29 @@ func TestResumeNeverReplaysAPersonsMove(t *testing.T) {
 		t.Fatalf("the move was replayed: %v", g.callLog())
 	}
 }
+
+// The move line's preview: the problems play would refuse the move with, else its dry
+// run on the world as it is; nothing runs.
+func TestPreviewChecksAndDryRunsAMove(t *testing.T) {
+	g := &gridGame{}
+	h := start(t, g, &scriptBrain{replies: []scripted{say("Waiting.")}}, nil, nil)
+	h.next("idle", isState(agent.Idle))
+	bad := h.r.Preview(t.Context(), "", "move", json.RawMessage(`{"direction":"UP"}`))
+	if len(bad.Problems) != 1 || bad.Problems[0].Path != "arguments.direction" || bad.Simulation != nil {
+		t.Errorf("bad move: %+v", bad)
+	}
+	west := h.r.Preview(t.Context(), "", "move", json.RawMessage(`{"direction":"W"}`))
+	if len(west.Problems) != 0 || west.Simulation == nil || !west.Simulation.Fails {
+		t.Errorf("west: %+v", west)
+	}
+	if p := h.r.Preview(t.Context(), "", "wait", json.RawMessage(`{"seconds":5}`)); len(p.Problems) == 0 {
+		t.Errorf("wait is no move: %+v", p)
+	}
+	if p := h.r.Preview(t.Context(), "", "dig", nil); len(p.Problems) != 0 || p.Simulation != nil {
+		t.Errorf("dig: %+v", p)
+	}
+	h.finish()
+	if got := g.callLog(); len(got) != 0 {
+		t.Errorf("a preview ran %q", got)
+	}
+}

@@ -242,8 +242,7 @@ func (r *Runner) loop() error {
 		r.drain()
 		// The step boundary: the person's moves and questions that came while the
 		// model answered or a call ran are taken here.
-		r.playMoves()
-		r.answerQuestions()
+		r.servePerson(true)
 		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
@@ -376,8 +375,7 @@ func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 		if r.person.waiting() {
 			// Idle, paused, sleeping or waiting for a decision: the person's moves run
 			// and their questions are answered at once; play does not resume for them.
-			r.playMoves()
-			r.answerQuestions()
+			r.servePerson(true)
 			continue
 		}
 		select {

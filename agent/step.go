@@ -337,8 +337,8 @@ func (r *Runner) runBatch(b *batch) bool {
 	}()
 	r.afterCall() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
-		r.drain() // decisions already sent (the screen's approve-all) count before the next call
-		r.playMoves()
+		r.drain()            // decisions already sent (the screen's approve-all) count before the next call
+		r.servePerson(false) // a question waits for the step boundary
 		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.faults.stopping {
 			// Every call before it has run or been answered: gate it now, on a fresh
 			// dry run; a rule decides it (decision), or it is put to the person

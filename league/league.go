@@ -21,6 +21,7 @@ package league
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +29,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // Seat is one agent of a league.
@@ -158,3 +160,15 @@ func (l *League) say(ev agent.Event) {
 		l.events <- ev
 	}()
 }
+
+// Preview previews the person's move at seat (see agent.Runner.Preview): its problems,
+// else its dry run; an unknown seat is a problem of its own.
+func (l *League) Preview(ctx context.Context, seat, tool string, args json.RawMessage) agent.MovePreview {
+	s, err := l.seat(seat)
+	if err != nil {
+		return agent.MovePreview{Problems: []game.Problem{{Path: "seat", Expected: "a seat of the league (" + l.names() + ")", Got: fmt.Sprintf("%q", seat)}}}
+	}
+	return s.Runner.Preview(ctx, s.Name, tool, args)
+}
+
+var _ agent.Previewer = (*League)(nil)
