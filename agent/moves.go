@@ -157,13 +157,15 @@ func (pc *pendingCall) state() string {
 	return "it waits for its turn"
 }
 
-// personBrain stands in for the brain of a league seat of the person's own
+// PersonBrain stands in for the brain of a league seat of the person's own
 // (Config.Person): the person holds the wheel for good, so it is never asked.
-type personBrain struct{}
+type PersonBrain struct{}
 
-func (personBrain) Name() string { return "person" }
+// Name returns "person".
+func (PersonBrain) Name() string { return "person" }
 
-func (personBrain) Next(context.Context, Request) (Reply, error) {
+// Next refuses: nobody but the person plays this seat.
+func (PersonBrain) Next(context.Context, Request) (Reply, error) {
 	return Reply{}, fmt.Errorf("a seat of the person's own has no model to ask")
 }
 

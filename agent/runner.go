@@ -72,7 +72,7 @@ func New(cfg Config) (*Runner, error) {
 		return nil, errors.New("agent.New: Config.Session is nil")
 	}
 	if cfg.Person {
-		cfg.Brain = personBrain{}
+		cfg.Brain = PersonBrain{}
 	}
 	if cfg.MaxIterations <= 0 {
 		cfg.MaxIterations = DefaultMaxIterations

@@ -259,3 +259,54 @@ func TestTakeOverHeadless(t *testing.T) {
 		t.Error("an assistant message holds the person's orbit_ship")
 	}
 }
+
+// A seat of the person's own in an arena league (issue 45): Me has no model and no
+// autopilot; Me's send_message to Heron arrives as Heron's trigger, and no call is ever
+// proposed for Me. eval refuses such a seat in words.
+func TestLeaguePersonSeat(t *testing.T) {
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", filepath.Join(t.TempDir(), "league.db"),
+		"--seat", "Heron=autopilot", "--seat", "Me=person")
+	lr.until("Me's seat held by the person", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Seat == "Me" && ev.Type == agent.EventState && ev.State == agent.PersonPlays {
+				return true
+			}
+		}
+		return false
+	})
+	lr.send(`{"cmd":"ask","seat":"Me","text":"anyone there?"}`)
+	lr.send(`{"cmd":"play","seat":"Me","tool":"send_message","args":{"to":"Heron","text":"Heron, Me here: hello"}}`)
+	lr.until("Me's message as Heron's trigger", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Seat == "Heron" && ev.Type == agent.EventTrigger && strings.Contains(ev.Text, "Me here") {
+				return true
+			}
+		}
+		return false
+	})
+	lr.finish()
+	refused, played := false, false
+	for _, ev := range lr.seen {
+		if ev.Seat != "Me" {
+			continue
+		}
+		switch {
+		case ev.Type == agent.EventProposed || ev.Type == agent.EventStep:
+			t.Errorf("Me had a %s: %+v", ev.Type, ev.Call)
+		case ev.Type == agent.EventError && strings.Contains(ev.Text, "no agent to ask"):
+			refused = true
+		case ev.Type == agent.EventResult && ev.Call.By == agent.ByPerson && ev.Call.Tool == "send_message" && ev.Result.OK():
+			played = true
+		}
+	}
+	if !refused || !played {
+		t.Errorf("the question was refused: %v; the move played: %v", refused, played)
+	}
+
+	var out, errOut bytes.Buffer
+	if code := run([]string{"eval", "--game", "arena", "--seat", "Heron=autopilot", "--seat", "Me=person", "--seeds", "1", "--steps", "2"}, &out, &errOut); code != 2 ||
+		!strings.Contains(errOut.String(), "nobody at the keyboard") {
+		t.Errorf("eval with a person's seat: exit %d, %s", code, errOut.String())
+	}
+}

@@ -10,6 +10,10 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
+// personSeat is the PROFILE of a seat the person plays themselves (--seat Me=person): no
+// model and no autopilot; the seat plays only the person's moves.
+const personSeat = "person"
+
 // seatSpec is one --seat NAME=PROFILE.
 type seatSpec struct{ name, profile string }
 
@@ -86,7 +90,7 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 	delete(given, "brain")
 	delete(given, "model")
 	delete(given, "preset")
-	if strings.HasPrefix(s.profile, "script:") {
+	if strings.HasPrefix(s.profile, "script:") || s.profile == personSeat {
 		so.brain = s.profile
 		given["brain"] = true
 	} else {
