@@ -2,6 +2,8 @@ package agent_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -380,4 +382,18 @@ func TestPreviewChecksAndDryRunsAMove(t *testing.T) {
 	if got := g.callLog(); len(got) != 0 {
 		t.Errorf("a preview ran %q", got)
 	}
+}
+
+// Stdin ending while the person holds the wheel stops the run: nobody is left to play,
+// even with play handed over.
+func TestStdinEndsWhileThePersonHoldsTheWheel(t *testing.T) {
+	h := startHeadless(t, &gridGame{}, &scriptBrain{loop: true, replies: []scripted{say("Looking.", "look", `{}`)}}, nil,
+		func(c *agent.Config) { c.KeepPlaying = true })
+	h.next("a step", func(ev map[string]any) bool { return ev["type"] == "step" })
+	io.WriteString(h.in, `{"cmd":"take_over","on":true}`+"\n")
+	h.next("the person plays", func(ev map[string]any) bool { return ev["state"] == "person_plays" })
+	h.in.Close()
+	h.next("the stop", func(ev map[string]any) bool {
+		return ev["state"] == "stopped" && strings.Contains(fmt.Sprint(ev["text"]), "stdin closed")
+	})
 }
