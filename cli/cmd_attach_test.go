@@ -111,3 +111,81 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 	}
 	return seen, nil
 }
+
+// `coplay attach --headless` moves and asks as the owner's stdin does: the move and the
+// question say they came via attach.
+func TestAttachHeadlessMovesAndAsks(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var (
+		once      sync.Once
+		attachWG  sync.WaitGroup
+		attachErr error
+		moved     *agent.Event
+		asked     *agent.Event
+		replied   bool
+	)
+	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit"}, func(ev agent.Event, send func(agent.Command)) {
+		switch {
+		case ev.Type == agent.EventState && ev.State == agent.Deciding:
+			once.Do(func() {
+				attachWG.Add(1)
+				go func() {
+					defer attachWG.Done()
+					attachErr = attachLines(data, `{"cmd":"play","tool":"observe_game"}`, `{"cmd":"ask","text":"what next?"}`)
+				}()
+			})
+		case ev.Type == agent.EventToolStart && ev.Call.By == agent.ByPerson:
+			moved = &ev
+		case ev.Type == agent.EventQuestion:
+			asked = &ev
+		case ev.Type == agent.EventReply:
+			replied = true
+			send(agent.Command{Cmd: agent.CmdStop})
+		}
+	})
+	attachWG.Wait()
+	if attachErr != nil {
+		t.Fatal(attachErr)
+	}
+	if moved == nil || moved.Via != "attach" || asked == nil || asked.Via != "attach" || !replied {
+		t.Fatalf("move %+v, question %+v, replied %v: want both via attach, and a reply", moved, asked, replied)
+	}
+}
+
+// attachLines runs `coplay attach --headless` in-process, sends lines once the state so
+// far has come, and detaches when the runner has taken them (a question's reply came).
+func attachLines(data string, lines ...string) error {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	stdin = inR
+	done := make(chan error, 1)
+	var errOut strings.Builder
+	go func() {
+		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	sent := false
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return fmt.Errorf("bad line %q: %v", sc.Text(), err)
+		}
+		if !sent {
+			sent = true
+			for _, l := range lines {
+				fmt.Fprintln(inW, l)
+			}
+		}
+		if ev.Type == agent.EventReply {
+			inW.Close() // detach
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		return fmt.Errorf("%v (stderr %s)", err, errOut.String())
+	}
+	return nil
+}
