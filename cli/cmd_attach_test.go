@@ -75,6 +75,26 @@ func TestAttachHeadlessApproves(t *testing.T) {
 // receives for the call id to be waiting, approves it, and reads on until the decision
 // comes back; it returns every event received.
 func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
+	approved := false
+	seen, err := attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			approved = true
+			send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, id))
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
+			detach()
+		}
+	})
+	if err == nil && !approved {
+		err = fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	return seen, err
+}
+
+// attachSession runs `coplay attach --headless` in-process on the notebook data,
+// handing each event it receives to on, which may send command lines and detach (end
+// the client's stdin); it returns every event received once the client has ended.
+func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	stdin = inR
@@ -87,27 +107,19 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 	var seen []agent.Event
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	approved, sawWaiting := false, false
+	send := func(line string) { fmt.Fprintln(inW, line) }
+	detach := func() { inW.Close() }
 	for sc.Scan() {
 		var ev agent.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			return seen, fmt.Errorf("bad line %q: %v", sc.Text(), err)
 		}
 		seen = append(seen, ev)
-		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
-			sawWaiting, approved = true, true
-			fmt.Fprintf(inW, `{"cmd":"decide","call_id":%q,"decision":"approve"}`+"\n", id)
-		}
-		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
-			inW.Close() // detach
-		}
+		on(ev, send, detach)
 	}
 	inW.Close()
 	if err := <-done; err != nil {
 		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
-	}
-	if !sawWaiting {
-		return seen, fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
 	}
 	return seen, nil
 }
@@ -132,7 +144,17 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 				attachWG.Add(1)
 				go func() {
 					defer attachWG.Done()
-					attachErr = attachLines(data, `{"cmd":"play","tool":"observe_game"}`, `{"cmd":"ask","text":"what next?"}`)
+					sent := false
+					_, attachErr = attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+						if !sent { // once the state so far has come
+							sent = true
+							send(`{"cmd":"play","tool":"observe_game"}`)
+							send(`{"cmd":"ask","text":"what next?"}`)
+						}
+						if ev.Type == agent.EventReply {
+							detach()
+						}
+					})
 				}()
 			})
 		case ev.Type == agent.EventToolStart && ev.Call.By == agent.ByPerson:
@@ -151,41 +173,4 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 	if moved == nil || moved.Via != "attach" || asked == nil || asked.Via != "attach" || !replied {
 		t.Fatalf("move %+v, question %+v, replied %v: want both via attach, and a reply", moved, asked, replied)
 	}
-}
-
-// attachLines runs `coplay attach --headless` in-process, sends lines once the state so
-// far has come, and detaches when the runner has taken them (a question's reply came).
-func attachLines(data string, lines ...string) error {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	stdin = inR
-	done := make(chan error, 1)
-	var errOut strings.Builder
-	go func() {
-		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
-		outW.Close()
-	}()
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	sent := false
-	for sc.Scan() {
-		var ev agent.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			return fmt.Errorf("bad line %q: %v", sc.Text(), err)
-		}
-		if !sent {
-			sent = true
-			for _, l := range lines {
-				fmt.Fprintln(inW, l)
-			}
-		}
-		if ev.Type == agent.EventReply {
-			inW.Close() // detach
-		}
-	}
-	inW.Close()
-	if err := <-done; err != nil {
-		return fmt.Errorf("%v (stderr %s)", err, errOut.String())
-	}
-	return nil
 }

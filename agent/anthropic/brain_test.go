@@ -273,34 +273,7 @@ func TestTemperatureSentWithoutThinking(t *testing.T) {
 	}
 }
 
-// A question from the person is asked with the same tools and tool_choice
-// {"type":"none"}: the cached prefix is kept, and Claude answers in words.
+// A question from the person keeps the tools and sets tool_choice none.
 func TestToolChoiceNoneKeepsTheTools(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"text": "Orbiting."}, {"text": "Because the market is there."}]}`, nil)
-	req := request(t)
-	if _, err := b.Next(context.Background(), req); err != nil {
-		t.Fatal(err)
-	}
-	req.ToolChoice = brain.ToolChoiceNone
-	reply, err := b.Next(context.Background(), req)
-	if err != nil || reply.Text != "Because the market is there." {
-		t.Fatalf("reply %+v, %v", reply, err)
-	}
-	raw := srv.RawRequests()
-	var before, asked struct {
-		Tools      json.RawMessage `json:"tools"`
-		ToolChoice json.RawMessage `json:"tool_choice"`
-	}
-	if err := json.Unmarshal(raw[0], &before); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw[1], &asked); err != nil {
-		t.Fatal(err)
-	}
-	if string(asked.ToolChoice) != `{"type":"none"}` || before.ToolChoice != nil {
-		t.Errorf("tool_choice: %s, before %s", asked.ToolChoice, before.ToolChoice)
-	}
-	if string(asked.Tools) != string(before.Tools) || len(asked.Tools) == 0 {
-		t.Errorf("the tools changed for the question")
-	}
+	braintest.ToolChoiceNone(t, kind.Opener(), request(t), `{"type":"none"}`)
 }

@@ -1,10 +1,8 @@
 package autopilot
 
 import (
-	"cmp"
 	"context"
 	"maps"
-	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent/brain"
@@ -21,11 +19,8 @@ func (b *Brain) answer(ctx context.Context, req brain.Request) (brain.Reply, err
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lines := []string{"I play by rules, with no language model, so I cannot read your question; here is what my rules say."}
-	if waiting := brain.Waiting(req.Messages); len(waiting) > 0 {
-		lines = append(lines, "My calls waiting their turn or your decision:")
-		for _, c := range waiting {
-			lines = append(lines, "- "+cmp.Or(c.Why, c.Tool+" "+string(c.Args)))
-		}
+	if waiting := brain.WaitingLines(req.Messages); waiting != nil {
+		lines = append(lines, waiting...)
 	} else {
 		w, err := b.read(ctx)
 		if err != nil {
@@ -52,9 +47,8 @@ func (b *Brain) answer(ctx context.Context, req brain.Request) (brain.Reply, err
 	for _, bl := range b.mem.blocks {
 		held = append(held, bl.reason)
 	}
-	sort.Strings(held)
-	if len(held) > 0 {
-		lines = append(lines, "What I leave alone for now: "+strings.Join(held, "; ")+".")
+	if s := brain.LeftAlone(held); s != "" {
+		lines = append(lines, s)
 	}
 	return brain.Reply{Text: strings.Join(lines, "\n")}, nil
 }

@@ -122,34 +122,7 @@ func checkCalls(t *testing.T, got, want []brain.ToolCall) {
 func fmtV(v any) string  { return fmt.Sprintf("%v %+v %s", v, v, v) }
 func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }
 
-// A question from the person is asked with the same tools and tool_choice "none": the
-// prefix is the cached one, and the model answers in words.
+// A question from the person keeps the tools and sets tool_choice none.
 func TestToolChoiceNoneKeepsTheTools(t *testing.T) {
-	srv, b, _ := script(t, `{"steps": [{"text": "Orbiting."}, {"text": "Because the market is there."}]}`, nil)
-	req := request(t)
-	if _, err := b.Next(context.Background(), req); err != nil {
-		t.Fatal(err)
-	}
-	req.ToolChoice = brain.ToolChoiceNone
-	reply, err := b.Next(context.Background(), req)
-	if err != nil || reply.Text != "Because the market is there." {
-		t.Fatalf("reply %+v, %v", reply, err)
-	}
-	raw := srv.RawRequests()
-	var before, asked struct {
-		Tools      json.RawMessage `json:"tools"`
-		ToolChoice json.RawMessage `json:"tool_choice"`
-	}
-	if err := json.Unmarshal(raw[0], &before); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw[1], &asked); err != nil {
-		t.Fatal(err)
-	}
-	if string(asked.ToolChoice) != `"none"` || before.ToolChoice != nil {
-		t.Errorf("tool_choice: %s, before %s", asked.ToolChoice, before.ToolChoice)
-	}
-	if string(asked.Tools) != string(before.Tools) || len(asked.Tools) == 0 {
-		t.Errorf("the tools changed for the question")
-	}
+	braintest.ToolChoiceNone(t, kind.Opener(), request(t), `"none"`)
 }

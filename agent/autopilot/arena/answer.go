@@ -1,9 +1,7 @@
 package arena
 
 import (
-	"cmp"
 	"maps"
-	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/agent/brain"
@@ -18,11 +16,8 @@ func (b *Brain) answer(req brain.Request) brain.Reply {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lines := []string{"I play the arena by rules, with no language model, so I cannot read your question; here is what my rules say."}
-	if waiting := brain.Waiting(req.Messages); len(waiting) > 0 {
-		lines = append(lines, "My calls waiting their turn or your decision:")
-		for _, c := range waiting {
-			lines = append(lines, "- "+cmp.Or(c.Why, c.Tool+" "+string(c.Args)))
-		}
+	if waiting := brain.WaitingLines(req.Messages); waiting != nil {
+		lines = append(lines, waiting...)
 	} else {
 		mem := b.mem // what a step would mark (a history read, a block gone stale) stays unmarked
 		mem.checked, mem.blocks = maps.Clone(b.mem.checked), maps.Clone(b.mem.blocks)
@@ -42,9 +37,8 @@ func (b *Brain) answer(req brain.Request) brain.Reply {
 	for _, bl := range b.mem.blocks {
 		held = append(held, bl.reason)
 	}
-	sort.Strings(held)
-	if len(held) > 0 {
-		lines = append(lines, "What I leave alone for now: "+strings.Join(held, "; ")+".")
+	if s := brain.LeftAlone(held); s != "" {
+		lines = append(lines, s)
 	}
 	return brain.Reply{Text: strings.Join(lines, "\n")}
 }
