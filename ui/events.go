@@ -250,8 +250,10 @@ func (m *Model) replayHistory(evs []agent.Event) {
 	}
 	m.replaying = true
 	for _, ev := range evs {
-		switch ev.Type {
-		case agent.EventToolStart, agent.EventUsage, agent.EventWaiting, agent.EventTextDelta:
+		switch {
+		case ev.Type == agent.EventToolStart && ev.Call != nil && ev.Call.By == agent.ByPerson:
+			// the person's own move: its start is where the log says it was theirs
+		case ev.Type == agent.EventToolStart, ev.Type == agent.EventUsage, ev.Type == agent.EventWaiting, ev.Type == agent.EventTextDelta:
 			continue // state of a run that is over
 		}
 		ev = clean(ev)
