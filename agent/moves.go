@@ -18,7 +18,11 @@ import (
 // in order, and, when questions is set, their questions (a question that came while the
 // model answered waits for the step boundary: not between the calls of a batch).
 func (r *Runner) servePerson(questions bool) {
-	for c, ok := r.person.nextMove(); ok && r.fatal == nil; c, ok = r.person.nextMove() {
+	for c, ok := r.person.nextMove(); ok; c, ok = r.person.nextMove() {
+		if r.fatal != nil {
+			r.person.dropped("") // the journal failed: nothing more is said or done
+			return
+		}
 		if r.faults.stopping || r.ctx.Err() != nil {
 			r.emitError("play %s: not played: the run stops", c.Tool)
 			continue
@@ -29,6 +33,8 @@ func (r *Runner) servePerson(questions bool) {
 	}
 	for q, ok := r.person.nextQuestion(); questions && ok; q, ok = r.person.nextQuestion() {
 		if r.faults.stopping || r.fatal != nil || r.ctx.Err() != nil {
+			r.emitAll(r.person.dropped("the run stops")) // nothing waits on: the waits end too
+			r.emitError("ask %q: not asked: the run stops", clip(oneLine(q), 60))
 			return
 		}
 		answerQuestion(r, q)
