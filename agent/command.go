@@ -190,8 +190,8 @@ type command struct {
 	// (ruleBook.unreadable), by its text rather than a rule.
 	unreadable bool
 	why        string // stop: why, when not the person ("stdin closed")
-	inEnded    bool   // Headless: stdin reached its end (deadline.go)
-	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
+	inEnded    bool   // league.Headless: stdin reached its end (deadline.go)
+	// orphaned: league.Headless: stdin has ended and the runner waits for a person, who can
 	// no longer answer (deadline.go)
 	orphaned bool
 	notice   string // Notice: a word for the journal and the screens (who connected)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // worldDiffShare is the largest share of the whole world that a list of changes may
@@ -64,7 +65,7 @@ func (p *prompter) input(step int, obs game.Observation, advice, triggers []stri
 // lines as they are now (a game's summary names what each line is about: a ship, a
 // contract) and the lines that went; the whole world when the changes are most of it.
 func worldChanges(prev, cur string, since int) string {
-	edits := diffLines(prev, cur)
+	edits := record.DiffLines(prev, cur)
 	if len(edits) == 0 {
 		return fmt.Sprintf("## World\n\nNo change since step %d.", since)
 	}

@@ -123,9 +123,9 @@ func (s *ReplayStep) Has(mark string) bool {
 	return false
 }
 
-// ReadReplay reads session s back step by step. A record whose data cannot be decoded
-// is left out; a journal with records missing (a damaged file) is an error, as for the
-// export.
+// ReadReplay reads session s back step by step. A record that cannot be read (its data
+// not of the journal's format, records missing from a damaged file) is an error naming
+// it, as for the export.
 func ReadReplay(s *notes.Session) (*Replay, error) {
 	info, err := s.Info()
 	if err != nil {
@@ -148,9 +148,9 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 		spend Spend
 	)
 	err = s.Records(1, func(rec notes.Record) error {
-		ev, ok := dec.event(rec)
-		if !ok {
-			return nil
+		ev, data, err := dec.decode(rec)
+		if err != nil {
+			return err
 		}
 		if ev.Type == EventStep {
 			out.Steps = append(out.Steps, ReplayStep{Step: ev.Step, Seq: ev.Seq, Time: ev.Time, Calls: []ReplayCall{}})
@@ -171,7 +171,10 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 			cur.Text = ev.Text
 		case EventProposed:
 			if ev.Call != nil {
-				c := ReplayCall{ID: ev.Call.ID, Tool: ev.Call.Tool, Args: ev.Call.Args, Problems: ev.Call.Problems, Simulation: ev.Call.Simulation, Kind: kindOf(rec.Data)}
+				c := ReplayCall{ID: ev.Call.ID, Tool: ev.Call.Tool, Args: ev.Call.Args, Problems: ev.Call.Problems, Simulation: ev.Call.Simulation}
+				if data.Call != nil {
+					c.Kind = data.Call.Kind // as journaled (the catalogue may have changed since)
+				}
 				calls[c.ID] = len(cur.Calls)
 				cur.Calls = append(cur.Calls, c)
 			}
@@ -186,7 +189,11 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 		case EventToolStart:
 			if c := ev.Call; c != nil && c.By == ByPerson {
 				moves[c.ID] = len(cur.Moves)
-				cur.Moves = append(cur.Moves, ReplayCall{ID: c.ID, Tool: c.Tool, Args: c.Args, Kind: kindOf(rec.Data), By: c.By})
+				m := ReplayCall{ID: c.ID, Tool: c.Tool, Args: c.Args, By: c.By}
+				if data.Call != nil {
+					m.Kind = data.Call.Kind
+				}
+				cur.Moves = append(cur.Moves, m)
 			}
 		case EventResult, EventOutcomeUnknown:
 			if i, ok := calls[rec.CallID]; ok {
@@ -237,17 +244,6 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 		}
 	}
 	return out, nil
-}
-
-// kindOf reads the kind a proposal was journaled with.
-func kindOf(data json.RawMessage) string {
-	var d struct {
-		Call struct {
-			Kind string `json:"kind"`
-		} `json:"call"`
-	}
-	_ = json.Unmarshal(data, &d)
-	return d.Call.Kind
 }
 
 // notesAt returns the notes and plan as they stood at the end of step.

@@ -2,11 +2,13 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // ResumeJournal is what a resumed run reads of its session's journal: its name, the
@@ -89,10 +91,16 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []playedMove
 		return out
 	}
 	var dec decoder
+	var bad unreadable
 	for _, rec := range recs {
-		ev, ok := dec.event(rec)
-		if !ok || rec.Step == 0 {
-			continue // an unreadable record costs the model one line of history, no more
+		ev, err := dec.event(rec)
+		if err != nil && !errors.Is(err, record.ErrNoBase) {
+			// An unreadable record costs the model one line of history, no more; the
+			// person is told.
+			bad.add(err)
+		}
+		if err != nil || rec.Step == 0 {
+			continue
 		}
 		st := steps[rec.Step]
 		if st == nil {
@@ -135,6 +143,9 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []playedMove
 				c.result = ev.Result
 			}
 		}
+	}
+	if bad.n > 0 {
+		evs = append(evs, bad.event("the model's history"))
 	}
 	order := make([]int, 0, len(steps))
 	for n := range steps {

@@ -10,7 +10,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
-// Runner is the play loop. Build one with New, start it with Run (or Headless), read its
+// Runner is the play loop. Build one with New, start it with Run (or through package league), read its
 // Events and Send it Commands from any goroutine.
 //
 // A turn is a series of steps. Each step observes the game, asks the Brain, validates

@@ -101,7 +101,7 @@ func attachSession(data string, on func(ev agent.Event, send func(string), detac
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
-		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
+		done <- execute([]string{"attach", "--headless", "--data", data}, outW, &errOut)
 		outW.Close()
 	}()
 	var seen []agent.Event

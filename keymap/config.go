@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/internal/infile"
 )
 
 // ConfigPath returns where the overrides file lives: keys.json in the coplay directory
@@ -25,11 +27,11 @@ func ConfigPath() (string, error) {
 // Load returns the default bindings with the overrides of the JSON file at path, an
 // object from action name to keys: {"approve": ["a", "y"], "veto": ["v"]}. A missing
 // file is no error: the defaults are returned. An unknown action name, an empty key
-// list, a key bound to two actions that are live at the same time, or malformed JSON
-// is an error that names the file.
+// list, a key bound to two actions that are live at the same time, malformed JSON, a
+// file over 1 MiB, or a FIFO, device or directory is an error that names the file.
 func Load(path string) (*KeyMap, error) {
 	km := Default()
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.Small)
 	if errors.Is(err, fs.ErrNotExist) {
 		return km, nil
 	}
