@@ -11,6 +11,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/brain"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // isMove matches the event of type t of the person's own move.
@@ -335,7 +336,7 @@ func TestResumeNeverReplaysAPersonsMove(t *testing.T) {
 	sess := newSession(t)
 	call := agent.Call{ID: "m1", Tool: "dig", Args: json.RawMessage(`{}`), By: agent.ByPerson}
 	data, _ := json.Marshal(map[string]any{"call": map[string]any{"tool": call.Tool, "args": call.Args, "by": call.By}})
-	if _, err := sess.Append(notes.Record{Type: notes.TypeStarted, Step: 1, CallID: "m1", Data: data}); err != nil {
+	if _, err := sess.Append(notes.Record{Type: record.TypeToolStart, Step: 1, CallID: "m1", Data: data}); err != nil {
 		t.Fatal(err)
 	}
 	g := &gridGame{}
