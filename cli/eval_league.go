@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,6 +60,8 @@ func (f leagueFlags) check(fromSpec string) error {
 		return usagef("--league plays new worlds from --seeds; --from plays one profile at a time from a session's step: use one of them")
 	case len(f.seats) > 0 && len(f.profiles) > 0:
 		return usagef("--seat names each seat and its profile; --profile seats profiles under names of their own: use one of them")
+	case slices.ContainsFunc(f.seats, func(s seatSpec) bool { return s.profile == personSeat }) || slices.Contains(f.profiles, personSeat):
+		return usagef("an eval plays its seats unattended, with nobody at the keyboard: a seat of the person's own (person) plays only under coplay run --seat NAME=person")
 	case len(f.seats) == 1:
 		return usagef("a league needs at least two seats, not one (--seat NAME=PROFILE again)")
 	case len(f.seats) == 0 && len(f.profiles) < 2:

@@ -99,7 +99,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's price: the catalogue's, or [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
-	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE or a config.toml profile (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
+	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE, a config.toml profile or person (a seat you play yourself) (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
 	o.drivers = addGameFlags(fs)
 	o.openers = o.drivers.openers()
@@ -395,6 +395,11 @@ func (p *play) adoptGame(o options, opened *game.Opened) error {
 // endpoint, wrapped with the profile's settings, and says which in the banner.
 func (p *play) openBrain(o *options, brainName string, opened *game.Opened) error {
 	switch brainName {
+	case personSeat:
+		// The person's own seat: no brain plays it (agent.Config.Person).
+		p.brain = agent.PersonBrain{}
+		p.banner = "your own seat on " + p.title + " · : plays a move, the seat bar shows what reaches you"
+		return nil
 	case "autopilot":
 		b, ok := autopilotFor(opened.Game) // the game before any wrapping
 		if !ok {
@@ -462,6 +467,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		Secrets:      append(secrets(), opened.Secrets...),
 		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,
+		Person:       o.brain == personSeat,
 	})
 	return pinMistake(err)
 }
@@ -560,6 +566,10 @@ func (o *options) brainKind() (string, error) {
 	switch {
 	case o.brain == "autopilot" || o.brain == "model":
 		return o.brain, nil
+	case o.brain == personSeat && o.seat != "":
+		return personSeat, nil
+	case o.brain == personSeat:
+		return "", usagef("--brain person is for a league's seat: --seat NAME=person (with another seat beside it)")
 	case strings.HasPrefix(o.brain, "script:"):
 		if strings.TrimPrefix(o.brain, "script:") == "" {
 			return "", usagef("--brain script:FILE needs the cassette's file after the colon")

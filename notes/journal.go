@@ -303,6 +303,11 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 			return nil
 		}
 		e.Started = r.Seq
+		if e.Proposed == 0 && e.Decision == 0 {
+			// Started with no proposal and no decision: the person's own move, decided
+			// by being played. Until its result it may have run.
+			e.Decision, e.Executes = r.Seq, true
+		}
 	case record.TypeResult, record.TypeOutcomeUnknown:
 		e.Result = r.Seq
 		stillOpen = false
