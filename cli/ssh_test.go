@@ -114,6 +114,7 @@ func waitFor(ctx context.Context, t *testing.T, s *sshScreen, sub string) {
 // panes and cannot decide; a steering key approves a call, with via naming ssh and
 // the key; connections are journaled as notices.
 func TestSSHWatchAndSteer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
