@@ -82,7 +82,7 @@ func TestTailReadersTellWhatTheyLeaveOut(t *testing.T) {
 		t.Errorf("the log says %q", last.Text)
 	}
 
-	steps, told := rebuildHistory(s, 8)
+	steps, _, told := rebuildHistory(s, 8)
 	if len(told) != 1 || !strings.Contains(told[0].Text, "journal record 8 (tool_result)") || !strings.HasSuffix(told[0].Text, "; left out of the model's history") {
 		t.Errorf("resuming told %+v", told)
 	}

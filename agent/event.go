@@ -47,6 +47,11 @@ const (
 	EventSampled     = EventType(record.TypeSampled)     // Sampling: the request's decision, then the model's answer
 	EventProgress    = EventType(record.TypeProgress)    // Progress: how far the running call has come
 	EventServerLog   = EventType(record.TypeServerLog)   // ServerLog: a log line of the game's server
+	// The person plays too (person.go): their own moves are tool_started and tool_result
+	// events whose Call.By is "person"; these say who plays and what they asked.
+	EventWheel    = EventType(record.TypeWheel)    // Plays says who plays now: "person" (the person holds the wheel: no model request, no autopilot step) or "agent"
+	EventQuestion = EventType(record.TypeQuestion) // Text is a question from the person to the agent, answered in words (a reply event)
+	EventReply    = EventType(record.TypeReply)    // Text is the agent's answer in words to the person's question
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -61,7 +66,8 @@ type Event struct {
 	Seat string `json:"seat,omitempty"`
 
 	Text string `json:"text,omitempty"`
-	// Via says where advice was given (EventAdvice), as Decision.Via does for a
+	// Via says where advice was given (EventAdvice), a question asked (EventQuestion)
+	// or the person's own move played (its EventToolStart), as Decision.Via does for a
 	// decision: "screen", "stdin", "attach", "ssh:KEY". Empty in older journals.
 	Via         string            `json:"via,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
@@ -80,7 +86,17 @@ type Event struct {
 	Sampling    *Sampling         `json:"sampling,omitempty"`     // EventSampling, EventSampled
 	Progress    *Progress         `json:"progress,omitempty"`     // EventProgress
 	ServerLog   *game.LogLine     `json:"server_log,omitempty"`   // EventServerLog
+	Plays       string            `json:"plays,omitempty"`        // EventWheel: PlaysPerson or PlaysAgent
 }
+
+// Who plays, as EventWheel says.
+const (
+	PlaysPerson = "person" // the person holds the wheel: the agent neither asks its model nor steps
+	PlaysAgent  = "agent"  // the agent plays (the person may still play moves of their own)
+)
+
+// ByPerson is Call.By and Decision.By for what the person did themselves.
+const ByPerson = record.ByPerson
 
 // Call is a tool call as the person sees it.
 type Call struct {
@@ -97,6 +113,10 @@ type Call struct {
 	// as it is when its turn comes (earlier calls of the step have not run yet). When it
 	// comes, a decision follows, or tool_updated with needs_ok true if the person decides.
 	Deferred bool `json:"deferred,omitempty"`
+	// By is "person" on the tool_started and tool_result of the person's own move (the
+	// play command): nobody proposed it and nobody decided it. Empty for the model's
+	// calls.
+	By string `json:"by,omitempty"`
 }
 
 // Verdict is a decision about a call.
@@ -159,6 +179,11 @@ const (
 	// resume. Text says why the turn ended.
 	Idle    State = "idle"
 	Stopped State = "stopped"
+	// PersonPlays means the person holds the wheel (take_over, or a league seat of
+	// the person's): no model request and no autopilot step until it is handed back.
+	// The world is still observed, triggers still arrive, moves and questions are
+	// taken at once.
+	PersonPlays State = "person_plays"
 )
 
 // CommandType names a command to the runner.
@@ -186,6 +211,15 @@ const (
 	// CmdAnswer answers a game's question (ID, Action accept|decline|cancel, Content for
 	// an accepted form) or sampling request (accept|decline): see ask.go.
 	CmdAnswer CommandType = "answer"
+	// CmdPlay is the person's own move (Tool, Args, Force): validated like an edit,
+	// then run through the same path as an approved call, with no proposal and no
+	// decision; a deny rule refuses it unless Force. See person.go.
+	CmdPlay CommandType = "play"
+	// CmdTakeOver takes the wheel (On true: no model request, no autopilot step) or
+	// hands it back (false).
+	CmdTakeOver CommandType = "take_over"
+	// CmdAsk asks the agent a question (Text), answered in words with no call.
+	CmdAsk CommandType = "ask"
 )
 
 // Command is an instruction from the person to the runner.
@@ -199,7 +233,8 @@ type Command struct {
 	Tool     string          `json:"tool,omitempty"`
 	Allow    bool            `json:"allow,omitempty"`
 	Rule     string          `json:"rule,omitempty"`
-	On       bool            `json:"on,omitempty"`      // keep_playing
+	On       bool            `json:"on,omitempty"`      // keep_playing, take_over
+	Force    bool            `json:"force,omitempty"`   // play: despite a deny rule
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields

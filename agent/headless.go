@@ -23,5 +23,5 @@ func (in Input) EndInput() error { return in.r.enqueue(command{inEnded: true}) }
 func (in Input) Orphan() error { return in.r.enqueue(command{orphaned: true}) }
 
 // NeedsPerson reports whether a state is one in which the run waits for a person
-// (a decision, advice after a turn, or a resume).
-func NeedsPerson(s State) bool { return s == Idle || s == Deciding || s == Paused }
+// (a decision, advice after a turn, a resume, or their own moves: they hold the wheel).
+func NeedsPerson(s State) bool { return s == Idle || s == Deciding || s == Paused || s == PersonPlays }

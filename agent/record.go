@@ -49,7 +49,14 @@ func (c *recorder) encode(ev *Event) (notes.Record, error) {
 		if x := ev.Decision; x != nil {
 			d.Decision = &record.Decision{Decision: string(x.Decision), Reason: x.Reason, Args: x.Args, By: x.By, Via: x.Via}
 		}
-	case EventToolStart, EventOutcomeUnknown:
+	case EventToolStart:
+		// The call id names its proposal (record.Encode keeps nothing), except for the
+		// person's own move, which nobody proposed: its start carries the call and where
+		// it was played.
+		if c := ev.Call; c != nil && c.By != "" {
+			d.Call, d.Via = &record.Call{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, By: c.By}, ev.Via
+		}
+	case EventOutcomeUnknown:
 		// The call id says it all (record.Encode keeps nothing).
 	case EventObservation:
 		if ev.Observation != nil {
@@ -75,7 +82,7 @@ func (c *recorder) encode(ev *Event) (notes.Record, error) {
 // eventData puts the event's own values in d, each as its JSON (record.Encode keeps
 // those of them the record's type has).
 func eventData(ev *Event, d *record.Data) error {
-	d.Via, d.State, d.Rules = ev.Via, string(ev.State), ev.Rules
+	d.Via, d.State, d.Rules, d.Plays = ev.Via, string(ev.State), ev.Rules, ev.Plays
 	if c := ev.Call; c != nil {
 		d.Call = &record.Call{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why}
 		if len(c.Problems) > 0 {
@@ -417,7 +424,7 @@ func (d *decoder) read(rec notes.Record) (Event, record.Data, error) {
 		ev.Decision = &Decision{CallID: rec.CallID, Decision: Verdict(x.Decision), Reason: x.Reason, Args: x.Args, By: x.By, Rule: x.Rule, Via: x.Via}
 		return ev, data, nil
 	}
-	ev.Text, ev.Via, ev.State, ev.Rules = data.Text, data.Via, State(data.State), data.Rules
+	ev.Text, ev.Via, ev.State, ev.Rules, ev.Plays = data.Text, data.Via, State(data.State), data.Rules, data.Plays
 	var errs []error
 	add := func(err error) {
 		if err != nil {
@@ -495,7 +502,7 @@ func (d *decoder) read(rec notes.Record) (Event, record.Data, error) {
 // callFrom is the call a record carries, with the record's call id. Its kind is left to
 // the catalogue.
 func callFrom(id string, c *record.Call) (Call, error) {
-	out := Call{ID: id, Tool: c.Tool, Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why}
+	out := Call{ID: id, Tool: c.Tool, Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why, By: c.By}
 	if err := unmarshalRaw(c.Problems, &out.Problems); err != nil {
 		return out, fmt.Errorf("call problems: %w", err)
 	}

@@ -23,7 +23,8 @@ func (r *Runner) recover() error {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
 	r.emit(r.tools.notesEvent())
-	steps, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	steps, moves, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	r.prompt.moves = append(r.prompt.moves, moves...)
 	r.emitAll(evs)
 	for _, st := range steps {
 		r.prompt.hist.add(st)
@@ -47,6 +48,11 @@ func (r *Runner) recover() error {
 			call.ID, call.Tool, call.Args)
 		res := game.Result{Unknown: true}
 		r.emit(Event{Type: EventOutcomeUnknown, Call: &call, Result: &res})
+		if call.By == ByPerson {
+			// The person's own move: the model reads it as theirs, never as its call
+			// (rebuildHistory has put it among the moves, its outcome unknown).
+			continue
+		}
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
 		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
 			text: outcome{result: &res, crashed: true}.text()})
@@ -121,14 +127,15 @@ func proposedCall(j CallJournal, reg *game.Registry, dec notes.Record) (Call, er
 	recs, err := j.CallRecords(dec.CallID)
 	errs := []error{err}
 	for _, rec := range recs {
-		if rec.Type == record.TypeProposed {
+		if rec.Type == record.TypeProposed || rec.Type == record.TypeToolStart && len(rec.Data) > 0 {
+			// A proposal, or the start of the person's own move (it has none).
 			c, err := proposalOf(rec)
 			call, errs = c, append(errs, err)
 		}
 	}
 	d, err := dec.Decode()
 	errs = append(errs, err)
-	if err == nil && Verdict(d.Decision.Decision) == Edit && len(d.Decision.Args) > 0 {
+	if err == nil && d.Decision != nil && Verdict(d.Decision.Decision) == Edit && len(d.Decision.Args) > 0 {
 		call.Args = d.Decision.Args
 	}
 	if t, err := reg.Lookup(call.Tool); err == nil {

@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/keymap"
@@ -16,16 +17,34 @@ import (
 	"github.com/coplayhq/coplay/ui"
 )
 
-func init() {
-	commands["play"] = command{summary: "start the companion screen (the default)", run: runPlay}
+func init() { addCommand(newPlayCmd) }
+
+// playLong is what `coplay play --help` says above the flags.
+const playLong = "usage: coplay [play] [flags]            play a new session in the companion screen\n" +
+	"       coplay [play] --resume [NAME]    go on with a session (the newest without NAME)\n\n" +
+	"`coplay --help` lists the other commands."
+
+// newPlayCmd is `coplay play`, which `coplay` with no command runs too.
+func newPlayCmd() *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "start the companion screen (the default)",
+		Long:  playLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runPlay(o, cmd.Flags(), pos, commandLine(cmd), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+		ValidArgsFunction: completeResume,
+	}
+	o.register(cmd.Flags())
+	return cmd
 }
 
 // runPlay starts the companion screen: a new session, or with --resume the named (or
-// newest) one; a league with --seat, or when what is resumed is one.
-func runPlay(args []string, stdout, stderr io.Writer) error {
-	var o options
-	fs := playFlagSet(stderr)
-	resume, err := o.parseSession(fs, args, stdout)
+// newest) one; a league with --seat, or when what is resumed is one. o holds the flags parsed on fs, pos the positional arguments, args the
+// whole command line (for the line that resumes).
+func runPlay(o options, fs *pflag.FlagSet, pos, args []string, stdout, stderr io.Writer) error {
+	resume, err := o.parseSession(fs, pos)
 	if err != nil {
 		return err
 	}
@@ -82,19 +101,6 @@ func playScreen(o options, resume string, again func(session string) string, adv
 	return errors.Join(uiErr, runErr, t.Close())
 }
 
-// playFlagSet is the flag set of the screen (`coplay`, `coplay play`), whose help says
-// how it is called before its flags.
-func playFlagSet(stderr io.Writer) *flag.FlagSet {
-	fs := newFlagSet("coplay", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: coplay [play] [flags]            play a new session in the companion screen")
-		fmt.Fprintln(fs.Output(), "       coplay [play] --resume [NAME]    go on with a session (the newest without NAME)")
-		fmt.Fprintln(fs.Output(), "\n`coplay --help` lists the other commands.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
 // needTerminal fails when the screen has no terminal to draw on: Bubble Tea uses
 // standard input when it is one, else /dev/tty.
 func needTerminal() error {
@@ -108,16 +114,11 @@ func needTerminal() error {
 	return errors.New("the screen needs a terminal and none is attached: use `coplay run --headless` to play without one")
 }
 
-// parseSession parses the flags of a command that plays a session (play, run) into o,
-// after registering them on fs (which may hold the command's own flags too), and applies
-// the config file. It returns the session named to resume, "" for none: one positional
-// argument is allowed, and only with --resume.
-func (o *options) parseSession(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
-	o.register(fs)
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return "", err
-	}
+// parseSession applies the config file to the options of a command that plays a
+// session (play, run), parsed on fs, and reads its positional arguments pos. It returns
+// the session named to resume, "" for none: one positional argument is allowed, and
+// only with --resume.
+func (o *options) parseSession(fs *pflag.FlagSet, pos []string) (string, error) {
 	if err := applyConfig(o, fs); err != nil {
 		return "", err
 	}

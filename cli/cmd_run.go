@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/secret"
 )
@@ -13,18 +16,32 @@ import (
 // stdin is where the headless runner reads commands; tests replace it.
 var stdin io.Reader = os.Stdin
 
-func init() {
-	commands["run"] = command{summary: "play without a screen: JSON events out, JSON commands in (docs/PROTOCOL.md)", run: runHeadless}
+func init() { addCommand(newRunCmd) }
+
+// newRunCmd is `coplay run`, the headless runner.
+func newRunCmd() *cobra.Command {
+	var o options
+	var steps int
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "play without a screen: JSON events out, JSON commands in (docs/PROTOCOL.md)",
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runHeadless(o, cmd.Flags(), pos, &steps, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+		ValidArgsFunction: completeResume,
+	}
+	fs := cmd.Flags()
+	fs.Bool("headless", true, "play without a screen (the only mode of run)")
+	fs.IntVar(&steps, "steps", 0, "stop after `n` steps (0 = until stopped)")
+	o.register(fs)
+	return cmd
 }
 
 // runHeadless plays with events as JSON lines on stdout and commands as JSON lines on
 // stdin. The screen's --headless flag is accepted for clarity; run is always headless.
-func runHeadless(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
-	fs.Bool("headless", true, "play without a screen (the only mode of run)")
-	steps := fs.Int("steps", 0, "stop after `n` steps (0 = until stopped)")
-	var o options
-	resume, err := o.parseSession(fs, args, stdout)
+// o holds the flags parsed on fs, pos the positional arguments.
+func runHeadless(o options, fs *pflag.FlagSet, pos []string, steps *int, stdout, stderr io.Writer) error {
+	resume, err := o.parseSession(fs, pos)
 	if err != nil {
 		return err
 	}

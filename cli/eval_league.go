@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,6 +60,8 @@ func (f leagueFlags) check(fromSpec string) error {
 		return usagef("--league plays new worlds from --seeds; --from plays one profile at a time from a session's step: use one of them")
 	case len(f.seats) > 0 && len(f.profiles) > 0:
 		return usagef("--seat names each seat and its profile; --profile seats profiles under names of their own: use one of them")
+	case slices.ContainsFunc(f.seats, func(s seatSpec) bool { return s.profile == personSeat }) || slices.Contains(f.profiles, personSeat):
+		return usagef("an eval plays its seats unattended, with nobody at the keyboard: a seat of the person's own (person) plays only under coplay run --seat NAME=person")
 	case len(f.seats) == 1:
 		return usagef("a league needs at least two seats, not one (--seat NAME=PROFILE again)")
 	case len(f.seats) == 0 && len(f.profiles) < 2:
@@ -105,11 +108,7 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 
 // checkLeagueSeats asks the game's league whether it takes seats (names and count).
 func checkLeagueSeats(ctx context.Context, gameName string, seats []string) error {
-	_, gfs, err := driverFlags(gameName, nil)
-	if err == nil {
-		_, err = gfs.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats)
-	}
-	if err != nil {
+	if _, err := game.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats); err != nil {
 		// Only the command line is checked here (the seats' names and count, the
 		// game's flags): a mistake in it.
 		return usagef("%v", err)
@@ -220,19 +219,15 @@ func playEvalLeague(seats []evalSeat, file *config.File, w evalWorld, steps, par
 // openLeagueEpisode opens the world of seed with seats in their order, and each seat's
 // game and brain.
 func openLeagueEpisode(ctx context.Context, seats []evalSeat, file *config.File, w evalWorld, seed int64) (*eval.LeagueSetup, error) {
-	args := []string{"--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(w.speed, 'g', -1, 64)}
+	opts := game.Values{"seed": seed, "speed": w.speed}
 	if w.game == "universe" {
-		args = append(args, "--no-rate-limit") // as eval's single universe: the brain sets the pace
-	}
-	_, gfs, err := driverFlags(w.game, args)
-	if err != nil {
-		return nil, err
+		opts["no-rate-limit"] = true // as eval's single universe: the brain sets the pace
 	}
 	names := make([]string, len(seats))
 	for i, s := range seats {
 		names[i] = s.name
 	}
-	l, err := gfs.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv}, names)
+	l, err := game.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv, Options: opts}, names)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,10 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
+// personSeat is the PROFILE of a seat the person plays themselves (--seat Me=person): no
+// model and no autopilot; the seat plays only the person's moves.
+const personSeat = "person"
+
 // seatSpec is one --seat NAME=PROFILE.
 type seatSpec struct{ name, profile string }
 
@@ -24,6 +28,9 @@ func (l *seatList) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Type names the flag's kind for pflag.
+func (l *seatList) Type() string { return "seat" }
 
 // Set reads one NAME=PROFILE. The names are checked together (game.CheckSeats) once
 // every seat is known.
@@ -105,7 +112,8 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 // takeProfile makes what spec names play, whatever brain, model or preset o held: it
 // is where a seat's PROFILE (--seat NAME=PROFILE, eval's --profile) is read, so a new
 // kind of player is one more case here. script:FILE is a cassette (as --brain
-// script:FILE plays it, with no profile); anything else is a profile of the config file
+// script:FILE plays it, with no profile); person is a seat the person plays themselves;
+// anything else is a profile of the config file
 // (autopilot among them), applied as --profile is, filling what given (the flags set)
 // leaves.
 func (o *options) takeProfile(file *config.File, spec string, given map[string]bool) error {
@@ -114,8 +122,8 @@ func (o *options) takeProfile(file *config.File, spec string, given map[string]b
 	delete(given, "model")
 	delete(given, "preset")
 	given["profile"] = true
-	if strings.HasPrefix(spec, "script:") {
-		o.brain = spec
+	if strings.HasPrefix(spec, "script:") || spec == personSeat {
+		o.brain = spec // a cassette, or nobody but the person
 		given["brain"] = true
 	} else {
 		o.pr.spec = spec

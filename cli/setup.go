@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
@@ -64,7 +65,7 @@ type options struct {
 
 	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
 	// driver opens its game once they are parsed.
-	drivers *game.FlagSet
+	drivers *gameFlags
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
 	steer   steerOptions   // notifications and SSH (steer.go)
@@ -78,7 +79,8 @@ type options struct {
 	given map[string]bool
 }
 
-func (o *options) register(fs *flag.FlagSet) {
+// register adds the flags of a command that plays (play, run) to fs, bound to o.
+func (o *options) register(fs *pflag.FlagSet) {
 	o.steer.register(fs)
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
@@ -97,10 +99,10 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's price: the catalogue's, or [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
-	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE or a config.toml profile (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
+	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE, a config.toml profile or person (a seat you play yourself) (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
-	o.drivers = game.NewFlagSet(fs)
-	o.openers = o.drivers.AddDrivers()
+	o.drivers = addGameFlags(fs)
+	o.openers = o.drivers.openers()
 	o.registerProfile(fs)
 }
 
@@ -393,6 +395,11 @@ func (p *play) adoptGame(o options, opened *game.Opened) error {
 // endpoint, wrapped with the profile's settings, and says which in the banner.
 func (p *play) openBrain(o *options, brainName string, opened *game.Opened) error {
 	switch brainName {
+	case personSeat:
+		// The person's own seat: no brain plays it (agent.Config.Person).
+		p.brain = agent.PersonBrain{}
+		p.banner = "your own seat on " + p.title + " · : plays a move, the seat bar shows what reaches you"
+		return nil
 	case "autopilot":
 		b, ok := autopilotFor(opened.Game) // the game before any wrapping
 		if !ok {
@@ -460,6 +467,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		Secrets:      append(secrets(), opened.Secrets...),
 		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,
+		Person:       o.brain == personSeat,
 	})
 	return pinMistake(err)
 }
@@ -558,6 +566,10 @@ func (o *options) brainKind() (string, error) {
 	switch {
 	case o.brain == "autopilot" || o.brain == "model":
 		return o.brain, nil
+	case o.brain == personSeat && o.seat != "":
+		return personSeat, nil
+	case o.brain == personSeat:
+		return "", usagef("--brain person is for a league's seat: --seat NAME=person (with another seat beside it)")
 	case strings.HasPrefix(o.brain, "script:"):
 		if strings.TrimPrefix(o.brain, "script:") == "" {
 			return "", usagef("--brain script:FILE needs the cassette's file after the colon")

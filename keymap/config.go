@@ -122,6 +122,7 @@ var actionScopes = map[string][]string{
 	"answer_accept": {scopeForm}, "answer_decline": {scopeForm}, "answer_cancel": {scopeForm},
 	"choose": {scopeForm}, "choose_back": {scopeForm}, "fill": {scopeForm}, "open_url": {scopeForm},
 	"unfold": {scopeScreen}, "pause": {scopeScreen}, "keep_playing": {scopeScreen}, "advise": {scopeScreen},
+	"take_wheel": {scopeScreen}, "move": {scopeScreen}, "complete": {scopeInput},
 	"send": {scopeInput}, "submit": {scopeInput},
 	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp, scopeView},
 	"scroll_up": {scopeScreen, scopeView}, "scroll_down": {scopeScreen, scopeView}, "follow": {scopeScreen},

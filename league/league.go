@@ -27,6 +27,7 @@ package league
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -180,3 +181,15 @@ func (e *RouteError) Error() string { return e.err.Error() }
 
 // Unwrap returns the refusal's cause.
 func (e *RouteError) Unwrap() error { return e.err }
+
+// Preview previews the person's move at seat (see agent.Runner.Preview): its problems,
+// else its dry run; an unknown seat is a problem of its own.
+func (l *League) Preview(ctx context.Context, seat, tool string, args json.RawMessage) agent.MovePreview {
+	s, err := l.seat(seat)
+	if err != nil {
+		return agent.MovePreview{Problems: []game.Problem{{Path: "seat", Expected: "a seat of the league (" + l.names() + ")", Got: fmt.Sprintf("%q", seat)}}}
+	}
+	return s.Runner.Preview(ctx, s.Name, tool, args)
+}
+
+var _ agent.Previewer = (*League)(nil)

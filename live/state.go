@@ -31,7 +31,7 @@ type stickyKey struct {
 var sticky = []agent.EventType{
 	agent.EventStarted, agent.EventObservation, agent.EventStep, agent.EventNotes,
 	agent.EventUsage, agent.EventState, agent.EventRules, agent.EventCatalog,
-	agent.EventKeepPlaying, agent.EventWaiting, agent.EventNotice,
+	agent.EventKeepPlaying, agent.EventWaiting, agent.EventNotice, agent.EventWheel,
 }
 
 func newState() state {

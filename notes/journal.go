@@ -303,6 +303,11 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 			return nil
 		}
 		e.Started = r.Seq
+		if e.Proposed == 0 && e.Decision == 0 {
+			// Started with no proposal and no decision: the person's own move, decided
+			// by being played. Until its result it may have run.
+			e.Decision, e.Executes = r.Seq, true
+		}
 	case record.TypeResult, record.TypeOutcomeUnknown:
 		e.Result = r.Seq
 		stillOpen = false
@@ -608,6 +613,12 @@ type Batch struct {
 	// State, when non-nil, replaces the game's saved state. It is written only when it
 	// differs from the saved one (compared by hash), compressed.
 	State []byte
+	// History puts State into the state history, as a commit that begins a step does,
+	// keyed by this commit's first record (so it needs one; without records it is
+	// ignored). A writer that keeps its state without steps (a served world) sets it
+	// every so often: a save outside the history is kept as its changes from the
+	// history's newest, which cost more to find the further the state has moved on.
+	History bool
 }
 
 // Commit appends b's records in order (assigning their Seq, and Time where zero) and
@@ -657,7 +668,7 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 			if len(recs) > 0 {
 				key = recs[0].Seq
 			}
-			step := false // a commit that begins a step: its save goes into the history
+			step := b.History && len(recs) > 0 // a commit that begins a step: its save goes into the history
 			for _, r := range recs {
 				step = step || r.Type == record.TypeStep
 			}

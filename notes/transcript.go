@@ -39,6 +39,7 @@ type stepView struct {
 	other         []Record // rendered one by one, in journal order
 	triggers      []string // what woke the agent, a line each
 	waits         []string // the runner's waits and their ends, a line each
+	asked         []string // the person's questions and the agent's answers, a line each
 	book          bookkeeping
 }
 
@@ -51,7 +52,9 @@ type callView struct {
 	started  bool
 	result   map[string]json.RawMessage // the result's fields
 	unknown  bool
-	earlier  bool // not proposed in this step
+	earlier  bool   // not proposed in this step
+	person   bool   // the person's own move: nobody proposed it, nobody decided it
+	via      string // where the person played it
 }
 
 // bookkeeping counts the records the transcript summarises.
@@ -134,6 +137,10 @@ func (t *transcript) add(r Record) {
 		}
 	case record.TypeWaiting:
 		st.waits = append(st.waits, waitLine(d.Text, d.Wait))
+	case record.TypeQuestion:
+		st.asked = append(st.asked, "? **The person asked**: "+oneLine(d.Text))
+	case record.TypeReply:
+		st.asked = append(st.asked, "**The agent answered**: "+oneLine(d.Text))
 	case record.TypeToolUpdated:
 		if c := st.byID[r.CallID]; c != nil && r.CallID != "" {
 			c.updated(d.Call)
@@ -159,6 +166,11 @@ func (t *transcript) add(r Record) {
 		case record.TypeToolStart:
 			c.started = true
 			st.book.started++
+			if c.proposal == nil && d.Call != nil {
+				// The person's own move carries its call on its start.
+				c.proposal = d.Call
+				c.person, c.earlier, c.via = d.Call.By == record.ByPerson, false, d.Via
+			}
 		case record.TypeResult:
 			if c.proposal == nil {
 				// Format 1 repeated the call in its result.
@@ -234,6 +246,9 @@ func (t *transcript) flush() {
 	}
 	for _, tr := range st.triggers {
 		fmt.Fprintf(w, "- ↯ %s\n", tr)
+	}
+	for _, l := range st.asked {
+		fmt.Fprintf(w, "- %s\n", l)
 	}
 	for _, l := range st.waits {
 		fmt.Fprintf(w, "- ~ %s\n", l)
@@ -473,6 +488,12 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 		fmt.Fprintf(w, "; dry run%s: %s", when, oneLine(sim.Summary))
 		if sim.Fails && !strings.HasPrefix(sim.Summary, "would fail") {
 			w.WriteString(" (would fail)")
+		}
+	}
+	if c.person {
+		w.WriteString(" — **played by the person**")
+		if c.via != "" {
+			fmt.Fprintf(w, " (via %s)", c.via)
 		}
 	}
 	if d := c.decision; d != nil && !routine {

@@ -41,6 +41,7 @@ const (
 	rulesDialog
 	detailDialog // the whole view of a call or a log entry (detail.go)
 	legendDialog // the map's legend (legend.go)
+	moveDialog   // the person's own move (move.go)
 )
 
 // callDialog is a dialog about one pending call. When the call is decided or changed

@@ -37,6 +37,9 @@ var eventHandlers = map[agent.EventType]func(*Model, *seatView, agent.Event){
 	agent.EventLoop:        func(m *Model, v *seatView, ev agent.Event) { v.log.add(kindError, "loop: "+ev.Text) }, // a call repeated, answered the same
 	agent.EventKeepPlaying: func(m *Model, v *seatView, ev agent.Event) { v.run.keepPlayingNow(ev, &v.log) },
 	agent.EventCatalog:     func(m *Model, v *seatView, ev agent.Event) { v.run.catalogNow(ev, &v.log) },
+	agent.EventWheel:       onWheel,
+	agent.EventQuestion:    onQuestion,
+	agent.EventReply:       onReply,
 	// the model's turn
 	agent.EventStep:      onStep,
 	agent.EventTextDelta: func(m *Model, v *seatView, ev agent.Event) { v.log.delta(ev.Text) },
@@ -165,8 +168,15 @@ func onDecision(m *Model, v *seatView, ev agent.Event) {
 	}
 }
 
-// onToolStart moves a call from pending to running.
+// onToolStart moves a call from pending to running; the person's own move is logged as
+// theirs as it starts.
 func onToolStart(m *Model, v *seatView, ev agent.Event) {
+	if c := ev.Call; c != nil && c.By == agent.ByPerson {
+		v.calls.tools[c.ID] = c.Tool
+		v.calls.executing[c.ID] = c.Tool
+		v.calls.logCall(&v.log, c.ID, kindAdvice, whoSaid(m, ev.Via, "you play", "played")+": "+c.Tool+" "+readableJSON(c.Args))
+		return
+	}
 	if ev.Call != nil {
 		v.calls.executing[ev.Call.ID] = ev.Call.Tool
 		m.takenElsewhere(v, ev.Call.ID, "started running")
@@ -205,17 +215,7 @@ func onAdvice(m *Model, v *seatView, ev agent.Event) {
 	if m.advice.echoed(ev.Text) {
 		return
 	}
-	who := "you"
-	switch {
-	case ev.Via == "" || ev.Via == "screen" && !m.info.Attached:
-	case ev.Via == "screen":
-		who = "advice (on the other screen)"
-	case ev.Via == "attach":
-		who = "advice (on an attached screen)"
-	default:
-		who = "advice (on " + ev.Via + ")" // ssh:KEY, stdin
-	}
-	v.log.add(kindAdvice, who+": "+ev.Text)
+	v.log.add(kindAdvice, whoSaid(m, ev.Via, "you", "advice")+": "+ev.Text)
 	v.notes.queued = append(v.notes.queued, ev.Text)
 }
 
@@ -250,8 +250,10 @@ func (m *Model) replayHistory(evs []agent.Event) {
 	}
 	m.replaying = true
 	for _, ev := range evs {
-		switch ev.Type {
-		case agent.EventToolStart, agent.EventUsage, agent.EventWaiting, agent.EventTextDelta:
+		switch {
+		case ev.Type == agent.EventToolStart && ev.Call != nil && ev.Call.By == agent.ByPerson:
+			// the person's own move: its start is where the log says it was theirs
+		case ev.Type == agent.EventToolStart, ev.Type == agent.EventUsage, ev.Type == agent.EventWaiting, ev.Type == agent.EventTextDelta:
 			continue // state of a run that is over
 		}
 		ev = clean(ev)

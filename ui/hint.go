@@ -29,6 +29,9 @@ type situation struct {
 	// In a league: the focused seat, and whether another seat waits for the person.
 	seat       string
 	othersWait bool
+	// ownSeat: the focused seat is the person's own (--seat NAME=person): there is no
+	// agent to hand the wheel to.
+	ownSeat bool
 }
 
 // nextMoves is the hint's lead and its keys for s.
@@ -50,12 +53,18 @@ func nextMoves(km *keymap.KeyMap, s situation) (string, []key.Binding) {
 	case s.calls:
 		return "decide the call above:", []key.Binding{one(km.Approve, "approve"), one(km.Veto, "veto"), one(km.Edit, "edit"),
 			one(km.Details, "see it whole"), one(km.Advise, "advise"), help}
+	case s.state == agent.PersonPlays && s.ownSeat:
+		return "your seat:", []key.Binding{one(km.Move, "your move"), one(km.Details, "read the log whole"),
+			one(km.Legend, "map legend"), help}
+	case s.state == agent.PersonPlays:
+		return "you hold the wheel:", []key.Binding{one(km.Move, "your move"), one(km.TakeWheel, "hand it back"),
+			one(km.Advise, "ask ?…"), one(km.Details, "read the log whole"), help}
 	case resumable(s.state):
 		return "the agent waits for you:", []key.Binding{one(km.Pause, "resume"), one(km.Advise, "advise"),
-			one(km.Details, "read the log whole"), help}
+			one(km.Move, "your move"), one(km.Details, "read the log whole"), help}
 	}
 	return "the agent plays:", []key.Binding{one(km.Advise, "advise"), one(km.Pause, "pause"),
-		one(km.Details, "read the log whole"), one(km.Legend, "map legend"), help}
+		one(km.Move, "your move"), one(km.Details, "read the log whole"), one(km.Legend, "map legend"), help}
 }
 
 // one is b with help for the hint: its first key only ("/", not "/ or tab"; an arrow

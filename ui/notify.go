@@ -214,6 +214,12 @@ func needOf(l *seatView) (key, text string) {
 		return fmt.Sprintf("decide:%d", step), "waiting for your decision: " + what
 	case agent.Idle:
 		return fmt.Sprintf("idle:%d", step), "the agent waits for your advice"
+	case agent.PersonPlays:
+		// The person plays this seat: what the game sends it is theirs to answer, and
+		// calls them as a call waiting would.
+		if l.trigger != "" {
+			return fmt.Sprintf("trigger:%d", l.triggerSeq), "for you: " + l.trigger
+		}
 	case agent.Paused, agent.Stopped:
 		if l.run.state == agent.Paused && l.loopText != "" {
 			return fmt.Sprintf("loop:%d", step), "the agent is stuck: " + l.loopText

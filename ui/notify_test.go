@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // called says whether cmd makes a notification.
@@ -85,5 +86,21 @@ func TestNeededNamesWhatWaits(t *testing.T) {
 	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
 	if k, text := m.needed(); k != "cap:4" || !strings.Contains(text, "cost cap") {
 		t.Fatalf("a spend cap: %q %q", k, text)
+	}
+}
+
+// While the person plays a seat (their own, or the wheel held), what the game sends it
+// calls them as a call waiting does: once for each new thing.
+func TestNeededWhileThePersonPlays(t *testing.T) {
+	m := New(nil, Info{Session: "s"})
+	m.cur().run.state = agent.PersonPlays
+	if k, _ := m.needed(); k != "" {
+		t.Fatalf("nothing sent yet: needed %q", k)
+	}
+	m.cur().observe(agent.Event{Seq: 9, Type: agent.EventTrigger, Text: "trigger: message.received Heron — Heron: hello",
+		Trigger: &game.Trigger{Type: "message.received", Subject: "Heron", Text: "Heron: hello"}})
+	k, text := m.needed()
+	if k != "trigger:9" || !strings.Contains(text, "Heron: hello") {
+		t.Fatalf("a message: %q %q", k, text)
 	}
 }

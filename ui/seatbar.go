@@ -22,6 +22,8 @@ var seatGlyph = map[agent.State]string{
 	agent.Idle:     "○",
 	agent.Paused:   "‖",
 	agent.Stopped:  "■",
+	// the person holds the wheel
+	agent.PersonPlays: "♟",
 }
 
 // seatWord is a state in words for the bar: "waits for you" rather than the status
@@ -33,6 +35,8 @@ var seatWord = map[agent.State]string{
 	agent.Idle:     "idle",
 	agent.Paused:   "paused",
 	agent.Stopped:  "stopped",
+	// who plays: the person, at the wheel or on a seat of their own
+	agent.PersonPlays: "you play",
 }
 
 // barLevels is how many ways the bar can be drawn, from the fullest to the tightest.

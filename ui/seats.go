@@ -425,7 +425,8 @@ func (s *seats) statusInfo(m *Model) *Info {
 // league id are the league's to route as they are.
 func (m *Model) tell(v *seatView, c agent.Command) error {
 	switch c.Cmd {
-	case agent.CmdPause, agent.CmdResume, agent.CmdKeepPlaying, agent.CmdRule, agent.CmdUnrule, agent.CmdAdvise:
+	case agent.CmdPause, agent.CmdResume, agent.CmdKeepPlaying, agent.CmdRule, agent.CmdUnrule, agent.CmdAdvise,
+		agent.CmdPlay, agent.CmdAsk, agent.CmdTakeOver:
 		if c.Seat == "" {
 			c.Seat = v.Name
 		}

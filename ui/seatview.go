@@ -33,6 +33,10 @@ type seatView struct {
 	// state event; loopText why its play paused for a loop, until it runs again. The
 	// notifier reads them (notify.go).
 	stateText, loopText string
+	// trigger is the last thing the game sent this seat (a message, a battle), for the
+	// notifier while the person plays it (it is theirs to answer); triggerSeq its seq.
+	trigger    string
+	triggerSeq uint64
 }
 
 // newSeatView is the part of the screen of seat si (the zero SeatInfo for a lone run)
@@ -57,6 +61,11 @@ func (v *seatView) observe(ev agent.Event) {
 		}
 	case agent.EventLoop:
 		v.loopText = ev.Text
+	case agent.EventTrigger:
+		v.trigger, v.triggerSeq = ev.Text, ev.Seq
+		if ev.Trigger != nil {
+			v.trigger = ev.Trigger.String()
+		}
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 type runState struct {
 	step        int
 	state       agent.State
-	keepPlaying bool // play is handed over (keep_playing)
+	keepPlaying bool   // play is handed over (keep_playing)
+	plays       string // who plays: agent.PlaysPerson while the person holds the wheel
 	catalog     *agent.CatalogView
 	wait        *game.Wait
 	closed      bool
@@ -84,8 +85,14 @@ func (r *runState) statusParts(info *Info, bill *spend, now time.Time) []statusP
 		parts = append(parts, statusPart{text: b, hot: info.Game == ""})
 	}
 	parts = append(parts, statusPart{text: fmt.Sprintf("step %d", r.step)})
-	if r.state != "" {
+	switch {
+	case r.state == agent.PersonPlays:
+		parts = append(parts, statusPart{text: "you play", hot: true})
+	case r.state != "":
 		parts = append(parts, statusPart{text: strings.ReplaceAll(string(r.state), "_", " "), tight: tightState[r.state]})
+	}
+	if r.plays == agent.PlaysPerson && r.state != agent.PersonPlays {
+		parts = append(parts, statusPart{text: "the wheel is yours", tight: "wheel: you", hot: true})
 	}
 	if r.keepPlaying {
 		parts = append(parts, statusPart{text: "keep playing", hot: true})

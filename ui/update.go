@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -137,7 +138,15 @@ func (m *Model) do(a action) tea.Cmd {
 		v.rules.remove(string(a))
 		v.rules.clampSel()
 	case actAdvise:
+		if strings.HasPrefix(string(a), "?") {
+			m.ask(string(a)) // a question: answered in words
+			break
+		}
 		m.seats.advise(m, string(a))
+	case actPlay:
+		m.play(a)
+	case actPreview:
+		return m.preview(a)
 	case actAnswer:
 		m.answer(a)
 	}
@@ -149,7 +158,8 @@ func (m *Model) do(a action) tea.Cmd {
 // decisions on its call.
 func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
-	if m.info.ReadOnly && key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll, km.Advise, km.Pause, km.KeepPlaying) {
+	if m.info.ReadOnly && key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll, km.Advise, km.Pause, km.KeepPlaying,
+		km.Move, km.TakeWheel) {
 		m.hint = readOnlyHint // nothing that would steer opens, to be refused when sent
 		return nil
 	}
@@ -198,6 +208,11 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		} else {
 			v.run.state = next
 		}
+		return nil, true
+	case key.Matches(msg, km.Move):
+		return m.openMove(), true
+	case key.Matches(msg, km.TakeWheel):
+		m.takeWheel()
 		return nil, true
 	case key.Matches(msg, km.KeepPlaying):
 		// Hand play over or take it back; the runner's keep_playing event confirms it

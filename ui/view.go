@@ -222,7 +222,8 @@ func (m *Model) renderAdviceLine(w int) string {
 		return fitLine(&m.st, v.ask.gone+"; nothing typed here is sent:", []key.Binding{one(m.keys.Cancel, "close")}, w)
 	}
 	now := situation{state: v.run.state, calls: len(m.seats.queue()) > 0, asking: len(v.ask.items) > 0, stopped: v.run.closed,
-		watch: m.info.ReadOnly, attached: m.info.Attached, seat: m.seats.cur().Name, othersWait: m.seats.othersWait()}
+		watch: m.info.ReadOnly, attached: m.info.Attached, seat: m.seats.cur().Name, othersWait: m.seats.othersWait(),
+		ownSeat: v.Model == PersonSeatModel}
 	return hintLine(&m.st, m.keys, now, w)
 }
 

@@ -19,13 +19,14 @@ import (
 //     simulation, needs_ok, from_text, why}} (the call's id is the record's);
 //   - decision: the Decision itself, without its call id ({"decision": ..., "by": ...});
 //   - tool_started, outcome_unknown: nothing (the call id names the proposal, and an
-//     edit's arguments are in the decision);
+//     edit's arguments are in the decision), except for the start of the person's own
+//     move, which nobody proposed: {"call": {tool, kind, args, by: "person"}, "via"};
 //   - tool_result: {"result": ...} and the text, if any;
 //   - observation: what changed since the last observation journaled (Observation);
 //   - notes_changed: the version, the sections that changed and the plan steps that
 //     changed (Notes; the notes themselves live in the notebook's notes and plan);
 //   - anything else: the event's own fields (text, via, wait, usage, state, rules,
-//     trigger, elicitation, sampling, progress, server_log, call).
+//     trigger, elicitation, sampling, progress, server_log, call, plays).
 //
 // Format 1 (notebooks written before the compact format) stored the whole event as the
 // data: its call with id and kind, its observation and notes whole, its rules as a map
@@ -49,6 +50,7 @@ type Data struct {
 	Sampling    json.RawMessage `json:"sampling,omitempty"`    // the agent's Sampling
 	Progress    json.RawMessage `json:"progress,omitempty"`    // the agent's Progress
 	ServerLog   json.RawMessage `json:"server_log,omitempty"`  // a game.LogLine
+	Plays       string          `json:"plays,omitempty"`       // wheel: who plays ("person" or "agent")
 	// Decision is a decision record's data, which is the decision alone (TypeDecision);
 	// nil for every other type.
 	Decision *Decision `json:"-"`
@@ -64,6 +66,7 @@ type Call struct {
 	NeedsOK    bool            `json:"needs_ok,omitempty"`
 	FromText   bool            `json:"from_text,omitempty"` // read from the model's text
 	Why        string          `json:"why,omitempty"`       // the brain's reason for this call alone
+	By         string          `json:"by,omitempty"`        // "person": the person's own move (on its tool_started)
 	// ID is the call's id in format 1, which repeated it here; never written.
 	ID string `json:"id,omitempty"`
 }
@@ -123,7 +126,8 @@ func (r *Rules) UnmarshalJSON(b []byte) error {
 
 // Encode writes d as the data of a record of type t, keeping what the format keeps for
 // that type (see above) and nothing else: a decision record holds d.Decision; a
-// tool_started or outcome_unknown record, nothing; an observation or notes_changed
+// tool_started record, nothing but the person's own move's call and where it was
+// played; an outcome_unknown record, nothing; an observation or notes_changed
 // record, its observation or notes change and text (nothing without them); a
 // tool_result, its result and text; any other, every field of d but those three. A
 // call's arguments that are not JSON (a model's broken output) are kept as the string
@@ -135,7 +139,11 @@ func Encode(t Type, d Data) (json.RawMessage, error) {
 		if d.Decision != nil {
 			v = d.Decision
 		}
-	case TypeToolStart, TypeOutcomeUnknown:
+	case TypeToolStart:
+		if d.Call != nil && d.Call.By == ByPerson {
+			v = Data{Via: d.Via, Call: d.Call} // the person's own move: nobody proposed it
+		}
+	case TypeOutcomeUnknown:
 	case TypeObservation:
 		if d.Observation != nil {
 			v = Data{Text: d.Text, Observation: d.Observation}

@@ -39,7 +39,14 @@ const (
 	TypeSampled        Type = "sampling_answered"    // the request's decision, then the model's answer
 	TypeProgress       Type = "progress"             // how far the running call has come
 	TypeServerLog      Type = "server_log"           // a log line of the game's server
+	TypeWheel          Type = "wheel"                // who plays: the person took the wheel (plays "person") or handed it back
+	TypeQuestion       Type = "question"             // the person asked the agent a question (text)
+	TypeReply          Type = "reply"                // the agent's answer in words to the person's question (text)
 )
+
+// ByPerson is a call's By on the start of the person's own move (play): nobody
+// proposed it and nobody decided it.
+const ByPerson = "person"
 
 // Veto is the verdict of a decision that does not let its call run; every other
 // (approve, edit, auto) does.
