@@ -17,6 +17,7 @@ import (
 // `coplay --help` is the map of commands, one line each, with the way to each one's
 // flags; the screen's flags are `coplay play --help`.
 func TestHelpListsTheCommands(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
 		var out, errOut strings.Builder
 		if code := run(args, &out, &errOut); code != 0 {
@@ -58,6 +59,7 @@ func TestHelpListsTheCommands(t *testing.T) {
 
 // A mistyped command is answered with the command meant, the start of one included.
 func TestMistypedCommandSaysWhichWasMeant(t *testing.T) {
+	t.Parallel()
 	for typed, meant := range map[string]string{"ses": "sessions", "sesions": "sessions", "modles": "models", "evl": "eval", "complet": "completion"} {
 		var out, errOut strings.Builder
 		code := run([]string{typed}, &out, &errOut)
@@ -70,6 +72,7 @@ func TestMistypedCommandSaysWhichWasMeant(t *testing.T) {
 // Every command and subcommand answers --help, and a shell coplay has no script for is
 // the person's mistake.
 func TestEveryCommandHasHelp(t *testing.T) {
+	t.Parallel()
 	var walk func(path []string, cmd *cobra.Command)
 	walk = func(path []string, cmd *cobra.Command) {
 		for _, sub := range cmd.Commands() {
@@ -93,7 +96,8 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 // completionFixture is a notebook with two sessions and a league of two seats, and a
 // config file with a profile, both at their default places (XDG_DATA_HOME and
-// XDG_CONFIG_HOME): completion reads them as the commands do.
+// XDG_CONFIG_HOME): completion reads them as the commands do. The tests that call it
+// are serial: it sets those in the process's environment (t.Setenv).
 func completionFixture(t *testing.T) (data string) {
 	t.Helper()
 	dataHome, configHome := t.TempDir(), t.TempDir()
@@ -285,6 +289,7 @@ try coplay --seat Heron=lo
 // and zsh reads its script without a syntax error; each is skipped where the shell is
 // not installed.
 func TestFishAndZshCompletion(t *testing.T) {
+	t.Parallel()
 	if fish, err := exec.LookPath("fish"); err != nil {
 		t.Log("no fish on PATH: its completion is not tried")
 	} else {

@@ -16,6 +16,7 @@ import (
 
 // Mistakes in the command line are said in words before anything is opened or served.
 func TestServeRefusesInWords(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "w.db")
 	for _, tc := range []struct {
 		args []string
@@ -32,13 +33,12 @@ func TestServeRefusesInWords(t *testing.T) {
 		{[]string{"--seat", "Heron", "--seat", "Finch"}, map[string]string{"COPLAY_SEAT_TOKEN_HERON": heronSeatToken, "COPLAY_SEAT_TOKEN_FINCH": heronSeatToken}, "have the same token"},
 		{[]string{"--seat", "Heron", "--mcp", "nowhere"}, nil, "--mcp must be HOST:PORT"},
 	} {
-		t.Setenv("COPLAY_SEAT_TOKEN_HERON", "")
-		t.Setenv("COPLAY_SEAT_TOKEN_FINCH", "")
+		env := []string{"COPLAY_SEAT_TOKEN_HERON=", "COPLAY_SEAT_TOKEN_FINCH="}
 		for k, v := range tc.env {
-			t.Setenv(k, v)
+			env = append(env, k+"="+v)
 		}
 		var out, errOut bytes.Buffer
-		code := run(append([]string{"serve", "--data", data}, tc.args...), &out, &errOut)
+		code := runEnv(t, env, append([]string{"serve", "--data", data}, tc.args...), &out, &errOut)
 		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("serve %v: exit %d, %q; want exit 2 saying %q", tc.args, code, errOut.String(), tc.want)
 		}
@@ -49,6 +49,7 @@ func TestServeRefusesInWords(t *testing.T) {
 // kill -9; a page of another origin is refused; a world served again with other seats
 // is refused in words.
 func TestServedWorldLastsAKill(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "world.db")
 	args := []string{"--game", "arena", "--mcp", "127.0.0.1:0", "--seat", "Heron", "--seat", "Finch", "--data", data}
 	sv := startServeProc(t, seatEnv, args...)
@@ -127,6 +128,7 @@ func TestServedWorldLastsAKill(t *testing.T) {
 // never the other's; ALPHA's accepted contract, its credits and its ship in orbit last a
 // kill -9.
 func TestServedUniverseSeatsSeeTheirOwnShips(t *testing.T) {
+	t.Parallel()
 	env := []string{"COPLAY_SEAT_TOKEN_ALPHA=" + heronSeatToken, "COPLAY_SEAT_TOKEN_BETA=" + finchSeatToken}
 	args := []string{"--game", "universe", "--mcp", "127.0.0.1:0", "--seat", "ALPHA", "--seat", "BETA", "--data", filepath.Join(t.TempDir(), "u.db")}
 	sv := startServeProc(t, env, args...)
@@ -163,6 +165,7 @@ func TestServedUniverseSeatsSeeTheirOwnShips(t *testing.T) {
 // observes coplay://world and waits; Heron's sends Finch a message; Finch's wakes with
 // the message.received trigger a local Finch would read, and reads the message.
 func TestCoplaysJoinAServedWorld(t *testing.T) {
+	t.Parallel()
 	sv := startServeProc(t, seatEnv, "--game", "arena", "--mcp", "127.0.0.1:0", "--seat", "Heron", "--seat", "Finch", "--data", filepath.Join(t.TempDir(), "w.db"))
 	joined := func(model *llmtest.Server, token, approve string) ([]string, []string) {
 		args := []string{"--game", "mcp", "--mcp", sv.URL, "--mcp-header", "Authorization: Bearer " + token, "--mcp-observe", "coplay://world",

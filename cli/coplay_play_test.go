@@ -5,35 +5,28 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 )
 
-// steer runs `coplay run --headless` in-process with args and a scripted model, hands
-// every event to on (which may answer with commands, or end stdin with done), and
+// steer runs `coplay run --headless` (the built binary) with args and a scripted model,
+// hands every event to on (which may answer with commands, or end stdin with done), and
 // returns the events once the run ends.
 func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.Event, send func(agent.Command), done func())) []agent.Event {
 	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_BASE_URL", model.URL())
-	t.Setenv("OPENAI_API_KEY", "sk-test-coplay-0000")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	stdin = inR
-	defer func() { stdin = nil }()
-	code := make(chan int, 1)
-	var errOut bytes.Buffer
-	go func() {
-		c := run(append([]string{"run", "--headless", "--no-rate-limit", "--model", "scripted"}, args...), outW, &errOut)
-		outW.Close()
-		code <- c
-	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := headlessCmd(ctx, t, append([]string{"--no-rate-limit", "--model", "scripted"}, args...),
+		[]string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=sk-test-coplay-0000"})
+	var errOut strings.Builder
+	inW, outR := startPiped(t, cmd, &errOut)
 	send := func(c agent.Command) {
 		line, err := agent.MarshalCommand(c)
 		if err != nil {
@@ -49,8 +42,8 @@ func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.
 		on(ev, send, func() { inW.Close() })
 	})
 	inW.Close()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", c, errOut.String())
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v; stderr:\n%s", err, errOut.String())
 	}
 	return evs
 }
@@ -83,6 +76,7 @@ func lastMessage(t *testing.T, body []byte, tool string) (last string, held bool
 
 // The person's move, a bad move and a question (issue 45's first three checks).
 func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "coplay", Model: "scripted", Steps: []llmtest.Step{
 		{Text: "A look first.", Calls: []llmtest.Call{scall("observe_game", `{}`)}},
 		{Text: "Done for now."},
@@ -206,6 +200,7 @@ func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
 // model requests (none while the person plays three moves), and the first request
 // after handing it back carries the three moves (issue 45's fourth check).
 func TestTakeOverHeadless(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "looker", Model: "scripted", Repeat: true, Steps: []llmtest.Step{
 		{Text: "A look.", Calls: []llmtest.Call{scall("observe_game", `{}`)}},
 		{Text: "The ship.", Calls: []llmtest.Call{scall("observe_detail", `{"view":"ship","shipSymbol":"COPLAY-1"}`)}},
@@ -264,6 +259,7 @@ func TestTakeOverHeadless(t *testing.T) {
 // autopilot; Me's send_message to Heron arrives as Heron's trigger, and no call is ever
 // proposed for Me. eval refuses such a seat in words.
 func TestLeaguePersonSeat(t *testing.T) {
+	t.Parallel()
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", filepath.Join(t.TempDir(), "league.db"),
 		"--seat", "Heron=autopilot", "--seat", "Me=person")

@@ -67,6 +67,7 @@ func hasTSSDK(dir string) bool {
 // notifications/resources/updated carrying the trigger; no token and a wrong one are
 // refused and act nothing.
 func TestTypeScriptClientPlaysAServedWorld(t *testing.T) {
+	t.Parallel()
 	modules := tsSDK(t)
 	sv := startServeProc(t, seatEnv, "--game", "arena", "--mcp", "127.0.0.1:0", "--seat", "Heron", "--seat", "Finch", "--data", filepath.Join(t.TempDir(), "w.db"))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

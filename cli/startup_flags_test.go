@@ -12,6 +12,7 @@ import (
 )
 
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		want int
@@ -33,6 +34,7 @@ func TestEditDistance(t *testing.T) {
 // A mistake in the flags is one line naming the flag, what was wrong and, for a typo,
 // the flag probably meant; pflag's typed errors say which flag and value.
 func TestParseFlagsMistakes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string // the whole message
@@ -71,6 +73,7 @@ func TestParseFlagsMistakes(t *testing.T) {
 // Flags may come before and after the session's name, and Go's single-dash long flags
 // (-data) still work.
 func TestParseFlagsInterleaved(t *testing.T) {
+	t.Parallel()
 	cmd := newRunCmd()
 	root := newRoot()
 	root.AddCommand(cmd)
@@ -89,6 +92,7 @@ func TestParseFlagsInterleaved(t *testing.T) {
 }
 
 func TestParseFlagsHelpGoesToStdout(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"run", "--help"}} {
 		var out, errOut strings.Builder
 		if code := run(args, &out, &errOut); code != 0 || !strings.Contains(out.String(), "--approve") || errOut.Len() > 0 {
@@ -98,6 +102,7 @@ func TestParseFlagsHelpGoesToStdout(t *testing.T) {
 }
 
 func TestRunExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		code int
@@ -122,6 +127,7 @@ func TestRunExitStatus(t *testing.T) {
 // flag and what was probably meant, from run and from tools --as-model alike; no
 // session is left behind.
 func TestPinTypoIsAUsageError(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	for _, args := range [][]string{
 		{"run", "--headless", "--data", data, "--approve", "all", "--steps", "1", "--pin", "navigate_shp"},
@@ -144,6 +150,7 @@ func TestPinTypoIsAUsageError(t *testing.T) {
 // arena`), still work, before and after a command; a value that starts with a dash is
 // left alone.
 func TestSingleDashLongFlags(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	var out, errOut strings.Builder
 	if code := run([]string{"-game", "nope", "-data", data}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `coplay: --game must be one of`) {
