@@ -263,13 +263,21 @@ func TestLeaguePersonSeat(t *testing.T) {
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", filepath.Join(t.TempDir(), "league.db"),
 		"--seat", "Heron=autopilot", "--seat", "Me=person")
-	lr.until("Me's seat held by the person", func(evs []agent.Event) bool {
+	// Heron waiting, for a second or more yet, so that the message wakes it: one that
+	// comes while Heron's step runs is in the world Heron is shown next, and its trigger
+	// is dropped as stale (agent/trigger.go). On a busy machine it came mid-step in
+	// most runs.
+	lr.until("Me's seat held by the person and Heron waiting", func(evs []agent.Event) bool {
+		person, waitsUntil := false, time.Time{}
 		for _, ev := range evs {
 			if ev.Seat == "Me" && ev.Type == agent.EventState && ev.State == agent.PersonPlays {
-				return true
+				person = true
+			}
+			if ev.Seat == "Heron" && ev.Type == agent.EventWaiting && ev.Wait != nil {
+				waitsUntil = ev.Wait.Until // zero when the wait ended
 			}
 		}
-		return false
+		return person && time.Until(waitsUntil) > time.Second
 	})
 	lr.send(`{"cmd":"ask","seat":"Me","text":"anyone there?"}`)
 	lr.send(`{"cmd":"play","seat":"Me","tool":"send_message","args":{"to":"Heron","text":"Heron, Me here: hello"}}`)
