@@ -15,6 +15,7 @@ import (
 // with the same tools and tool_choice "none", and the request after the move carries
 // its result as the person's, with no assistant message holding it.
 func TestPersonsMoveAndQuestionKeepThePromptAppendOnly(t *testing.T) {
+	t.Parallel()
 	ship := json.RawMessage(`{"shipSymbol":"COPLAY-1"}`)
 	c := &llmtest.Cassette{Name: "coplay", Model: "scripted", Steps: []llmtest.Step{
 		{Text: "Into orbit.", Calls: []llmtest.Call{{Tool: "orbit_ship", Args: ship}}},

@@ -44,6 +44,7 @@ func assistantCalls(req agent.Request) []string {
 // marked by the person, and the model reads it at its next request as the person's,
 // with its result, in the last message: never as a call of its own.
 func TestPersonsMoveRunsAndTheModelReadsIt(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("I look around.", "look", `{}`), say("Nothing more.")}}
 	h := start(t, g, b, nil, nil)
@@ -85,6 +86,7 @@ func TestPersonsMoveRunsAndTheModelReadsIt(t *testing.T) {
 
 // A move whose arguments do not fit is refused with every problem, and nothing runs.
 func TestPersonsInvalidMoveIsRefused(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	h := start(t, g, &scriptBrain{replies: []scripted{say("Waiting.")}}, nil, nil)
 	h.next("idle", isState(agent.Idle))
@@ -109,6 +111,7 @@ func TestPersonsInvalidMoveIsRefused(t *testing.T) {
 // A deny rule that matches refuses the move, naming the rule, unless it is forced; no
 // approval rule gates the person's own move otherwise.
 func TestPersonsMoveNeedsForceAgainstADenyRule(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	h := start(t, g, &scriptBrain{replies: []scripted{say("Waiting.")}}, nil, func(c *agent.Config) {
 		c.Rules = []agent.FixedRule{{Line: "deny move(direction=W): the edge is west", From: "config.toml"}, {Line: "ask dig", From: "config.toml"}}
@@ -132,6 +135,7 @@ func TestPersonsMoveNeedsForceAgainstADenyRule(t *testing.T) {
 // While calls wait for a decision, a move runs at once, and they still wait, dry-run
 // again on the world it left.
 func TestPersonsMoveLeavesWaitingCallsWaiting(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	h := start(t, g, &scriptBrain{replies: []scripted{say("Go west.", "move", `{"direction":"W"}`)}}, nil, nil)
 	call := h.proposed("move")
@@ -154,6 +158,7 @@ func TestPersonsMoveLeavesWaitingCallsWaiting(t *testing.T) {
 // tool choice none, the question last; a call in the answer is dropped and said so;
 // the question and answer stay in the conversation, and play does not resume.
 func TestAskIsAnsweredInWords(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{
 		say("I look around.", "look", `{}`),
@@ -217,6 +222,7 @@ func TestAskIsAnsweredInWords(t *testing.T) {
 // A question asked while a call waits for a decision is answered at once: the model
 // reads its own step with the calls still waiting, and the call still waits after.
 func TestAskWhileACallWaits(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("Go east.", "move", `{"direction":"E"}`), say("East has gold.")}}
 	h := start(t, g, b, nil, nil)
@@ -240,6 +246,7 @@ func TestAskWhileACallWaits(t *testing.T) {
 // Taking the wheel stops the model requests; moves go on; handing it back makes the
 // next request carry every move, with a line saying the person played them.
 func TestTakeOverHoldsTheModelAndHandsBackTheMoves(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{loop: true, replies: []scripted{say("Looking.", "look", `{}`)}}
 	h := start(t, g, b, nil, func(c *agent.Config) { c.KeepPlaying = true })
@@ -272,6 +279,7 @@ func TestTakeOverHoldsTheModelAndHandsBackTheMoves(t *testing.T) {
 // A seat of the person's own has no brain: the wheel is held for good, the world is
 // shown, moves run, and there is nobody to ask or hand the wheel to.
 func TestPersonSeatPlaysOnlyTheMoves(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{now: time.Now}
 	r, _ := newRunner(t, g, nil, nil, func(c *agent.Config) { c.Brain, c.Person = nil, true })
 	h := &harness{t: t, r: r, done: make(chan error, 1)}
@@ -298,6 +306,7 @@ func TestPersonSeatPlaysOnlyTheMoves(t *testing.T) {
 // A resumed session's conversation has the person's question and its answer where they
 // were asked, and the moves no request carried yet go with the first one.
 func TestResumeKeepsTheQuestionsAndTheMoves(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	first := start(t, g, &scriptBrain{replies: []scripted{say("Waiting."), say("Because it is there.")}}, nil, nil)
 	first.next("idle", isState(agent.Idle))
@@ -333,6 +342,7 @@ func TestResumeKeepsTheQuestionsAndTheMoves(t *testing.T) {
 // ran) is an unknown outcome on resume, never replayed, and the model reads it as the
 // person's.
 func TestResumeNeverReplaysAPersonsMove(t *testing.T) {
+	t.Parallel()
 	sess := newSession(t)
 	call := agent.Call{ID: "m1", Tool: "dig", Args: json.RawMessage(`{}`), By: agent.ByPerson}
 	data, _ := json.Marshal(map[string]any{"call": map[string]any{"tool": call.Tool, "args": call.Args, "by": call.By}})
@@ -362,6 +372,7 @@ func TestResumeNeverReplaysAPersonsMove(t *testing.T) {
 // The move line's preview: the problems play would refuse the move with, else its dry
 // run on the world as it is; nothing runs.
 func TestPreviewChecksAndDryRunsAMove(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	h := start(t, g, &scriptBrain{replies: []scripted{say("Waiting.")}}, nil, nil)
 	h.next("idle", isState(agent.Idle))
@@ -388,6 +399,7 @@ func TestPreviewChecksAndDryRunsAMove(t *testing.T) {
 // Stdin ending while the person holds the wheel stops the run: nobody is left to play,
 // even with play handed over.
 func TestStdinEndsWhileThePersonHoldsTheWheel(t *testing.T) {
+	t.Parallel()
 	h := startHeadless(t, &gridGame{}, &scriptBrain{loop: true, replies: []scripted{say("Looking.", "look", `{}`)}}, nil,
 		func(c *agent.Config) { c.KeepPlaying = true })
 	h.next("a step", func(ev map[string]any) bool { return ev["type"] == "step" })

@@ -55,6 +55,7 @@ func TestSnapshotWhileOpenForWriting(t *testing.T) {
 // step's commit does; later saves are the tail, and a History commit without records
 // is only the tail (its key would be the last save's).
 func TestCommitHistoryWithoutSteps(t *testing.T) {
+	t.Parallel()
 	b, s := createAt(t, t.TempDir()+"/n.db", "served", "arena", "served")
 	defer b.Close()
 	notice := func() []Record { return []Record{{Type: record.TypeNotice, Data: []byte(`{"text":"act"}`)}} }
@@ -86,6 +87,7 @@ func TestCommitHistoryWithoutSteps(t *testing.T) {
 // A save before any record is the history's first, keyed 1; a History commit whose
 // first record is 1 must not replace it with its own edits.
 func TestHistoryAfterASaveWithoutRecords(t *testing.T) {
+	t.Parallel()
 	b, s := createAt(t, t.TempDir()+"/n.db", "served", "arena", "served")
 	defer b.Close()
 	if err := s.SaveState([]byte(`{"gold":10}`)); err != nil {

@@ -14,6 +14,7 @@ import (
 // A veto drops the choice: after set_flight_mode BURN is vetoed (the undock and the trip
 // approved), the next calls go on without it, and no why names BURN any more.
 func TestVetoedChoiceIsDropped(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.markets["X1-T-B1"] = st.Market{Symbol: "X1-T-B1", Exchange: goods("IRON_ORE", "FUEL")}
 	b := newBrain(f, func() time.Time { return t0 })
@@ -37,6 +38,7 @@ func TestVetoedChoiceIsDropped(t *testing.T) {
 // Asked a question, the autopilot answers from its rules: what it would do next and
 // why, in words, with no call; and the question changes nothing of what it does next.
 func TestAnswerFromRules(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	asked, err := b.Next(context.Background(), agent.Request{ToolChoice: brain.ToolChoiceNone,
@@ -55,6 +57,7 @@ func TestAnswerFromRules(t *testing.T) {
 
 // Asked while its calls wait, it says what those calls are for.
 func TestAnswerNamesTheCallsWaiting(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	reply, calls := step(t, b, nil)
