@@ -88,7 +88,15 @@ func (p *proc) next(what string, match func(agent.Event) bool) agent.Event {
 				return ev
 			}
 		case <-timeout:
-			p.t.Fatalf("no %s within a minute", what)
+			p.mu.Lock()
+			last := p.all[max(0, len(p.all)-8):]
+			p.mu.Unlock()
+			var b strings.Builder
+			for _, ev := range last {
+				line, _ := json.Marshal(ev)
+				fmt.Fprintf(&b, "\n  %.400s", line)
+			}
+			p.t.Fatalf("no %s within a minute; the last events:%s", what, b.String())
 		}
 	}
 }
