@@ -168,11 +168,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// command is a Command on its way to the Run goroutine; refused carries the error of a
-// command Send turned down, so that the runner reports it as an event.
+// command is a Command on its way to the Run goroutine.
 type command struct {
 	Command
-	refused string
+	claim   *Decision      // decide: the Gate's claim, made as it was sent (settleAsSent)
 	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
 	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
 	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
@@ -239,7 +238,7 @@ func (r *Runner) check(c Command) (command, error) {
 	}
 	tool, ok := r.gate.waiting(r.policy.seat, c.CallID)
 	if !ok {
-		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
+		return out, fmt.Errorf("%s: %w", c.Cmd, r.gate.refusal(r.policy.seat, c.CallID))
 	}
 	if c.Cmd == CmdDecide && c.Decision != Edit {
 		return out, nil

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 )
 
 // maxCommandLine is the longest command line Headless reads.
@@ -16,7 +17,8 @@ const maxCommandLine = 1 << 20
 // JSON event per line to out and reads one JSON command per line from in. Text deltas
 // are not written; the whole text of each step comes as a "text" event. A line that is
 // not a valid command, or a command the runner refuses, gives an "error" event naming
-// the line and what was wrong, and nothing else happens.
+// the line and what was wrong, on out alone (it is not journaled: seq 0), and nothing
+// else happens.
 //
 // When in reaches its end, nobody can answer any more. With play handed over
 // (Config.KeepPlaying) the run goes on while it needs nobody (auto-approved calls,
@@ -40,11 +42,10 @@ func HeadlessFrom(ctx context.Context, r *Runner, events <-chan Event, in io.Rea
 type Steered interface {
 	// Run plays until every seat has stopped.
 	Run(ctx context.Context) error
-	// SendLine sends a command read from a line of input; a refusal's message begins
-	// with where ("stdin line 3"), and is also reported as an error event.
+	// SendLine sends a command read from a line of input; a refusal is returned (to
+	// its sender alone: Headless writes it as an error event), its message beginning
+	// with where ("stdin line 3").
 	SendLine(c Command, where string) error
-	// Refuse reports a line that is not a command as an error event.
-	Refuse(text string) error
 	// EndInput says the person's input reached its end: with play handed over, a seat
 	// plays on while it needs nobody.
 	EndInput() error
@@ -60,6 +61,15 @@ func HeadlessFor(ctx context.Context, s Steered, events <-chan Event, in io.Read
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inputDone := make(chan struct{})
+	// A refused line is told to its sender alone, the reader of out: it is not the
+	// game's, so it is neither journaled nor shown on any other screen (seq 0).
+	refusals := make(chan Event, 16)
+	refuse := func(seat, text string) {
+		select {
+		case refusals <- Event{Time: time.Now(), Type: EventError, Seat: seat, Text: text}:
+		case <-ctx.Done():
+		}
+	}
 	go func() {
 		// This goroutine may outlive Headless while blocked on a read of in; it then
 		// only finds the runner stopped.
@@ -74,14 +84,16 @@ func HeadlessFor(ctx context.Context, s Steered, events <-chan Event, in io.Read
 			where := fmt.Sprintf("stdin line %d", n)
 			c, err := ParseCommand(line)
 			if err != nil {
-				s.Refuse(where + ": " + err.Error())
+				refuse("", where+": "+err.Error())
 				continue
 			}
 			c.Via = "stdin"
-			_ = s.SendLine(c, where) // a refusal is reported as an event by the runner
+			if err := s.SendLine(c, where); err != nil {
+				refuse(c.Seat, err.Error())
+			}
 		}
 		if err := sc.Err(); err != nil {
-			s.Refuse("stdin: " + err.Error())
+			refuse("", "stdin: "+err.Error())
 		}
 	}()
 	runErr := make(chan error, 1)
@@ -93,6 +105,27 @@ func HeadlessFor(ctx context.Context, s Steered, events <-chan Event, in io.Read
 	needsPerson := map[string]bool{} // by seat ("" for a lone runner): it waits for a person
 	orphaned := map[string]bool{}    // by seat: told that nobody will answer
 	writeFailed := false
+	write := func(ev Event) {
+		if writeFailed {
+			return
+		}
+		if err := enc.Encode(ev); err != nil {
+			writeFailed = true
+			cancel()
+		}
+	}
+	// refused writes the refusals made so far: those of lines read before stdin ended
+	// come before anything its end causes.
+	refused := func() {
+		for {
+			select {
+			case ev := <-refusals:
+				write(ev)
+			default:
+				return
+			}
+		}
+	}
 	for events != nil {
 		select {
 		case ev, ok := <-events:
@@ -103,15 +136,15 @@ func HeadlessFor(ctx context.Context, s Steered, events <-chan Event, in io.Read
 			if ev.Type == EventState {
 				needsPerson[ev.Seat] = NeedsPerson(ev.State)
 			}
-			if ev.Type == EventTextDelta || writeFailed {
-				continue
+			if ev.Type != EventTextDelta {
+				write(ev)
 			}
-			if err := enc.Encode(ev); err != nil {
-				writeFailed = true
-				cancel()
-			}
+		case ev := <-refusals:
+			write(ev)
+			continue
 		case <-inClosed:
 			inClosed = nil
+			refused()
 			s.EndInput()
 		}
 		if inClosed != nil {
@@ -135,7 +168,6 @@ type runnerInput struct{ r *Runner }
 
 func (in runnerInput) Run(ctx context.Context) error          { return in.r.Run(ctx) }
 func (in runnerInput) SendLine(c Command, where string) error { return in.r.send(c, where) }
-func (in runnerInput) Refuse(text string) error               { return in.r.enqueue(command{refused: text}) }
 func (in runnerInput) EndInput() error                        { return in.r.enqueue(command{inEnded: true}) }
 func (in runnerInput) Orphan(string) error                    { return in.r.enqueue(command{orphaned: true}) }
 

@@ -10,7 +10,8 @@ import (
 // Headless plays the league with JSON lines instead of a screen (docs/PROTOCOL.md,
 // "Leagues"), as agent.Headless plays one runner: every event, with its seat, one a line
 // on out; commands one a line from in, sent on "stdin" (Decision.Via) to the seats they
-// are for. A line that is not a command, or one no seat takes, gives an error event.
+// are for. A line that is not a command, or one no seat takes, gives an error event,
+// to the reader of out alone.
 //
 // When in reaches its end, every seat is told; each then stops as soon as it waits for
 // a person (or at once, when play is not handed over), as a lone runner does. Headless
@@ -23,13 +24,6 @@ func Headless(ctx context.Context, l *League, in io.Reader, out io.Writer) error
 // of the league's stream that others watch too (package live's Hub).
 func HeadlessFrom(ctx context.Context, l *League, events <-chan agent.Event, in io.Reader, out io.Writer) error {
 	return agent.HeadlessFor(ctx, l, events, in, out)
-}
-
-// Refuse reports a line of input that is not a command as an error event of the
-// league's own.
-func (l *League) Refuse(text string) error {
-	l.say(agent.Event{Type: agent.EventError, Text: text})
-	return nil
 }
 
 // EndInput tells every seat that the person's input reached its end.

@@ -23,9 +23,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 )
@@ -46,10 +46,6 @@ type League struct {
 	name   string
 	seats  []Seat
 	events chan agent.Event
-
-	mu     sync.Mutex
-	closed bool           // the seats' streams have ended: the league says nothing more
-	says   sync.WaitGroup // the league's own events on their way into events
 }
 
 // New returns a league named name (its sessions' League) of seats, and starts merging
@@ -83,10 +79,6 @@ func New(name string, seats []Seat) (*League, error) {
 	}
 	go func() {
 		forwarders.Wait()
-		l.mu.Lock()
-		l.closed = true
-		l.mu.Unlock()
-		l.says.Wait()
 		close(l.events)
 	}()
 	return l, nil
@@ -121,7 +113,7 @@ func (l *League) Run(ctx context.Context) error {
 }
 
 // Send gives a command to the seat it is for (see Route). A refused command returns an
-// error and is also reported as an error event, like a runner's.
+// error, to its sender alone, like a runner's.
 func (l *League) Send(c agent.Command) error { return l.SendLine(c, "") }
 
 // SendLine is Send for a command read from a line of input: a refusal's message begins
@@ -132,7 +124,6 @@ func (l *League) SendLine(c agent.Command, where string) error {
 		if where != "" {
 			err = fmt.Errorf("%s: %w", where, err)
 		}
-		l.say(agent.Event{Type: agent.EventError, Text: err.Error(), Seat: c.Seat})
 		return err
 	}
 	var errs []error
@@ -142,19 +133,16 @@ func (l *League) SendLine(c agent.Command, where string) error {
 	return errors.Join(errs...)
 }
 
-// say puts an event of the league's own (not a seat's runner's) into the stream, unless
-// the stream has ended. It never blocks its caller: a screen calls Send from its loop,
-// which is also the stream's reader.
-func (l *League) say(ev agent.Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return
+// Waiting returns the events that put to a person what waits for one now, in every
+// seat (agent.Runner.Waiting: from the league's one Gate and each seat's questions),
+// stamped as the stream carries them, in time order.
+func (l *League) Waiting() []agent.Event {
+	var out []agent.Event
+	for _, s := range l.seats {
+		for _, ev := range s.Runner.Waiting() {
+			out = append(out, stamp(s.Name, ev))
+		}
 	}
-	ev.Time = time.Now()
-	l.says.Add(1)
-	go func() {
-		defer l.says.Done()
-		l.events <- ev
-	}()
+	slices.SortStableFunc(out, func(a, b agent.Event) int { return a.Time.Compare(b.Time) })
+	return out
 }
