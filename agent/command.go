@@ -171,10 +171,10 @@ func contains(list []string, s string) bool {
 // command is a Command on its way to the Run goroutine.
 type command struct {
 	Command
-	claim   *Decision      // decide: the Gate's claim, made as it was sent (settleAsSent)
-	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
-	valid   game.ValidCall // decide edit, revise: the arguments, validated once by Send
-	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
+	claim *Decision      // decide: the Gate's claim, made as it was sent (settleAsSent)
+	host  *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
+	valid game.ValidCall // decide edit, revise: the arguments, validated once by Send
+	rule  rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 	// unreadable: unrule names a stored session rule line that does not read back
 	// (ruleBook.unreadable), by its text rather than a rule.
 	unreadable bool

@@ -201,4 +201,3 @@ func procStatus(field string) int64 {
 	}
 	return 0
 }
-
