@@ -31,7 +31,11 @@ type game struct {
 
 // playing starts the arena with the autopilot, every Act call asking the person, and
 // serves it on the notebook's socket (attach).
-func playing(t *testing.T) *game {
+func playing(t *testing.T) *game { return playingAt(t, 0) }
+
+// playingAt is playing with the arena's clock at speed times the wall clock's (0: its
+// default), so that the autopilot's waits for game time pass at once.
+func playingAt(t *testing.T, speed float64) *game {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	path := filepath.Join(t.TempDir(), "coplay.db")
@@ -44,7 +48,7 @@ func playing(t *testing.T) *game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	world, err := arena.New(arena.Config{Seed: 7})
+	world, err := arena.New(arena.Config{Seed: 7, Speed: speed})
 	if err != nil {
 		t.Fatal(err)
 	}
