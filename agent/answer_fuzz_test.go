@@ -33,13 +33,13 @@ func FuzzAnswerRecord(f *testing.F) {
 		}
 		var r recorder
 		var d decoder
-		rec, err := r.record(&Event{Type: EventAnswered, Step: 1, Elicitation: el, Text: server + ": " + action})
+		rec, err := r.encode(&Event{Type: EventAnswered, Step: 1, Elicitation: el, Text: server + ": " + action})
 		if err != nil {
 			t.Fatalf("recording %+v: %v", el, err)
 		}
-		ev, ok := d.event(notes.Record{Seq: 1, Type: rec.Type, Step: 1, Data: rec.Data})
-		if !ok || ev.Elicitation == nil {
-			t.Fatalf("%+v journaled as %s does not read back", el, rec.Data)
+		ev, err := d.event(notes.Record{Seq: 1, Type: rec.Type, Step: 1, Data: rec.Data})
+		if err != nil || ev.Elicitation == nil {
+			t.Fatalf("%+v journaled as %s does not read back: %v", el, rec.Data, err)
 		}
 		got := *ev.Elicitation
 		if !sameJSONValue(got.Content, el.Content) {
@@ -50,13 +50,13 @@ func FuzzAnswerRecord(f *testing.F) {
 			t.Fatalf("answer %+v came back as %+v", *el, got)
 		}
 		lines := []string{rule, "allow " + server}
-		rec, err = r.record(&Event{Type: EventRules, Step: 1, Rules: lines, Text: "rule added: " + rule})
+		rec, err = r.encode(&Event{Type: EventRules, Step: 1, Rules: lines, Text: "rule added: " + rule})
 		if err != nil {
 			t.Fatalf("recording rules %q: %v", lines, err)
 		}
-		ev, ok = d.event(notes.Record{Seq: 2, Type: rec.Type, Step: 1, Data: rec.Data})
-		if !ok || !reflect.DeepEqual(ev.Rules, lines) {
-			t.Fatalf("rules %q journaled as %s came back as %q (ok %v)", lines, rec.Data, ev.Rules, ok)
+		ev, err = d.event(notes.Record{Seq: 2, Type: rec.Type, Step: 1, Data: rec.Data})
+		if err != nil || !reflect.DeepEqual(ev.Rules, lines) {
+			t.Fatalf("rules %q journaled as %s came back as %q (%v)", lines, rec.Data, ev.Rules, err)
 		}
 	})
 }

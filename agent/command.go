@@ -26,6 +26,9 @@ var commandFields = map[CommandType]struct{ allowed, required []string }{
 	CmdUnrule:      {[]string{"rule"}, []string{"rule"}},
 	CmdKeepPlaying: {[]string{"on"}, []string{"on"}},
 	CmdAnswer:      {[]string{"id", "action", "content"}, []string{"id", "action"}},
+	CmdPlay:        {[]string{"tool", "args", "force"}, []string{"tool"}},
+	CmdTakeOver:    {[]string{"on"}, []string{"on"}},
+	CmdAsk:         {[]string{"text"}, []string{"text"}},
 }
 
 // ParseCommand reads one headless command line (docs/PROTOCOL.md). It is strict: the
@@ -117,9 +120,16 @@ func checkShape(c Command) error {
 		if t := bytes.TrimSpace(c.Args); len(t) == 0 || t[0] != '{' {
 			return errors.New("command revise: args must be a JSON object of the new arguments")
 		}
-	case CmdAdvise:
+	case CmdAdvise, CmdAsk:
 		if strings.TrimSpace(c.Text) == "" {
-			return errors.New("command advise: text is empty")
+			return fmt.Errorf("command %s: text is empty", c.Cmd)
+		}
+	case CmdPlay:
+		if strings.TrimSpace(c.Tool) == "" {
+			return errors.New("command play: tool is empty")
+		}
+		if t := bytes.TrimSpace(c.Args); len(t) > 0 && t[0] != '{' {
+			return errors.New("command play: args must be a JSON object of the tool's arguments")
 		}
 	case CmdAllow:
 		if c.Tool == "" {
@@ -131,7 +141,7 @@ func checkShape(c Command) error {
 		}
 	case CmdAnswer:
 		return checkAnswerShape(c)
-	case CmdPause, CmdResume, CmdStop, CmdKeepPlaying:
+	case CmdPause, CmdResume, CmdStop, CmdKeepPlaying, CmdTakeOver:
 	default:
 		return unknownCmd(c.Cmd)
 	}
@@ -173,14 +183,14 @@ type command struct {
 	Command
 	claim *Decision      // decide: the Gate's claim, made as it was sent (settleAsSent)
 	host  *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
-	valid game.ValidCall // decide edit, revise: the arguments, validated once by Send
+	valid game.ValidCall // decide edit, revise, play: the arguments, validated once by Send
 	rule  rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 	// unreadable: unrule names a stored session rule line that does not read back
 	// (ruleBook.unreadable), by its text rather than a rule.
 	unreadable bool
 	why        string // stop: why, when not the person ("stdin closed")
-	inEnded    bool   // Headless: stdin reached its end (deadline.go)
-	// orphaned: Headless: stdin has ended and the runner waits for a person, who can
+	inEnded    bool   // league.Headless: stdin reached its end (deadline.go)
+	// orphaned: league.Headless: stdin has ended and the runner waits for a person, who can
 	// no longer answer (deadline.go)
 	orphaned bool
 	notice   string // Notice: a word for the journal and the screens (who connected)
@@ -232,6 +242,8 @@ func (r *Runner) check(c Command) (command, error) {
 		return out, nil
 	case CmdAnswer:
 		return r.asks.checkAnswer(out)
+	case CmdPlay, CmdTakeOver, CmdAsk:
+		return r.person.check(out, r.tools)
 	case CmdDecide, CmdRevise:
 	default:
 		return out, nil

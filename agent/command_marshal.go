@@ -7,7 +7,7 @@ import (
 
 // MarshalCommand writes c as one headless command line that ParseCommand reads back as
 // c: exactly the fields the command takes, its required ones always (keep_playing's
-// "on": false too), the others when set. A client that speaks the protocol to another
+// and take_over's "on": false too), the others when set. A client that speaks the protocol to another
 // coplay (coplay attach) sends commands this way.
 func MarshalCommand(c Command) ([]byte, error) {
 	if err := checkShape(c); err != nil {
@@ -19,7 +19,8 @@ func MarshalCommand(c Command) ([]byte, error) {
 		Command
 		Allow bool `json:"allow"`
 		On    bool `json:"on"`
-	}{c, c.Allow, c.On})
+		Force bool `json:"force"`
+	}{c, c.Allow, c.On, c.Force})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func MarshalCommand(c Command) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		if !contains(spec.required, k) && (k == "allow" || k == "on") && string(v) == "false" {
+		if !contains(spec.required, k) && (k == "allow" || k == "on" || k == "force") && string(v) == "false" {
 			continue
 		}
 		out[k] = v

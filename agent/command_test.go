@@ -33,6 +33,18 @@ func TestParseCommand(t *testing.T) {
 	if back, perr := agent.ParseCommand(line); err != nil || perr != nil || back.Seat != "Finch" {
 		t.Errorf("MarshalCommand(%+v) = %s (%v), read back as %+v (%v)", seated, line, err, back, perr)
 	}
+	for _, line := range []string{`{"cmd":"play","tool":"move","args":{"direction":"E"},"force":true}`, `{"cmd":"take_over","on":false}`,
+		`{"cmd":"ask","seat":"Me","text":"why?"}`, `{"cmd":"play","tool":"look"}`} {
+		c, err := agent.ParseCommand([]byte(line))
+		if err != nil {
+			t.Errorf("ParseCommand(%s): %v", line, err)
+			continue
+		}
+		out, err := agent.MarshalCommand(c)
+		if back, perr := agent.ParseCommand(out); err != nil || perr != nil || string(back.Args) != string(c.Args) || back.Force != c.Force || back.On != c.On || back.Text != c.Text {
+			t.Errorf("%s round-trips as %s (%v, %v)", line, out, err, perr)
+		}
+	}
 	edit, err := agent.ParseCommand([]byte(`{"cmd":"decide","call_id":"c1","decision":"edit","args":{"direction":"S"}}`))
 	if err != nil || string(edit.Args) != `{"direction":"S"}` {
 		t.Errorf("edit = %+v, %v", edit, err)
@@ -72,6 +84,13 @@ func TestParseCommand(t *testing.T) {
 		`{"cmd":"revise","call_id":"c1","args":{},"decision":"approve"}`:     `"decision" is not used`,
 		`{"cmd":"stop","seat":null}`:                                         `field "seat" is null`,
 		`{"cmd":"stop","seat":5}`:                                            "cannot unmarshal",
+		`{"cmd":"play"}`:                                                     `"tool" is required`,
+		`{"cmd":"play","tool":" "}`:                                          "tool is empty",
+		`{"cmd":"play","tool":"move","args":[1]}`:                            "args must be a JSON object",
+		`{"cmd":"play","tool":"move","text":"x"}`:                            `"text" is not used`,
+		`{"cmd":"take_over"}`:                                                `"on" is required`,
+		`{"cmd":"ask","text":""}`:                                            "text is empty",
+		`{"cmd":"ask"}`:                                                      `"text" is required`,
 	}
 	for line, want := range bad {
 		_, err := agent.ParseCommand([]byte(line))
@@ -84,6 +103,9 @@ func TestParseCommand(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	f.Add([]byte(`{"cmd":"decide","call_id":"c1","decision":"edit","args":{"a":1}}`))
 	f.Add([]byte(`{"cmd":"advise","text":"go"}`))
+	f.Add([]byte(`{"cmd":"play","tool":"move","args":{"direction":"E"},"force":true}`))
+	f.Add([]byte(`{"cmd":"take_over","on":false}`))
+	f.Add([]byte(`{"cmd":"ask","text":"why?"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		c, err := agent.ParseCommand(line)
 		if err != nil {
@@ -110,7 +132,23 @@ func FuzzParseCommand(f *testing.F) {
 			if c.CallID == "" || len(c.Args) == 0 {
 				t.Fatalf("accepted a revise without a call or args: %q", line)
 			}
-		case agent.CmdPause, agent.CmdResume, agent.CmdStop:
+		case agent.CmdRule, agent.CmdUnrule:
+			if strings.TrimSpace(c.Rule) == "" {
+				t.Fatalf("accepted a rule command without a rule: %q", line)
+			}
+		case agent.CmdAnswer:
+			if c.ID == "" || c.Action == "" {
+				t.Fatalf("accepted an answer without an id or action: %q", line)
+			}
+		case agent.CmdPlay:
+			if strings.TrimSpace(c.Tool) == "" || len(c.Args) > 0 && strings.TrimSpace(string(c.Args))[0] != '{' {
+				t.Fatalf("accepted a move without a tool or with arguments that are no object: %q", line)
+			}
+		case agent.CmdAsk:
+			if strings.TrimSpace(c.Text) == "" {
+				t.Fatalf("accepted an empty question: %q", line)
+			}
+		case agent.CmdPause, agent.CmdResume, agent.CmdStop, agent.CmdKeepPlaying, agent.CmdTakeOver:
 		default:
 			t.Fatalf("accepted unknown cmd %q", c.Cmd)
 		}

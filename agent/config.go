@@ -84,4 +84,8 @@ type Config struct {
 	// Notice, when set, is said once at the start: to the person as a notice event and
 	// to the model at the first step (a fork of a live game: the world has moved on).
 	Notice string
+	// Person makes this runner a league seat of the person's own (--seat NAME=person):
+	// no model and no autopilot (Brain may be nil), the wheel held for good; it plays
+	// only the person's moves, and shows the world and the triggers that reach it.
+	Person bool
 }

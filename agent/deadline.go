@@ -251,10 +251,10 @@ func (f *faultState) reason() string {
 	return "stopped by the person"
 }
 
-// stdinEnded is told by Headless that stdin reached its end: nobody can send a
+// stdinEnded is told by league.Headless that stdin reached its end: nobody can send a
 // command any more. With play handed over the run goes on while it needs nobody (and
-// Headless stops it once it waits for a person); otherwise it stops at once, cutting
-// a game call in flight short.
+// league.Headless stops it once it waits for a person); otherwise it stops at once,
+// cutting a game call in flight short.
 func (f *faultState) stdinEnded(playHandedOver bool) []Event {
 	f.stdinClosed = true
 	if playHandedOver {
@@ -264,9 +264,9 @@ func (f *faultState) stdinEnded(playHandedOver bool) []Event {
 	return []Event{{Type: EventError, Text: "stdin closed and play is not handed over: stopping"}}
 }
 
-// orphaned is told by Headless that stdin has ended and the run waits for a person:
-// nobody can answer, so it stops, saying why once (a run that stopped when stdin ended
-// has said so already).
+// orphaned is told by league.Headless that stdin has ended and the run waits for a
+// person: nobody can answer, so it stops, saying why once (a run that stopped when stdin
+// ended has said so already).
 func (f *faultState) orphaned() []Event {
 	if f.stopping {
 		return nil

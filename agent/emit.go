@@ -22,8 +22,8 @@ func (r *Runner) emit(ev Event) {
 	if ev.Step == 0 {
 		ev.Step = r.at.step
 	}
-	if ev.Type == EventError || ev.Type == EventAdvice {
-		ev.Text = r.scrub.text(ev.Text) // a key pasted into advice is not kept either
+	if ev.Type == EventError || ev.Type == EventAdvice || ev.Type == EventQuestion {
+		ev.Text = r.scrub.text(ev.Text) // a key pasted into advice or a question is not kept either
 	}
 	if r.fatal != nil {
 		// After a journal failure nothing more is journaled, and nothing more is shown

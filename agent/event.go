@@ -5,46 +5,53 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // EventType names an event. The strings are stable: they are journal record types and
-// the "type" of headless JSON events (docs/PROTOCOL.md).
+// the "type" of headless JSON events (docs/PROTOCOL.md). Each journaled one is defined
+// once, by the journal's format (notes/record); the agent names it here.
 type EventType string
 
 // Event types, in the order a step usually produces them.
 const (
-	EventStarted        EventType = "started"         // the runner started or resumed; Text says with which brain and game
-	EventObservation    EventType = "observation"     // Observation is the new world state
-	EventStep           EventType = "step"            // a step began; Step is its number
-	EventTextDelta      EventType = "text_delta"      // Text is a piece of the model's streaming text (not journaled)
-	EventText           EventType = "text"            // Text is the model's whole message for this step
-	EventThinking       EventType = "thinking"        // Text is the model's reasoning for this step (shown dimmed; never sent back)
-	EventProposed       EventType = "tool_proposed"   // Call is a call the brain asked for (validated; see Call.Problems)
-	EventDecision       EventType = "decision"        // Decision is what was decided about a call
-	EventToolStart      EventType = "tool_started"    // Call is about to run
-	EventResult         EventType = "tool_result"     // Call finished; Result is its outcome
-	EventAdvice         EventType = "advice"          // Text is advice from the person, now queued
-	EventNotes          EventType = "notes_changed"   // Notes is the notebook after a change
-	EventWaiting        EventType = "waiting"         // Wait says until when and why; zero Until means the wait ended
-	EventUsage          EventType = "usage"           // Usage is what the last model call cost
-	EventError          EventType = "error"           // Text is a problem the person should see
-	EventTurnLimit      EventType = "turn_limit"      // the turn hit its iteration cap; Text says so
-	EventState          EventType = "state"           // State is running, paused, waiting_for_decision, waiting, idle or stopped; Text says why
-	EventOutcomeUnknown EventType = "outcome_unknown" // Call was running when coplay stopped last time; it is not run again
-	EventRules          EventType = "rules_changed"   // Rules is the session's approval rules (canonical lines) at start and after a rule, unrule or allow command
-	EventToolUpdated    EventType = "tool_updated"    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
-	EventCatalog        EventType = "tools_loaded"    // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
-	EventKeepPlaying    EventType = "keep_playing"    // KeepPlaying says whether play is handed over (at start when on, and at each change)
-	EventTrigger        EventType = "trigger"         // Trigger is something in the game that wakes the agent (a message, a battle that starts)
-	EventNotice         EventType = "notice"          // Text is the runner's word to the person: at start (Config.Notice: a fork whose world has moved on), and when a screen connects or leaves over SSH (Runner.Notice)
-	EventLoop           EventType = "loop"            // Call is a call the model repeated with the same result until play paused (loop.go); Text says so
+	EventStarted        = EventType(record.TypeStarted)        // the runner started or resumed; Text says with which brain and game
+	EventObservation    = EventType(record.TypeObservation)    // Observation is the new world state
+	EventStep           = EventType(record.TypeStep)           // a step began; Step is its number
+	EventTextDelta      = EventType("text_delta")              // Text is a piece of the model's streaming text (never journaled: not a record type)
+	EventText           = EventType(record.TypeText)           // Text is the model's whole message for this step
+	EventThinking       = EventType(record.TypeThinking)       // Text is the model's reasoning for this step (shown dimmed; never sent back)
+	EventProposed       = EventType(record.TypeProposed)       // Call is a call the brain asked for (validated; see Call.Problems)
+	EventDecision       = EventType(record.TypeDecision)       // Decision is what was decided about a call
+	EventToolStart      = EventType(record.TypeToolStart)      // Call is about to run
+	EventResult         = EventType(record.TypeResult)         // Call finished; Result is its outcome
+	EventAdvice         = EventType(record.TypeAdvice)         // Text is advice from the person, now queued; Via says where it was given
+	EventNotes          = EventType(record.TypeNotes)          // Notes is the notebook after a change
+	EventWaiting        = EventType(record.TypeWaiting)        // Wait says until when and why; zero Until means the wait ended
+	EventUsage          = EventType(record.TypeUsage)          // Usage is what the last model call cost
+	EventError          = EventType(record.TypeError)          // Text is a problem the person should see
+	EventTurnLimit      = EventType(record.TypeTurnLimit)      // the turn hit its iteration cap; Text says so
+	EventState          = EventType(record.TypeState)          // State is running, paused, waiting_for_decision, waiting, idle or stopped; Text says why
+	EventOutcomeUnknown = EventType(record.TypeOutcomeUnknown) // Call was running when coplay stopped last time; it is not run again
+	EventRules          = EventType(record.TypeRules)          // Rules is the session's approval rules (canonical lines) at start and after a rule, unrule or allow command
+	EventToolUpdated    = EventType(record.TypeToolUpdated)    // Call (same ID, still waiting) has a new Simulation (the world changed) and/or new Args (revise)
+	EventCatalog        = EventType(record.TypeCatalog)        // Catalog: tools were added to what the model is sent whole (load_tools, or a call to a tool not loaded)
+	EventKeepPlaying    = EventType(record.TypeKeepPlaying)    // KeepPlaying says whether play is handed over (at start when on, and at each change)
+	EventTrigger        = EventType(record.TypeTrigger)        // Trigger is something in the game that wakes the agent (a message, a battle that starts)
+	EventNotice         = EventType(record.TypeNotice)         // Text is the runner's word to the person: at start (Config.Notice: a fork whose world has moved on), and when a screen connects or leaves over SSH (Runner.Notice)
+	EventLoop           = EventType(record.TypeLoop)           // Call is a call the model repeated with the same result until play paused (loop.go); Text says so
 	// A game's server asks the person (ask.go, sampling.go, progress.go).
-	EventElicitation EventType = "elicitation"          // Elicitation: a question for the person, waiting for an answer command
-	EventAnswered    EventType = "elicitation_answered" // Elicitation: the answer sent back (or the question withdrawn)
-	EventSampling    EventType = "sampling"             // Sampling: a request to use the model, waiting for an answer command
-	EventSampled     EventType = "sampling_answered"    // Sampling: the request's decision, then the model's answer
-	EventProgress    EventType = "progress"             // Progress: how far the running call has come
-	EventServerLog   EventType = "server_log"           // ServerLog: a log line of the game's server
+	EventElicitation = EventType(record.TypeElicitation) // Elicitation: a question for the person, waiting for an answer command
+	EventAnswered    = EventType(record.TypeAnswered)    // Elicitation: the answer sent back (or the question withdrawn)
+	EventSampling    = EventType(record.TypeSampling)    // Sampling: a request to use the model, waiting for an answer command
+	EventSampled     = EventType(record.TypeSampled)     // Sampling: the request's decision, then the model's answer
+	EventProgress    = EventType(record.TypeProgress)    // Progress: how far the running call has come
+	EventServerLog   = EventType(record.TypeServerLog)   // ServerLog: a log line of the game's server
+	// The person plays too (person.go): their own moves are tool_started and tool_result
+	// events whose Call.By is "person"; these say who plays and what they asked.
+	EventWheel    = EventType(record.TypeWheel)    // Plays says who plays now: "person" (the person holds the wheel: no model request, no autopilot step) or "agent"
+	EventQuestion = EventType(record.TypeQuestion) // Text is a question from the person to the agent, answered in words (a reply event)
+	EventReply    = EventType(record.TypeReply)    // Text is the agent's answer in words to the person's question
 )
 
 // Event is one thing that happened, sent to the UI or the headless consumer and
@@ -58,7 +65,11 @@ type Event struct {
 	// sets it, so its journal is a lone session's; package league stamps it.
 	Seat string `json:"seat,omitempty"`
 
-	Text        string            `json:"text,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Via says where advice was given (EventAdvice), a question asked (EventQuestion)
+	// or the person's own move played (its EventToolStart), as Decision.Via does for a
+	// decision: "screen", "stdin", "attach", "ssh:KEY". Empty in older journals.
+	Via         string            `json:"via,omitempty"`
 	Call        *Call             `json:"call,omitempty"`
 	Decision    *Decision         `json:"decision,omitempty"`
 	Result      *game.Result      `json:"result,omitempty"`
@@ -75,7 +86,17 @@ type Event struct {
 	Sampling    *Sampling         `json:"sampling,omitempty"`     // EventSampling, EventSampled
 	Progress    *Progress         `json:"progress,omitempty"`     // EventProgress
 	ServerLog   *game.LogLine     `json:"server_log,omitempty"`   // EventServerLog
+	Plays       string            `json:"plays,omitempty"`        // EventWheel: PlaysPerson or PlaysAgent
 }
+
+// Who plays, as EventWheel says.
+const (
+	PlaysPerson = "person" // the person holds the wheel: the agent neither asks its model nor steps
+	PlaysAgent  = "agent"  // the agent plays (the person may still play moves of their own)
+)
+
+// ByPerson is Call.By and Decision.By for what the person did themselves.
+const ByPerson = record.ByPerson
 
 // Call is a tool call as the person sees it.
 type Call struct {
@@ -92,6 +113,10 @@ type Call struct {
 	// as it is when its turn comes (earlier calls of the step have not run yet). When it
 	// comes, a decision follows, or tool_updated with needs_ok true if the person decides.
 	Deferred bool `json:"deferred,omitempty"`
+	// By is "person" on the tool_started and tool_result of the person's own move (the
+	// play command): nobody proposed it and nobody decided it. Empty for the model's
+	// calls.
+	By string `json:"by,omitempty"`
 }
 
 // Verdict is a decision about a call.
@@ -100,7 +125,7 @@ type Verdict string
 // Verdicts. Auto is the runner's own, for tools that need no approval.
 const (
 	Approve Verdict = "approve"
-	Veto    Verdict = "veto"
+	Veto    Verdict = record.Veto
 	Edit    Verdict = "edit"
 	Auto    Verdict = "auto"
 )
@@ -154,6 +179,11 @@ const (
 	// resume. Text says why the turn ended.
 	Idle    State = "idle"
 	Stopped State = "stopped"
+	// PersonPlays means the person holds the wheel (take_over, or a league seat of
+	// the person's): no model request and no autopilot step until it is handed back.
+	// The world is still observed, triggers still arrive, moves and questions are
+	// taken at once.
+	PersonPlays State = "person_plays"
 )
 
 // CommandType names a command to the runner.
@@ -181,6 +211,15 @@ const (
 	// CmdAnswer answers a game's question (ID, Action accept|decline|cancel, Content for
 	// an accepted form) or sampling request (accept|decline): see ask.go.
 	CmdAnswer CommandType = "answer"
+	// CmdPlay is the person's own move (Tool, Args, Force): validated like an edit,
+	// then run through the same path as an approved call, with no proposal and no
+	// decision; a deny rule refuses it unless Force. See person.go.
+	CmdPlay CommandType = "play"
+	// CmdTakeOver takes the wheel (On true: no model request, no autopilot step) or
+	// hands it back (false).
+	CmdTakeOver CommandType = "take_over"
+	// CmdAsk asks the agent a question (Text), answered in words with no call.
+	CmdAsk CommandType = "ask"
 )
 
 // Command is an instruction from the person to the runner.
@@ -194,7 +233,8 @@ type Command struct {
 	Tool     string          `json:"tool,omitempty"`
 	Allow    bool            `json:"allow,omitempty"`
 	Rule     string          `json:"rule,omitempty"`
-	On       bool            `json:"on,omitempty"`      // keep_playing
+	On       bool            `json:"on,omitempty"`      // keep_playing, take_over
+	Force    bool            `json:"force,omitempty"`   // play: despite a deny rule
 	ID       string          `json:"id,omitempty"`      // answer: the question
 	Action   string          `json:"action,omitempty"`  // answer: accept, decline, cancel
 	Content  json.RawMessage `json:"content,omitempty"` // answer: an accepted form's fields

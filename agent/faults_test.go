@@ -245,7 +245,7 @@ func journalFailureAt(t *testing.T, n uint64) {
 		t.Errorf("%d game calls after the failed write", got-atFailure.calls)
 	}
 	inJournal := map[uint64]string{}
-	if err := sess.Records(1, func(rec notes.Record) error { inJournal[rec.Seq] = rec.Type; return nil }); err != nil {
+	if err := sess.Records(1, func(rec notes.Record) error { inJournal[rec.Seq] = string(rec.Type); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var last uint64

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -32,14 +33,20 @@ func startHeadless(t *testing.T, g *gridGame, b *scriptBrain, sess *notes.Sessio
 	return runHeadless(t, r)
 }
 
-// runHeadless runs Headless over r on pipes, until the test ends.
+// runHeadless runs league.Headless over r, a lone run (a league of one unnamed seat),
+// on pipes, until the test ends.
 func runHeadless(t *testing.T, r *agent.Runner) *headlessRun {
+	t.Helper()
+	l, err := league.New("", []league.Seat{{Runner: r}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &headlessRun{t: t, in: inW, out: outW, lines: bufio.NewScanner(outR), done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		err := agent.Headless(ctx, r, inR, outW)
+		err := league.Headless(ctx, l, l.Events(), inR, outW)
 		outW.Close()
 		h.done <- err
 	}()

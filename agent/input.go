@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // worldDiffShare is the largest share of the whole world that a list of changes may
@@ -16,10 +17,12 @@ const worldDiffShare = 0.6
 // in the world since the step before, and carries the notes only when they changed;
 // full carries both whole, for when the step opens the window. Notices (the runner's
 // word to the model: a nudge after an answer without calls, say; taken here), advice,
-// and last the game's triggers (what woke the agent) end it.
+// the person's own moves since the model's last request (taken here), and last the
+// game's triggers (what woke the agent) end it.
 func (p *prompter) input(step int, obs game.Observation, advice, triggers []string) (input, full string) {
 	notices := p.notices
 	p.notices = nil
+	moves := p.takeMoves()
 	header := fmt.Sprintf("# Step %d", step)
 	if !obs.Time.IsZero() {
 		header += " · " + obs.Time.UTC().Format(time.RFC3339)
@@ -40,6 +43,10 @@ func (p *prompter) input(step int, obs game.Observation, advice, triggers []stri
 		tail.WriteString("\n\n")
 		tail.WriteString(adviceText(advice))
 	}
+	if m := movesText(moves); m != "" {
+		tail.WriteString("\n\n")
+		tail.WriteString(m)
+	}
 	for _, t := range triggers {
 		tail.WriteString("\n\n")
 		tail.WriteString(t)
@@ -58,7 +65,7 @@ func (p *prompter) input(step int, obs game.Observation, advice, triggers []stri
 // lines as they are now (a game's summary names what each line is about: a ship, a
 // contract) and the lines that went; the whole world when the changes are most of it.
 func worldChanges(prev, cur string, since int) string {
-	edits := diffLines(prev, cur)
+	edits := record.DiffLines(prev, cur)
 	if len(edits) == 0 {
 		return fmt.Sprintf("## World\n\nNo change since step %d.", since)
 	}
@@ -83,4 +90,25 @@ func worldChanges(prev, cur string, since int) string {
 		return "## World\n\n" + cur
 	}
 	return b.String()
+}
+
+// played keeps the person's move for the model's next request (movesText); held says
+// the person held the wheel when they played it.
+func (p *prompter) played(pc *pendingCall, held bool) {
+	p.moves = append(p.moves, playedMove{tool: pc.call.Tool, args: pc.call.Args, text: pc.text, held: held})
+}
+
+// takeMoves returns the moves for the request being built and clears them; they are
+// kept as sent until the next request is built, for giveBackMoves.
+func (p *prompter) takeMoves() []playedMove {
+	m := p.moves
+	p.moves, p.sentMoves = nil, m
+	return m
+}
+
+// giveBackMoves puts the moves the last request carried before those that came since:
+// the model never read them (it failed).
+func (p *prompter) giveBackMoves() {
+	p.moves = append(p.sentMoves, p.moves...)
+	p.sentMoves = nil
 }

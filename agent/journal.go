@@ -48,7 +48,7 @@ func (j *journal) commit() ([]Event, error) {
 	b := j.out
 	b.Records = b.Records[:0]
 	for i := range j.pend {
-		rec, err := j.enc.record(&j.pend[i])
+		rec, err := j.enc.encode(&j.pend[i])
 		if err != nil {
 			j.drop()
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/coplayhq/coplay/game"
 )
@@ -62,28 +61,7 @@ func vetoText(reason string) string {
 
 // resultText is what the model reads of a result.
 func resultText(res game.Result) string {
-	var b strings.Builder
-	switch {
-	case res.Unknown && res.Output != "":
-		b.WriteString(res.Output) // the game or the runner says why (a deadline, a server that died)
-	case res.Unknown:
-		b.WriteString("outcome unknown: the response was lost; observe before acting")
-	case res.Err != nil:
-		b.WriteString(res.Err.Error())
-		if len(res.Err.Data) > 0 {
-			b.WriteString(" ")
-			b.Write(CompactJSON(res.Err.Data))
-		}
-	case res.Output == "":
-		b.WriteString("ok")
-	default:
-		b.WriteString(res.Output)
-	}
-	if res.Wait != nil {
-		fmt.Fprintf(&b, "\nThe game asks to wait until %s (%s); the runner waits before your next step.",
-			res.Wait.Until.UTC().Format(time.RFC3339), res.Wait.Reason)
-	}
-	return b.String()
+	return res.Text("; the runner waits before your next step")
 }
 
 // argsDiff says field by field what an edit changed: `field: old → new`.

@@ -402,7 +402,7 @@ func TestCommitsPerStep(t *testing.T) {
 	per := float64(sess.Book().Commits()-before) / 50
 	// Buffering loses nothing: every event sent is the journal record with its seq.
 	byType := map[uint64]string{}
-	if err := sess.Records(1, func(rec notes.Record) error { byType[rec.Seq] = rec.Type; return nil }); err != nil {
+	if err := sess.Records(1, func(rec notes.Record) error { byType[rec.Seq] = string(rec.Type); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range seen {

@@ -45,6 +45,11 @@ type stepRecord struct {
 	// data), kept in memory for a provider that needs it back within a tool loop; it is
 	// not journaled, so a resumed conversation goes on without it.
 	thinking []Thinking
+	// asked is the person's question when the record is a question and its answer (its
+	// input asks it, its text answers it, it has no calls); moves counts the person's
+	// moves its input carried. Both are for the summary line.
+	asked string
+	moves int
 }
 
 // toolResult is what the model was told about one call.
@@ -73,9 +78,11 @@ func (h *history) add(s stepRecord) {
 	}
 }
 
-// fold folds the oldest steps into the summary, keeping the newest n verbatim.
+// fold folds the oldest steps into the summary, keeping the newest n verbatim. A
+// question never opens the window: the step that opens it shows the world whole, and
+// a question has no world to show.
 func (h *history) fold(n int) {
-	for len(h.recent) > n {
+	for len(h.recent) > n || len(h.recent) > 1 && h.recent[0].asked != "" {
 		h.sum.fold(h.recent[0])
 		h.recent[0] = stepRecord{}
 		h.recent = h.recent[1:]
@@ -152,6 +159,12 @@ func (s *summary) String() string {
 func stepLine(st stepRecord) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "step %d:", st.n)
+	if st.asked != "" {
+		fmt.Fprintf(&b, " the person asked %q;", clip(oneLine(st.asked), 60))
+	}
+	if st.moves > 0 {
+		fmt.Fprintf(&b, " the person played %d move(s);", st.moves)
+	}
 	for _, a := range st.advice {
 		fmt.Fprintf(&b, " advice %q;", clip(oneLine(a), 60))
 	}
@@ -168,7 +181,7 @@ func stepLine(st stepRecord) string {
 		}
 		fmt.Fprintf(&b, " %s%s → %s: %s;", r.tool, clip(string(r.args), 60), status, clip(oneLine(r.text), 50))
 	}
-	if len(st.results) == 0 && st.text == "" {
+	if len(st.results) == 0 && st.text == "" && st.asked == "" && st.moves == 0 {
 		b.WriteString(" (nothing)")
 	}
 	return clip(strings.TrimSuffix(b.String(), ";"), summaryLineLen)
@@ -202,6 +215,14 @@ type prompter struct {
 	// fresh is set when advice arrives and cleared when advice goes to the model:
 	// advice handed back after a model failure does not skip the wait that follows.
 	fresh bool
+	// The person's own moves since the model's last request (person.go), and those the
+	// last request carried (given back when the model failed).
+	moves, sentMoves []playedMove
+	// open is the step whose calls are on their way (nil between batches): a question
+	// asked meanwhile is answered after it; after are those questions with their
+	// answers, added to the history once the step is.
+	open  *stepRecord
+	after []stepRecord
 }
 
 // advise queues the person's advice for the next step.
@@ -235,9 +256,58 @@ func (p *prompter) size(cfg Config) { p.budget, p.fitted = cfg.PromptBudget, cfg
 // notice queues the runner's word to the model for the next step's input.
 func (p *prompter) notice(text string) { p.notices = append(p.notices, text) }
 
-// forget makes the next step show the world and the notes whole: the step before never
-// reached the model.
-func (p *prompter) forget() { p.prevWorldStep, p.prevNotes = 0, "" }
+// forget makes the next step show the world and the notes whole, and carry the person's
+// moves again: the step before never reached the model.
+func (p *prompter) forget() {
+	p.prevWorldStep, p.prevNotes = 0, ""
+	p.giveBackMoves()
+}
+
+// done adds a step that ended to the history, then the questions answered while its
+// calls were on their way.
+func (p *prompter) done(rec stepRecord) {
+	p.hist.add(rec)
+	for _, q := range p.after {
+		p.hist.add(q)
+	}
+	p.open, p.after = nil, nil
+}
+
+// question is the history record of the person's question q at step n, not yet
+// answered: its input asks it, after the person's moves since the model's last
+// request (delivered with it).
+func (p *prompter) question(n int, q string) stepRecord {
+	moves := p.takeMoves()
+	return stepRecord{n: n, input: askingText(moves, q), asked: q, moves: len(moves)}
+}
+
+// ask builds the request that asks a question: the conversation as the last request
+// had it (the prompt cache serves it), then the step whose calls are on their way when
+// there is one (open, with the results so far), then the question.
+func (p *prompter) ask(open *stepRecord, q stepRecord, index string) []Message {
+	msgs := p.render(q, index)
+	if open != nil {
+		last := msgs[len(msgs)-1]
+		msgs = append(msgs[:len(msgs)-1], stepMessages(*open, len(p.hist.recent) == 0)...)
+		msgs = append(msgs, last)
+	}
+	first := 1
+	if p.hist.sum.String() != "" {
+		first = 2
+	}
+	msgs, _ = fitMeasured(msgs, p.promptBudget(), first, len(msgs)-1, p.measure)
+	return msgs
+}
+
+// answered keeps an answered question in the history: at once, or after the step whose
+// calls are on their way (inStep).
+func (p *prompter) answered(q stepRecord, inStep bool) {
+	if inStep {
+		p.after = append(p.after, q)
+		return
+	}
+	p.hist.add(q)
+}
 
 // prompt builds the messages for one step, append-only: the system prompt (game,
 // rules, how to play, the index of deferred tools), the summary of folded steps, then

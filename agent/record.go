@@ -3,291 +3,259 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"errors"
+	"fmt"
 	"strings"
-	"time"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
-// This file is how events become journal records (and, in recover.go and resume.go,
-// how they are read back). Buffering and committing them is emit.go's.
-//
-// A record's envelope (seq, time, type, step, call id) lives in the record, never again
-// in its Data. Data holds only what the record adds:
-//
-//   - tool_proposed, tool_updated: {"call": {tool, kind, args, problems, simulation,
-//     needs_ok}} (read back, the kind comes from the catalogue);
-//   - decision: the Decision without its call id ({"decision": ..., "by": ...});
-//   - tool_started: nothing (the call id names the proposal, and an edit's arguments are
-//     in the decision);
-//   - tool_result: {"result": ...}; outcome_unknown: nothing;
-//   - observation: what changed since the last one journaled (see recObs): its time,
-//     and the summary as line edits, metrics and timers when they moved, the map's
-//     changed points; whole every obsCheckpoint-th observation and first in a run;
-//   - notes_changed: the version, the sections that changed and the plan steps that
-//     changed (the notes themselves live in the notebook's notes and plan buckets, and
-//     the new text is in the update_notes call's arguments);
-//   - anything else: the event's own fields.
+// This file is how events become journal records and are read back. The format (what
+// each record type keeps, the observation's and the notes' changes, line edits) is
+// package record's (notes/record): here an event's values are put in a record.Data and
+// taken out of one. Buffering and committing the records is journal.go's and emit.go's.
 
 // recorder is what the encoder remembers between events so as to journal only what
 // changed. Owned by the Run goroutine (the journal's).
 type recorder struct {
-	obs      *game.Observation // the last observation journaled, whole
-	mapJSON  []byte            // its map, encoded
-	obsCount int               // observations journaled since the last checkpoint
-	notes    *NotesView        // the last notes journaled, whole
+	obs         *game.Observation // the last observation journaled, whole
+	mapJSON     []byte            // its map, encoded
+	metricsJSON []byte            // its metrics, encoded
+	timersJSON  []byte            // its timers, encoded
+	obsCount    int               // observations journaled since the last checkpoint
+	notes       *NotesView        // the last notes journaled, whole
 }
 
 // obsCheckpoint is how often an observation's summary is journaled whole rather than as
 // edits, so that a reader of the journal's tail (a resumed screen) finds a base soon.
 const obsCheckpoint = 20
 
-// recData is a record's Data: an event without its envelope.
-type recData struct {
-	Text        string        `json:"text,omitempty"`
-	Call        *recCall      `json:"call,omitempty"`
-	Result      *game.Result  `json:"result,omitempty"`
-	Observation *recObs       `json:"observation,omitempty"`
-	Notes       *recNotes     `json:"notes,omitempty"`
-	Wait        *game.Wait    `json:"wait,omitempty"`
-	Usage       *Usage        `json:"usage,omitempty"`
-	State       State         `json:"state,omitempty"`
-	Rules       []string      `json:"rules,omitempty"`
-	Trigger     *game.Trigger `json:"trigger,omitempty"`
-	Elicitation *Elicitation  `json:"elicitation,omitempty"`
-	Sampling    *Sampling     `json:"sampling,omitempty"`
-	Progress    *Progress     `json:"progress,omitempty"`
-	ServerLog   *game.LogLine `json:"server_log,omitempty"`
-}
-
-// recCall is a call without its id (the record's). Its kind is written for readers of
-// the journal (checks, exports); read back, the catalogue's is used.
-type recCall struct {
-	Tool       string           `json:"tool"`
-	Kind       string           `json:"kind,omitempty"`
-	Args       json.RawMessage  `json:"args,omitempty"`
-	Problems   []game.Problem   `json:"problems,omitempty"`
-	Simulation *game.Simulation `json:"simulation,omitempty"`
-	NeedsOK    bool             `json:"needs_ok,omitempty"`
-	FromText   bool             `json:"from_text,omitempty"` // read from the model's text
-	Why        string           `json:"why,omitempty"`       // the brain's reason for this call alone
-}
-
-// recObs is an observation as journaled: Summary whole, or SummaryEdits against the
-// last one journaled; Map, Metrics and Timers only when they changed (an empty list
-// when they became empty).
-type recObs struct {
-	Summary      string        `json:"summary,omitempty"`
-	SummaryEdits []lineEdit    `json:"summary_edits,omitempty"`
-	Metrics      []game.Metric `json:"metrics,omitempty"`
-	Timers       []game.Timer  `json:"timers,omitempty"`
-	Map          *game.Map     `json:"map,omitempty"`
-	MapEdits     []pointEdit   `json:"map_edits,omitempty"` // the map's points that changed
-	Time         time.Time     `json:"time,omitzero"`
-	IdleUntil    time.Time     `json:"idle_until,omitzero"`
-	IdleReason   string        `json:"idle_reason,omitempty"`
-	Same         []string      `json:"same,omitempty"` // fields unchanged: summary, metrics, timers, map
-}
-
-// pointEdit is one changed point of a map: its index and its new value.
-type pointEdit struct {
-	I int        `json:"i"`
-	P game.Point `json:"p"`
-}
-
-// recDecision is a decision without its call id (the record's).
-type recDecision struct {
-	Decision Verdict         `json:"decision"`
-	Reason   string          `json:"reason,omitempty"`
-	Args     json.RawMessage `json:"args,omitempty"`
-	By       string          `json:"by,omitempty"`
-	Via      string          `json:"via,omitempty"` // where a person decided (older journals: none)
-}
-
-// recNotes is a notes change: the version and what changed.
-type recNotes struct {
-	Version int        `json:"version"`
-	Changed []string   `json:"changed,omitempty"` // the sections whose text changed
-	Plan    []PlanStep `json:"plan,omitempty"`    // the plan steps that changed or were added
-	Removed int        `json:"plan_removed,omitempty"`
-}
-
-// record encodes ev as a journal record, without writing it. It remembers the last
+// encode encodes ev as a journal record, without writing it. It remembers the last
 // observation and notes it encoded, so records must be encoded in journal order.
-func (c *recorder) record(ev *Event) (notes.Record, error) {
-	rec := notes.Record{Time: ev.Time, Type: string(ev.Type), Step: ev.Step}
+func (c *recorder) encode(ev *Event) (notes.Record, error) {
+	rec := notes.Record{Time: ev.Time, Type: record.Type(ev.Type), Step: ev.Step}
 	switch {
 	case ev.Call != nil:
 		rec.CallID = ev.Call.ID
 	case ev.Decision != nil:
 		rec.CallID = ev.Decision.CallID
 	}
-	var v any
+	var d record.Data
+	var err error
 	switch ev.Type {
 	case EventDecision:
-		if d := ev.Decision; d != nil {
-			v = recDecision{Decision: d.Decision, Reason: d.Reason, Args: d.Args, By: d.By, Via: d.Via}
+		if x := ev.Decision; x != nil {
+			d.Decision = &record.Decision{Decision: string(x.Decision), Reason: x.Reason, Args: x.Args, By: x.By, Via: x.Via}
 		}
 	case EventToolStart:
-		// The call id names its proposal.
+		// The call id names its proposal (record.Encode keeps nothing), except for the
+		// person's own move, which nobody proposed: its start carries the call and where
+		// it was played.
+		if c := ev.Call; c != nil && c.By != "" {
+			d.Call, d.Via = &record.Call{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, By: c.By}, ev.Via
+		}
 	case EventOutcomeUnknown:
-		// The type says it all.
-	case EventResult:
-		v = recData{Result: ev.Result, Text: ev.Text}
+		// The call id says it all (record.Encode keeps nothing).
 	case EventObservation:
 		if ev.Observation != nil {
-			if o := c.observation(*ev.Observation); o != nil {
-				v = recData{Observation: o, Text: ev.Text}
-			}
+			d.Observation, err = c.observation(*ev.Observation)
 		}
 	case EventNotes:
 		if ev.Notes != nil {
-			v = recData{Notes: c.notesChange(*ev.Notes), Text: ev.Text}
+			d.Notes, err = c.notesChange(*ev.Notes)
 		}
 	default:
-		d := recData{Text: ev.Text, Result: ev.Result, Wait: ev.Wait, Usage: ev.Usage, State: ev.State, Rules: ev.Rules, Trigger: ev.Trigger,
-			Elicitation: ev.Elicitation, Sampling: ev.Sampling, Progress: ev.Progress, ServerLog: ev.ServerLog}
-		if ev.Call != nil {
-			d.Call = &recCall{Tool: ev.Call.Tool, Kind: ev.Call.Kind.String(), Args: ev.Call.Args, Problems: ev.Call.Problems,
-				Simulation: ev.Call.Simulation, NeedsOK: ev.Call.NeedsOK, FromText: ev.Call.FromText, Why: ev.Call.Why}
-			if len(d.Call.Args) > 0 && !json.Valid(d.Call.Args) {
-				// A model's broken arguments are kept, as the string they were.
-				s, _ := json.Marshal(string(d.Call.Args))
-				d.Call.Args = s
-			}
-		}
-		v = d
+		err = eventData(ev, &d)
 	}
-	if v != nil {
-		data, err := json.Marshal(v)
-		if err != nil {
-			return notes.Record{}, err
-		}
-		if !bytes.Equal(data, []byte("{}")) {
-			rec.Data = data
-		}
+	d.Text = ev.Text
+	if err == nil {
+		rec.Data, err = record.Encode(rec.Type, d)
+	}
+	if err != nil {
+		return notes.Record{}, fmt.Errorf("journaling %s: %w", ev.Type, err)
 	}
 	return rec, nil
 }
 
+// eventData puts the event's own values in d, each as its JSON (record.Encode keeps
+// those of them the record's type has).
+func eventData(ev *Event, d *record.Data) error {
+	d.Via, d.State, d.Rules, d.Plays = ev.Via, string(ev.State), ev.Rules, ev.Plays
+	if c := ev.Call; c != nil {
+		d.Call = &record.Call{Tool: c.Tool, Kind: c.Kind.String(), Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why}
+		if len(c.Problems) > 0 {
+			if err := marshalTo(&d.Call.Problems, &c.Problems); err != nil {
+				return err
+			}
+		}
+		if err := marshalTo(&d.Call.Simulation, c.Simulation); err != nil {
+			return err
+		}
+	}
+	return errors.Join(marshalTo(&d.Result, ev.Result), marshalTo(&d.Wait, ev.Wait), marshalTo(&d.Usage, ev.Usage),
+		marshalTo(&d.Trigger, ev.Trigger), marshalTo(&d.Elicitation, ev.Elicitation), marshalTo(&d.Sampling, ev.Sampling),
+		marshalTo(&d.Progress, ev.Progress), marshalTo(&d.ServerLog, ev.ServerLog))
+}
+
+// marshalTo sets *dst to v's JSON, or leaves it nil when v is nil.
+func marshalTo[T any](dst *json.RawMessage, v *T) error {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	*dst = b
+	return nil
+}
+
 // observation returns what o changes against the last observation journaled, and
-// remembers o. The time is always kept: it is when the step looked.
-func (c *recorder) observation(o game.Observation) *recObs {
-	out := &recObs{Time: o.Time, IdleUntil: o.IdleUntil, IdleReason: o.IdleReason}
-	mapJSON, _ := json.Marshal(o.Map)
+// remembers o. The time is always kept: it is when the step looked. The summary is whole
+// every obsCheckpoint-th observation and first in a run.
+func (c *recorder) observation(o game.Observation) (*record.Observation, error) {
+	out := &record.Observation{Time: o.Time, IdleUntil: o.IdleUntil, IdleReason: o.IdleReason}
+	mapJSON, err := json.Marshal(o.Map)
+	if err != nil {
+		return nil, err
+	}
+	metricsJSON, err := json.Marshal(o.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	timersJSON, err := json.Marshal(o.Timers)
+	if err != nil {
+		return nil, err
+	}
 	prev := c.obs
 	switch {
 	case prev == nil || c.obsCount >= obsCheckpoint:
 		out.Summary = o.Summary
 		c.obsCount = 0
 	case prev.Summary == o.Summary:
-		out.Same = append(out.Same, "summary")
+		out.Same = append(out.Same, record.FieldSummary)
 	default:
-		out.SummaryEdits = diffLines(prev.Summary, o.Summary)
+		out.SummaryEdits = record.DiffLines(prev.Summary, o.Summary)
 	}
 	c.obsCount++
-	if prev != nil && sameJSON(prev.Metrics, o.Metrics) {
-		out.Same = append(out.Same, "metrics")
-	} else {
-		out.Metrics = nonNil(o.Metrics)
+	// Metrics and timers that became empty are left out (not "same": read back, empty).
+	switch {
+	case prev != nil && bytes.Equal(c.metricsJSON, metricsJSON):
+		out.Same = append(out.Same, record.FieldMetrics)
+	case len(o.Metrics) > 0:
+		out.Metrics = metricsJSON
 	}
-	if prev != nil && sameJSON(prev.Timers, o.Timers) {
-		out.Same = append(out.Same, "timers")
-	} else {
-		out.Timers = nonNil(o.Timers)
+	switch {
+	case prev != nil && bytes.Equal(c.timersJSON, timersJSON):
+		out.Same = append(out.Same, record.FieldTimers)
+	case len(o.Timers) > 0:
+		out.Timers = timersJSON
 	}
 	switch {
 	case prev != nil && bytes.Equal(c.mapJSON, mapJSON):
-		out.Same = append(out.Same, "map")
+		out.Same = append(out.Same, record.FieldMap)
 	case prev != nil && prev.Map != nil && o.Map != nil && prev.Map.Title == o.Map.Title && len(prev.Map.Points) == len(o.Map.Points):
 		for i, p := range o.Map.Points {
-			if !sameJSON(p, prev.Map.Points[i]) {
-				out.MapEdits = append(out.MapEdits, pointEdit{I: i, P: p})
+			pj, err := json.Marshal(p)
+			if err != nil {
+				return nil, err
+			}
+			if was, _ := json.Marshal(prev.Map.Points[i]); !bytes.Equal(pj, was) {
+				out.MapEdits = append(out.MapEdits, record.PointEdit{I: i, P: pj})
 			}
 		}
-	default:
-		out.Map = o.Map
+	case o.Map != nil:
+		out.Map = mapJSON
 	}
 	cp := o
-	c.obs, c.mapJSON = &cp, mapJSON
-	return out
+	c.obs, c.mapJSON, c.metricsJSON, c.timersJSON = &cp, mapJSON, metricsJSON, timersJSON
+	return out, nil
 }
 
-// apply rebuilds the observation o describes, given the one before it (nil when not
-// known); ok is false when o is relative to an observation that is not known.
-func (o *recObs) apply(prev *game.Observation) (game.Observation, bool) {
+// applyObservation rebuilds the observation o describes, given the one before it (nil
+// when not known). The error wraps record.ErrNoBase when o is written against an
+// observation not known.
+func applyObservation(o *record.Observation, prev *game.Observation) (game.Observation, error) {
 	var out game.Observation
 	if prev != nil {
 		out = *prev
 	}
-	same := map[string]bool{}
-	for _, f := range o.Same {
-		same[f] = true
+	if prev == nil && o.Relative() {
+		return out, record.ErrNoBase
 	}
-	if (len(o.SummaryEdits) > 0 || len(o.MapEdits) > 0 || len(same) > 0) && prev == nil {
-		return out, false
+	s, err := o.SummaryAfter(out.Summary, prev != nil)
+	if err != nil {
+		return out, fmt.Errorf("summary: %w", err)
 	}
-	switch {
-	case len(o.SummaryEdits) > 0:
-		s, ok := applyLines(prev.Summary, o.SummaryEdits)
-		if !ok {
-			return out, false
+	out.Summary = s
+	if !o.Unchanged(record.FieldMetrics) {
+		out.Metrics = nil
+		if err := unmarshalRaw(o.Metrics, &out.Metrics); err != nil {
+			return out, fmt.Errorf("metrics: %w", err)
 		}
-		out.Summary = s
-	case !same["summary"]:
-		out.Summary = o.Summary
 	}
-	if !same["metrics"] {
-		out.Metrics = o.Metrics
-	}
-	if !same["timers"] {
-		out.Timers = o.Timers
+	if !o.Unchanged(record.FieldTimers) {
+		out.Timers = nil
+		if err := unmarshalRaw(o.Timers, &out.Timers); err != nil {
+			return out, fmt.Errorf("timers: %w", err)
+		}
 	}
 	switch {
 	case len(o.MapEdits) > 0:
-		if prev == nil || prev.Map == nil {
-			return out, false
+		if prev.Map == nil {
+			return out, errors.New("map edits to an observation without a map")
 		}
 		m := *prev.Map
 		m.Points = append([]game.Point(nil), m.Points...)
 		for _, e := range o.MapEdits {
 			if e.I < 0 || e.I >= len(m.Points) {
-				return out, false
+				return out, fmt.Errorf("map edit of point %d, of %d", e.I, len(m.Points))
 			}
-			m.Points[e.I] = e.P
+			var p game.Point
+			if err := json.Unmarshal(e.P, &p); err != nil {
+				return out, fmt.Errorf("map point %d: %w", e.I, err)
+			}
+			m.Points[e.I] = p
 		}
 		out.Map = &m
-	case !same["map"]:
-		out.Map = o.Map
+	case !o.Unchanged(record.FieldMap):
+		out.Map = nil
+		if err := unmarshalRaw(o.Map, &out.Map); err != nil {
+			return out, fmt.Errorf("map: %w", err)
+		}
 	}
 	out.Time, out.IdleUntil, out.IdleReason = o.Time, o.IdleUntil, o.IdleReason
-	return out, true
+	return out, nil
 }
 
 // notesChange returns what v changes against the notes last journaled, and remembers v.
-func (c *recorder) notesChange(v NotesView) *recNotes {
-	out := &recNotes{Version: v.Version}
+func (c *recorder) notesChange(v NotesView) (*record.Notes, error) {
+	out := &record.Notes{Version: v.Version}
 	prev := c.notes
 	cp := v
 	c.notes = &cp
 	if prev == nil {
 		// The first of a run: the notebook has the text; say which version it is.
-		return out
+		return out, nil
 	}
 	if prev.Text != v.Text {
 		out.Changed = changedSections(prev.Text, v.Text)
 	}
 	for i, s := range v.Plan {
 		if i >= len(prev.Plan) || prev.Plan[i] != s {
-			out.Plan = append(out.Plan, s)
+			b, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			out.Plan = append(out.Plan, b)
 		}
 	}
 	if n := len(prev.Plan) - len(v.Plan); n > 0 {
 		out.Removed = n
 	}
-	return out
+	return out, nil
 }
 
 // changedSections names the "## " sections whose text differs between two versions of
@@ -341,39 +309,81 @@ func splitSections(doc string) sections {
 	return s
 }
 
-func sameJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
+// unmarshalRaw reads raw into v; absent or null leaves v as it is.
+func unmarshalRaw(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
 }
 
-// nonNil makes an empty list encode as [] (it became empty) rather than be left out.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
+// valueOf reads raw, another package's value as journaled, into a new T; nil when it is
+// absent or null. what names it in the error.
+func valueOf[T any](raw json.RawMessage, what string) (*T, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
 	}
-	return s
+	v := new(T)
+	if err := json.Unmarshal(raw, v); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
 }
 
 // RecentEvents returns up to n of the last journaled events of s, oldest first, decoded
-// for display (a resumed screen's log). Records it cannot read are skipped, and so are
-// observations journaled as changes to one before the window, and notes changes (the
-// screen gets the notebook itself when the runner starts).
+// for display (a resumed screen's log). Observations journaled as changes to one before
+// the window are left out, and so are notes changes (the screen gets the notebook itself
+// when the runner starts). Records that cannot be read are not: the log ends with an
+// error event that names them.
 func RecentEvents(s *notes.Session, n int) ([]Event, error) {
 	recs, err := s.Tail(n)
 	if err != nil {
 		return nil, err
 	}
 	var d decoder
+	var bad unreadable
 	out := make([]Event, 0, len(recs))
 	for _, rec := range recs {
-		ev, ok := d.event(rec)
-		if !ok || ev.Type == EventNotes {
+		ev, err := d.event(rec)
+		switch {
+		case errors.Is(err, record.ErrNoBase):
+			continue
+		case err != nil:
+			bad.add(err)
+			continue
+		case ev.Type == EventNotes:
 			continue
 		}
 		out = append(out, ev)
 	}
+	if bad.n > 0 {
+		out = append(out, bad.event("the log"))
+	}
 	return out, nil
+}
+
+// unreadable counts the records a reader of the journal's tail could not read, keeping
+// the first error to tell the person.
+type unreadable struct {
+	n     int
+	first error
+}
+
+func (u *unreadable) add(err error) {
+	if u.n == 0 {
+		u.first = err
+	}
+	u.n++
+}
+
+// event tells the person what was left out of where: "resuming: 3 journal records cannot
+// be read (journal record 12 (tool_result): ...); left out of the log".
+func (u *unreadable) event(where string) Event {
+	n := "1 journal record cannot be read"
+	if u.n > 1 {
+		n = fmt.Sprintf("%d journal records cannot be read", u.n)
+	}
+	return errorEvent("resuming: %s (%v); left out of %s", n, u.first, where)
 }
 
 // decoder turns records back into events, in journal order: it remembers the calls
@@ -383,43 +393,90 @@ type decoder struct {
 	obs   *game.Observation
 }
 
-// event decodes one record; ok is false when it cannot be read.
-func (d *decoder) event(rec notes.Record) (Event, bool) {
+// event decodes one record. The error names the record; it wraps record.ErrNoBase for
+// an observation written against one before those decoded (a reader of the journal's
+// tail meets these first).
+func (d *decoder) event(rec notes.Record) (Event, error) {
+	ev, _, err := d.decode(rec)
+	return ev, err
+}
+
+// decode decodes one record, and returns its data as journaled too.
+func (d *decoder) decode(rec notes.Record) (Event, record.Data, error) {
+	ev, data, err := d.read(rec)
+	if err != nil {
+		err = fmt.Errorf("journal record %d (%s): %w", rec.Seq, rec.Type, err)
+	}
+	return ev, data, err
+}
+
+// read is decode without the record's name on its errors.
+func (d *decoder) read(rec notes.Record) (Event, record.Data, error) {
 	if d.calls == nil {
 		d.calls = map[string]*Call{}
 	}
 	ev := Event{Seq: rec.Seq, Time: rec.Time, Type: EventType(rec.Type), Step: rec.Step}
-	if ev.Type == EventDecision {
-		var dec Decision
-		if len(rec.Data) > 0 && json.Unmarshal(rec.Data, &dec) != nil {
-			return ev, false
+	data, err := record.Decode(rec.Type, rec.Data)
+	if err != nil {
+		return ev, data, err
+	}
+	if x := data.Decision; x != nil {
+		ev.Decision = &Decision{CallID: rec.CallID, Decision: Verdict(x.Decision), Reason: x.Reason, Args: x.Args, By: x.By, Rule: x.Rule, Via: x.Via}
+		return ev, data, nil
+	}
+	ev.Text, ev.Via, ev.State, ev.Rules, ev.Plays = data.Text, data.Via, State(data.State), data.Rules, data.Plays
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
 		}
-		dec.CallID = rec.CallID
-		ev.Decision = &dec
-		return ev, true
 	}
-	var full legacyEvent
-	if len(rec.Data) > 0 && json.Unmarshal(rec.Data, &full) != nil {
-		return ev, false
+	ev.Result, err = valueOf[game.Result](data.Result, "result")
+	add(err)
+	ev.Wait, err = valueOf[game.Wait](data.Wait, "wait")
+	add(err)
+	ev.Usage, err = valueOf[Usage](data.Usage, "usage")
+	add(err)
+	ev.Trigger, err = valueOf[game.Trigger](data.Trigger, "trigger")
+	add(err)
+	ev.Elicitation, err = valueOf[Elicitation](data.Elicitation, "elicitation")
+	add(err)
+	ev.Sampling, err = valueOf[Sampling](data.Sampling, "sampling")
+	add(err)
+	ev.Progress, err = valueOf[Progress](data.Progress, "progress")
+	add(err)
+	ev.ServerLog, err = valueOf[game.LogLine](data.ServerLog, "server_log")
+	add(err)
+	if n := data.Notes; n != nil {
+		nv := &NotesView{Version: n.Version}
+		if n.Text != nil {
+			nv.Text = *n.Text
+		}
+		for _, raw := range n.Plan {
+			var st PlanStep
+			if err := json.Unmarshal(raw, &st); err != nil {
+				add(fmt.Errorf("plan step: %w", err))
+				break
+			}
+			nv.Plan = append(nv.Plan, st)
+		}
+		ev.Notes = nv
 	}
-	ev.Text, ev.Result, ev.Wait, ev.Usage, ev.State, ev.Rules = full.Text, full.Result, full.Wait, full.Usage, full.State, ruleLines(full.Rules)
-	ev.Trigger = full.Trigger
-	ev.Elicitation, ev.Sampling, ev.Progress, ev.ServerLog = full.Elicitation, full.Sampling, full.Progress, full.ServerLog
-	if full.Notes != nil {
-		ev.Notes = &NotesView{Text: full.Notes.Text, Version: full.Notes.Version, Plan: full.Notes.Plan}
+	if err := errors.Join(errs...); err != nil {
+		return ev, data, err
 	}
 	if rec.CallID != "" {
 		c := d.calls[rec.CallID]
-		if full.Call != nil {
+		if data.Call != nil {
 			// A proposal (or, in format 1, any call record): it carries the call.
-			nc := Call{ID: rec.CallID, Tool: full.Call.Tool, Args: full.Call.Args, Problems: full.Call.Problems,
-				Simulation: full.Call.Simulation, NeedsOK: full.Call.NeedsOK, FromText: full.Call.FromText, Why: full.Call.Why}
-			if c == nil || ev.Type == EventProposed || ev.Type == EventToolUpdated {
-				c = &nc
-				d.calls[rec.CallID] = c
-			} else {
-				c = &nc
+			nc, err := callFrom(rec.CallID, data.Call)
+			if err != nil {
+				return ev, data, err
 			}
+			if c == nil || ev.Type == EventProposed || ev.Type == EventToolUpdated {
+				d.calls[rec.CallID] = &nc
+			}
+			c = &nc
 		}
 		if c == nil {
 			c = &Call{ID: rec.CallID, Args: json.RawMessage("{}")}
@@ -430,55 +487,28 @@ func (d *decoder) event(rec notes.Record) (Event, bool) {
 			ev.Result = &game.Result{Unknown: true}
 		}
 	}
-	if full.Observation != nil {
-		obs, ok := full.Observation.apply(d.obs)
-		if !ok {
-			return ev, false
+	if data.Observation != nil {
+		obs, err := applyObservation(data.Observation, d.obs)
+		if err != nil {
+			return ev, data, fmt.Errorf("observation: %w", err)
 		}
 		d.obs = &obs
 		cp := obs
 		ev.Observation = &cp
 	}
-	return ev, true
+	return ev, data, nil
 }
 
-// legacyEvent reads both formats' Data: format 1 stored the whole event (its call with
-// id and kind, its observation whole); format 2 stores recData. Fields either may have:
-// recData's, with notes and rules read in their older forms too.
-type legacyEvent struct {
-	recData
-	Notes *legacyNotes `json:"notes"`
-	// Rules is a list of rule lines; a notebook written before approval rules holds a
-	// map of always-allowed tools there (see ruleLines).
-	Rules json.RawMessage `json:"rules"`
-}
-
-// ruleLines reads a rules_changed record's rules: rule lines, or the older map of
-// always-allowed tools, each read as "allow TOOL".
-func ruleLines(raw json.RawMessage) []string {
-	if len(raw) == 0 {
-		return nil
+// callFrom is the call a record carries, with the record's call id. Its kind is left to
+// the catalogue.
+func callFrom(id string, c *record.Call) (Call, error) {
+	out := Call{ID: id, Tool: c.Tool, Args: c.Args, NeedsOK: c.NeedsOK, FromText: c.FromText, Why: c.Why, By: c.By}
+	if err := unmarshalRaw(c.Problems, &out.Problems); err != nil {
+		return out, fmt.Errorf("call problems: %w", err)
 	}
-	var lines []string
-	if json.Unmarshal(raw, &lines) == nil {
-		return lines
+	var err error
+	if out.Simulation, err = valueOf[game.Simulation](c.Simulation, "call simulation"); err != nil {
+		return out, err
 	}
-	var old map[string]bool
-	if json.Unmarshal(raw, &old) != nil {
-		return nil
-	}
-	for tool, on := range old {
-		if on {
-			lines = append(lines, "allow "+tool)
-		}
-	}
-	sort.Strings(lines)
-	return lines
-}
-
-// legacyNotes reads a notes change of either format.
-type legacyNotes struct {
-	Text    string     `json:"text"`
-	Version int        `json:"version"`
-	Plan    []PlanStep `json:"plan"`
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // FuzzDecodeEvent feeds the journal's event decoder (resume, the screen's log) record
@@ -23,8 +24,8 @@ func FuzzDecodeEvent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, typ, data, before, after string) {
 		var d decoder
-		for _, ty := range []string{typ, string(EventObservation), string(EventProposed), string(EventResult), string(EventDecision)} {
-			d.event(notes.Record{Seq: 1, Type: ty, Step: 1, CallID: "c", Data: json.RawMessage(data)})
+		for _, ty := range []record.Type{record.Type(typ), record.TypeObservation, record.TypeProposed, record.TypeResult, record.TypeDecision} {
+			_, _ = d.event(notes.Record{Seq: 1, Type: ty, Step: 1, CallID: "c", Data: json.RawMessage(data)})
 		}
 		// Round trip: what the encoder journals for two observations rebuilds them (JSON
 		// holds text: invalid UTF-8 comes back as U+FFFD in any format).
@@ -35,14 +36,17 @@ func FuzzDecodeEvent(f *testing.F) {
 		var dec decoder
 		for _, s := range []string{before, after} {
 			obs := game.Observation{Summary: s}
-			o := enc.observation(obs)
-			raw, err := json.Marshal(recData{Observation: o})
+			o, err := enc.observation(obs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ev, ok := dec.event(notes.Record{Seq: 2, Type: string(EventObservation), Step: 1, Data: raw})
-			if !ok || ev.Observation == nil || ev.Observation.Summary != s {
-				t.Fatalf("observation %q came back as %+v (ok %v) from %s", s, ev.Observation, ok, raw)
+			raw, err := record.Encode(record.TypeObservation, record.Data{Observation: o})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := dec.event(notes.Record{Seq: 2, Type: record.TypeObservation, Step: 1, Data: raw})
+			if err != nil || ev.Observation == nil || ev.Observation.Summary != s {
+				t.Fatalf("observation %q came back as %+v (%v) from %s", s, ev.Observation, err, raw)
 			}
 		}
 	})

@@ -2,10 +2,12 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // recover deals with what the previous run of the session left open, before the first
@@ -21,7 +23,8 @@ func (r *Runner) recover() error {
 		return fmt.Errorf("agent: recovering session %q: %w", r.cfg.Session.Name(), err)
 	}
 	r.emit(r.tools.notesEvent())
-	steps, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	steps, moves, evs := rebuildHistory(r.cfg.Session, r.jr.lastSeq)
+	r.prompt.moves = append(r.prompt.moves, moves...)
 	r.emitAll(evs)
 	for _, st := range steps {
 		r.prompt.hist.add(st)
@@ -36,12 +39,20 @@ func (r *Runner) recover() error {
 	}
 	st := stepRecord{n: r.at.step, text: "(calls from before the restart)"}
 	for _, u := range rec.Unknown {
-		call := proposedCall(r.calls.journal, r.tools.registry(), u)
+		call, err := proposedCall(r.calls.journal, r.tools.registry(), u)
+		if err != nil {
+			r.emitError("resuming: call %s: %v", call.ID, err)
+		}
 		r.calls.used[call.ID] = true
 		r.emitError("call %s (%s %s) was running when coplay stopped; its outcome is unknown and it is not run again: observe before acting",
 			call.ID, call.Tool, call.Args)
 		res := game.Result{Unknown: true}
 		r.emit(Event{Type: EventOutcomeUnknown, Call: &call, Result: &res})
+		if call.By == ByPerson {
+			// The person's own move: the model reads it as theirs, never as its call
+			// (rebuildHistory has put it among the moves, its outcome unknown).
+			continue
+		}
 		st.calls = append(st.calls, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args})
 		st.results = append(st.results, toolResult{tool: call.Tool, args: call.Args,
 			text: outcome{result: &res, crashed: true}.text()})
@@ -49,7 +60,10 @@ func (r *Runner) recover() error {
 	for _, n := range rec.NotStarted {
 		// Decided, but coplay stopped before it started: it did not run, and is not run
 		// now without being asked for again.
-		call := proposedCall(r.calls.journal, r.tools.registry(), n)
+		call, err := proposedCall(r.calls.journal, r.tools.registry(), n)
+		if err != nil {
+			r.emitError("resuming: call %s: %v", call.ID, err)
+		}
 		r.calls.used[call.ID] = true
 		res := game.Result{Err: &game.Error{Message: "not executed: coplay stopped before this call started"}}
 		r.emit(Event{Type: EventResult, Call: &call, Result: &res})
@@ -60,7 +74,10 @@ func (r *Runner) recover() error {
 	if len(rec.Pending) > 0 {
 		b := &batch{}
 		for _, p := range rec.Pending {
-			call := callOf(p)
+			call, err := proposalOf(p)
+			if err != nil {
+				r.emitError("resuming: call %s: %v", call.ID, err)
+			}
 			r.calls.used[call.ID] = true
 			pc := r.admit(call.ID, ToolCall{ID: call.ID, Tool: call.Tool, Args: call.Args}, b.earlierToRun(len(b.calls)) == 0)
 			if !pc.simulated {
@@ -102,34 +119,46 @@ func (r *Runner) recover() error {
 }
 
 // proposedCall finds the call a decision record is about, with the arguments it ran
-// with (an edit's, if edited).
-func proposedCall(j CallJournal, reg *game.Registry, dec notes.Record) Call {
+// with (an edit's, if edited). What cannot be read of it is the error, beside a call
+// named "(unreadable)" or with its proposed arguments: the person is told, and the call
+// is closed all the same.
+func proposedCall(j CallJournal, reg *game.Registry, dec notes.Record) (Call, error) {
 	call := Call{ID: dec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}
-	recs, _ := j.CallRecords(dec.CallID)
+	recs, err := j.CallRecords(dec.CallID)
+	errs := []error{err}
 	for _, rec := range recs {
-		if rec.Type == notes.TypeProposed {
-			call = callOf(rec)
+		if rec.Type == record.TypeProposed || rec.Type == record.TypeToolStart && len(rec.Data) > 0 {
+			// A proposal, or the start of the person's own move (it has none).
+			c, err := proposalOf(rec)
+			call, errs = c, append(errs, err)
 		}
 	}
-	var d Decision
-	if json.Unmarshal(dec.Data, &d) == nil && d.Decision == Edit && len(d.Args) > 0 {
-		call.Args = d.Args
+	d, err := dec.Decode()
+	errs = append(errs, err)
+	if err == nil && d.Decision != nil && Verdict(d.Decision.Decision) == Edit && len(d.Decision.Args) > 0 {
+		call.Args = d.Decision.Args
 	}
 	if t, err := reg.Lookup(call.Tool); err == nil {
 		call.Kind = t.Kind
 	}
-	return call
+	return call, errors.Join(errs...)
 }
 
-// callOf reads the call back from a tool_proposed record (either format).
-func callOf(rec notes.Record) Call {
+// proposalOf reads the call back from a tool_proposed record (either format); a call
+// named "(unreadable)" beside the error when it cannot be read.
+func proposalOf(rec notes.Record) (Call, error) {
 	var d decoder
-	if ev, ok := d.event(rec); ok && ev.Call != nil && ev.Call.Tool != "" {
+	ev, err := d.event(rec)
+	switch {
+	case err != nil:
+	case ev.Call == nil || ev.Call.Tool == "":
+		err = fmt.Errorf("journal record %d (%s) has no call", rec.Seq, rec.Type)
+	default:
 		c := *ev.Call
 		if len(c.Args) == 0 {
 			c.Args = json.RawMessage("{}")
 		}
-		return c
+		return c, nil
 	}
-	return Call{ID: rec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}
+	return Call{ID: rec.CallID, Tool: "(unreadable)", Args: json.RawMessage("{}")}, err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 func TestResumeAsksAgainForPendingCalls(t *testing.T) {
@@ -49,7 +50,7 @@ func TestResumeAsksAgainForPendingCalls(t *testing.T) {
 
 func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 	sess := newSession(t)
-	journalApprovedDig(t, sess, "c9", notes.Record{Type: notes.TypeStarted, Step: 1, CallID: "c9"})
+	journalApprovedDig(t, sess, "c9", notes.Record{Type: record.TypeToolStart, Step: 1, CallID: "c9"})
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("I will look first.")}}
 	h := start(t, g, b, sess, nil)
@@ -181,8 +182,8 @@ func journalApprovedDig(t *testing.T, sess *notes.Session, id string, then ...no
 	prop, _ := json.Marshal(agent.Event{Type: agent.EventProposed, Call: &call})
 	dec, _ := json.Marshal(agent.Decision{CallID: id, Decision: agent.Approve, By: "person"})
 	recs := append([]notes.Record{
-		{Type: notes.TypeProposed, Step: 1, CallID: id, Data: prop},
-		{Type: notes.TypeDecision, Step: 1, CallID: id, Data: dec},
+		{Type: record.TypeProposed, Step: 1, CallID: id, Data: prop},
+		{Type: record.TypeDecision, Step: 1, CallID: id, Data: dec},
 	}, then...)
 	for _, r := range recs {
 		if _, err := sess.Append(r); err != nil {

@@ -32,11 +32,15 @@ type ReplayStep struct {
 	Observation *game.Observation `json:"observation"`
 	Text        string            `json:"text,omitempty"` // the model's words
 	// Notes are the notes version and the plan as they stood when the step ended.
-	Notes    ReplayNotes    `json:"notes"`
-	Calls    []ReplayCall   `json:"calls"`
-	Advice   []string       `json:"advice,omitempty"`
-	Triggers []game.Trigger `json:"triggers,omitempty"`
-	Errors   []string       `json:"errors,omitempty"`
+	Notes ReplayNotes  `json:"notes"`
+	Calls []ReplayCall `json:"calls"`
+	// Moves are the person's own moves (play), in order: nobody proposed or decided them.
+	Moves []ReplayCall `json:"moves,omitempty"`
+	// Questions are the person's questions (ask) and the agent's answers.
+	Questions []ReplayQuestion `json:"questions,omitempty"`
+	Advice    []string         `json:"advice,omitempty"`
+	Triggers  []game.Trigger   `json:"triggers,omitempty"`
+	Errors    []string         `json:"errors,omitempty"`
 	// Spend is the model's tokens and cost from the session's start through this step.
 	Spend Spend `json:"spend"`
 	// Events are every event of the step, decoded, notes changes with their whole text:
@@ -63,6 +67,13 @@ type ReplayCall struct {
 	Simulation *game.Simulation `json:"simulation,omitempty"`
 	Decision   *Decision        `json:"decision,omitempty"`
 	Result     *game.Result     `json:"result,omitempty"`
+	By         string           `json:"by,omitempty"` // "person": the person's own move
+}
+
+// ReplayQuestion is a question of the person's and the agent's answer in words.
+type ReplayQuestion struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer,omitempty"` // "" when none came (the model failed, the run stopped)
 }
 
 // Spend is what the model cost so far.
@@ -82,6 +93,7 @@ const (
 	MarkAdvice   = "advice"
 	MarkTrigger  = "trigger"
 	MarkError    = "error"
+	MarkPerson   = "person" // the person played a move or asked a question
 )
 
 // Has reports whether the step has mark.
@@ -105,13 +117,15 @@ func (s *ReplayStep) Has(mark string) bool {
 		return len(s.Triggers) > 0
 	case MarkError:
 		return len(s.Errors) > 0
+	case MarkPerson:
+		return len(s.Moves)+len(s.Questions) > 0
 	}
 	return false
 }
 
-// ReadReplay reads session s back step by step. A record whose data cannot be decoded
-// is left out; a journal with records missing (a damaged file) is an error, as for the
-// export.
+// ReadReplay reads session s back step by step. A record that cannot be read (its data
+// not of the journal's format, records missing from a damaged file) is an error naming
+// it, as for the export.
 func ReadReplay(s *notes.Session) (*Replay, error) {
 	info, err := s.Info()
 	if err != nil {
@@ -130,17 +144,18 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 		dec   decoder
 		cur   *ReplayStep
 		calls map[string]int // call id -> index in cur.Calls
+		moves map[string]int // call id -> index in cur.Moves
 		spend Spend
 	)
 	err = s.Records(1, func(rec notes.Record) error {
-		ev, ok := dec.event(rec)
-		if !ok {
-			return nil
+		ev, data, err := dec.decode(rec)
+		if err != nil {
+			return err
 		}
 		if ev.Type == EventStep {
 			out.Steps = append(out.Steps, ReplayStep{Step: ev.Step, Seq: ev.Seq, Time: ev.Time, Calls: []ReplayCall{}})
 			cur = &out.Steps[len(out.Steps)-1]
-			calls = map[string]int{}
+			calls, moves = map[string]int{}, map[string]int{}
 		}
 		if cur == nil {
 			out.Before = append(out.Before, ev)
@@ -156,7 +171,10 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 			cur.Text = ev.Text
 		case EventProposed:
 			if ev.Call != nil {
-				c := ReplayCall{ID: ev.Call.ID, Tool: ev.Call.Tool, Args: ev.Call.Args, Problems: ev.Call.Problems, Simulation: ev.Call.Simulation, Kind: kindOf(rec.Data)}
+				c := ReplayCall{ID: ev.Call.ID, Tool: ev.Call.Tool, Args: ev.Call.Args, Problems: ev.Call.Problems, Simulation: ev.Call.Simulation}
+				if data.Call != nil {
+					c.Kind = data.Call.Kind // as journaled (the catalogue may have changed since)
+				}
 				calls[c.ID] = len(cur.Calls)
 				cur.Calls = append(cur.Calls, c)
 			}
@@ -168,9 +186,27 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 			if i, ok := calls[rec.CallID]; ok {
 				cur.Calls[i].Decision = ev.Decision
 			}
+		case EventToolStart:
+			if c := ev.Call; c != nil && c.By == ByPerson {
+				moves[c.ID] = len(cur.Moves)
+				m := ReplayCall{ID: c.ID, Tool: c.Tool, Args: c.Args, By: c.By}
+				if data.Call != nil {
+					m.Kind = data.Call.Kind
+				}
+				cur.Moves = append(cur.Moves, m)
+			}
 		case EventResult, EventOutcomeUnknown:
 			if i, ok := calls[rec.CallID]; ok {
 				cur.Calls[i].Result = ev.Result
+			}
+			if i, ok := moves[rec.CallID]; ok {
+				cur.Moves[i].Result = ev.Result
+			}
+		case EventQuestion:
+			cur.Questions = append(cur.Questions, ReplayQuestion{Question: ev.Text})
+		case EventReply:
+			if n := len(cur.Questions); n > 0 && cur.Questions[n-1].Answer == "" {
+				cur.Questions[n-1].Answer = ev.Text
 			}
 		case EventAdvice:
 			cur.Advice = append(cur.Advice, ev.Text)
@@ -208,17 +244,6 @@ func ReadReplay(s *notes.Session) (*Replay, error) {
 		}
 	}
 	return out, nil
-}
-
-// kindOf reads the kind a proposal was journaled with.
-func kindOf(data json.RawMessage) string {
-	var d struct {
-		Call struct {
-			Kind string `json:"kind"`
-		} `json:"call"`
-	}
-	_ = json.Unmarshal(data, &d)
-	return d.Call.Kind
 }
 
 // notesAt returns the notes and plan as they stood at the end of step.

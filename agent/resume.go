@@ -2,11 +2,13 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // ResumeJournal is what a resumed run reads of its session's journal: its name, the
@@ -47,9 +49,12 @@ const resumeRecords = (DefaultHistorySteps + summaryLines) * 16
 // last steps become the verbatim history again, older ones folded into the summary, so
 // a model picks up where it left off rather than from its notes alone. Calls without an
 // ending (still pending, or cut off by a crash) are left to recover, which asks about
-// them or reports them as unknown. It returns the steps for the history, oldest first,
-// and what the person must hear of a damaged journal.
-func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
+// them or reports them as unknown. The person's own moves go into the input of the step
+// (or the question) that carried them to the model, and the person's questions with
+// their answers follow the step they were asked at, as the live conversation had them.
+// It returns the steps for the history, oldest first, the person's moves no request
+// carried yet (the next one does), and what the person must hear of a damaged journal.
+func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []playedMove, []Event) {
 	var evs []Event
 	gaps, damaged := gapsEvent(s, lastSeq)
 	if damaged {
@@ -66,16 +71,36 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 		crashed  bool // the process stopped while it ran
 	}
 	type stepState struct {
-		text  string
-		calls []*callState
+		text   string
+		calls  []*callState
+		input  string       // the person's moves this step's input carried
+		moves  int          // how many
+		after  []stepRecord // the person's questions asked at this step, with their answers
+		asking *stepRecord  // a question not answered yet
 	}
 	steps := map[int]*stepState{}
 	calls := map[string]*callState{}
+	moves := map[string]*playedMove{} // the person's moves, by call id
+	var pending []*playedMove         // moves no request carried yet
+	carry := func() []playedMove {
+		out := make([]playedMove, len(pending))
+		for i, m := range pending {
+			out[i] = *m
+		}
+		pending = nil
+		return out
+	}
 	var dec decoder
+	var bad unreadable
 	for _, rec := range recs {
-		ev, ok := dec.event(rec)
-		if !ok || rec.Step == 0 {
-			continue // an unreadable record costs the model one line of history, no more
+		ev, err := dec.event(rec)
+		if err != nil && !errors.Is(err, record.ErrNoBase) {
+			// An unreadable record costs the model one line of history, no more; the
+			// person is told.
+			bad.add(err)
+		}
+		if err != nil || rec.Step == 0 {
+			continue
 		}
 		st := steps[rec.Step]
 		if st == nil {
@@ -83,6 +108,22 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 			steps[rec.Step] = st
 		}
 		switch {
+		case ev.Type == EventToolStart && ev.Call != nil && ev.Call.By == ByPerson:
+			m := &playedMove{tool: ev.Call.Tool, args: ev.Call.Args, text: unknownText}
+			moves[rec.CallID] = m
+			pending = append(pending, m)
+		case moves[rec.CallID] != nil && ev.Type == EventResult && ev.Result != nil:
+			moves[rec.CallID].text = outcome{result: ev.Result}.text()
+		case ev.Type == EventStep:
+			m := carry()
+			st.input, st.moves = movesText(m), len(m)
+		case ev.Type == EventQuestion:
+			m := carry()
+			st.asking = &stepRecord{n: rec.Step, input: askingText(m, ev.Text), asked: ev.Text, moves: len(m)}
+		case ev.Type == EventReply && st.asking != nil:
+			q := *st.asking
+			q.text, st.asking = ev.Text, nil
+			st.after = append(st.after, q)
 		case ev.Type == EventDecision:
 			if c := calls[rec.CallID]; c != nil {
 				c.decision = ev.Decision
@@ -103,6 +144,9 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 			}
 		}
 	}
+	if bad.n > 0 {
+		evs = append(evs, bad.event("the model's history"))
+	}
 	order := make([]int, 0, len(steps))
 	for n := range steps {
 		order = append(order, n)
@@ -111,7 +155,7 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 	var out []stepRecord
 	for _, n := range order {
 		st := steps[n]
-		rec := stepRecord{n: n, text: st.text}
+		rec := stepRecord{n: n, text: st.text, input: st.input, moves: st.moves}
 		for _, c := range st.calls {
 			var text string
 			ok, vetoed := false, false
@@ -130,9 +174,10 @@ func rebuildHistory(s ResumeJournal, lastSeq uint64) ([]stepRecord, []Event) {
 			rec.calls = append(rec.calls, c.call)
 			rec.results = append(rec.results, toolResult{tool: c.call.Tool, args: args, text: text, ok: ok, vetoed: vetoed})
 		}
-		if rec.text != "" || len(rec.calls) > 0 {
+		if rec.text != "" || len(rec.calls) > 0 || rec.input != "" {
 			out = append(out, rec)
 		}
+		out = append(out, st.after...)
 	}
-	return out, evs
+	return out, carry(), evs
 }

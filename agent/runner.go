@@ -12,7 +12,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
-// Runner is the play loop. Build one with New, start it with Run (or Headless), read its
+// Runner is the play loop. Build one with New, start it with Run (or through package league), read its
 // Events and Send it Commands from any goroutine.
 //
 // A turn is a series of steps. Each step observes the game, asks the Brain, validates
@@ -44,6 +44,7 @@ type Runner struct {
 	asks   askState     // a game's questions, sampling requests, progress and logs (ask.go)
 	play   playState    // play handed over, and this run's spend (unattended.go)
 	faults faultState   // stops, calls in flight and the game's own waits (deadline.go)
+	person personDesk   // the person's own moves and questions, and the wheel (person.go)
 
 	// The loop's own state. Owned by the Run goroutine.
 	ctx   context.Context
@@ -67,10 +68,13 @@ func New(cfg Config) (*Runner, error) {
 	switch {
 	case cfg.Game == nil:
 		return nil, errors.New("agent.New: Config.Game is nil")
-	case cfg.Brain == nil:
+	case cfg.Brain == nil && !cfg.Person:
 		return nil, errors.New("agent.New: Config.Brain is nil")
 	case cfg.Session == nil:
 		return nil, errors.New("agent.New: Config.Session is nil")
+	}
+	if cfg.Person {
+		cfg.Brain = PersonBrain{}
 	}
 	if cfg.MaxIterations <= 0 {
 		cfg.MaxIterations = DefaultMaxIterations
@@ -98,6 +102,7 @@ func New(cfg Config) (*Runner, error) {
 		trig:   triggerQueue{ch: triggersOf(cfg.Game)},
 		play: playState{on: cfg.KeepPlaying, maxTokens: cfg.MaxRunTokens, maxCost: cfg.MaxRunCost,
 			brain: cfg.Brain.Name()},
+		person: personDesk{seat: cfg.Person},
 	}
 	fitWindow(&r.cfg)
 	r.prompt = newPrompter(cfg.Game, cfg.Session, r.cfg)
@@ -208,6 +213,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	defer func() {
 		r.saveState()
 		r.faults.stopping = true
+		r.emitAll(r.person.dropped("the run stopped first"))
 		r.emit(Event{Type: EventState, State: Stopped, Text: r.stopText(err)})
 		r.flush()
 		close(r.done)
@@ -229,6 +235,9 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	if r.play.on {
 		on := true
 		r.emit(Event{Type: EventKeepPlaying, KeepPlaying: &on, Text: keepPlayingText(true)})
+	}
+	if r.person.seat {
+		r.emit(wheelEvent(true))
 	}
 	r.emitAll(ruleLines)
 	if err := r.recover(); err != nil {
@@ -259,12 +268,29 @@ func (r *Runner) loop() error {
 	newTurn := true
 	for {
 		r.drain()
+		// The step boundary: the person's moves and questions that came while the
+		// model answered or a call ran are taken here.
+		r.servePerson(true)
 		if err := r.check2(); err != nil || r.faults.stopping {
 			return err
 		}
 		if r.at.paused {
 			r.setState(Paused, "paused: resume to go on")
 			r.waitFor(time.Time{}, func() bool { return !r.at.paused })
+			continue
+		}
+		if r.person.holds() {
+			// No model request and no autopilot step while the person holds the wheel.
+			// The world is observed and shown each time something wakes the agent (a
+			// trigger, a command); moves and questions are taken at once (waitFor).
+			newTurn = true
+			if obs, err := r.observe(); err == nil {
+				r.emit(Event{Type: EventObservation, Observation: &obs})
+			} else if r.ctx.Err() == nil {
+				r.emitError("observing %s: %v", r.cfg.Game.Info().Name, err)
+			}
+			r.setState(PersonPlays, personPlaysText(r.person.seat))
+			r.waitFor(time.Time{}, nil)
 			continue
 		}
 		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
@@ -374,6 +400,12 @@ func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 		if r.fatal != nil {
 			return woken
 		}
+		if r.person.waiting() {
+			// Idle, paused, sleeping or waiting for a decision: the person's moves run
+			// and their questions are answered at once; play does not resume for them.
+			r.servePerson(true)
+			continue
+		}
 		select {
 		case c := <-r.cmds:
 			r.handle(c)
@@ -439,7 +471,7 @@ func (r *Runner) handle(c command) {
 	switch c.Cmd {
 	case CmdAdvise:
 		r.prompt.advise(c.Text)
-		r.emit(Event{Type: EventAdvice, Text: c.Text})
+		r.emit(Event{Type: EventAdvice, Text: c.Text, Via: c.Via})
 		r.at.wake = true
 	case CmdPause:
 		r.at.paused = true
@@ -476,6 +508,10 @@ func (r *Runner) handle(c command) {
 	case CmdAnswer:
 		r.asks.answer(r.desk(), c)
 		r.emitAll(r.asks.take())
+	case CmdPlay, CmdAsk, CmdTakeOver:
+		evs, wake := r.person.take(c)
+		r.emitAll(evs)
+		r.at.wake = r.at.wake || wake
 	}
 }
 

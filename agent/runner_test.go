@@ -51,7 +51,7 @@ func TestApproveRunsTheCallAndFeedsTheResultBack(t *testing.T) {
 	}
 	var types []string
 	for _, r := range recs {
-		types = append(types, r.Type)
+		types = append(types, string(r.Type))
 	}
 	if strings.Join(types, ",") != "tool_proposed,decision,tool_result" {
 		t.Fatalf("journal of the call: %v", types)

@@ -65,6 +65,7 @@ func (r *Runner) doStep() stepOutcome {
 	cur := stepRecord{n: r.at.step, advice: r.scrub.texts(advice)}
 	cur.input, cur.full = r.prompt.input(r.at.step, obs, cur.advice, triggerText)
 	cur.input, cur.full = r.scrub.text(cur.input), r.scrub.text(cur.full)
+	cur.moves = len(r.prompt.sentMoves)
 	msgs := r.prompt.prompt(cur, r.tools.systemIndex())
 	chars := promptChars(msgs)
 	if ib, ok := r.cfg.Brain.(InstantBrain); !ok || !ib.Instant() {
@@ -101,11 +102,13 @@ func (r *Runner) doStep() stepOutcome {
 	rec.text = reply.Text
 	rec.thinking = signedThinking(reply.Thinking)
 	if len(reply.Calls) == 0 {
-		r.prompt.hist.add(rec)
+		r.prompt.done(rec)
 		return stepOutcome{endTurn: "the model ended its turn", prose: true, idleUntil: obs.IdleUntil, idleReason: obs.IdleReason}
 	}
 	b := r.propose(reply.Calls)
+	r.prompt.open = &rec // a question asked while the calls are on their way is answered after them
 	if !r.runBatch(b) {
+		r.prompt.open = nil
 		return stepOutcome{}
 	}
 	rec.calls, rec.results = b.history()
@@ -117,7 +120,7 @@ func (r *Runner) doStep() stepOutcome {
 	if r.at.paused { // a loop (loop.go) or the person: play pauses now, not after a wait
 		out.wait, out.endTurn = nil, ""
 	}
-	r.prompt.hist.add(rec)
+	r.prompt.done(rec)
 	return out
 }
 
@@ -335,7 +338,8 @@ func (r *Runner) runBatch(b *batch) bool {
 	}()
 	r.afterCall() // commands that came during the dry runs of the proposal
 	for _, pc := range b.calls {
-		r.drain() // decisions already sent (the screen's approve-all) count before the next call
+		r.drain()            // decisions already sent (the screen's approve-all) count before the next call
+		r.servePerson(false) // a question waits for the step boundary
 		if pc.deferred && pc.invalid == nil && r.ctx.Err() == nil && !r.faults.stopping {
 			// Every call before it has run or been answered: gate it now, on a fresh
 			// dry run; a rule decides it (decision), or it is put to the person
@@ -476,7 +480,11 @@ func (r *Runner) execute(pc *pendingCall) {
 		r.emit(Event{Type: EventResult, Call: &call, Result: &pc.res})
 	case pc.decided.Decision == Veto:
 	default:
-		r.emit(Event{Type: EventToolStart, Call: &call})
+		start := Event{Type: EventToolStart, Call: &call}
+		if call.By == ByPerson {
+			start.Via = pc.decided.Via // where the person played it
+		}
+		r.emit(start)
 		// An Act call's start is durable before it runs: a crash during it is then
 		// reported as "outcome unknown" (it may have happened), never as "not executed".
 		// A note call only needs its decision on disk first.

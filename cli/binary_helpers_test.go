@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 
 // coplayBinary builds coplay once per test binary (only when a test needs it, so that
 // `go test -run TestSessions` does not pay for the build) and returns its path.
-func coplayBinary(t *testing.T) string {
+func coplayBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binPath = filepath.Join(binDir, "coplay")

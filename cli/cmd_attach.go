@@ -9,6 +9,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
@@ -16,9 +18,7 @@ import (
 	"github.com/coplayhq/coplay/ui"
 )
 
-func init() {
-	commands["attach"] = command{summary: "a second screen on a session another coplay plays here", run: runAttach}
-}
+func init() { addCommand(newAttachCmd) }
 
 const attachUsage = `usage:
   coplay attach [NAME] [--data FILE]              a second screen on the session another coplay plays
@@ -30,17 +30,22 @@ first screen (the first decision on a call wins), and each decision records "att
 Quitting detaches; the game plays on.
 `
 
+// newAttachCmd is `coplay attach`.
+func newAttachCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "attach [NAME]", Short: "a second screen on a session another coplay plays here", Long: attachUsage}
+	data := cmd.Flags().String("data", "", "notebook `file` the other coplay plays in (default: the user data directory)")
+	headless := cmd.Flags().Bool("headless", false, "speak JSON lines on stdin and stdout instead of opening a screen")
+	cmd.RunE = func(cmd *cobra.Command, pos []string) error {
+		return runAttach(pos, data, headless, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	cmd.ValidArgsFunction = completeSessions(false)
+	return cmd
+}
+
 // runAttach is `coplay attach`: a second screen, or a JSON-lines client, on the session
 // another coplay process plays in the same notebook.
-func runAttach(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("attach", stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), attachUsage); fs.PrintDefaults() }
-	data := fs.String("data", "", "notebook `file` the other coplay plays in (default: the user data directory)")
-	headless := fs.Bool("headless", false, "speak JSON lines on stdin and stdout instead of opening a screen")
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
-	}
+func runAttach(pos []string, data *string, headless *bool, stdout, stderr io.Writer) error {
+	var err error
 	if len(pos) > 1 {
 		return usagef("attach takes at most one session name, not %q", pos)
 	}
@@ -76,6 +81,7 @@ func runAttach(args []string, stdout, stderr io.Writer) error {
 	}
 	info := screenInfo(rm.Hello, keys, nil)
 	info.Session += " (attached)"
+	info.Attached = true // quitting detaches; the game plays on
 	if err := ui.Run(ctx, rm, info); err != nil {
 		return err
 	}

@@ -75,39 +75,102 @@ func TestAttachHeadlessApproves(t *testing.T) {
 // receives for the call id to be waiting, approves it, and reads on until the decision
 // comes back; it returns every event received.
 func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
+	approved := false
+	seen, err := attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			approved = true
+			send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, id))
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
+			detach()
+		}
+	})
+	if err == nil && !approved {
+		err = fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	return seen, err
+}
+
+// attachSession runs `coplay attach --headless` in-process on the notebook data,
+// handing each event it receives to on, which may send command lines and detach (end
+// the client's stdin); it returns every event received once the client has ended.
+func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	stdin = inR
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
-		done <- runAttach([]string{"--headless", "--data", data}, outW, &errOut)
+		done <- execute([]string{"attach", "--headless", "--data", data}, outW, &errOut)
 		outW.Close()
 	}()
 	var seen []agent.Event
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	approved, sawWaiting := false, false
+	send := func(line string) { fmt.Fprintln(inW, line) }
+	detach := func() { inW.Close() }
 	for sc.Scan() {
 		var ev agent.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			return seen, fmt.Errorf("bad line %q: %v", sc.Text(), err)
 		}
 		seen = append(seen, ev)
-		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
-			sawWaiting, approved = true, true
-			fmt.Fprintf(inW, `{"cmd":"decide","call_id":%q,"decision":"approve"}`+"\n", id)
-		}
-		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
-			inW.Close() // detach
-		}
+		on(ev, send, detach)
 	}
 	inW.Close()
 	if err := <-done; err != nil {
 		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
 	}
-	if !sawWaiting {
-		return seen, fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
-	}
 	return seen, nil
+}
+
+// `coplay attach --headless` moves and asks as the owner's stdin does: the move and the
+// question say they came via attach.
+func TestAttachHeadlessMovesAndAsks(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var (
+		once      sync.Once
+		attachWG  sync.WaitGroup
+		attachErr error
+		moved     *agent.Event
+		asked     *agent.Event
+		replied   bool
+	)
+	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit"}, func(ev agent.Event, send func(agent.Command)) {
+		switch {
+		case ev.Type == agent.EventState && ev.State == agent.Deciding:
+			once.Do(func() {
+				attachWG.Add(1)
+				go func() {
+					defer attachWG.Done()
+					sent := false
+					_, attachErr = attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+						if !sent { // once the state so far has come
+							sent = true
+							send(`{"cmd":"play","tool":"observe_game"}`)
+							send(`{"cmd":"ask","text":"what next?"}`)
+						}
+						if ev.Type == agent.EventReply {
+							detach()
+						}
+					})
+				}()
+			})
+		case ev.Type == agent.EventToolStart && ev.Call.By == agent.ByPerson:
+			moved = &ev
+		case ev.Type == agent.EventQuestion:
+			asked = &ev
+		case ev.Type == agent.EventReply:
+			replied = true
+			send(agent.Command{Cmd: agent.CmdStop})
+		}
+	})
+	attachWG.Wait()
+	if attachErr != nil {
+		t.Fatal(attachErr)
+	}
+	if moved == nil || moved.Via != "attach" || asked == nil || asked.Via != "attach" || !replied {
+		t.Fatalf("move %+v, question %+v, replied %v: want both via attach, and a reply", moved, asked, replied)
+	}
 }

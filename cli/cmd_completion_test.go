@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coplayhq/coplay/notes"
 )
 
 // `coplay --help` is the map of commands, one line each, with the way to each one's
@@ -23,6 +29,19 @@ func TestHelpListsTheCommands(t *testing.T) {
 		}
 		if strings.Contains(out.String(), "-approve") {
 			t.Errorf("coplay %s lists the screen's flags:\n%s", args[0], out.String())
+		}
+		// The same commands as before cobra, each on a line of its own, help hidden.
+		var listed []string
+		_, commands, _ := strings.Cut(out.String(), "COMMANDS")
+		commands, _, _ = strings.Cut(commands, "FLAGS")
+		for _, line := range strings.Split(commands, "\n") {
+			if f := strings.Fields(line); len(f) > 1 {
+				listed = append(listed, f[0])
+			}
+		}
+		want := []string{"attach", "completion", "config", "eval", "mcp", "models", "play", "register", "run", "serve", "serve-universe", "sessions", "tools", "version"}
+		if !slices.Equal(listed, want) {
+			t.Errorf("coplay %s lists the commands %q, want %q", args[0], listed, want)
 		}
 	}
 	for _, args := range [][]string{{"play", "--help"}, {"--game", "arena", "--help"}, {"help", "play"}} {
@@ -48,19 +67,146 @@ func TestMistypedCommandSaysWhichWasMeant(t *testing.T) {
 	}
 }
 
-// Every subcommand completion offers is one its command accepts.
-func TestCompletionSubcommandsExist(t *testing.T) {
-	for cmd, subs := range subcommands {
-		for _, sub := range subs {
-			var out, errOut strings.Builder
-			if code := run([]string{cmd, sub[0], "--help"}, &out, &errOut); code != 0 {
-				t.Errorf("coplay %s %s --help: exit %d, %s", cmd, sub[0], code, errOut.String())
+// Every command and subcommand answers --help, and a shell coplay has no script for is
+// the person's mistake.
+func TestEveryCommandHasHelp(t *testing.T) {
+	var walk func(path []string, cmd *cobra.Command)
+	walk = func(path []string, cmd *cobra.Command) {
+		for _, sub := range cmd.Commands() {
+			if !sub.IsAvailableCommand() {
+				continue
 			}
+			words := append(append([]string{}, path...), sub.Name())
+			var out, errOut strings.Builder
+			if code := run(append(words, "--help"), &out, &errOut); code != 0 || !strings.Contains(out.String(), "coplay "+strings.Join(words, " ")) {
+				t.Errorf("coplay %s --help: exit %d, %s%s", strings.Join(words, " "), code, out.String(), errOut.String())
+			}
+			walk(words, sub)
 		}
 	}
+	walk(nil, newRoot())
 	var out, errOut strings.Builder
 	if code := run([]string{"completion", "tcsh"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "bash, zsh or fish") {
 		t.Errorf("completion tcsh: exit %d, %q", code, errOut.String())
+	}
+}
+
+// completionFixture is a notebook with two sessions and a league of two seats, and a
+// config file with a profile, both at their default places (XDG_DATA_HOME and
+// XDG_CONFIG_HOME): completion reads them as the commands do.
+func completionFixture(t *testing.T) (data string) {
+	t.Helper()
+	dataHome, configHome := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dataHome)
+	t.Setenv("XDG_CONFIG_HOME", configHome)
+	data, err := notes.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(data), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	book, err := notes.Open(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"heron-run", "finch-run"} {
+		if _, err := book.Create(name, "universe", "autopilot"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seat, err := book.Create("cup-Heron", "arena", "autopilot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := seat.SetLeague("cup", "Heron"); err != nil {
+		t.Fatal(err)
+	}
+	if err := book.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(configHome, "coplay"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	doc := "[profiles.\"looker/fast\"]\nbrain = \"autopilot\"\n"
+	if err := os.WriteFile(filepath.Join(configHome, "coplay", "config.toml"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// complete asks coplay what completes args (the last being the word under the cursor),
+// as the shells' scripts do, and returns the candidates without their descriptions.
+func complete(t *testing.T, args ...string) []string {
+	t.Helper()
+	var out, errOut strings.Builder
+	if code := run(append([]string{"__complete"}, args...), &out, &errOut); code != 0 {
+		t.Fatalf("__complete %q: exit %d, %s", args, code, errOut.String())
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if line == "" || strings.HasPrefix(line, ":") {
+			continue // the directive
+		}
+		word, _, _ := strings.Cut(line, "\t")
+		got = append(got, word)
+	}
+	return got
+}
+
+// Completion offers what there is: the notebook's session (and league) names after
+// --resume and the commands that take one, the config file's profiles after --profile
+// and --seat NAME=, a command's start, and the values a flag takes. Reading the names
+// never creates a notebook.
+func TestDynamicCompletion(t *testing.T) {
+	data := completionFixture(t)
+	sessions := []string{"cup", "cup-Heron", "finch-run", "heron-run"}
+	for _, c := range []struct {
+		args []string
+		want []string // each must be offered
+		not  []string // none of these may be
+	}{
+		{[]string{"ses"}, []string{"sessions"}, []string{"eval"}},
+		{[]string{"--resume", ""}, sessions, nil},
+		{[]string{"run", "--resume", ""}, sessions, nil},
+		{[]string{"run", "--data", data, "--resume", "h"}, []string{"heron-run"}, nil},
+		{[]string{""}, []string{"sessions", "play", "run", "completion"}, sessions},
+		{[]string{"sessions", "export", ""}, sessions, nil},
+		{[]string{"sessions", "rm", ""}, sessions, nil},
+		{[]string{"sessions", "replay", ""}, sessions, nil},
+		{[]string{"sessions", "export", "heron-run", ""}, nil, sessions},
+		{[]string{"attach", ""}, []string{"heron-run", "finch-run"}, nil},
+		{[]string{"--fork", ""}, []string{"heron-run@"}, nil},
+		{[]string{"--profile", ""}, []string{"looker", "looker/fast", "autopilot"}, nil},
+		{[]string{"eval", "--profile", ""}, []string{"looker", "autopilot"}, nil},
+		{[]string{"--seat", "Heron="}, []string{"Heron=looker", "Heron=looker/fast", "Heron=autopilot", "Heron=script:"}, nil},
+		{[]string{"--game", ""}, []string{"arena", "universe", "mcp"}, nil},
+		{[]string{"--catalog", ""}, []string{"ops", "grouped"}, nil},
+		{[]string{"eval", "--game", ""}, []string{"arena", "universe"}, []string{"mcp", "openapi"}},
+		{[]string{"--mcp-transport", ""}, []string{"http", "sse"}, nil},
+		{[]string{"--scenario", ""}, []string{"hello"}, nil},
+		{[]string{"run", "--st"}, []string{"--steps"}, nil},
+		{[]string{"-"}, []string{"--game", "--resume", "--seat"}, nil},
+		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}, nil},
+	} {
+		got := complete(t, c.args...)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("coplay %q: %q lacks %q", c.args, got, w)
+			}
+		}
+		for _, w := range c.not {
+			if slices.Contains(got, w) {
+				t.Errorf("coplay %q: %q offers %q", c.args, got, w)
+			}
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if got := complete(t, "--data", missing, "--resume", ""); len(got) != 0 {
+		t.Errorf("a notebook that is not there offers %q", got)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("completion created the notebook %s (%v)", missing, err)
 	}
 }
 
@@ -69,23 +215,47 @@ func withCoplayOnPath(t *testing.T) []string {
 	return append(os.Environ(), "PATH="+filepath.Dir(coplayBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
+// bashCompletion is bash-completion's script, which cobra's bash script needs (its
+// _get_comp_words_by_ref), as distributions install it; "" when it is not there.
+func bashCompletion() string {
+	for _, p := range []string{"/usr/share/bash-completion/bash_completion", "/etc/bash_completion", "/opt/homebrew/etc/profile.d/bash_completion.sh", "/usr/local/etc/profile.d/bash_completion.sh"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // After `source <(coplay completion bash)` in an interactive bash, the completion
-// function answers what a Tab would: `coplay ses` completes to sessions.
+// function answers what a Tab would: `coplay ses` completes to sessions, and
+// `coplay --resume <Tab>` to the notebook's sessions.
 func TestBashCompletion(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash on PATH")
 	}
-	script := `source <(coplay completion bash) || exit 1
+	lib := bashCompletion()
+	if lib == "" {
+		t.Skip("bash-completion is not installed (cobra's bash script needs it; apt-get install bash-completion)")
+	}
+	data := completionFixture(t)
+	script := `source ` + lib + `
+source <(coplay completion bash) || exit 1
 complete -p coplay
-try() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _coplay; echo "[$*] ${COMPREPLY[*]}"; }
+try() {
+	COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+	__start_coplay coplay "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+	echo "[$*] ${COMPREPLY[*]}"
+}
 try coplay ses
 try coplay sessions ''
+try coplay --resume ''
+try coplay run --data ` + data + ` --resume f
 try coplay sessions export x -
 try coplay --game ''
-try coplay --data x.db ses
 try coplay run --st
 try coplay completion ''
+try coplay --seat Heron=lo
 `
 	cmd := exec.Command(bash, "--norc", "--noprofile", "-i", "-c", script)
 	cmd.Env = withCoplayOnPath(t)
@@ -94,14 +264,16 @@ try coplay completion ''
 		t.Fatalf("bash: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"complete -o default -F _coplay coplay",
+		"complete -o default -F __start_coplay coplay",
 		"[coplay ses] sessions\n",
-		"[coplay sessions ] list export rm replay\n",
-		"[coplay sessions export x -] --data -o\n",
+		"[coplay sessions ] export list replay rm\n",
+		"[coplay --resume ] cup cup-Heron finch-run heron-run\n",
+		"[coplay run --data " + data + " --resume f] finch-run\n",
+		"[coplay sessions export x -] --data --help -h --output -o\n",
 		"[coplay --game ] arena mcp openapi spacetraders universe\n",
-		"[coplay --data x.db ses] sessions\n",
 		"[coplay run --st] --steps\n",
 		"[coplay completion ] bash zsh fish\n",
+		"[coplay --seat Heron=lo] looker looker/fast\n",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("bash completion lacks %q:\n%s", want, out)

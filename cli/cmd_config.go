@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/rules"
@@ -16,9 +18,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 )
 
-func init() {
-	commands["config"] = command{summary: "write, check or list the config file (defaults, prices, profiles)", run: runConfig}
-}
+func init() { addCommand(newConfigCmd) }
 
 const configUsage = `usage:
   coplay config init [--force] [FILE]   write a commented example (default: the config file)
@@ -27,31 +27,46 @@ const configUsage = `usage:
   coplay config path                    print where the config file is read from
 `
 
-// runConfig writes, checks or lists the configuration file.
-func runConfig(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, configUsage)
-		return errors.New("config needs a subcommand: init, check, profiles or path")
+// configSubs are config's subcommands, with their lines for `coplay config --help`.
+var configSubs = [][2]string{
+	{"init [FILE]", "write a commented example config file"},
+	{"check [FILE]", "check a config file: every problem, with its line and key"},
+	{"profiles [FILE]", "list the profiles with their versions"},
+	{"path", "print where the config file is read from"},
+}
+
+// newConfigCmd is `coplay config` and its subcommands.
+func newConfigCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use: "config", Short: "write, check or list the config file (defaults, prices, profiles)", Long: configUsage,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("config needs a subcommand: init, check, profiles or path")
+			}
+			return usagef("unknown subcommand %q%s (want init, check, profiles or path)", args[0], didYouMean(args[0], "init", "check", "profiles", "path"))
+		},
 	}
-	sub, args := args[0], args[1:]
-	fs := newFlagSet("config "+sub, stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), configUsage); fs.PrintDefaults() }
-	force := new(bool)
-	switch sub {
-	case "init":
-		force = fs.Bool("force", false, "overwrite an existing file")
-	case "check", "profiles", "path":
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, configUsage)
-		return nil
-	default:
-		fmt.Fprint(stderr, configUsage)
-		return fmt.Errorf("unknown subcommand %q (want init, check, profiles or path)", sub)
+	for _, sub := range configSubs {
+		var force bool
+		name, _, _ := strings.Cut(sub[0], " ")
+		c := &cobra.Command{
+			Use: sub[0], Short: sub[1], Long: configUsage,
+			RunE: func(c *cobra.Command, pos []string) error {
+				return runConfig(name, pos, force, c.OutOrStdout(), c.ErrOrStderr())
+			},
+		}
+		if name == "init" {
+			c.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
+		}
+		cmd.AddCommand(c)
 	}
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
-	}
+	return cmd
+}
+
+// runConfig writes, checks or lists the configuration file (sub), named by pos or the
+// default.
+func runConfig(sub string, pos []string, force bool, stdout, stderr io.Writer) error {
+	var err error
 	if len(pos) > 1 || (sub == "path" && len(pos) > 0) {
 		return fmt.Errorf("unexpected arguments %q", pos)
 	}
@@ -66,7 +81,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, path)
 		return nil
 	case "init":
-		return configInit(path, *force, stdout)
+		return configInit(path, force, stdout)
 	}
 	f, err := config.Load(path, true)
 	var problems config.Errors
@@ -185,10 +200,7 @@ func checkConfigRules(f *config.File, path string, stdout, stderr io.Writer) err
 // gameTools opens a game only to list its tools, with no flags (the built-in games),
 // and adds the notebook's and the runner's.
 func gameTools(name string) ([]game.Tool, error) {
-	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	open := game.NewFlagSet(fs).AddDrivers()[name]
-	if open == nil {
+	if _, err := game.LookupDriver(name); err != nil {
 		return nil, fmt.Errorf("no game %q", name)
 	}
 	dir, err := os.MkdirTemp("", "coplay-tools-")
@@ -196,7 +208,7 @@ func gameTools(name string) ([]game.Tool, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	opened, err := open(context.Background(), game.Env{ToolsOnly: true, Dir: dir, Getenv: os.Getenv})
+	opened, err := game.Open(context.Background(), name, game.Env{ToolsOnly: true, Dir: dir, Getenv: os.Getenv})
 	if err != nil {
 		return nil, err
 	}

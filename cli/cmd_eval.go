@@ -4,21 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/coplayhq/coplay/eval"
-	"github.com/coplayhq/coplay/game"
-	"github.com/coplayhq/coplay/secret"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/coplayhq/coplay/eval"
+	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/secret"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
@@ -28,9 +32,7 @@ import (
 	"github.com/coplayhq/coplay/notes"
 )
 
-func init() {
-	commands["eval"] = command{summary: "compare profiles: play each on seeds of a built-in world (universe, arena), headless, and report", run: runEval}
-}
+func init() { addCommand(newEvalCmd) }
 
 // evalSpeed is the offline universe's speed factor in eval: travel and cooldowns take
 // milliseconds, so an episode is bound by the brain, not by the game's clock.
@@ -50,102 +52,121 @@ type stringList []string
 
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+func (l *stringList) Type() string       { return "stringList" }
 
-// runEval plays every profile on every seed and prints the results.
-func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", stderr)
-	var lf leagueFlags
-	fs.Var(&lf.profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
-	fs.BoolVar(&lf.on, "league", false, "play every --profile in one world per seed, a seat each (named after the profile; seats and so arena communities shuffled per seed), and rate them against each other (OpenSkill)")
-	fs.Var(&lf.seats, "seat", "a league seat and what plays it, `NAME=PROFILE` (PROFILE: autopilot, script:FILE, or a profile); repeat for each seat, instead of --profile; implies --league")
-	seedList := fs.String("seeds", "1", "`seeds` of the built-in world: a list such as 1,2,3 or 1-5")
-	steps := fs.Int("steps", 200, "steps per episode (`n`)")
-	asJSON := fs.Bool("json", false, "print JSON instead of tables")
-	out := fs.String("out", "", "also write eval.json, report.md and credits.png (a league: rating.png) to `dir`")
-	configPath := fs.String("config", "", "configuration `file` (default $XDG_CONFIG_HOME/coplay/config.toml)")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "episodes played at once (`n`)")
-	speed := fs.Float64("speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
-	gameName := fs.String("game", "universe", "built-in `game` to play: universe or arena")
-	fromSpec := fs.String("from", "", "play each profile from the world session NAME observed at the start of step STEP (`NAME@STEP`; its game, one episode per profile) instead of new seeded worlds")
-	data := fs.String("data", "", "notebook `file` that holds the --from session (default: the user data directory)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]")
-		fmt.Fprintln(fs.Output(), "       coplay eval --league --profile P --profile Q [...] | --seat NAME=PROFILE --seat ... [--game arena|universe] --seeds LIST ...")
-		fs.PrintDefaults()
+// evalFlags are the flags of `coplay eval`.
+type evalFlags struct {
+	lf                                                  leagueFlags
+	seedList, out, configPath, gameName, fromSpec, data string
+	steps, parallel                                     int
+	asJSON                                              bool
+	speed                                               float64
+}
+
+// newEvalCmd is `coplay eval`.
+func newEvalCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "compare profiles: play each on seeds of a built-in world (universe, arena), headless, and report",
+		Long: "usage: coplay eval --profile P [--profile Q ...] --seeds LIST --steps N [--json] [--out DIR]\n" +
+			"       coplay eval --league --profile P --profile Q [...] | --seat NAME=PROFILE --seat ... [--game arena|universe] --seeds LIST ...",
+		Args: noArgs,
 	}
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
+	fs := cmd.Flags()
+	var f evalFlags
+	fs.Var(&f.lf.profiles, "profile", "a `profile` to play (NAME, NAME/EXPERIMENT or NAME/EXPERIMENT@VERSION); repeat to compare")
+	fs.BoolVar(&f.lf.on, "league", false, "play every --profile in one world per seed, a seat each (named after the profile; seats and so arena communities shuffled per seed), and rate them against each other (OpenSkill)")
+	fs.Var(&f.lf.seats, "seat", "a league seat and what plays it, `NAME=PROFILE` (PROFILE: autopilot, script:FILE, or a profile); repeat for each seat, instead of --profile; implies --league")
+	fs.StringVar(&f.seedList, "seeds", "1", "`seeds` of the built-in world: a list such as 1,2,3 or 1-5")
+	fs.IntVar(&f.steps, "steps", 200, "steps per episode (`n`)")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON instead of tables")
+	fs.StringVar(&f.out, "out", "", "also write eval.json, report.md and credits.png (a league: rating.png) to `dir`")
+	fs.StringVar(&f.configPath, "config", "", "configuration `file` (default $XDG_CONFIG_HOME/coplay/config.toml)")
+	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "episodes played at once (`n`)")
+	fs.Float64Var(&f.speed, "speed", evalSpeed, "offline world speed `factor` (the arena's default in eval is 600)")
+	fs.StringVar(&f.gameName, "game", "universe", "the built-in `game` to play: universe or arena")
+	_ = fs.SetAnnotation("game", valuesKey, slices.Sorted(maps.Keys(evalGames)))
+	fs.StringVar(&f.fromSpec, "from", "", "play each profile from the world session NAME observed at the start of step STEP (`NAME@STEP`; its game, one episode per profile) instead of new seeded worlds")
+	fs.StringVar(&f.data, "data", "", "notebook `file` that holds the --from session (default: the user data directory)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runEval(f, cmd.Flags(), commandLine(cmd)[1:], cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
+	return cmd
+}
+
+// runEval plays every profile on every seed and prints the results. fs holds the flags
+// f was parsed from; args is the command line after `coplay eval`, for the report.
+func runEval(f evalFlags, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	switch {
-	case len(lf.profiles) == 0 && len(lf.seats) == 0:
+	case len(f.lf.profiles) == 0 && len(f.lf.seats) == 0:
 		return errors.New("name at least one --profile (e.g. --profile autopilot); `coplay config profiles` lists them")
-	case *steps <= 0:
-		return fmt.Errorf("--steps must be at least 1, not %d", *steps)
-	case *parallel <= 0:
-		return fmt.Errorf("--parallel must be at least 1, not %d", *parallel)
-	case *speed <= 0:
-		return fmt.Errorf("--speed must be above 0, not %g", *speed)
-	case evalGames[*gameName] == "":
-		return usagef("eval plays the built-in seeded games universe and arena, not --game %q%s", *gameName, didYouMean(*gameName, "universe", "arena"))
+	case f.steps <= 0:
+		return fmt.Errorf("--steps must be at least 1, not %d", f.steps)
+	case f.parallel <= 0:
+		return fmt.Errorf("--parallel must be at least 1, not %d", f.parallel)
+	case f.speed <= 0:
+		return fmt.Errorf("--speed must be above 0, not %g", f.speed)
+	case evalGames[f.gameName] == "":
+		return usagef("eval plays the built-in seeded games universe and arena, not --game %q%s", f.gameName, didYouMean(f.gameName, "universe", "arena"))
 	}
-	seeds, err := eval.ParseSeeds(*seedList)
+	seeds, err := eval.ParseSeeds(f.seedList)
 	if err != nil {
 		return fmt.Errorf("--seeds: %w", err)
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if lf.wanted() {
-		if err := lf.check(*fromSpec); err != nil {
+	fs.Visit(func(fl *pflag.Flag) { set[fl.Name] = true })
+	if f.lf.wanted() {
+		if err := f.lf.check(f.fromSpec); err != nil {
 			return err
 		}
 	}
 	var from *evalFrom
-	if *fromSpec != "" {
+	if f.fromSpec != "" {
 		if set["seeds"] {
 			return usagef("--from plays from a session's step, not from --seeds: use one of them")
 		}
-		if from, err = loadEvalFrom(*fromSpec, *data); err != nil {
+		if from, err = loadEvalFrom(f.fromSpec, f.data); err != nil {
 			return err
 		}
-		if set["game"] && *gameName != from.game {
-			return usagef("--from %s plays %s, not --game %s", *fromSpec, from.game, *gameName)
+		if set["game"] && f.gameName != from.game {
+			return usagef("--from %s plays %s, not --game %s", f.fromSpec, from.game, f.gameName)
 		}
-		*gameName, seeds = from.game, []int64{0}
+		f.gameName, seeds = from.game, []int64{0}
 	}
-	if *gameName == "arena" && !set["speed"] {
-		*speed = evalArenaSpeed
+	if f.gameName == "arena" && !set["speed"] {
+		f.speed = evalArenaSpeed
 	}
-	file, err := loadConfigFile(*configPath, set["config"])
+	file, err := loadConfigFile(f.configPath, set["config"])
 	if err != nil {
 		return err
 	}
-	world := evalWorld{game: *gameName, seeds: seeds, speed: *speed, from: from}
+	world := evalWorld{game: f.gameName, seeds: seeds, speed: f.speed, from: from}
 	scrub := scrubber()
-	if lf.wanted() {
-		seats, err := leagueSeats(context.Background(), file, lf, *gameName)
+	if f.lf.wanted() {
+		seats, err := leagueSeats(context.Background(), file, f.lf, f.gameName)
 		if err != nil {
 			return err
 		}
-		rep, err := playEvalLeague(seats, file, world, *steps, *parallel, stderr)
+		rep, err := playEvalLeague(seats, file, world, f.steps, f.parallel, stderr)
 		if err != nil {
 			return err
 		}
-		return printLeague(secret.NewWriter(stdout, scrub), rep, *asJSON, *out, args, scrub)
+		return printLeague(secret.NewWriter(stdout, scrub), rep, f.asJSON, f.out, args, scrub)
 	}
-	plans, err := planProfiles(file, lf.profiles, *gameName)
+	plans, err := planProfiles(file, f.lf.profiles, f.gameName)
 	if err != nil {
 		return err
 	}
-	rep, err := playEval(plans, file, world, *steps, *parallel, stderr)
+	rep, err := playEval(plans, file, world, f.steps, f.parallel, stderr)
 	if err != nil {
 		return err
 	}
-	if *out != "" {
-		if err := eval.WriteOut(*out, rep, *steps, args, scrub); err != nil {
+	if f.out != "" {
+		if err := eval.WriteOut(f.out, rep, f.steps, args, scrub); err != nil {
 			return err
 		}
 	}
-	return printEval(secret.NewWriter(stdout, scrub), secret.NewWriter(stderr, scrub), rep, *asJSON, *out)
+	return printEval(secret.NewWriter(stdout, scrub), secret.NewWriter(stderr, scrub), rep, f.asJSON, f.out)
 }
 
 // planProfiles resolves every profile before anything is played: a typo in the second
@@ -260,12 +281,8 @@ type evalPlan struct {
 // planProfile resolves spec and checks that it can be played: its brain can be built
 // (a model's key variable is set) and its tools exist.
 func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
-	o := options{game: gameName, approve: "all", pr: profileOptions{spec: spec}}
-	set := map[string]bool{"profile": true, "game": true, "approve": true}
-	if strings.HasPrefix(spec, "script:") { // a cassette, as --brain script:FILE plays it
-		o.pr.spec, o.brain, set["brain"] = "", spec, true
-	}
-	if err := o.apply(file, set); err != nil {
+	o := options{game: gameName, approve: "all"}
+	if err := o.takeProfile(file, spec, map[string]bool{"game": true, "approve": true}); err != nil {
 		return evalPlan{}, err
 	}
 	prof := config.Profile{Name: spec, Brain: spec} // script:FILE is no profile of the file
@@ -284,7 +301,7 @@ func planProfile(file *config.File, spec, gameName string) (evalPlan, error) {
 	if kind == "autopilot" && !autopilotPlays(gameName) {
 		return evalPlan{}, fmt.Errorf("profile %s: the autopilot plays only %s", spec, autopilotGames)
 	}
-	tools, err := openDriver(context.Background(), gameName, game.Env{ToolsOnly: true, Getenv: os.Getenv})
+	tools, err := game.Open(context.Background(), gameName, game.Env{ToolsOnly: true, Getenv: os.Getenv})
 	if err != nil {
 		return evalPlan{}, err
 	}
@@ -350,7 +367,7 @@ func openUniverseEpisode(pl evalPlan, file *config.File, seed int64, speed float
 // openDriverEpisode opens a seeded built-in game other than the universe (which eval
 // serves over loopback to count its requests) through its driver, and the plan's brain.
 func openDriverEpisode(ctx context.Context, name string, pl evalPlan, file *config.File, seed int64, speed float64, state []byte) (*eval.Setup, error) {
-	opened, err := openDriver(ctx, name, game.Env{Getenv: os.Getenv, State: state, Resuming: state != nil}, "--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(speed, 'g', -1, 64))
+	opened, err := game.Open(ctx, name, game.Env{Getenv: os.Getenv, State: state, Resuming: state != nil, Options: game.Values{"seed": seed, "speed": speed}})
 	if err != nil {
 		return nil, err
 	}
@@ -372,31 +389,6 @@ func driverSetup(pl evalPlan, file *config.File, opened *game.Opened) (*eval.Set
 		return nil, err
 	}
 	return setup, nil
-}
-
-// openDriver opens the named driver's game with the driver flags args.
-func openDriver(ctx context.Context, name string, env game.Env, args ...string) (*game.Opened, error) {
-	openers, _, err := driverFlags(name, args)
-	if err != nil {
-		return nil, err
-	}
-	open := openers[name]
-	if open == nil {
-		return nil, fmt.Errorf("--game %s cannot be opened", name)
-	}
-	return open(ctx, env)
-}
-
-// driverFlags parses the driver flags args for --game name, every driver's flags added.
-func driverFlags(name string, args []string) (map[string]game.Opener, *game.FlagSet, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	gfs := game.NewFlagSet(fs)
-	openers := gfs.AddDrivers()
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, fmt.Errorf("--game %s: %w", name, err)
-	}
-	return openers, gfs, nil
 }
 
 // fill puts the plan's game, brain, runner settings and price into s, for game st (as

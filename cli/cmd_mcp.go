@@ -6,12 +6,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/game/mcp"
 )
 
-func init() {
-	commands["mcp"] = command{summary: "forget an MCP server's OAuth authorization (logout)", run: runMCP}
-}
+func init() { addCommand(newMCPCmd) }
 
 const mcpUsage = `usage:
   coplay mcp logout URL    forget the OAuth tokens and registered client kept for the MCP
@@ -22,28 +22,26 @@ the browser: in the OS keyring, or where there is none in a file only you can re
 ($XDG_CONFIG_HOME/coplay/` + mcp.TokenFileName + `). COPLAY_MCP_TOKENS=file or =keyring chooses.
 `
 
-// runMCP forgets an MCP server's authorization.
-func runMCP(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, mcpUsage)
-		return usagef("mcp needs a subcommand: logout")
+// newMCPCmd is `coplay mcp` and its one subcommand, logout.
+func newMCPCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use: "mcp", Short: "forget an MCP server's OAuth authorization (logout)", Long: mcpUsage,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("mcp needs a subcommand: logout (`coplay mcp --help` says more)")
+			}
+			return usagef("unknown subcommand %q%s (want logout)", args[0], didYouMean(args[0], "logout"))
+		},
 	}
-	sub, args := args[0], args[1:]
-	switch sub {
-	case "logout":
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, mcpUsage)
-		return nil
-	default:
-		fmt.Fprint(stderr, mcpUsage)
-		return usagef("unknown subcommand %q (want logout)", sub)
-	}
-	fs := newFlagSet("mcp logout", stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), mcpUsage) }
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
-	}
+	cmd.AddCommand(&cobra.Command{
+		Use: "logout URL", Short: "forget an MCP server's OAuth authorization", Long: mcpUsage,
+		RunE: func(cmd *cobra.Command, pos []string) error { return runMCPLogout(pos, cmd.OutOrStdout()) },
+	})
+	return cmd
+}
+
+// runMCPLogout forgets the authorization of the MCP server pos names.
+func runMCPLogout(pos []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("mcp logout needs exactly one MCP server URL (the --mcp URL it was played with)")
 	}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/agent/models"
 )
 
-func init() {
-	commands["models"] = command{summary: "list the models coplay knows, with context window and prices (--preset P, --json)", run: runModels}
-}
+func init() { addCommand(newModelsCmd) }
 
 // modelEntry is one model as `coplay models --json` prints it.
 type modelEntry struct {
@@ -30,15 +30,21 @@ type modelsOutput struct {
 	Models []modelEntry `json:"models"`
 }
 
-// runModels lists the catalogue: every model of the presets' providers, or one preset's.
-func runModels(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("coplay models", stderr)
+// newModelsCmd is `coplay models`.
+func newModelsCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "models", Short: "list the models coplay knows, with context window and prices (--preset P, --json)", Args: noArgs}
+	fs := cmd.Flags()
 	preset := fs.String("preset", "", "only the models of this `preset`: "+strings.Join(presetNames(), ", "))
 	asJSON := fs.Bool("json", false, "print a JSON object {source, models: [{provider, id, name, window, max_output, price: {in, out, cache_read, cache_write}, presets, price_from}]}")
 	cfgPath := fs.String("config", "", "config `file` whose [prices] override the catalogue (default: the user config directory)")
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runModels(preset, asJSON, cfgPath, cmd.OutOrStdout())
 	}
+	return cmd
+}
+
+// runModels lists the catalogue: every model of the presets' providers, or one preset's.
+func runModels(preset *string, asJSON *bool, cfgPath *string, stdout io.Writer) error {
 	var only *models.Preset
 	if *preset != "" {
 		p, ok := models.PresetNamed(*preset)

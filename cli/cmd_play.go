@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/keymap"
@@ -16,47 +17,79 @@ import (
 	"github.com/coplayhq/coplay/ui"
 )
 
-func init() {
-	commands["play"] = command{summary: "start the companion screen (the default)", run: runPlay}
+func init() { addCommand(newPlayCmd) }
+
+// playLong is what `coplay play --help` says above the flags.
+const playLong = "usage: coplay [play] [flags]            play a new session in the companion screen\n" +
+	"       coplay [play] --resume [NAME]    go on with a session (the newest without NAME)\n\n" +
+	"`coplay --help` lists the other commands."
+
+// newPlayCmd is `coplay play`, which `coplay` with no command runs too.
+func newPlayCmd() *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "start the companion screen (the default)",
+		Long:  playLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runPlay(o, cmd.Flags(), pos, commandLine(cmd), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+		ValidArgsFunction: completeResume,
+	}
+	o.register(cmd.Flags())
+	return cmd
 }
 
 // runPlay starts the companion screen: a new session, or with --resume the named (or
-// newest) one.
-func runPlay(args []string, stdout, stderr io.Writer) error {
-	var o options
-	fs := playFlagSet(stderr)
-	resume, err := o.parseSession(fs, args, stdout)
+// newest) one; a league with --seat, or when what is resumed is one. o holds the flags parsed on fs, pos the positional arguments, args the
+// whole command line (for the line that resumes).
+func runPlay(o options, fs *pflag.FlagSet, pos, args []string, stdout, stderr io.Writer) error {
+	resume, err := o.parseSession(fs, pos)
 	if err != nil {
 		return err
 	}
+	again := func(session string) string { return resumeCommand(fs, args, session) }
+	return playScreen(o, resume, again, nil, stdout, stderr)
+}
+
+// playScreen plays a run on the companion screen, a lone run or a league alike (a
+// league's screen adds a seat bar, and one queue of every seat's calls: package ui).
+// resume names what --resume goes on with; again is the command line that resumes a
+// lone run's session, said when the screen is gone; advice is the person's first (a
+// fork's, from the replay's fork key), given before any step.
+func playScreen(o options, resume string, again func(session string) string, advice []agent.Command, stdout, stderr io.Writer) error {
 	keys, err := loadKeys()
 	if err != nil {
 		return fmt.Errorf("reading your key bindings: %w", err)
 	}
-	if league, ok := o.isLeague(resume); ok {
-		return runLeagueScreen(o, league, keys, stdout, stderr)
-	}
-	// The terminal is checked once the notebook and the session to resume are known to
-	// be good (so their mistakes are reported with or without one) and before a new
-	// session is created (so a run without a terminal leaves nothing behind).
-	p, err := setup(o, resume, 0, needTerminal)
+	// The terminal is checked once the notebook and what to resume are known to be
+	// good (so their mistakes are reported with or without one) and before a session
+	// is created (so a run without a terminal leaves nothing behind).
+	t, err := setup(o, resume, 0, needTerminal)
 	if err != nil {
 		return err
 	}
+	history := t.history(o.resume || o.fork != "", stderr) // read before the runners append
+	own, err := t.share(o, "screen")                       // before Run: the screen misses nothing
+	if err != nil {
+		return errors.Join(err, t.Close())
+	}
 	ctx, cancel := interruptContext()
 	defer cancel()
-
-	history := resumedHistory(o.resume || o.fork != "", p.session, stderr) // read before the runner appends
-	own, err := p.share(o, "screen")                                       // before Run: the screen misses nothing
-	if err != nil {
-		return errors.Join(err, p.Close())
+	for _, c := range advice {
+		if err := t.Send(c); err != nil {
+			return errors.Join(err, t.Close())
+		}
 	}
 	runDone := make(chan error, 1)
-	go func() { runDone <- p.runner.Run(ctx) }()
-	info := screenInfo(p.hello(o), keys, history)
+	go func() { runDone <- t.Run(ctx) }()
+	info := screenInfo(t.hello(o), keys, history)
 	info.Notify = ui.NotifyMode(o.steer.notify)
-	if p.sshAddr != "" {
-		info.Banner += "\nserved over SSH at " + p.sshAddr
+	if o.fork != "" {
+		info.Banner += "\nforked from " + o.fork
+	}
+	if t.host.sshAddr != "" {
+		info.Banner += "\nserved over SSH at " + t.host.sshAddr
 	}
 	uiErr := ui.Run(ctx, own, info)
 	cancel()
@@ -64,21 +97,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
-	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
-	return errors.Join(uiErr, runErr, p.Close())
-}
-
-// playFlagSet is the flag set of the screen (`coplay`, `coplay play`), whose help says
-// how it is called before its flags.
-func playFlagSet(stderr io.Writer) *flag.FlagSet {
-	fs := newFlagSet("coplay", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: coplay [play] [flags]            play a new session in the companion screen")
-		fmt.Fprintln(fs.Output(), "       coplay [play] --resume [NAME]    go on with a session (the newest without NAME)")
-		fmt.Fprintln(fs.Output(), "\n`coplay --help` lists the other commands.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	return fs
+	t.sayHowToResume(stdout, o, again)
+	return errors.Join(uiErr, runErr, t.Close())
 }
 
 // needTerminal fails when the screen has no terminal to draw on: Bubble Tea uses
@@ -94,16 +114,11 @@ func needTerminal() error {
 	return errors.New("the screen needs a terminal and none is attached: use `coplay run --headless` to play without one")
 }
 
-// parseSession parses the flags of a command that plays a session (play, run) into o,
-// after registering them on fs (which may hold the command's own flags too), and applies
-// the config file. It returns the session named to resume, "" for none: one positional
-// argument is allowed, and only with --resume.
-func (o *options) parseSession(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
-	o.register(fs)
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return "", err
-	}
+// parseSession applies the config file to the options of a command that plays a
+// session (play, run), parsed on fs, and reads its positional arguments pos. It returns
+// the session named to resume, "" for none: one positional argument is allowed, and
+// only with --resume.
+func (o *options) parseSession(fs *pflag.FlagSet, pos []string) (string, error) {
 	if err := applyConfig(o, fs); err != nil {
 		return "", err
 	}

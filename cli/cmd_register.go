@@ -8,24 +8,30 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/game/spacetraders"
 )
 
-func init() {
-	commands["register"] = command{summary: "register an agent on the real SpaceTraders and print its token once", run: runRegister}
+func init() { addCommand(newRegisterCmd) }
+
+// newRegisterCmd is `coplay register`.
+func newRegisterCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "register", Short: "register an agent on the real SpaceTraders and print its token once", Args: noArgs}
+	fs := cmd.Flags()
+	symbol := fs.String("symbol", "", "agent symbol, 3 to 14 characters (required)")
+	faction := fs.String("faction", "COSMIC", "starting faction, e.g. COSMIC")
+	baseURL := fs.String("base-url", spacetraders.DefaultBaseURL, "the SpaceTraders API root")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runRegister(symbol, faction, baseURL, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	return cmd
 }
 
 // runRegister creates an agent with the account token from SPACETRADERS_ACCOUNT_TOKEN and
 // prints the agent token to stdout, once. Nothing is written to disk: the player keeps
 // the token (e.g. in SPACETRADERS_TOKEN).
-func runRegister(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("coplay register", stderr)
-	symbol := fs.String("symbol", "", "agent symbol, 3 to 14 characters (required)")
-	faction := fs.String("faction", "COSMIC", "starting faction, e.g. COSMIC")
-	baseURL := fs.String("base-url", spacetraders.DefaultBaseURL, "SpaceTraders API root")
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
-	}
+func runRegister(symbol, faction, baseURL *string, stdout, stderr io.Writer) error {
 	if n := len(*symbol); n < 3 || n > 14 {
 		return usagef("--symbol must be 3 to 14 characters, not %q", *symbol)
 	}

@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
@@ -22,17 +23,28 @@ const replayUsage = `usage:
 NAME may be a league's: its seats' steps on one timeline, each labelled with its seat.
 `
 
+// newReplayCmd is `coplay sessions replay`.
+func newReplayCmd() *cobra.Command {
+	var data string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "replay NAME",
+		Short: "replay a session (or a league's seats on one timeline) step by step",
+		Long:  replayUsage,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runReplay(pos, &data, &asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+		ValidArgsFunction: completeSessions(true),
+	}
+	cmd.Flags().StringVar(&data, "data", "", "notebook `file` (default: the user data directory)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per step instead of opening the screen")
+	return cmd
+}
+
 // runReplay reads a session back step by step: on the screen (read-only, with a key to
 // fork at the selected step and play on), or as JSON lines (docs/PROTOCOL.md).
-func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sessions replay", stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), replayUsage); fs.PrintDefaults() }
-	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
-	asJSON := fs.Bool("json", false, "print one JSON object per step instead of opening the screen")
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
-	}
+func runReplay(pos []string, data *string, asJSON *bool, stdout, stderr io.Writer) error {
+	var err error
 	if len(pos) != 1 {
 		return usagef("replay needs exactly one session or league name (see `coplay sessions`)")
 	}
@@ -134,42 +146,14 @@ func replayScreen(path string, rp *replayed, stdout, stderr io.Writer) error {
 // advise command; in a league, for its seat).
 func playFork(args []string, advice []agent.Command, stdout, stderr io.Writer) error {
 	var o options
-	fs := playFlagSet(stderr)
-	if _, err := o.parseSession(fs, args, stdout); err != nil {
+	fs := pflag.NewFlagSet("play", pflag.ContinueOnError)
+	o.register(fs)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	keys, err := loadKeys()
-	if err != nil {
-		return fmt.Errorf("reading your key bindings: %w", err)
-	}
-	if _, ok := o.isLeague(""); ok {
-		return runLeagueScreen(o, "", keys, stdout, stderr, advice...)
-	}
-	p, err := setup(o, "", 0, needTerminal)
-	if err != nil {
+	if _, err := o.parseSession(fs, fs.Args()); err != nil {
 		return err
 	}
-	ctx, cancel := interruptContext()
-	defer cancel()
-	history := resumedHistory(true, p.session, stderr)
-	for _, c := range advice {
-		if err := p.runner.Send(c); err != nil {
-			return errors.Join(err, p.Close())
-		}
-	}
-	runDone := make(chan error, 1)
-	go func() { runDone <- p.runner.Run(ctx) }()
-	uiErr := ui.Run(ctx, p.runner, ui.Info{
-		Game: p.title, Brain: p.brain.Name(), Session: p.session.Name(),
-		Banner: strings.TrimSpace(p.banner + "\nforked from " + o.fork + "\n" + p.skipped),
-		Tools:  p.runner.Tools(), Keys: keys, History: history, Rules: o.fixedRules(),
-		MaxTokens: o.maxTokens, MaxCost: o.maxCost,
-	})
-	cancel()
-	runErr := <-runDone
-	if errors.Is(runErr, context.Canceled) {
-		runErr = nil
-	}
-	sayHowToResume(stdout, p, resumeCommand(fs, args, p.session.Name()))
-	return errors.Join(uiErr, runErr, p.Close())
+	again := func(session string) string { return resumeCommand(fs, args, session) }
+	return playScreen(o, "", again, advice, stdout, stderr)
 }

@@ -13,42 +13,55 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/game/universe"
 )
 
-func init() {
-	commands["serve-universe"] = command{summary: "run the offline SpaceTraders universe as an HTTP server", run: runServeUniverse}
+func init() { addCommand(newServeUniverseCmd) }
+
+// newServeUniverseCmd is `coplay serve-universe`.
+func newServeUniverseCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "serve-universe", Short: "run the offline SpaceTraders universe as an HTTP server", Args: noArgs}
+	fs := cmd.Flags()
+	var f serveFlags
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.Int64Var(&f.seed, "seed", 1, "galaxy seed: the same seed gives the same universe")
+	fs.Float64Var(&f.speed, "speed", universe.DefaultSpeed, "game seconds per real second (travel, cooldowns, market drift)")
+	fs.BoolVar(&f.noLimit, "no-rate-limit", false, "turn off the real rate limit (2 req/s, burst 30 per 60 s)")
+	fs.StringVar(&f.symbol, "agent", "PLAYER", "symbol of the agent registered at start")
+	fs.StringVar(&f.faction, "faction", "COSMIC", "faction of the agent registered at start")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runServeUniverse(f, cmd.OutOrStdout()) }
+	return cmd
+}
+
+// serveFlags are serve-universe's flags.
+type serveFlags struct {
+	addr, symbol, faction string
+	seed                  int64
+	speed                 float64
+	noLimit               bool
 }
 
 // runServeUniverse serves the offline universe over HTTP until SIGINT or SIGTERM, after
 // printing its base URL and the token of a freshly registered agent.
-func runServeUniverse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("coplay serve-universe", stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	seed := fs.Int64("seed", 1, "galaxy seed: the same seed gives the same universe")
-	speed := fs.Float64("speed", universe.DefaultSpeed, "game seconds per real second (travel, cooldowns, market drift)")
-	noLimit := fs.Bool("no-rate-limit", false, "turn off the real rate limit (2 req/s, burst 30 per 60 s)")
-	symbol := fs.String("agent", "PLAYER", "symbol of the agent registered at start")
-	faction := fs.String("faction", "COSMIC", "faction of the agent registered at start")
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
+func runServeUniverse(f serveFlags, stdout io.Writer) error {
+	if !(f.speed > 0) || math.IsInf(f.speed, 0) {
+		return usagef("--speed must be a positive number of game seconds per real second, not %v", f.speed)
 	}
-	if !(*speed > 0) || math.IsInf(*speed, 0) {
-		return usagef("--speed must be a positive number of game seconds per real second, not %v", *speed)
-	}
-	u := universe.New(universe.Config{Seed: *seed, Speed: *speed, RateLimit: !*noLimit})
-	token, err := u.Register(*symbol, *faction)
+	u := universe.New(universe.Config{Seed: f.seed, Speed: f.speed, RateLimit: !f.noLimit})
+	token, err := u.Register(f.symbol, f.faction)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
+		return fmt.Errorf("listen on %s: %w", f.addr, err)
 	}
 	srv := &http.Server{Handler: u.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "offline SpaceTraders universe (seed %d, speed %gx, rate limit %v)\n", *seed, *speed, !*noLimit)
+	fmt.Fprintf(stdout, "offline SpaceTraders universe (seed %d, speed %gx, rate limit %v)\n", f.seed, f.speed, !f.noLimit)
 	fmt.Fprintf(stdout, "base URL: http://%s/v2\n", ln.Addr())
-	fmt.Fprintf(stdout, "agent:    %s\n", *symbol)
+	fmt.Fprintf(stdout, "agent:    %s\n", f.symbol)
 	fmt.Fprintf(stdout, "token:    %s\n", token)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

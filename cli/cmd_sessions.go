@@ -3,9 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/coplayhq/coplay/ui"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,12 +12,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/ui"
 )
 
-func init() {
-	commands["sessions"] = command{summary: "list, export, replay or delete saved sessions", run: runSessions}
-}
+func init() { addCommand(newSessionsCmd) }
 
 const sessionsUsage = `usage:
   coplay sessions [--json] [--data FILE]                 list saved sessions, newest first (a league's seats under it)
@@ -31,29 +30,46 @@ NAME is a session's name, or a league's: export writes every seat's transcript i
 document, replay puts every seat on one timeline.
 `
 
-// runSessions lists, exports or deletes the sessions in the notebook.
-func runSessions(args []string, stdout, stderr io.Writer) error {
-	sub := "list"
-	if len(args) > 0 && args[0] == "replay" {
-		return runReplay(args[1:], stdout, stderr)
+// newSessionsCmd is `coplay sessions`, which lists, and its subcommands.
+func newSessionsCmd() *cobra.Command {
+	cmd := newSessionsSub("list", "sessions", "list, export, replay or delete saved sessions")
+	cmd.AddCommand(
+		newSessionsSub("list", "list", "list saved sessions, newest first"),
+		newSessionsSub("export", "export NAME", "write a session's (or a league's) markdown transcript"),
+		newSessionsSub("rm", "rm NAME", "delete a session (or every seat's of a league)"),
+		newReplayCmd(),
+	)
+	return cmd
+}
+
+// newSessionsSub is `coplay sessions SUB` (list, export or rm), used as use says.
+func newSessionsSub(sub, use, short string) *cobra.Command {
+	var data, out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use: use, Short: short, Long: sessionsUsage,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runSessions(sub, pos, data, asJSON, out, cmd.OutOrStdout())
+		},
 	}
-	if len(args) > 0 && (args[0] == "export" || args[0] == "rm" || args[0] == "list") {
-		sub, args = args[0], args[1:]
-	}
-	fs := newFlagSet("sessions "+sub, stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), sessionsUsage); fs.PrintDefaults() }
-	data := fs.String("data", "", "notebook `file` (default: the user data directory)")
-	asJSON, out := new(bool), new(string)
+	fs := cmd.Flags()
+	fs.StringVar(&data, "data", "", "notebook `file` (default: the user data directory)")
 	switch sub {
 	case "list":
-		asJSON = fs.Bool("json", false, "print JSON instead of a table")
+		fs.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	case "export":
-		out = fs.String("o", "", "write the transcript to `file` instead of standard output (- for standard output)")
+		fs.StringVarP(&out, "output", "o", "", "write the transcript to `file` instead of standard output (- for standard output)")
 	}
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
+	if sub != "list" {
+		cmd.ValidArgsFunction = completeSessions(true)
 	}
+	return cmd
+}
+
+// runSessions lists, exports (to out) or deletes (sub) the sessions in the notebook at
+// data (default: the user data directory); pos are the positional arguments.
+func runSessions(sub string, pos []string, data string, asJSON bool, out string, stdout io.Writer) error {
+	var err error
 	switch {
 	case sub == "list" && len(pos) > 0:
 		return usagef("unexpected arguments %q (did you mean `coplay sessions export %s`?)", pos, pos[0])
@@ -61,7 +77,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		return usagef("%s needs exactly one session or league name (see `coplay sessions`)", sub)
 	}
 
-	path := *data
+	path := data
 	if path == "" {
 		if path, err = notes.DefaultPath(); err != nil {
 			return err
@@ -70,7 +86,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	// Listing must not create a notebook as a side effect.
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		if sub == "list" {
-			if *asJSON {
+			if asJSON {
 				fmt.Fprintln(stdout, "[]")
 				return nil
 			}
@@ -95,11 +111,11 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 
 	switch sub {
 	case "export":
-		return exportSession(book, pos[0], *out, stdout)
+		return exportSession(book, pos[0], out, stdout)
 	case "rm":
 		return removeSession(book, pos[0], stdout)
 	}
-	return listSessions(stdout, book, path, playing, *asJSON)
+	return listSessions(stdout, book, path, playing, asJSON)
 }
 
 // listSessions prints the notebook's sessions: as JSON (every session, a league's seats
@@ -242,23 +258,4 @@ func nameErr(err error, name, path string) error {
 		return fmt.Errorf("no session or league %q in %s (see `coplay sessions`)", name, path)
 	}
 	return err
-}
-
-// parseInterleaved parses flags that may come before or after positional
-// arguments ("export NAME -o FILE"), which flag.Parse alone stops at.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
 }

@@ -64,7 +64,7 @@ func sessionsFixture(t *testing.T) string {
 func sessions(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := runSessions(args, &out, &errOut)
+	err := execute(append([]string{"sessions"}, args...), &out, &errOut)
 	return out.String(), err
 }
 

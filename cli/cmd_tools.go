@@ -4,19 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/coplayhq/coplay/agent"
-	"github.com/coplayhq/coplay/agent/openai"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/coplayhq/coplay/game"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/spf13/cobra"
+
+	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/openai"
+	"github.com/coplayhq/coplay/game"
 )
 
-func init() {
-	commands["tools"] = command{summary: "print a game's tool catalogue (--game NAME and its flags; --json for machines)", run: runTools}
-}
+func init() { addCommand(newToolsCmd) }
 
 // catalogEntry is one tool as `coplay tools --json` prints it.
 type catalogEntry struct {
@@ -43,34 +43,46 @@ func skippedOf(g game.Game) []game.Skipped {
 	return nil
 }
 
+// toolsFlags are the flags of `coplay tools`.
+type toolsFlags struct {
+	name, modelName, presetName string
+	asJSON, asModel             bool
+	budget, window              int
+	pins                        stringList
+	drivers                     *gameFlags // the drivers' own, to open the game with
+}
+
+// newToolsCmd is `coplay tools`.
+func newToolsCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "tools", Short: "print a game's tool catalogue (--game NAME and its flags; --json for machines)", Args: noArgs}
+	fs := cmd.Flags()
+	var f toolsFlags
+	fs.StringVar(&f.name, "game", "universe", "`game` whose tools to list: "+strings.Join(driverNames(), ", "))
+	fs.BoolVar(&f.asJSON, "json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
+	fs.BoolVar(&f.asModel, "as-model", false, "print exactly the tools and the index of tools not sent that a model's first request carries, with their sizes")
+	fs.IntVar(&f.budget, "tool-budget", 0, "with --as-model: characters of tool definitions per request (`n`; default 12000)")
+	fs.IntVar(&f.window, "window", 0, "with --as-model: the model's context window in `tokens` (a small one sends fewer tools whole; default: the catalogue's for --model)")
+	fs.StringVar(&f.modelName, "model", "", "with --as-model: the `model` whose window (from the catalogue) sizes the request")
+	fs.StringVar(&f.presetName, "preset", "", "with --as-model and --model: the `preset` the model is looked up in")
+	fs.Var(&f.pins, "pin", "with --as-model: a `tool` always sent whole (repeat for more)")
+	f.drivers = addGameFlags(fs)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runTools(f, cmd.OutOrStdout()) }
+	return cmd
+}
+
 // runTools prints the catalogue of the game --game names, opened with its flags only to
 // list its tools: SpaceTraders' needs no connection; an MCP server is started (or
 // connected to) and stopped again.
-func runTools(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("coplay tools", stderr)
-	name := fs.String("game", "universe", "`game` whose tools to list: "+strings.Join(driverNames(), ", "))
-	asJSON := fs.Bool("json", false, "print a JSON object {tools: [{name, kind, description, dryRun, group, schema}], skipped: [{name, reason}]}")
-	asModel := fs.Bool("as-model", false, "print exactly the tools and the index of tools not sent that a model's first request carries, with their sizes")
-	budget := fs.Int("tool-budget", 0, "with --as-model: characters of tool definitions per request (`n`; default 12000)")
-	window := fs.Int("window", 0, "with --as-model: the model's context window in `tokens` (a small one sends fewer tools whole; default: the catalogue's for --model)")
-	modelName := fs.String("model", "", "with --as-model: the `model` whose window (from the catalogue) sizes the request")
-	presetName := fs.String("preset", "", "with --as-model and --model: the `preset` the model is looked up in")
-	var pins stringList
-	fs.Var(&pins, "pin", "with --as-model: a `tool` always sent whole (repeat for more)")
-	drivers := game.NewFlagSet(fs)
-	openers := drivers.AddDrivers()
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
+func runTools(f toolsFlags, stdout io.Writer) error {
+	if _, err := game.LookupDriver(f.name); err != nil {
+		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), f.name, didYouMean(f.name, driverNames()...))
 	}
-	if _, err := game.LookupDriver(*name); err != nil {
-		return usagef("--game must be one of %s, not %q%s", strings.Join(driverNames(), ", "), *name, didYouMean(*name, driverNames()...))
-	}
-	if err := drivers.CheckSet(*name); err != nil {
+	if err := f.drivers.CheckSet(f.name); err != nil {
 		return usagef("%v", err)
 	}
-	open := openers[*name]
+	open := f.drivers.openers()[f.name]
 	if open == nil {
-		return fmt.Errorf("--game %s cannot be opened", *name)
+		return fmt.Errorf("--game %s cannot be opened", f.name)
 	}
 	dir, err := os.MkdirTemp("", "coplay-tools-")
 	if err != nil {
@@ -84,19 +96,19 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	if opened.Close != nil {
 		defer opened.Close()
 	}
-	if *asModel {
-		if *window < 0 {
-			return usagef("--window must be a positive number of tokens, or 0 for the model's, not %d", *window)
+	if f.asModel {
+		if f.window < 0 {
+			return usagef("--window must be a positive number of tokens, or 0 for the model's, not %d", f.window)
 		}
-		w := *window
-		if w == 0 && *modelName != "" {
-			w = modelWindow(*presetName, *modelName)
+		w := f.window
+		if w == 0 && f.modelName != "" {
+			w = modelWindow(f.presetName, f.modelName)
 		}
-		return printAsModel(stdout, opened.Game, agent.Config{ToolBudget: *budget, Pinned: pins, ContextWindow: w}, *asJSON)
+		return printAsModel(stdout, opened.Game, agent.Config{ToolBudget: f.budget, Pinned: f.pins, ContextWindow: w}, f.asJSON)
 	}
 	tools := opened.Game.Tools()
 	skipped := skippedOf(opened.Game)
-	if *asJSON {
+	if f.asJSON {
 		out := toolsOutput{Tools: make([]catalogEntry, len(tools)), Skipped: []game.Skipped{}}
 		for i, t := range tools {
 			out.Tools[i] = catalogEntry{t.Name, t.Kind, t.Description, t.DryRun, t.Group, t.Schema}

@@ -2,23 +2,24 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
-func init() {
-	commands["version"] = command{summary: "print coplay's version, VCS revision and Go version (also --version)", run: runVersion}
-}
+func init() { addCommand(newVersionCmd) }
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("coplay version", stderr)
-	if err := parseNoArgs(fs, args, stdout); err != nil {
-		return err
+// newVersionCmd is `coplay version`.
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use: "version", Short: "print coplay's version, VCS revision and Go version (also --version)", Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+			return nil
+		},
 	}
-	fmt.Fprintln(stdout, versionLine())
-	return nil
 }
 
 // A release build sets these with -ldflags "-X github.com/coplayhq/coplay/cli.version=..."

@@ -1,180 +1,177 @@
 package cli
 
 import (
-	"flag"
-	"io"
+	"errors"
+	"os"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/coplayhq/coplay/config"
+	"github.com/coplayhq/coplay/notes"
 )
 
-// compNode is one command the shell completes, with its flags and subcommands: the
-// root is `coplay` itself (the screen's flags and every command).
-type compNode struct {
-	name    string // "" for the root
-	path    string // "sessions/export": the words that lead to it, joined by "/"
-	summary string
-	flags   []compFlag
-	subs    []*compNode
+// Completion is cobra's: the scripts `coplay completion SHELL` prints ask
+// `coplay __complete WORDS...` for the words that may come next. What cobra cannot
+// know by itself is here: the values a flag takes (flagValues, and the valuesKey
+// annotation: the drivers' enums, eval's games), the session names in the notebook, and the profile names in config.toml.
+
+// flagValues complete the value of the flags so named, whichever command has them
+// (a flag's valuesKey annotation comes first).
+var flagValues = map[string]cobra.CompletionFunc{
+	"game":    fixed(driverNames),
+	"preset":  fixed(presetNames),
+	"brain":   fixed(func() []string { return []string{"autopilot", "model", "script:"} }),
+	"approve": fixed(func() []string { return []string{"ask", "all"} }),
+	"notify":  fixed(func() []string { return config.NotifyModes }),
+	"profile": completeProfiles,
+	"seat":    completeSeat,
+	"fork":    completeFork,
 }
 
-// compFlag is one flag of a command, as the shell completes it.
-type compFlag struct {
-	name   string
-	usage  string   // its help, on one line
-	value  bool     // it takes a value (not a bool flag)
-	values []string // the values it takes, when they are a short list
-	files  bool     // its value is a file
+// valuesKey is the pflag annotation of a flag's values, when they are a short list
+// that depends on nothing (a game's --catalog ops|grouped, eval's --game): completion
+// offers them.
+const valuesKey = "coplay_values"
+
+// addCompletions registers the completion of every flag with values to offer on cmd
+// and its subcommands: its valuesKey annotation, else flagValues by its name. Cobra
+// keeps them in a table of its own for the life of the process, so run does this only
+// when the shell asks.
+func addCompletions(cmd *cobra.Command) {
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		complete := flagValues[f.Name]
+		if values, ok := f.Annotations[valuesKey]; ok {
+			complete = fixed(func() []string { return values })
+		}
+		if complete != nil {
+			_ = cmd.RegisterFlagCompletionFunc(f.Name, complete)
+		}
+	})
+	for _, sub := range cmd.Commands() {
+		addCompletions(sub)
+	}
 }
 
-// subcommands are the commands that take a subcommand as their first word, each with
-// its line for a completion menu; their flags are read from `coplay CMD SUB --help`.
-var subcommands = map[string][][2]string{
-	"sessions": {
-		{"list", "list saved sessions, newest first"},
-		{"export", "write a session's (or a league's) markdown transcript"},
-		{"rm", "delete a session (or every seat's of a league)"},
-		{"replay", "replay a session (or a league's seats on one timeline) step by step"},
-	},
-	"config": {
-		{"init", "write a commented example config file"},
-		{"check", "check a config file: every problem, with its line and key"},
-		{"profiles", "list the profiles with their versions"},
-		{"path", "print where the config file is read from"},
-	},
-	"mcp":        {{"logout", "forget an MCP server's OAuth authorization"}},
-	"completion": {{"bash", "the bash script"}, {"zsh", "the zsh script"}, {"fish", "the fish script"}},
+// fixed completes from a list that does not depend on the command line.
+func fixed(values func() []string) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return values(), cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
-// flagValues are the values of flags that take one of a few, for completion.
-var flagValues = map[string]func() []string{
-	"game":    driverNames,
-	"preset":  presetNames,
-	"brain":   func() []string { return []string{"autopilot", "model", "script:"} },
-	"approve": func() []string { return []string{"ask", "all"} },
-	"catalog": func() []string { return []string{"ops", "grouped"} },
+// completeSessions completes a positional session name (sessions export, rm and
+// replay take a league's name too: leagues). Once one is given, nothing more.
+func completeSessions(leagues bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names, playing := notebookNames(cmd, leagues)
+		if cmd.Name() == "attach" && len(playing) > 0 {
+			names = playing // attach goes to a session another coplay plays
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
-// flagCollector is the stdout parseFlags is given when completion asks a command for
-// its flags: parseFlags keeps the flag set here instead of printing its help.
-type flagCollector struct {
-	fs *flag.FlagSet
+// completeResume completes the session name after --resume (play and run).
+func completeResume(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if resume, _ := cmd.Flags().GetBool("resume"); !resume {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return completeSessions(true)(cmd, args, toComplete)
 }
 
-// Write swallows what a command prints for --help outside parseFlags (a usage text).
-func (c *flagCollector) Write(p []byte) (int, error) { return len(p), nil }
+// completeFork completes --fork NAME@STEP up to the @: the step is the person's.
+func completeFork(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if strings.Contains(toComplete, "@") {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names, _ := notebookNames(cmd, true)
+	for i := range names {
+		names[i] += "@"
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+}
 
-// completionTree reads every command's flags, by asking each for its help with a
-// flagCollector for stdout: the flags are the ones the commands really parse.
-func completionTree() *compNode {
-	root := &compNode{flags: commandFlags("play")}
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+// notebookNames are the names of the sessions (and, with leagues, the leagues) in the
+// notebook the command line names with --data, else the default one, read as
+// `coplay sessions` reads them: never creating the notebook, through the coplay that
+// plays in it if one does. playing are the sessions a coplay plays now. A notebook
+// that cannot be read completes nothing.
+func notebookNames(cmd *cobra.Command, leagues bool) (names, playing []string) {
+	path, _ := cmd.Flags().GetString("data")
+	if path == "" {
+		var err error
+		if path, err = notes.DefaultPath(); err != nil {
+			return nil, nil
+		}
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	book, playing, err := openReader(path)
+	if err != nil {
+		return nil, nil
+	}
+	defer book.Close()
+	list, err := book.List()
+	if err != nil {
+		return nil, nil
+	}
+	for _, s := range list {
+		names = append(names, s.Name)
+	}
+	if leagues {
+		for _, l := range notes.LeaguesOf(list) {
+			names = append(names, l.Name)
+		}
 	}
 	sort.Strings(names)
-	help := &compNode{name: "help", path: "help", summary: "print the commands, or a command's flags (help COMMAND)"}
-	for _, n := range names {
-		node := &compNode{name: n, path: n, summary: commands[n].summary, flags: commandFlags(n)}
-		for _, sub := range subcommands[n] {
-			node.subs = append(node.subs, &compNode{name: sub[0], path: n + "/" + sub[0], summary: sub[1], flags: commandFlags(n, sub[0])})
-		}
-		root.subs = append(root.subs, node)
-		help.subs = append(help.subs, &compNode{name: n, path: "help/" + n, summary: node.summary})
-	}
-	root.subs = append(root.subs, help)
-	sort.Slice(root.subs, func(i, j int) bool { return root.subs[i].name < root.subs[j].name })
-	return root
+	return names, playing
 }
 
-// commandFlags are the flags of `coplay WORDS...`, read from its flag set.
-func commandFlags(words ...string) []compFlag {
-	c := &flagCollector{}
-	commands[words[0]].run(append(words[1:], "--help"), c, io.Discard)
-	if c.fs == nil {
-		return nil
+// completeProfiles completes --profile: the profiles of the config file the command
+// line names with --config, else the default one.
+func completeProfiles(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return profileNames(cmd), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeSeat completes --seat NAME=PROFILE once NAME= is typed: the profiles, and
+// the built-in autopilot and script:FILE. The name is the person's.
+func completeSeat(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	name, _, ok := strings.Cut(toComplete, "=")
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
-	var out []compFlag
-	c.fs.VisitAll(func(f *flag.Flag) {
-		placeholder, usage := flag.UnquoteUsage(f)
-		cf := compFlag{name: f.Name, usage: oneLine(usage), value: !isBoolFlag(f)}
-		if values := flagValues[f.Name]; values != nil && cf.value {
-			cf.values = values()
+	var out []cobra.Completion
+	for _, p := range append(profileNames(cmd), "script:") {
+		out = append(out, name+"="+p)
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// profileNames are the profiles a --profile or a seat may name: every NAME and
+// NAME/EXPERIMENT of the config file (its built-ins, autopilot, included). A file that
+// cannot be read offers the built-ins.
+func profileNames(cmd *cobra.Command) []string {
+	path, _ := cmd.Flags().GetString("config")
+	file, err := loadConfigFile(path, path != "")
+	if err != nil {
+		file = config.Empty()
+	}
+	var out []string
+	for _, full := range file.ProfileNames() {
+		base, _, _ := strings.Cut(full, "/")
+		if !slices.Contains(out, base) {
+			out = append(out, base)
 		}
-		cf.files = cf.value && cf.values == nil && (strings.Contains(strings.ToLower(placeholder), "file") || strings.EqualFold(placeholder, "dir"))
-		out = append(out, cf)
-	})
+		out = append(out, full)
+	}
+	sort.Strings(out)
 	return out
-}
-
-// isBoolFlag reports whether f is given without a value (--json).
-func isBoolFlag(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
-
-// oneLine is s on one line, cut to what a completion menu shows.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 90 {
-		cut := strings.LastIndex(s[:90], " ")
-		if cut < 40 {
-			cut = 90
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
-
-// nodes lists n and every node under it, depth first.
-func (n *compNode) nodes() []*compNode {
-	out := []*compNode{n}
-	for _, s := range n.subs {
-		out = append(out, s.nodes()...)
-	}
-	return out
-}
-
-// allFlags is every flag of every command once, by name (the shells' scripts skip the
-// value after a flag that takes one, whichever command it belongs to).
-func (n *compNode) allFlags() []compFlag {
-	seen := map[string]bool{}
-	var out []compFlag
-	for _, node := range n.nodes() {
-		for _, f := range node.flags {
-			if !seen[f.name] {
-				seen[f.name] = true
-				out = append(out, f)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
-}
-
-// valueFlagNames are the names of the flags that take a value, space-separated.
-func (n *compNode) valueFlagNames() string {
-	var names []string
-	for _, f := range n.allFlags() {
-		if f.value {
-			names = append(names, f.name)
-		}
-	}
-	return strings.Join(names, " ")
-}
-
-// nodePaths are the paths of every command below the root, space-separated.
-func (n *compNode) nodePaths() string {
-	var paths []string
-	for _, node := range n.nodes()[1:] {
-		paths = append(paths, node.path)
-	}
-	return strings.Join(paths, " ")
-}
-
-// flagWord is how a flag is typed: --name, or -o for a one-letter name.
-func flagWord(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
 }

@@ -68,7 +68,7 @@ func loadEvalFrom(spec, data string) (*evalFrom, error) {
 		}
 		return nil, fmt.Errorf("--from %s: %w", spec, err)
 	}
-	if f.then = observedTime(observed); f.then.IsZero() {
+	if f.then = observed; f.then.IsZero() {
 		rec, err := s.Record(seq)
 		if err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,8 +24,8 @@ import (
 // A league eval (`coplay eval --league`) plays every profile in one world per seed, a
 // seat each, and rates them against each other (eval.League). Seats:
 //
-//   - --profile P (repeatable, at least two profiles): seat names are derived from the
-//     profiles, the same for every seed: the profile as it was named, every run of
+//   - --profile P (repeatable, at least two; a profile named twice sits in two seats,
+//     as with --seat): seat names are derived from the profiles, the same for every seed: the profile as it was named, every run of
 //     characters other than letters and digits as '-', capitalised, at most 12
 //     characters ("autopilot" → Autopilot, "looker/fast" → Looker-fast, "script:x.json"
 //     → X); a name that is taken already, or that the world refuses (an arena member's
@@ -59,6 +60,8 @@ func (f leagueFlags) check(fromSpec string) error {
 		return usagef("--league plays new worlds from --seeds; --from plays one profile at a time from a session's step: use one of them")
 	case len(f.seats) > 0 && len(f.profiles) > 0:
 		return usagef("--seat names each seat and its profile; --profile seats profiles under names of their own: use one of them")
+	case slices.ContainsFunc(f.seats, func(s seatSpec) bool { return s.profile == personSeat }) || slices.Contains(f.profiles, personSeat):
+		return usagef("an eval plays its seats unattended, with nobody at the keyboard: a seat of the person's own (person) plays only under coplay run --seat NAME=person")
 	case len(f.seats) == 1:
 		return usagef("a league needs at least two seats, not one (--seat NAME=PROFILE again)")
 	case len(f.seats) == 0 && len(f.profiles) < 2:
@@ -79,13 +82,16 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 		seats = append(seats, evalSeat{name: s.name, plan: pl})
 	}
 	if len(seats) == 0 {
-		plans, err := planProfiles(file, f.profiles, gameName)
-		if err != nil {
-			return nil, err
+		// Every --profile a seat, as every --seat is: a profile named twice sits twice.
+		var plans []evalPlan
+		for _, spec := range f.profiles {
+			pl, err := planProfile(file, spec, gameName)
+			if err != nil {
+				return nil, err
+			}
+			plans = append(plans, pl)
 		}
-		if len(plans) < 2 {
-			return nil, usagef("a league seats at least two profiles: %s name the same one", strings.Join(f.profiles, " and "))
-		}
+		var err error
 		if seats, err = seatsOf(ctx, plans, gameName); err != nil {
 			return nil, err
 		}
@@ -102,11 +108,7 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 
 // checkLeagueSeats asks the game's league whether it takes seats (names and count).
 func checkLeagueSeats(ctx context.Context, gameName string, seats []string) error {
-	_, gfs, err := driverFlags(gameName, nil)
-	if err == nil {
-		_, err = gfs.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats)
-	}
-	if err != nil {
+	if _, err := game.OpenLeague(ctx, gameName, game.Env{CheckOnly: true, Getenv: os.Getenv}, seats); err != nil {
 		// Only the command line is checked here (the seats' names and count, the
 		// game's flags): a mistake in it.
 		return usagef("%v", err)
@@ -217,19 +219,15 @@ func playEvalLeague(seats []evalSeat, file *config.File, w evalWorld, steps, par
 // openLeagueEpisode opens the world of seed with seats in their order, and each seat's
 // game and brain.
 func openLeagueEpisode(ctx context.Context, seats []evalSeat, file *config.File, w evalWorld, seed int64) (*eval.LeagueSetup, error) {
-	args := []string{"--seed", strconv.FormatInt(seed, 10), "--speed", strconv.FormatFloat(w.speed, 'g', -1, 64)}
+	opts := game.Values{"seed": seed, "speed": w.speed}
 	if w.game == "universe" {
-		args = append(args, "--no-rate-limit") // as eval's single universe: the brain sets the pace
-	}
-	_, gfs, err := driverFlags(w.game, args)
-	if err != nil {
-		return nil, err
+		opts["no-rate-limit"] = true // as eval's single universe: the brain sets the pace
 	}
 	names := make([]string, len(seats))
 	for i, s := range seats {
 		names[i] = s.name
 	}
-	l, err := gfs.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv}, names)
+	l, err := game.OpenLeague(ctx, w.game, game.Env{Getenv: os.Getenv, Options: opts}, names)
 	if err != nil {
 		return nil, err
 	}

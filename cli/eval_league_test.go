@@ -82,6 +82,34 @@ func TestEvalLeagueArena(t *testing.T) {
 	}
 }
 
+// TestEvalLeagueOneProfileTwice: a profile named twice with --profile sits in two seats,
+// as two --seat of it do, and both leagues agree.
+func TestEvalLeagueOneProfileTwice(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, pacifistConfig))
+	seats := func(args ...string) []string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"eval", "--game", "arena", "--seeds", "1", "--steps", "2", "--json"}, args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+		}
+		var rep eval.LeagueReport
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Episodes) != 1 || len(rep.Profiles) != 1 {
+			t.Fatalf("%q: %v, want one episode and one profile:\n%s", args, err, stdout.String())
+		}
+		var out []string
+		for _, s := range rep.Episodes[0].Seats {
+			out = append(out, s.Profile+" as "+s.Seat)
+		}
+		slices.Sort(out)
+		return out
+	}
+	byProfile := seats("--league", "--profile", "autopilot", "--profile", "autopilot")
+	bySeat := seats("--seat", "Autopilot=autopilot", "--seat", "Autopilot-2=autopilot")
+	if !slices.Equal(byProfile, bySeat) || len(byProfile) != 2 {
+		t.Fatalf("--profile twice seats %q, --seat twice %q: want the same two seats", byProfile, bySeat)
+	}
+}
+
 // TestEvalLeagueSeatsAndOut names the seats with --seat (one profile in two of them)
 // and writes the report: eval.json, report.md with both tables, and the rating chart.
 func TestEvalLeagueSeatsAndOut(t *testing.T) {
@@ -130,15 +158,15 @@ func TestEvalLeagueRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--league", "--profile", "autopilot"}, 2, "a league seats at least two profiles, not 1"},
-		{[]string{"--league", "--profile", "autopilot", "--profile", "autopilot/default"}, 2, "name the same one"},
-		{[]string{"--league", "--profile", "autopilot", "--profile", "pacifst"}, 1, `no profile "pacifst"`},
+		{[]string{"--league", "--profile", "autopilot", "--profile", "pacifst"}, 2, `no profile "pacifst"`},
 		{[]string{"--league", "--profile", "autopilot", "--profile", "pacifist", "--from", "s@3"}, 2, "--league plays new worlds from --seeds"},
 		{[]string{"--league", "--game", "openapi", "--profile", "autopilot", "--profile", "pacifist"}, 2, "eval plays the built-in seeded games"},
 		{[]string{"--seat", "Heron=autopilot"}, 2, "at least two seats, not one"},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch"}, 2, `want NAME=PROFILE (like Heron=autopilot, Lark=script:lark.json or Finch=fast/cheap), not "Finch"`},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "heron=pacifist"}, 2, "given twice"},
 		{[]string{"--game", "arena", "--seat", "Mara=autopilot", "--seat", "Finch=pacifist"}, 2, "has a member's name"},
-		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch=nobody"}, 1, `--seat Finch: --profile: no profile "nobody"`},
+		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch=nobody"}, 2, `--seat Finch: --profile: no profile "nobody"`},
+		{[]string{"--seat", "Heron=autopilot", "--seat", "All=pacifist"}, 2, `seat name "All" is reserved`},
 		{[]string{"--seat", "Heron=autopilot", "--profile", "pacifist"}, 2, "use one of them"},
 		{[]string{"--game", "universe", "--seat", "Heron=autopilot", "--seat", "X=autopilot"}, 2, "cannot be a SpaceTraders agent"},
 	} {

@@ -317,7 +317,7 @@ func TestStopEndsAHungCall(t *testing.T) {
 				t.Errorf("the last event: %+v", st)
 			}
 			_, recs := readJournal(t, db)
-			if !slices.ContainsFunc(recs, func(r notes.Record) bool { return r.Seq == res.Seq && r.Type == string(agent.EventResult) }) {
+			if !slices.ContainsFunc(recs, func(r notes.Record) bool { return r.Seq == res.Seq && string(r.Type) == string(agent.EventResult) }) {
 				t.Errorf("the result (seq %d) is not in the journal", res.Seq)
 			}
 		})
@@ -509,7 +509,7 @@ func checkPrintedInJournal(t *testing.T, db string, evs []agent.Event) {
 		t.Fatal(err)
 	}
 	types := map[uint64]string{}
-	if err := s.Records(1, func(r notes.Record) error { types[r.Seq] = r.Type; return nil }); err != nil {
+	if err := s.Records(1, func(r notes.Record) error { types[r.Seq] = string(r.Type); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var last uint64

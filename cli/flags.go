@@ -2,13 +2,13 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/coplayhq/coplay/game"
-	"io"
-	"regexp"
 	"strings"
-	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/coplayhq/coplay/game"
 )
 
 // usageError is a mistake in how coplay was called (an unknown flag, a bad value, an
@@ -22,180 +22,152 @@ func usagef(format string, a ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, a...)}
 }
 
-// The flag package reports its mistakes only as text; these read them back so each can
-// be said in one line with a suggestion rather than followed by the whole flag list.
-var (
-	unknownFlagRe = regexp.MustCompile(`^flag provided but not defined: -(.*)$`)
-	badValueRe    = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([^:]*): `)
-	needsArgRe    = regexp.MustCompile(`^flag needs an argument: -(.*)$`)
-)
-
-// newFlagSet is a command's flag set: parse errors are returned (parseFlags makes them
-// one line), and what the flag package prints goes to stderr.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+// flagError turns pflag's parse error into a usageError of one line that says which
+// flag, what was wrong, and what to do (cobra's FlagErrorFunc for every command).
+// pflag's errors are typed: the flag and the value are read from them, not from text.
+func flagError(cmd *cobra.Command, err error) error {
+	help := fmt.Sprintf("`%s -h` lists the flags", cmd.CommandPath())
+	var unknown *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
+	var missing *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &unknown):
+		name, dash := unknown.GetSpecifiedName(), "--"
+		if unknown.GetSpecifiedShortnames() != "" {
+			dash = "-"
+		}
+		if near := nearestFlag(cmd.Flags(), name); near != "" {
+			return usagef("unknown flag %s%s: did you mean --%s? (%s)", dash, name, near, help)
+		}
+		return usagef("unknown flag %s%s (%s)", dash, name, help)
+	case errors.As(err, &invalid):
+		f := invalid.GetFlag()
+		if kind := valueKind(f); kind != "" {
+			return usagef("--%s: %q is not %s", f.Name, invalid.GetValue(), kind)
+		}
+		// A flag of its own kind (--seat NAME=PROFILE) says what it wants.
+		return usagef("--%s: %v", f.Name, errors.Unwrap(invalid))
+	case errors.As(err, &missing):
+		f, what := missing.GetFlag(), "a value"
+		if n, _ := pflag.UnquoteUsage(f); n != "" {
+			what = "a " + n
+		}
+		return usagef("--%s needs %s after it (%s)", f.Name, what, help)
+	}
+	return usagef("%v (%s)", err, help)
 }
 
-// parseNoArgs is parseFlags for a command that takes flags only: a positional argument
-// is a usage error.
-func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	pos, err := parseFlags(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (`%s -h` lists the flags)", pos, fs.Name())
+// noArgs refuses positional arguments to a command that takes flags only.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected arguments %q (`%s -h` lists the flags)", args, cmd.CommandPath())
 	}
 	return nil
 }
 
-// parseFlags parses args with fs, allowing flags before and after positional arguments
-// ("--resume NAME --data FILE"), and returns the positional ones. A mistake comes back
-// as one line (a usageError) naming the flag and, for a typo, the flag that was probably
-// meant; -h and --help print the flags to stdout and return flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
-	// Nothing is printed while parsing: the one-line error below replaces the flag
-	// package's message and flag dump.
-	usage := fs.Usage
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	pos, err := parseInterleaved(fs, args)
-	fs.Usage = usage
-	if errors.Is(err, flag.ErrHelp) {
-		if c, ok := stdout.(*flagCollector); ok {
-			c.fs = fs // completion reads the flags (complete.go), prints nothing
-			return nil, flag.ErrHelp
-		}
-		fs.SetOutput(stdout)
-		if fs.Usage != nil {
-			fs.Usage()
-		} else {
-			fs.PrintDefaults()
-		}
-		return nil, flag.ErrHelp
-	}
-	if err != nil {
-		return nil, flagError(fs, err)
-	}
-	return pos, nil
-}
-
-// flagError turns one of the flag package's parse errors into a usageError that says
-// which flag, what was wrong, and what to do.
-func flagError(fs *flag.FlagSet, err error) error {
-	msg := err.Error()
-	help := fmt.Sprintf("`%s -h` lists the flags", helpCommand(fs))
-	if m := unknownFlagRe.FindStringSubmatch(msg); m != nil {
-		name, _, _ := strings.Cut(m[1], "=")
-		if near := nearestFlag(fs, name); near != "" {
-			return usagef("unknown flag --%s: did you mean --%s? (%s)", name, near, help)
-		}
-		return usagef("unknown flag --%s (%s)", name, help)
-	}
-	if m := badValueRe.FindStringSubmatch(msg); m != nil {
-		value, name := m[1], m[2]
-		kind := valueKind(fs.Lookup(name))
-		if why := msg[len(m[0]):]; kind == "a valid value" && why != "" {
-			// A flag of its own kind (--seat NAME=PROFILE) says what it wants.
-			return usagef("--%s: %s", name, why)
-		}
-		return usagef("--%s: %q is not %s", name, value, kind)
-	}
-	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
-		name := m[1]
-		what := "a value"
-		if f := fs.Lookup(name); f != nil {
-			if n, _ := flag.UnquoteUsage(f); n != "" {
-				what = "a " + n
-			}
-		}
-		return usagef("--%s needs %s after it (%s)", name, what, help)
-	}
-	return usagef("%s (%s)", msg, help)
-}
-
-// helpCommand is how the person asks for this flag set's help: "coplay run".
-func helpCommand(fs *flag.FlagSet) string {
-	name := fs.Name()
-	if name == "coplay" {
-		return "coplay play" // `coplay -h` lists the commands; play's flags are play's
-	}
-	if strings.HasPrefix(name, "coplay") {
-		return name
-	}
-	return "coplay " + name
-}
-
-// valueKind says what a flag's value must look like, from the flag's type.
-func valueKind(f *flag.Flag) string {
-	if f == nil {
-		return "a valid value"
-	}
-	g, ok := f.Value.(flag.Getter)
-	if !ok {
-		return "a valid value"
-	}
-	switch g.Get().(type) {
-	case bool:
+// valueKind says what a flag's value must look like, from the flag's type; "" for a
+// type that says it itself.
+func valueKind(f *pflag.Flag) string {
+	switch f.Value.Type() {
+	case "bool":
 		return "true or false"
-	case int, int64, uint, uint64:
+	case "int", "int64", "int32", "uint", "uint64":
 		return "a whole number"
-	case float64:
+	case "float64", "float32":
 		return "a number"
-	case time.Duration:
+	case "duration":
 		return "a duration such as 30s"
 	}
-	return "a valid value"
+	return ""
 }
 
 // nearestFlag returns the defined flags closest to name (a typo, a transposition, a
 // prefix) as "a", "a or --b" or "a, --b or --c" (the caller writes the first "--"), or ""
 // when none is close enough to suggest.
-func nearestFlag(fs *flag.FlagSet, name string) string {
-	var best []string
-	bestD := 0
-	fs.VisitAll(func(f *flag.Flag) {
-		d := game.EditDistance(name, f.Name)
-		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
-			d = min(d, 1)
-		}
-		switch {
-		case best == nil || d < bestD:
-			best, bestD = []string{f.Name}, d
-		case d == bestD:
-			best = append(best, f.Name)
+func nearestFlag(fs *pflag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
 		}
 	})
-	if best == nil || bestD > max(1, len(name)/3) || len(best) > 3 {
+	near := game.Closest(name, names, 3)
+	if len(near) == 0 {
 		return ""
 	}
-	if len(best) == 1 {
-		return best[0]
-	}
-	return strings.Join(best[:len(best)-1], ", --") + " or --" + best[len(best)-1]
+	return orList(near, "--")
 }
 
-// suggest returns the choice closest to s, or "" when none is close enough.
-func suggest(s string, choices ...string) string {
-	best, bestD := "", 0
-	for _, c := range choices {
-		d := game.EditDistance(strings.ToLower(s), c)
-		if best == "" || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > max(1, len(s)/3) {
-		return ""
-	}
-	return best
-}
-
-// didYouMean is " (did you mean X?)" when a choice is close to s, else "".
+// didYouMean is " (did you mean X?)" when a choice is close to s, else "": coplay's
+// one "did you mean", game.Closest, in the words of a command-line message.
 func didYouMean(s string, choices ...string) string {
-	if near := suggest(s, choices...); near != "" {
-		return " (did you mean " + near + "?)"
+	if near := game.Closest(s, choices, 3); len(near) > 0 {
+		return " (did you mean " + orList(near, "") + "?)"
 	}
 	return ""
+}
+
+// orList is "a", "a or PREFIXb" or "a, PREFIXb or PREFIXc".
+func orList(words []string, prefix string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", "+prefix) + " or " + prefix + words[len(words)-1]
+}
+
+// isSingleDashLong reports whether a is a long flag written with one dash, as Go's flag
+// package took it (-game, -data=x.db): a letter, then letters, digits or dashes. A
+// negative number (-1) and a lone shorthand (-o) are not.
+func isSingleDashLong(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	if len(name) < 3 || name[0] != '-' || !isLetter(name[1]) {
+		return false
+	}
+	for _, c := range []byte(name[2:]) {
+		if !isLetter(c) && !(c >= '0' && c <= '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// normalizeFlags makes every long flag written with one dash in args a double-dash
+// one, so that command lines written for Go's flag package (`coplay -game arena`) work
+// as they did: pflag would read -game as the shorthands -g -a -m -e. A flag's value is
+// left alone (--model -x is the model "-x"), as is everything after "--". cmd is the
+// command args run, whose flags say which take a value.
+func normalizeFlags(cmd *cobra.Command, args []string) []string {
+	out := make([]string, 0, len(args))
+	flags := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
+	flags.AddFlagSet(cmd.Flags())
+	flags.AddFlagSet(cmd.InheritedFlags())
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		switch {
+		case a == "--":
+			return append(out, args[i+1:]...)
+		case a == "--h":
+			out[len(out)-1] = "-h"
+			continue
+		case isSingleDashLong(a):
+			a = "-" + a
+			out[len(out)-1] = a
+		case !strings.HasPrefix(a, "-"):
+			continue
+		}
+		name, _, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := flags.Lookup(name)
+		if f == nil && !strings.HasPrefix(a, "--") {
+			f = flags.ShorthandLookup(name)
+		}
+		if f != nil && !inline && f.NoOptDefVal == "" && i+1 < len(args) {
+			i++
+			out = append(out, args[i]) // the flag's value, whatever it looks like
+		}
+	}
+	return out
 }

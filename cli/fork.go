@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // A fork (--fork NAME@STEP on play and run) is a new session that starts from another
@@ -35,7 +35,7 @@ func (o *options) checkFork() error {
 }
 
 // forkSession creates the session to play: a fork of o.fork, whose game it plays.
-func (p *play) forkSession(o *options, path, brainName string, beforeCreate func() error, created *string) error {
+func (p *play) forkSession(o *options, path, brainName string, beforeCreate func() error, created *[]string) error {
 	at, err := notes.ParseForkPoint(o.fork)
 	if err != nil {
 		return usagef("--fork: %v", err)
@@ -76,7 +76,7 @@ func (p *play) forkSession(o *options, path, brainName string, beforeCreate func
 	if err != nil {
 		return fmt.Errorf("--fork %s: %w", o.fork, err)
 	}
-	p.session, *created = child, child.Name()
+	p.session, *created = child, append(*created, child.Name())
 	if p.advice, err = waitingAdvice(parent, at); err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func forkState(parent *notes.Session, at notes.ForkPoint, d game.Driver, now tim
 		state, err = parent.StateAt(seq)
 		switch {
 		case err == nil:
-			then := observedTime(observed)
+			then := observed
 			if then.IsZero() {
 				rec, rerr := parent.Record(seq)
 				if rerr != nil {
@@ -128,18 +128,6 @@ func forkState(parent *notes.Session, at notes.ForkPoint, d game.Driver, now tim
 	}
 	state, err = parent.State()
 	return state, true, err
-}
-
-// observedTime reads the time of a journaled observation ({"observation": {"time":
-// ...}}); zero when it has none.
-func observedTime(data json.RawMessage) time.Time {
-	var d struct {
-		Observation struct {
-			Time time.Time `json:"time"`
-		} `json:"observation"`
-	}
-	_ = json.Unmarshal(data, &d)
-	return d.Observation.Time
 }
 
 // sessionTree orders sessions for `coplay sessions`: each fork right after its parent
@@ -213,11 +201,12 @@ func waitingAdvice(parent *notes.Session, at notes.ForkPoint) ([]string, error) 
 		if r.Step >= at.Step {
 			return errStop
 		}
-		if r.Type == "advice" && r.Step == at.Step-1 {
-			var d struct {
-				Text string `json:"text"`
+		if r.Type == record.TypeAdvice && r.Step == at.Step-1 {
+			d, err := r.Decode()
+			if err != nil {
+				return fmt.Errorf("the advice waiting at step %d: %w", at.Step, err)
 			}
-			if json.Unmarshal(r.Data, &d) == nil && d.Text != "" {
+			if d.Text != "" {
 				out = append(out, d.Text)
 			}
 		}

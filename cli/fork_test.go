@@ -58,4 +58,11 @@ func TestWaitingAdvice(t *testing.T) {
 	if err != nil || strings.Join(got, "; ") != "sell the iron; and rest" {
 		t.Errorf("waiting advice at step 3 = %q, %v", got, err)
 	}
+	// Advice that cannot be read is an error naming it, not advice quietly lost.
+	if _, err := s.Commit(notes.Batch{Records: []notes.Record{{Type: "advice", Step: 3, Data: []byte(`{"text":["sell"]}`)}, {Type: "step", Step: 4}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := waitingAdvice(s, notes.ForkPoint{Session: "s", Step: 4}); err == nil || !strings.Contains(err.Error(), "journal record 8 (advice)") {
+		t.Errorf("unreadable advice at step 3 = %q, %v", got, err)
+	}
 }

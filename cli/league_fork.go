@@ -38,12 +38,12 @@ func (o *options) forkedLeague() string {
 
 // forkSeats makes the seats of a fork of the league o.fork names: one session a seat,
 // forked from the parent seat's, its world state rewound, recorded in created.
-func (lp *leaguePlay) forkSeats(o *options, created *[]string) ([]leagueSeat, error) {
+func (t *table) forkSeats(o *options, created *[]string) ([]leagueSeat, error) {
 	at, err := notes.ParseForkPoint(o.fork)
 	if err != nil {
 		return nil, usagef("--fork: %v", err)
 	}
-	parents, err := o.resumeSeats(lp.host.book, at.Session)
+	parents, err := o.resumeSeats(t.host.book, at.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (lp *leaguePlay) forkSeats(o *options, created *[]string) ([]leagueSeat, er
 	if err != nil {
 		return nil, fmt.Errorf("--fork %s: seat %s: %w", o.fork, parents[0].spec.name, err)
 	}
-	lp.name = leagueName(lp.host.book, o.game)
+	t.name = leagueName(t.host.book, o.game)
 	now := time.Now()
 	var out []leagueSeat
 	for _, parent := range parents {
@@ -63,7 +63,7 @@ func (lp *leaguePlay) forkSeats(o *options, created *[]string) ([]leagueSeat, er
 		if err != nil {
 			return nil, fmt.Errorf("--fork %s: seat %s: %w", o.fork, parent.spec.name, err)
 		}
-		child, err := lp.forkSeat(parent, notes.ForkPoint{Session: parent.session.Name(), Step: step}, d, now, created)
+		child, err := t.forkSeat(parent, notes.ForkPoint{Session: parent.session.Name(), Step: step}, d, now, created)
 		if err != nil {
 			return nil, fmt.Errorf("--fork %s: seat %s: %w", o.fork, parent.spec.name, err)
 		}
@@ -74,7 +74,7 @@ func (lp *leaguePlay) forkSeats(o *options, created *[]string) ([]leagueSeat, er
 
 // forkSeat forks one seat's session at at into the new league, with its world state as
 // it was then, rewound to now.
-func (lp *leaguePlay) forkSeat(parent leagueSeat, at notes.ForkPoint, d game.Driver, now time.Time, created *[]string) (*notes.Session, error) {
+func (t *table) forkSeat(parent leagueSeat, at notes.ForkPoint, d game.Driver, now time.Time, created *[]string) (*notes.Session, error) {
 	pinfo, err := parent.session.Info()
 	if err != nil {
 		return nil, err
@@ -87,19 +87,19 @@ func (lp *leaguePlay) forkSeat(parent leagueSeat, at notes.ForkPoint, d game.Dri
 	if err != nil {
 		return nil, fmt.Errorf("the world of step %d: %w", at.Step, err)
 	}
-	then := observedTime(observed)
+	then := observed
 	if then.IsZero() {
 		then = now
 	}
 	if state, err = game.RewindSeatState(d, state, now.Sub(then)); err != nil {
 		return nil, fmt.Errorf("restoring the world of step %d: %w", at.Step, err)
 	}
-	child, _, err := lp.host.book.Fork(at, lp.name+"-"+parent.spec.name, pinfo.Model)
+	child, _, err := t.host.book.Fork(at, t.name+"-"+parent.spec.name, pinfo.Model)
 	if err != nil {
 		return nil, err
 	}
 	*created = append(*created, child.Name())
-	if err := child.SetLeague(lp.name, parent.spec.name); err != nil {
+	if err := child.SetLeague(t.name, parent.spec.name); err != nil {
 		return nil, err
 	}
 	if pinfo.Profile != "" {
@@ -117,8 +117,8 @@ func stepTime(s *notes.Session, n int) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if t := observedTime(observed); !t.IsZero() {
-		return t, nil
+	if !observed.IsZero() {
+		return observed, nil
 	}
 	rec, err := s.Record(seq)
 	return rec.Time, err

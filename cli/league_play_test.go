@@ -389,6 +389,58 @@ func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
 	}
 }
 
+// TestLeagueRefusesAGhostSeat is issue 47's check: in an arena league, a command for a
+// seat the league does not have, or for another spelling of one, is refused to its
+// sender, and no event carries that seat.
+func TestLeagueRefusesAGhostSeat(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "league.db")
+	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
+		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
+	var heron string
+	lr.until("a call of Heron's waiting", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Seat == "Heron" && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK {
+				heron = ev.Call.ID
+				return true
+			}
+		}
+		return false
+	})
+	refused := func(line int, want string) func([]agent.Event) bool {
+		return func(evs []agent.Event) bool {
+			for _, ev := range evs {
+				if ev.Type == agent.EventError && strings.HasPrefix(ev.Text, fmt.Sprintf("stdin line %d: ", line)) && strings.Contains(ev.Text, want) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	lr.send(`{"cmd":"advise","seat":"Ghost","text":"x"}`)
+	lr.until("the refusal of seat Ghost", refused(1, `no seat "Ghost" in this league (seats: Heron, Finch)`))
+	lower := "heron/" + strings.TrimPrefix(heron, "Heron/")
+	lr.send(`{"cmd":"decide","call_id":"` + lower + `","decision":"veto"}`)
+	lr.until("the refusal of seat heron", refused(2, `no seat "heron"`))
+	lr.send(`{"cmd":"decide","call_id":"` + heron + `","decision":"approve"}`)
+	lr.until("Heron's call approved", func(evs []agent.Event) bool {
+		for _, ev := range evs {
+			if ev.Type == agent.EventDecision && ev.Decision.CallID == heron {
+				return true
+			}
+		}
+		return false
+	})
+	lr.finish()
+	for _, ev := range lr.seen {
+		if ev.Seat != "Heron" && ev.Seat != "Finch" && !(ev.Seat == "" && ev.Type == agent.EventError) {
+			t.Errorf("an event carries the seat %q: %+v", ev.Seat, ev)
+		}
+		if ev.Type == agent.EventDecision && ev.Decision.CallID == heron && ev.Decision.Decision != agent.Approve {
+			t.Errorf("Heron's call was decided %s", ev.Decision.Decision)
+		}
+	}
+}
+
 func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
@@ -444,11 +496,16 @@ func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
 		{[]string{"--seat", "Heron"}, `want NAME=PROFILE`},
 		{[]string{"--game", "openapi", "--seat", "A=autopilot"}, `--game openapi cannot hold a league (--seat); the games that can: arena, spacetraders, universe`},
 		{[]string{"--game", "universe", "--seat", "A=autopilot", "--seat", "BETA=autopilot"}, `seat "A" cannot be a SpaceTraders agent`},
+		// Names a screen would print wrong, or that mean something else.
+		{[]string{"--seat", "He\u200bron=autopilot", "--seat", "Finch=autopilot"}, `seat name "He\u200bron" holds an invisible or control character (U+200B)`},
+		{[]string{"--seat", "Heron\x1b[2J=autopilot", "--seat", "Finch=autopilot"}, `seat name "Heron\x1b[2J" holds an invisible or control character (U+001B)`},
+		{[]string{"--seat", "all=autopilot", "--seat", "Finch=autopilot"}, `seat name "all" is reserved`},
+		{[]string{"--approve", "sometimes", "--seat", "Heron=autopilot", "--seat", "Finch=autopilot"}, `--approve must be ask or all, not "sometimes"`},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
-		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want an error with %q", tc.args, code, errOut.String(), tc.want)
+		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", tc.args, code, errOut.String(), tc.want)
 		}
 	}
 	if _, err := os.Stat(data); err == nil {

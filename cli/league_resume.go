@@ -106,14 +106,14 @@ func (o *options) resumeSeats(book *notes.Book, name string) ([]leagueSeat, erro
 
 // seatProfile is what played a seat's session, as --seat's PROFILE: its profile
 // (NAME/EXPERIMENT, its version left to the file as it is now), else the cassette it
-// recorded, else the autopilot.
+// recorded, else the person's own, else the autopilot.
 func seatProfile(info notes.SessionInfo) string {
 	if info.Profile != "" {
 		p, _, _ := strings.Cut(info.Profile, "@")
 		return p
 	}
-	if strings.HasPrefix(info.Model, "script:") {
-		return info.Model
+	if strings.HasPrefix(info.Model, "script:") || info.Model == personSeat {
+		return info.Model // a cassette, or the person's own seat: still theirs
 	}
 	return "autopilot"
 }

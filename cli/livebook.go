@@ -29,13 +29,6 @@ func (p *play) serveLive(path string) {
 	p.closers = append(p.closers, srv.Close)
 }
 
-// playing tells the socket which session this coplay plays, once it is known.
-func (p *play) playing(name string) {
-	if p.live != nil {
-		p.live.SetPlaying(func() []string { return []string{name} })
-	}
-}
-
 // liveSnapshotWait bounds how long a reader waits for the playing coplay's copy: a
 // copy of even a large notebook takes a fraction of a second.
 const liveSnapshotWait = 30 * time.Second
@@ -65,8 +58,8 @@ func openReader(path string) (*notes.Book, []string, error) {
 	return book, playing, nil
 }
 
-// hello is what an attached screen is told of this run, and what this coplay's own
-// screen shows (screenInfo).
+// hello is what an attached screen is told of a lone run (of a league: table.hello,
+// from its first seat's), and what this coplay's own screen shows (screenInfo).
 func (p *play) hello(o options) live.Hello {
 	return live.Hello{
 		Game:      p.title,
@@ -93,22 +86,3 @@ func screenInfo(h live.Hello, keys *keymap.KeyMap, history []agent.Event) ui.Inf
 	}
 	return info
 }
-
-// share puts a hub between the runner and whoever watches it: this coplay's own reader
-// (via "screen" or "stdin") first, then screens attached through the socket. Call it
-// before the runner runs.
-func (p *play) share(o options, via string) (*live.Sub, error) {
-	hub := live.NewHub(p.runner)
-	own := hub.Subscribe(via, false)
-	if p.live != nil {
-		p.live.ServeAttach(hub, p.hello(o))
-	}
-	if err := p.serveSSH(o, hub); err != nil {
-		return nil, err
-	}
-	return own, nil
-}
-
-// journalNote journals a word about who watches (an SSH connection and its key) as a
-// notice every screen shows.
-func (p *play) journalNote(text string) { _ = p.runner.Notice(text) }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/models"
@@ -48,7 +49,7 @@ type profileOptions struct {
 var configSecretEnvs []string
 
 // registerProfile adds --config and --profile to fs.
-func (o *options) registerProfile(fs *flag.FlagSet) {
+func (o *options) registerProfile(fs *pflag.FlagSet) {
 	fs.StringVar(&o.pr.configPath, "config", "", "configuration `file` (default $XDG_CONFIG_HOME/coplay/config.toml; see `coplay config`)")
 	fs.StringVar(&o.pr.spec, "profile", "", "play with a profile from the config file: `NAME`, NAME/EXPERIMENT, or NAME/EXPERIMENT@VERSION to pin its definition")
 }
@@ -56,9 +57,9 @@ func (o *options) registerProfile(fs *flag.FlagSet) {
 // applyConfig reads the config file and fills every option whose flag was not given
 // from the chosen profile, then from the file's [defaults]: flags beat the file, and
 // the file beats the built-in defaults. fs must be parsed.
-func applyConfig(o *options, fs *flag.FlagSet) error {
+func applyConfig(o *options, fs *pflag.FlagSet) error {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *pflag.Flag) { set[f.Name] = true })
 	o.given = set
 	path, explicit := o.pr.configPath, set["config"]
 	if !explicit {
@@ -115,7 +116,7 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if spec != "" {
 		var err error
 		if p, err = file.Resolve(spec); err != nil {
-			return fmt.Errorf("--profile: %w", err)
+			return usagef("--profile: %v", err) // a profile that is not there is the person's mistake, as any flag's
 		}
 		o.pr.prof = &p
 	}

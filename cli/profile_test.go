@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/openai"
@@ -35,8 +35,7 @@ func parseWithConfig(t *testing.T, doc string, args ...string) (options, error) 
 			t.Fatal(err)
 		}
 	}
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	var o options
 	o.register(fs)
 	if err := fs.Parse(args); err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -25,13 +24,8 @@ const (
 // behind. A dial is not a request: the game counts nothing. Behind a proxy (HTTP_PROXY
 // and the like) the proxy reaches the server, not coplay, so nothing is dialled.
 func (o *options) checkReachable() error {
-	raw := ""
-	o.drivers.Visit(func(f *flag.Flag) {
-		if f.Name == "base-url" {
-			raw = f.Value.String()
-		}
-	})
-	if raw == "" {
+	raw, given := o.drivers.given("base-url")
+	if !given || raw == "" {
 		return nil
 	}
 	u, err := url.Parse(raw)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // recordTB collects what a check reports instead of failing the test.
@@ -46,7 +47,7 @@ func reported(t *testing.T, check func(testing.TB)) string {
 
 // jrec builds a journal record for the checker tests.
 func jrec(seq uint64, typ, callID, data string) notes.Record {
-	return notes.Record{Seq: seq, Type: typ, CallID: callID, Step: 1, Data: json.RawMessage(data)}
+	return notes.Record{Seq: seq, Type: record.Type(typ), CallID: callID, Step: 1, Data: json.RawMessage(data)}
 }
 
 const (

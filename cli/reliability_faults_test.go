@@ -170,7 +170,7 @@ func checkEventsCommitted(t *testing.T, evs []agent.Event, recs []notes.Record, 
 			t.Errorf("event %s (seq %d) has no journal record (journal has %d)", ev.Type, ev.Seq, len(recs))
 			continue
 		}
-		if rt := recs[ev.Seq-1].Type; rt != string(ev.Type) {
+		if rt := recs[ev.Seq-1].Type; string(rt) != string(ev.Type) {
 			t.Errorf("event %s has seq %d, but journal record %d is a %s", ev.Type, ev.Seq, ev.Seq, rt)
 		}
 		seen[ev.Seq] = true

@@ -25,6 +25,7 @@ import (
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // relShip is the command ship of the agent every test registers.
@@ -367,8 +368,8 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			f.steps = r.Step
 		}
 		switch r.Type {
-		case notes.TypeProposed, "tool_started", notes.TypeResult, notes.TypeOutcomeUnknown:
-		case notes.TypeDecision:
+		case record.TypeProposed, "tool_started", record.TypeResult, record.TypeOutcomeUnknown:
+		case record.TypeDecision:
 			var d jdecision
 			if err := json.Unmarshal(r.Data, &d); err != nil {
 				t.Fatalf("journal %d: decision data %s: %v", r.Seq, r.Data, err)
@@ -409,7 +410,7 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			}
 		}
 		c := get(r.CallID)
-		if ev.Call == nil && r.Type != notes.TypeProposed && c.call != nil {
+		if ev.Call == nil && r.Type != record.TypeProposed && c.call != nil {
 			// The compact journal names the call by id only: it is the proposal's, with
 			// the arguments an edit gave it.
 			call := *c.call
@@ -418,14 +419,14 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			}
 			ev.Call = &call
 		}
-		if r.Type == notes.TypeOutcomeUnknown && ev.Result == nil {
+		if r.Type == record.TypeOutcomeUnknown && ev.Result == nil {
 			ev.Result = &jresult{Unknown: true}
 		}
 		if ev.Call == nil {
 			t.Fatalf("journal %d: %s record for call %s, which was never proposed: %s", r.Seq, r.Type, r.CallID, r.Data)
 		}
 		switch r.Type {
-		case notes.TypeProposed:
+		case record.TypeProposed:
 			c.proposed++
 			c.call = ev.Call
 			c.invalid = len(ev.Call.Problems) > 0
@@ -434,7 +435,7 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			}
 		case "tool_started":
 			c.started++
-			if c.decided == 0 || c.dec.Decision == notes.DecisionVeto {
+			if c.decided == 0 || c.dec.Decision == record.Veto {
 				t.Errorf("journal %d: call %s (%s) started without a decision that lets it run", r.Seq, r.CallID, ev.Call.Tool)
 			}
 			if c.invalid {
@@ -443,9 +444,9 @@ func checkJournal(t testing.TB, recs []notes.Record, allActs bool, allowed map[s
 			if k := actKey(ev.Call); k != "" {
 				f.started[k]++
 			}
-		case notes.TypeResult, notes.TypeOutcomeUnknown:
+		case record.TypeResult, record.TypeOutcomeUnknown:
 			c.ended++
-			if r.Type == notes.TypeResult && c.started > 0 && ev.Result != nil &&
+			if r.Type == record.TypeResult && c.started > 0 && ev.Result != nil &&
 				ev.Result.Error == nil && !ev.Result.Unknown && len(ev.Result.Wait) == 0 {
 				if k := actKey(ev.Call); k != "" {
 					f.applied[k]++

@@ -17,6 +17,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // killCassette plays forever: calls that change the game (some needing the person,
@@ -148,7 +149,7 @@ func TestReliabilityKill(t *testing.T) {
 		name, recs := readJournal(t, data)
 		evs := c.events()
 		for _, ev := range evs {
-			if ev.Seq == 0 || ev.Seq > uint64(len(recs)) || recs[ev.Seq-1].Type != string(ev.Type) {
+			if ev.Seq == 0 || ev.Seq > uint64(len(recs)) || string(recs[ev.Seq-1].Type) != string(ev.Type) {
 				t.Errorf("run %d printed %s with seq %d, which the journal (%d records) does not hold", i, ev.Type, ev.Seq, len(recs))
 			}
 		}
@@ -181,7 +182,7 @@ func TestReliabilityKill(t *testing.T) {
 			// Calls a kill left running were closed by a resume as outcome unknown,
 			// never run again (checkJournal: one start per call).
 			for id := range leftRunning {
-				if !hasRecord(recs, id, notes.TypeOutcomeUnknown) {
+				if !hasRecord(recs, id, record.TypeOutcomeUnknown) {
 					t.Errorf("call %s was left running by a kill and never closed as outcome unknown", id)
 				}
 			}
@@ -196,7 +197,7 @@ func TestReliabilityKill(t *testing.T) {
 	}
 }
 
-func hasRecord(recs []notes.Record, callID, typ string) bool {
+func hasRecord(recs []notes.Record, callID string, typ record.Type) bool {
 	for _, r := range recs {
 		if r.CallID == callID && r.Type == typ {
 			return true

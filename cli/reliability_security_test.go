@@ -18,6 +18,7 @@ import (
 	"github.com/coplayhq/coplay/agent/llmtest"
 	"github.com/coplayhq/coplay/game/universe"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // Fake credentials that look real: long enough for the notebook's redaction, and
@@ -230,7 +231,7 @@ func TestReliabilityModelCannotApprove(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, rec := range recs {
-					if rec.Type == notes.TypeDecision {
+					if rec.Type == record.TypeDecision {
 						t.Errorf("call %s has a decision nobody made: %s", id, rec.Data)
 					}
 				}

@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/notes"
 )
@@ -16,7 +17,7 @@ import (
 // flags this run was given (the same notebook, game settings and brain), less --resume
 // and --fork and the session named, then --resume NAME. fs is the flag set args were
 // parsed with, to tell a flag's value from a positional argument.
-func resumeCommand(fs *flag.FlagSet, args []string, name string) string {
+func resumeCommand(fs *pflag.FlagSet, args []string, name string) string {
 	out := []string{"coplay"}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -29,7 +30,7 @@ func resumeCommand(fs *flag.FlagSet, args []string, name string) string {
 		flagName, _, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		f := fs.Lookup(flagName)
 		word := []string{shellWord(a)}
-		if f != nil && !inline && !isBoolFlag(f) && i+1 < len(args) {
+		if f != nil && !inline && f.NoOptDefVal == "" && i+1 < len(args) {
 			i++
 			word = append(word, shellWord(args[i]))
 		}
@@ -50,6 +51,11 @@ func shellWord(s string) string {
 		return s
 	}
 	return shellQuote(s)
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // sayHowToResume tells the person, once the screen is gone, which session they played

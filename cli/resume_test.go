@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -30,9 +29,7 @@ func TestResumeCommand(t *testing.T) {
 		{[]string{"--fork", "old@3", "--game", "arena"}, "coplay --game arena --resume universe-1"},
 		{[]string{"-data", "x.db", "--resume=true", "--", "extra"}, "coplay -data x.db --resume universe-1"},
 	} {
-		var o options
-		fs := playFlagSet(io.Discard)
-		o.register(fs)
+		fs := newPlayCmd().Flags()
 		if got := resumeCommand(fs, c.args, "universe-1"); got != c.want {
 			t.Errorf("resumeCommand(%q) =\n  %s\nwant\n  %s", c.args, got, c.want)
 		}

@@ -7,8 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/game"
 )
+
+// personSeat is the PROFILE of a seat the person plays themselves (--seat Me=person): no
+// model and no autopilot; the seat plays only the person's moves.
+const personSeat = "person"
 
 // seatSpec is one --seat NAME=PROFILE.
 type seatSpec struct{ name, profile string }
@@ -23,6 +28,9 @@ func (l *seatList) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Type names the flag's kind for pflag.
+func (l *seatList) Type() string { return "seat" }
 
 // Set reads one NAME=PROFILE. The names are checked together (game.CheckSeats) once
 // every seat is known.
@@ -81,23 +89,11 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 	so.seat, so.seats = s.name, nil
 	so.pins = slices.Clone(o.pins)
 	so.pr = profileOptions{configPath: o.pr.configPath}
-	so.brain, so.model, so.preset = "", "", ""
-	given := maps.Clone(o.given)
-	delete(given, "brain")
-	delete(given, "model")
-	delete(given, "preset")
-	if strings.HasPrefix(s.profile, "script:") {
-		so.brain = s.profile
-		given["brain"] = true
-	} else {
-		so.pr.spec = s.profile
-		given["profile"] = true
-	}
 	file := o.pr.file
 	if file == nil {
 		return so, fmt.Errorf("seat %s: the config file was not read", s.name)
 	}
-	if err := so.apply(file, given); err != nil {
+	if err := so.takeProfile(file, s.profile, maps.Clone(o.given)); err != nil {
 		return so, usagef("--seat %s=%s: %s", s.name, s.profile, strings.TrimPrefix(err.Error(), "--profile: "))
 	}
 	if !o.given["approve"] {
@@ -111,4 +107,26 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 		return so, fmt.Errorf("--seat %s=%s: %w", s.name, s.profile, err)
 	}
 	return so, nil
+}
+
+// takeProfile makes what spec names play, whatever brain, model or preset o held: it
+// is where a seat's PROFILE (--seat NAME=PROFILE, eval's --profile) is read, so a new
+// kind of player is one more case here. script:FILE is a cassette (as --brain
+// script:FILE plays it, with no profile); person is a seat the person plays themselves;
+// anything else is a profile of the config file
+// (autopilot among them), applied as --profile is, filling what given (the flags set)
+// leaves.
+func (o *options) takeProfile(file *config.File, spec string, given map[string]bool) error {
+	o.brain, o.model, o.preset, o.pr.spec = "", "", "", ""
+	delete(given, "brain")
+	delete(given, "model")
+	delete(given, "preset")
+	given["profile"] = true
+	if strings.HasPrefix(spec, "script:") || spec == personSeat {
+		o.brain = spec // a cassette, or nobody but the person
+		given["brain"] = true
+	} else {
+		o.pr.spec = spec
+	}
+	return o.apply(file, given)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/anthropic"
@@ -64,7 +65,7 @@ type options struct {
 
 	// The game drivers' own flags (--seed, --base-url, --mcp, ...), and how each
 	// driver opens its game once they are parsed.
-	drivers *game.FlagSet
+	drivers *gameFlags
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
 	steer   steerOptions   // notifications and SSH (steer.go)
@@ -78,7 +79,8 @@ type options struct {
 	given map[string]bool
 }
 
-func (o *options) register(fs *flag.FlagSet) {
+// register adds the flags of a command that plays (play, run) to fs, bound to o.
+func (o *options) register(fs *pflag.FlagSet) {
 	o.steer.register(fs)
 	fs.StringVar(&o.game, "game", "universe", "`game` to play: "+driverList())
 	fs.StringVar(&o.model, "model", "", "model `name` for an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)")
@@ -97,10 +99,10 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the run once it has spent `USD` dollars on the model (0 = no cap; needs the model's price: the catalogue's, or [prices] in config.toml)")
 	fs.IntVar(&o.toolBudget, "tool-budget", 0, "characters of tool definitions sent with each model request (`n`; default 12000): over it the model gets an index of the rest and loads what it needs")
 	fs.Var(&o.pins, "pin", "a `tool` always sent to the model whole, whatever the tool budget (repeat for more)")
-	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE or a config.toml profile (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
+	fs.Var(&o.seats, "seat", "play a league: a seat `NAME=PROFILE` in one world, PROFILE being autopilot, script:FILE, a config.toml profile or person (a seat you play yourself) (repeat for each seat; docs/PROTOCOL.md \"Leagues\")")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
-	o.drivers = game.NewFlagSet(fs)
-	o.openers = o.drivers.AddDrivers()
+	o.drivers = addGameFlags(fs)
+	o.openers = o.drivers.openers()
 	o.registerProfile(fs)
 }
 
@@ -181,43 +183,15 @@ func (p *play) Close() error {
 	return errors.Join(errs...)
 }
 
-// check finds every mistake in the options that can be found without opening the
-// notebook or starting anything, so that a bad flag or a missing variable never leaves
-// a session behind. Mistakes in the flags are usageErrors.
+// check finds every mistake in a lone run's options that can be found without opening
+// the notebook or starting anything, so that a bad flag or a missing variable never
+// leaves a session behind. Mistakes in the flags are usageErrors.
 func (o *options) check() error {
-	if err := o.steer.check(); err != nil {
+	if err := o.checkFlags(); err != nil {
 		return err
 	}
-	if o.approve != "ask" && o.approve != "all" {
-		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
-	}
-	if o.preset != "" {
-		names := presetNames()
-		if _, ok := models.PresetNamed(o.preset); !ok {
-			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
-		}
-	}
-	if u := o.modelURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-		return usagef("--model-url must start with http:// or https://, not %q", u)
-	}
-	if o.thinking < 0 || (o.thinking > 0 && o.thinking < anthropic.MinThinkingBudget) || (o.thinking > 0 && !o.wantsAnthropic()) {
-		if o.thinking < anthropic.MinThinkingBudget {
-			return usagef("--thinking must be a number of tokens (1024 or more), or 0 for off, not %d", o.thinking)
-		}
+	if o.thinking > 0 && !o.wantsAnthropic() {
 		return usagef("--thinking is for Claude (--preset anthropic); other reasoning models think by themselves, and coplay shows it")
-	}
-	if o.maxIter < 0 {
-		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
-	}
-	switch {
-	case o.maxTokens < 0:
-		return usagef("--max-tokens must be a positive number of tokens, or 0 for no cap, not %d", o.maxTokens)
-	case o.maxCost < 0:
-		return usagef("--max-cost must be a positive number of dollars, or 0 for no cap, not %g", o.maxCost)
-	case o.toolBudget < 0:
-		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", o.toolBudget)
-	case o.callTimeout < 0:
-		return usagef("--call-timeout must be a positive duration (like 90s), or 0 for the default of 60s, not %s", o.callTimeout)
 	}
 	kind, err := o.brainKind()
 	if err != nil {
@@ -238,9 +212,6 @@ func (o *options) check() error {
 			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", model, models.Source, model)
 		}
 	}
-	if err := o.checkFork(); err != nil {
-		return err
-	}
 	if o.resume || o.fork != "" {
 		return nil // the session says which game; start checks it once it is read
 	}
@@ -253,66 +224,45 @@ func (o *options) check() error {
 	return nil
 }
 
+// checkFlags finds the mistakes in the flags that every run shares, a lone run's and a
+// league's (whose seats' brains are their profiles': seats.go checks those).
+func (o *options) checkFlags() error {
+	if err := o.steer.check(); err != nil {
+		return err
+	}
+	if o.approve != "ask" && o.approve != "all" {
+		return usagef("--approve must be ask or all, not %q%s", o.approve, didYouMean(o.approve, "ask", "all"))
+	}
+	if o.preset != "" {
+		names := presetNames()
+		if _, ok := models.PresetNamed(o.preset); !ok {
+			return usagef("--preset must be one of %s, not %q%s", strings.Join(names, ", "), o.preset, didYouMean(o.preset, names...))
+		}
+	}
+	if u := o.modelURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return usagef("--model-url must start with http:// or https://, not %q", u)
+	}
+	if o.thinking < 0 || (o.thinking > 0 && o.thinking < anthropic.MinThinkingBudget) {
+		return usagef("--thinking must be a number of tokens (1024 or more), or 0 for off, not %d", o.thinking)
+	}
+	if o.maxIter < 0 {
+		return usagef("--max-iterations must be a positive number, or 0 for the default, not %d", o.maxIter)
+	}
+	switch {
+	case o.maxTokens < 0:
+		return usagef("--max-tokens must be a positive number of tokens, or 0 for no cap, not %d", o.maxTokens)
+	case o.maxCost < 0:
+		return usagef("--max-cost must be a positive number of dollars, or 0 for no cap, not %g", o.maxCost)
+	case o.toolBudget < 0:
+		return usagef("--tool-budget must be a positive number of characters, or 0 for the default, not %d", o.toolBudget)
+	case o.callTimeout < 0:
+		return usagef("--call-timeout must be a positive duration (like 90s), or 0 for the default of 60s, not %s", o.callTimeout)
+	}
+	return o.checkFork()
+}
+
 // presetNames lists the model presets, sorted.
 func presetNames() []string { return models.PresetNames() }
-
-// setup opens the notebook and session, starts the game and the brain, and builds the
-// runner. name is the session to resume, when o.resume is set ("" = the newest).
-// beforeCreate, if not nil, runs once the notebook is open and the session to resume
-// found, before a session is created or anything started: the screen checks there that
-// it has a terminal. Every failure is one error, with everything opened so far closed
-// and a session created by this call removed again.
-func setup(o options, name string, steps int, beforeCreate func() error) (*play, error) {
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	if err := o.checkReachable(); err != nil { // before a session exists (reach.go)
-		return nil, err
-	}
-	p := &play{}
-	var created string // the session this call created, removed again if setup fails
-	if err := p.start(o, name, steps, beforeCreate, &created); err != nil {
-		if created != "" {
-			if derr := p.book.Delete(created); derr != nil {
-				err = fmt.Errorf("%w (and removing the session %s it had created: %v)", err, created, derr)
-			}
-		}
-		p.Close()
-		return nil, err
-	}
-	return p, nil
-}
-
-// start does the work of setup on p; created is set to the name of a session it creates.
-// It reads as its phases: the notebook, the session, the game, the brain, the runner.
-func (p *play) start(o options, name string, steps int, beforeCreate func() error, created *string) error {
-	path, err := p.openBook(o)
-	if err != nil {
-		return err
-	}
-	brainName, err := o.brainKind()
-	if err != nil {
-		return err
-	}
-	if err := p.openSession(&o, path, name, brainName, beforeCreate, created); err != nil {
-		return err
-	}
-	if brainName, err = o.brainKind(); err != nil { // a resume may take the session's own brain
-		return err
-	}
-	p.playing(p.session.Name())
-	opened, err := p.openPlayGame(o, path)
-	if err != nil {
-		return err
-	}
-	if err := p.openBrain(&o, brainName, opened); err != nil {
-		return err
-	}
-	if err := p.newRunner(o, steps, opened); err != nil {
-		return err
-	}
-	return p.requeueAdvice() // a fork's advice that was still waiting for its step
-}
 
 // openBook opens the notebook at --data (or the default place) and returns its path.
 func (p *play) openBook(o options) (string, error) {
@@ -345,7 +295,7 @@ func (p *play) openBook(o options) (string, error) {
 
 // openSession finds the session to resume (and the game it plays, into o.game), or
 // creates a new one once beforeCreate agrees.
-func (p *play) openSession(o *options, path, name, brainName string, beforeCreate func() error, created *string) error {
+func (p *play) openSession(o *options, path, name, brainName string, beforeCreate func() error, created *[]string) error {
 	if o.fork != "" {
 		return p.forkSession(o, path, brainName, beforeCreate, created)
 	}
@@ -366,7 +316,7 @@ func (p *play) openSession(o *options, path, name, brainName string, beforeCreat
 	if p.session, err = p.book.Create("", o.game, o.sessionModel(brainName)); err != nil {
 		return err
 	}
-	*created = p.session.Name()
+	*created = append(*created, p.session.Name())
 	return o.recordProfile(p.session)
 }
 
@@ -414,20 +364,6 @@ func (p *play) resumeSession(o *options, path, name, brainName string) error {
 	return nil
 }
 
-// openPlayGame opens the session's game from its saved state, arranges for the state to
-// be saved when the run ends, and wraps the game with the profile's settings.
-func (p *play) openPlayGame(o options, path string) (*game.Opened, error) {
-	state, err := p.session.State()
-	if err != nil {
-		return nil, err
-	}
-	opened, err := p.openGame(o, path, state)
-	if err != nil {
-		return nil, err
-	}
-	return opened, p.adoptGame(o, opened)
-}
-
 // adoptGame makes opened the game this run plays: its secrets scrubbed, its state saved
 // when the run ends, and the profile's settings around it.
 func (p *play) adoptGame(o options, opened *game.Opened) error {
@@ -459,6 +395,11 @@ func (p *play) adoptGame(o options, opened *game.Opened) error {
 // endpoint, wrapped with the profile's settings, and says which in the banner.
 func (p *play) openBrain(o *options, brainName string, opened *game.Opened) error {
 	switch brainName {
+	case personSeat:
+		// The person's own seat: no brain plays it (agent.Config.Person).
+		p.brain = agent.PersonBrain{}
+		p.banner = "your own seat on " + p.title + " · : plays a move, the seat bar shows what reaches you"
+		return nil
 	case "autopilot":
 		b, ok := autopilotFor(opened.Game) // the game before any wrapping
 		if !ok {
@@ -526,6 +467,7 @@ func (p *play) newRunner(o options, steps int, opened *game.Opened) error {
 		Secrets:      append(secrets(), opened.Secrets...),
 		Notice:       strings.Join(slices.DeleteFunc([]string{p.notice, p.liveErr}, func(s string) bool { return s == "" }), "; "),
 		StepObserved: p.release,
+		Person:       o.brain == personSeat,
 	})
 	return pinMistake(err)
 }
@@ -624,6 +566,10 @@ func (o *options) brainKind() (string, error) {
 	switch {
 	case o.brain == "autopilot" || o.brain == "model":
 		return o.brain, nil
+	case o.brain == personSeat && o.seat != "":
+		return personSeat, nil
+	case o.brain == personSeat:
+		return "", usagef("--brain person is for a league's seat: --seat NAME=person (with another seat beside it)")
 	case strings.HasPrefix(o.brain, "script:"):
 		if strings.TrimPrefix(o.brain, "script:") == "" {
 			return "", usagef("--brain script:FILE needs the cassette's file after the colon")

@@ -85,7 +85,7 @@ func TestSkippedLine(t *testing.T) {
 func toolsJSON(t *testing.T, args ...string) (out map[string]json.RawMessage, tools []catalogEntry, skipped []game.Skipped) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if err := runTools(append(args, "--json"), &stdout, &stderr); err != nil {
+	if err := execute(append(append([]string{"tools"}, args...), "--json"), &stdout, &stderr); err != nil {
 		t.Fatalf("coplay tools %v: %v\n%s", args, err, stderr.String())
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
@@ -136,7 +136,7 @@ func TestToolsJSONListsToolsAndSkipped(t *testing.T) {
 
 func TestToolsTextEndsWithSkipped(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if err := runTools([]string{"--game", "openapi", "--spec", "../testdata/openapi/uploads.yaml"}, &stdout, &stderr); err != nil {
+	if err := execute([]string{"tools", "--game", "openapi", "--spec", "../testdata/openapi/uploads.yaml"}, &stdout, &stderr); err != nil {
 		t.Fatalf("coplay tools: %v\n%s", err, stderr.String())
 	}
 	want := "\n3 operations skipped:\n" +
@@ -151,7 +151,7 @@ func TestToolsTextEndsWithSkipped(t *testing.T) {
 	}
 
 	stdout.Reset()
-	if err := runTools([]string{"--game", "openapi", "--spec", "../testdata/openapi/platform/openapi.yaml"}, &stdout, &stderr); err != nil {
+	if err := execute([]string{"tools", "--game", "openapi", "--spec", "../testdata/openapi/platform/openapi.yaml"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(stdout.String(), "skipped") {

@@ -194,11 +194,11 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	}
 	defer watcher.Close()
 	waitFor(ctx, t, watcher, waiting.Call.Tool)
-	waitFor(ctx, t, watcher, "this screen is read-only")
+	waitFor(ctx, t, watcher, "watching only")
 	next("notice of the watcher", func(ev agent.Event) bool {
 		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:"+gossh.FingerprintSHA256(watchKey.PublicKey())+" (watcher@laptop) watches")
 	})
-	for !watcher.has("may watch but not steer") {
+	for !watcher.has("only watches") {
 		fmt.Fprint(watcher.in, "a")
 		select {
 		case <-ctx.Done():
@@ -232,6 +232,12 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	close(done)
 	if want := "ssh:" + gossh.FingerprintSHA256(steerKey.PublicKey()) + " (steerer@phone)"; dec.Decision.Via != want || dec.Decision.Decision != agent.Approve {
 		t.Fatalf("decision = %+v, want approve via %s", dec.Decision, want)
+	}
+	// Advice over SSH names its key too.
+	fmt.Fprint(steerer.in, "/mine first\r") // the screen takes the keys in order: the input opens, then is typed into
+	adv := next("advice from the steering key", func(ev agent.Event) bool { return ev.Type == agent.EventAdvice })
+	if adv.Via != "ssh:steerer@phone" || adv.Text != "mine first" {
+		t.Fatalf("advice = %+v, want it via ssh:steerer@phone", adv)
 	}
 	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
 }

@@ -3,9 +3,8 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,15 +30,8 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// testFlags is a flag set shaped like run's.
-func testFlags() *flag.FlagSet {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var o options
-	o.register(fs)
-	fs.Int("steps", 0, "stop after `n` steps")
-	return fs
-}
-
+// A mistake in the flags is one line naming the flag, what was wrong and, for a typo,
+// the flag probably meant; pflag's typed errors say which flag and value.
 func TestParseFlagsMistakes(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -50,46 +42,58 @@ func TestParseFlagsMistakes(t *testing.T) {
 		{[]string{"--sped", "3"}, "unknown flag --sped: did you mean --seed, --spec or --speed? (`coplay run -h` lists the flags)"},
 		{[]string{"--resu"}, "unknown flag --resu: did you mean --resume? (`coplay run -h` lists the flags)"},
 		{[]string{"--colour", "red"}, "unknown flag --colour (`coplay run -h` lists the flags)"},
+		{[]string{"-x"}, "unknown flag -x (`coplay run -h` lists the flags)"},
 		{[]string{"--seed", "abc"}, `--seed: "abc" is not a whole number`},
+		{[]string{"-seed", "abc"}, `--seed: "abc" is not a whole number`},
 		{[]string{"--speed", "fast"}, `--speed: "fast" is not a number`},
 		{[]string{"--resume=maybe"}, `--resume: "maybe" is not true or false`},
 		{[]string{"--steps", "1.5"}, `--steps: "1.5" is not a whole number`},
+		{[]string{"--call-timeout", "soon"}, `--call-timeout: "soon" is not a duration such as 30s`},
+		{[]string{"--seat", "Heron"}, `--seat: want NAME=PROFILE (like Heron=autopilot, Lark=script:lark.json or Finch=fast/cheap), not "Heron"`},
 		{[]string{"--data"}, "--data needs a file after it (`coplay run -h` lists the flags)"},
 	} {
-		_, err := parseFlags(testFlags(), c.args, io.Discard)
+		var out, errOut strings.Builder
+		err := execute(append([]string{"run"}, c.args...), &out, &errOut)
 		var ue *usageError
 		if !errors.As(err, &ue) {
-			t.Errorf("parseFlags(%q) = %v, want a usage error", c.args, err)
+			t.Errorf("coplay run %q = %v, want a usage error", c.args, err)
 			continue
 		}
 		if err.Error() != c.want {
-			t.Errorf("parseFlags(%q):\n got %s\nwant %s", c.args, err, c.want)
+			t.Errorf("coplay run %q:\n got %s\nwant %s", c.args, err, c.want)
+		}
+		if line := "coplay run: " + c.want + "\n"; errOut.String() != line {
+			t.Errorf("coplay run %q: stderr %q, want %q", c.args, errOut.String(), line)
 		}
 	}
 }
 
+// Flags may come before and after the session's name, and Go's single-dash long flags
+// (-data) still work.
 func TestParseFlagsInterleaved(t *testing.T) {
-	fs := testFlags()
-	pos, err := parseFlags(fs, []string{"--resume", "NAME", "--data", "x.db", "--approve", "all"}, io.Discard)
-	if err != nil {
+	cmd := newRunCmd()
+	root := newRoot()
+	root.AddCommand(cmd)
+	args := normalizeFlags(cmd, []string{"--resume", "NAME", "-data", "x.db", "--approve", "all", "--model", "-odd"})
+	if err := cmd.ParseFlags(args); err != nil {
 		t.Fatal(err)
 	}
-	if len(pos) != 1 || pos[0] != "NAME" {
+	if pos := cmd.Flags().Args(); len(pos) != 1 || pos[0] != "NAME" {
 		t.Errorf("positional = %q, want [NAME]", pos)
 	}
-	if got := fs.Lookup("data").Value.String(); got != "x.db" {
-		t.Errorf("--data = %q after the session name, want x.db", got)
+	for name, want := range map[string]string{"data": "x.db", "approve": "all", "model": "-odd"} {
+		if got := cmd.Flags().Lookup(name).Value.String(); got != want {
+			t.Errorf("--%s = %q, want %q", name, got, want)
+		}
 	}
 }
 
 func TestParseFlagsHelpGoesToStdout(t *testing.T) {
-	var out strings.Builder
-	_, err := parseFlags(testFlags(), []string{"-h"}, &out)
-	if !errors.Is(err, flag.ErrHelp) {
-		t.Fatalf("-h: %v, want flag.ErrHelp", err)
-	}
-	if !strings.Contains(out.String(), "-approve") {
-		t.Errorf("-h printed %q, want the flags", out.String())
+	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"run", "--help"}} {
+		var out, errOut strings.Builder
+		if code := run(args, &out, &errOut); code != 0 || !strings.Contains(out.String(), "--approve") || errOut.Len() > 0 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want the flags on stdout", args, code, out.String(), errOut.String())
+		}
 	}
 }
 
@@ -133,5 +137,26 @@ func TestPinTypoIsAUsageError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"sessions", "--data", data, "--json"}, &out, &errOut); code != 0 || strings.TrimSpace(out.String()) != "[]" {
 		t.Errorf("a failed start left sessions behind: exit %d, %s%s", code, out.String(), errOut.String())
+	}
+}
+
+// Long flags written with one dash, as Go's flag package took them (`coplay -game
+// arena`), still work, before and after a command; a value that starts with a dash is
+// left alone.
+func TestSingleDashLongFlags(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	var out, errOut strings.Builder
+	if code := run([]string{"-game", "nope", "-data", data}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `coplay: --game must be one of`) {
+		t.Errorf("coplay -game nope: exit %d, stderr %q", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"sessions", "-data", data, "-json"}, &out, &errOut); code != 0 || strings.TrimSpace(out.String()) != "[]" {
+		t.Errorf("coplay sessions -data FILE -json: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	cmd := newRunCmd()
+	got := normalizeFlags(cmd, []string{"-data", "x.db", "-model", "-odd", "-o", "--", "-steps"})
+	if want := []string{"--data", "x.db", "--model", "-odd", "-o", "--", "-steps"}; !slices.Equal(got, want) {
+		t.Errorf("normalizeFlags = %q, want %q", got, want)
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/pflag"
 
 	"github.com/coplayhq/coplay/config"
 	"github.com/coplayhq/coplay/live"
@@ -25,14 +25,14 @@ type steerOptions struct {
 	sshKeysSet   bool   // --ssh-keys was given: a missing file is then an error
 }
 
-func (s *steerOptions) register(fs *flag.FlagSet) {
+func (s *steerOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&s.notify, "notify", "auto", "how the screen calls you when a call waits and its terminal is not focused: "+strings.Join(config.NotifyModes, ", "))
 	fs.StringVar(&s.ssh, "ssh", "", "serve the session over SSH at `ADDR` (127.0.0.1:2222): each key gets a screen of its own")
-	fs.Func("ssh-keys", "authorized_keys `FILE` of the keys that may watch over --ssh (default ~/.ssh/authorized_keys)", func(v string) error {
+	fs.Func("ssh-keys", "the authorized_keys `FILE` of the keys that may watch over --ssh (default ~/.ssh/authorized_keys)", func(v string) error {
 		s.sshKeys, s.sshKeysSet = v, true
 		return nil
 	})
-	fs.StringVar(&s.sshSteerKeys, "ssh-steer-keys", "", "authorized_keys `FILE` of the keys that may also decide and advise over --ssh (none by default)")
+	fs.StringVar(&s.sshSteerKeys, "ssh-steer-keys", "", "the authorized_keys `FILE` of the keys that may also decide and advise over --ssh (none by default)")
 }
 
 // check refuses values that cannot work.
@@ -44,14 +44,6 @@ func (s *steerOptions) check() error {
 		return usagef("--ssh-keys and --ssh-steer-keys go with --ssh ADDR")
 	}
 	return nil
-}
-
-// serveSSH serves the session over SSH when --ssh asks for it, each connection with a
-// screen of its own on the hub.
-func (p *play) serveSSH(o options, hub *live.Hub) error {
-	addr, err := serveSSH(o, hub, p.hello(o), p.journalNote, &p.closers)
-	p.sshAddr = addr
-	return err
 }
 
 // serveSSH serves what hub shares over SSH when --ssh asks for it, each connection with
@@ -89,6 +81,7 @@ func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), clo
 			info.Session += " (" + sub.Via() + ")"
 			info.Notify = ui.NotifyMode(s.notify)
 			info.ReadOnly = sub.ReadOnly()
+			info.Attached = true // quitting detaches; the game plays on
 			return ui.New(sub, info)
 		},
 		Log: note,

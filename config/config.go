@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/internal/infile"
 )
 
 // FileName is the configuration file's name inside the coplay config directory.
@@ -138,9 +140,10 @@ func DefaultPath() (string, error) {
 
 // Load reads and checks the file at path. explicit says the person named the file
 // (--config): then a missing file is an error; a missing default file gives an empty
-// File (built-in profiles only).
+// File (built-in profiles only). A file over 1 MiB, or a FIFO, device or directory, is
+// refused unread.
 func Load(path string, explicit bool) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.Small)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !explicit {
 			return Empty(), nil

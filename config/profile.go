@@ -155,9 +155,5 @@ func (f *File) defaultOf(name string) (Profile, error) {
 
 // known lists the profiles for an error message, with the closest first.
 func (f *File) known(name string) string {
-	names := f.ProfileNames()
-	if s := suggest(name, names); s != "" {
-		return " (did you mean " + s + "?)"
-	}
-	return " (known: " + strings.Join(names, ", ") + ")"
+	return didYouMean(name, f.ProfileNames(), true)
 }

@@ -9,6 +9,7 @@
 // interventions per 100 actions, and each episode's seats (league_report.go).
 //
 // It knows no profile and no command line: the caller (package cli) turns a profile into
-// a Job whose Open builds the episode's game and brain. eval depends on agent, game,
-// notes, config and secret, never on cli.
+// a Job whose Open builds the episode's game and brain. eval depends on agent, league,
+// game, notes, config and secret, never on cli. An episode's seats play as coplay run's
+// do, steered as one league (a single episode is a league of one seat: playSeats).
 package eval

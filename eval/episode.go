@@ -137,7 +137,8 @@ func runAll[J, E any](ctx context.Context, jobs []J, parallel int, onStep func()
 }
 
 // Play plays one job in its own game and notebook, with every call approved, and
-// measures it from the runner's events.
+// measures it from the runner's events. It is a league of one seat, played as a league
+// episode's seats are (playSeats), as coplay run plays a lone run.
 func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
 	ep = Episode{Profile: j.Profile, Version: j.Version, Seed: j.Seed, From: j.From, Score: cmp.Or(j.Metric, "credits")}
 	start := time.Now()
@@ -162,11 +163,9 @@ func Play(ctx context.Context, j Job, onStep func()) (ep Episode) {
 	}
 	defer book.Close()
 	book.Redact(st.Secrets...)
-	r, err := newRunner(book, "eval", j, st, nil)
-	if err != nil {
+	if err := playSeats(ctx, book, j, []*seatRun{{st: st, m: meter{ep: &ep, metric: ep.Score, onStep: onStep, triggered: st.Triggered}}}); err != nil {
 		return fail(err)
 	}
-	meter{ep: &ep, metric: ep.Score, onStep: onStep, triggered: st.Triggered}.play(ctx, r, st, nil)
 	return ep
 }
 
@@ -185,23 +184,6 @@ func newRunner(book *notes.Book, name string, j Job, st *Setup, gate *agent.Gate
 	return agent.New(cfg)
 }
 
-// play runs r to its end, counting every event (and handing it to also, when set),
-// then takes the episode's last look.
-func (m meter) play(ctx context.Context, r *agent.Runner, st *Setup, also func(agent.Event)) {
-	runErr := make(chan error, 1)
-	go func() { runErr <- r.Run(ctx) }()
-	for ev := range r.Events() {
-		m.event(r, ev)
-		if also != nil {
-			also(ev)
-		}
-	}
-	if err := <-runErr; err != nil && m.ep.Error == "" {
-		m.ep.Error = err.Error()
-	}
-	m.finish(ctx, st)
-}
-
 // meter counts an episode from the runner's events.
 type meter struct {
 	ep        *Episode
@@ -210,8 +192,9 @@ type meter struct {
 	triggered bool // the game wakes the agent: an idle turn waits for it
 }
 
-// event counts one event, and keeps the run going as nobody sits at an eval.
-func (m meter) event(r *agent.Runner, ev agent.Event) {
+// event counts one event, and keeps the run going as nobody sits at an eval: send
+// gives the seat a command.
+func (m meter) event(send func(agent.Command) error, ev agent.Event) {
 	ep := m.ep
 	switch ev.Type {
 	case agent.EventStep:
@@ -253,7 +236,7 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 		// The model repeats a call that answers the same and play paused for a person,
 		// who is not there: the episode ends, saying why.
 		ep.Error = "the model was stuck: " + ev.Text
-		_ = r.Send(agent.Command{Cmd: agent.CmdStop})
+		_ = send(agent.Command{Cmd: agent.CmdStop})
 	case agent.EventState:
 		// Nobody sits at an eval: a turn that ended goes on at once, as if the person
 		// pressed resume, unless the game wakes the agent itself. Calls never wait
@@ -263,10 +246,10 @@ func (m meter) event(r *agent.Runner, ev agent.Event) {
 			if m.triggered {
 				return
 			}
-			_ = r.Send(agent.Command{Cmd: agent.CmdResume})
+			_ = send(agent.Command{Cmd: agent.CmdResume})
 		case agent.Deciding:
 			ep.Error = "a call waited for a person: " + ev.Text
-			_ = r.Send(agent.Command{Cmd: agent.CmdStop})
+			_ = send(agent.Command{Cmd: agent.CmdStop})
 		}
 	}
 }

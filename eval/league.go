@@ -31,11 +31,14 @@ type SeatResult struct {
 	Invalid  int `json:"invalid_calls"`
 	// Acts counts the Act calls that ran: the seat's actions.
 	Acts int `json:"acts"`
-	// Vetoes, Edits and Advice count the person's interventions on the seat: calls
-	// refused, calls edited before they ran, and advice sent to the seat.
-	Vetoes int `json:"vetoes"`
-	Edits  int `json:"edits"`
-	Advice int `json:"advice"`
+	// Vetoes, Edits, Advice, Moves and Questions count the person's interventions on
+	// the seat: calls refused, calls edited before they ran, advice sent to the seat,
+	// the person's own moves at the seat (not its actions) and questions asked of it.
+	Vetoes    int `json:"vetoes"`
+	Edits     int `json:"edits"`
+	Advice    int `json:"advice"`
+	Moves     int `json:"moves"`
+	Questions int `json:"questions"`
 	// Error says why the seat stopped early, if it did. Its score still counts: a
 	// profile whose brain fails has played badly.
 	Error string `json:"error,omitempty"`
@@ -43,7 +46,8 @@ type SeatResult struct {
 
 // Count counts one of the seat's events (live, or read back from its journal) into
 // its calls, actions and the person's interventions: a proposed call (invalid when it
-// has problems), an Act call that starts to run, a person's veto or edit, and advice.
+// has problems), an Act call that starts to run, a person's veto or edit, advice, the
+// person's own move and question.
 // Score, Seat, Profile and Error are the caller's to fill.
 func (s *SeatResult) Count(ev agent.Event) {
 	switch ev.Type {
@@ -53,9 +57,15 @@ func (s *SeatResult) Count(ev agent.Event) {
 			s.Invalid++
 		}
 	case agent.EventToolStart:
-		if ev.Call != nil && ev.Call.Kind == game.Act {
+		switch {
+		case ev.Call == nil:
+		case ev.Call.By == agent.ByPerson:
+			s.Moves++ // the person played it: an intervention, not the seat's action
+		case ev.Call.Kind == game.Act:
 			s.Acts++
 		}
+	case agent.EventQuestion:
+		s.Questions++
 	case agent.EventDecision:
 		if ev.Decision == nil || ev.Decision.By != "person" {
 			return
@@ -130,7 +140,8 @@ type LeagueProfile struct {
 	Proposed    int `json:"calls_proposed"`
 	Invalid     int `json:"invalid_calls"`
 	Acts        int `json:"acts"`
-	// Interventions are the person's vetoes, edits and advice on its seats.
+	// Interventions are the person's vetoes, edits, advice, moves and questions on its
+	// seats.
 	Interventions int `json:"interventions"`
 	// InvalidRate is Invalid / Proposed; null when it proposed no call.
 	InvalidRate *float64 `json:"invalid_call_rate"`
@@ -291,7 +302,7 @@ func (p *LeagueProfile) addSeat(s SeatResult, e LeagueEpisode, place int) {
 	p.Proposed += s.Proposed
 	p.Invalid += s.Invalid
 	p.Acts += s.Acts
-	p.Interventions += s.Vetoes + s.Edits + s.Advice
+	p.Interventions += s.Vetoes + s.Edits + s.Advice + s.Moves + s.Questions
 }
 
 // finish computes the profile's means, rates and rating from its totals.

@@ -5,9 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 
-	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -52,9 +50,10 @@ func RunLeague(ctx context.Context, jobs []LeagueJob, parallel int, onStep func(
 
 // PlayLeague plays one league episode: every seat's runner at once in the one world,
 // headless with every call approved (as Play does), all of them waiting in one shared
-// approval queue (agent.Gate), each seat's session in one notebook. Each seat is
-// measured from its own runner's events: its score at the end, its calls, actions and
-// the person's interventions (SeatResult.Count). A world that does not open, or a seat
+// approval queue (agent.Gate), each seat's session in one notebook, steered as one
+// league (package league) as coplay run steers one. Each seat is measured from its own
+// events in the league's stream: its score at the end, its calls, actions and the
+// person's interventions (SeatResult.Count). A world that does not open, or a seat
 // whose runner cannot start, fails the episode (LeagueEpisode.Error); a seat that stops
 // early keeps its score and says why (SeatResult.Error).
 func PlayLeague(ctx context.Context, j LeagueJob, onStep func()) LeagueEpisode {
@@ -87,9 +86,8 @@ func PlayLeague(ctx context.Context, j LeagueJob, onStep func()) LeagueEpisode {
 	for _, s := range ls.Seats {
 		book.Redact(s.Secrets...)
 	}
-	gate := agent.NewGate()
-	runners := make([]*agent.Runner, len(ls.Seats))
-	job := Job{Game: j.Game, Steps: j.Steps}
+	ep.Seats = make([]SeatResult, len(ls.Seats))
+	seats := make([]*seatRun, len(ls.Seats))
 	for i, s := range ls.Seats {
 		st := *s.Setup
 		st.Record = func(sess *notes.Session) error {
@@ -100,25 +98,17 @@ func PlayLeague(ctx context.Context, j LeagueJob, onStep func()) LeagueEpisode {
 			}
 			return sess.SetLeague(leagueName, s.Seat)
 		}
-		if runners[i], err = newRunner(book, leagueName+"-"+s.Seat, job, &st, gate); err != nil {
-			return fail(err)
-		}
+		res := &ep.Seats[i]
+		*res = SeatResult{Seat: s.Seat, Profile: s.Profile.Name, Version: s.Profile.Version, Community: s.Community}
+		seats[i] = &seatRun{name: s.Seat, st: &st, m: meter{ep: &Episode{Score: ep.Score}, metric: ep.Score, onStep: onStep, triggered: s.Triggered}, also: res.Count}
 	}
-
-	ep.Seats = make([]SeatResult, len(ls.Seats))
-	var wg sync.WaitGroup
-	for i, s := range ls.Seats {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := &ep.Seats[i]
-			*res = SeatResult{Seat: s.Seat, Profile: s.Profile.Name, Version: s.Profile.Version, Community: s.Community}
-			one := Episode{Score: ep.Score}
-			m := meter{ep: &one, metric: ep.Score, onStep: onStep, triggered: s.Triggered}
-			m.play(ctx, runners[i], s.Setup, res.Count)
-			res.Score, res.Steps, res.Error = one.ScoreEnd, one.Steps, one.Error
-		}()
+	if err := playSeats(ctx, book, Job{Game: j.Game, Steps: j.Steps}, seats); err != nil {
+		ep.Seats = nil
+		return fail(err)
 	}
-	wg.Wait()
+	for i, s := range seats {
+		one := s.m.ep
+		ep.Seats[i].Score, ep.Seats[i].Steps, ep.Seats[i].Error = one.ScoreEnd, one.Steps, one.Error
+	}
 	return ep
 }

@@ -63,7 +63,7 @@ func leagueProfiles(rep LeagueReport) table {
 
 // leagueEpisodes is the table of episodes, a row per seat.
 func leagueEpisodes(rep LeagueReport) table {
-	t := table{head: []string{"seed", "seat", "profile", "community", leagueScoreName(rep), "place", "steps", "calls", "invalid", "acts", "vetoes", "edits", "advice"}}
+	t := table{head: []string{"seed", "seat", "profile", "community", leagueScoreName(rep), "place", "steps", "calls", "invalid", "acts", "vetoes", "edits", "advice", "moves", "questions"}}
 	for _, e := range rep.Episodes {
 		for _, s := range e.Seats {
 			place := fmt.Sprint(s.Place)
@@ -71,7 +71,8 @@ func leagueEpisodes(rep LeagueReport) table {
 				place = "-"
 			}
 			t.rows = append(t.rows, []string{fmt.Sprint(e.Seed), s.Seat, s.Profile + "@" + s.Version, cmp.Or(s.Community, "-"), fmtScore(s.Score), place,
-				fmt.Sprint(s.Steps), fmt.Sprint(s.Proposed), fmt.Sprint(s.Invalid), fmt.Sprint(s.Acts), fmt.Sprint(s.Vetoes), fmt.Sprint(s.Edits), fmt.Sprint(s.Advice)})
+				fmt.Sprint(s.Steps), fmt.Sprint(s.Proposed), fmt.Sprint(s.Invalid), fmt.Sprint(s.Acts), fmt.Sprint(s.Vetoes), fmt.Sprint(s.Edits), fmt.Sprint(s.Advice),
+				fmt.Sprint(s.Moves), fmt.Sprint(s.Questions)})
 		}
 	}
 	return t
@@ -116,7 +117,7 @@ func leagueMarkdown(rep LeagueReport, args []string) string {
 	b.WriteString("\n![rating over episodes](" + LeagueChart + ")\n\n## Episodes\n\n")
 	leagueEpisodes(rep).markdown(&b)
 	leagueFailures(&b, rep, "\n- ")
-	fmt.Fprintf(&b, "\nRating: %s. Every profile starts at mu 25, sigma 8.33; each episode's seats are ranked by %s (equal scores tie) and the ratings updated, episodes in seed order. The rating shown is mu - 3 sigma, so a profile ranks high only once the episodes show it is good; the interval is mu ± 3 sigma. Score mean ± standard error is over the profile's seats. Invalid calls are the share of proposed calls that failed validation; interventions are the person's vetoes, edits and advice, per 100 Act calls run.\n", rep.RatingModel, leagueScoreName(rep))
+	fmt.Fprintf(&b, "\nRating: %s. Every profile starts at mu 25, sigma 8.33; each episode's seats are ranked by %s (equal scores tie) and the ratings updated, episodes in seed order. The rating shown is mu - 3 sigma, so a profile ranks high only once the episodes show it is good; the interval is mu ± 3 sigma. Score mean ± standard error is over the profile's seats. Invalid calls are the share of proposed calls that failed validation; interventions are the person's vetoes, edits, advice, own moves and questions, per 100 Act calls run.\n", rep.RatingModel, leagueScoreName(rep))
 	return b.String()
 }
 

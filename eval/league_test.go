@@ -249,10 +249,13 @@ func TestSeatResultCount(t *testing.T) {
 		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c5", Decision: agent.Veto, By: "rule"}},
 		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c6", Decision: agent.Approve, By: "person"}},
 		{Type: agent.EventAdvice, Text: "sell first"}, {Type: agent.EventStep},
+		{Type: agent.EventToolStart, Call: &agent.Call{ID: "m1", Tool: "move", Kind: game.Act, By: agent.ByPerson}},
+		{Type: agent.EventQuestion, Text: "why?"}, {Type: agent.EventReply, Text: "because"},
 	} {
 		s.Count(ev)
 	}
-	want := SeatResult{Proposed: 3, Invalid: 1, Acts: 1, Vetoes: 1, Edits: 1, Advice: 1}
+	// The person's own move is an intervention, not the seat's action.
+	want := SeatResult{Proposed: 3, Invalid: 1, Acts: 1, Vetoes: 1, Edits: 1, Advice: 1, Moves: 1, Questions: 1}
 	if s != want {
 		t.Errorf("counted %+v, want %+v", s, want)
 	}

@@ -3,48 +3,67 @@ package game
 import (
 	"context"
 	"errors"
-	"flag"
-	"io"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
-func TestDriversShareFlagsAndRefuseOthers(t *testing.T) {
-	var gotA, gotB *string
-	RegisterDriver(Driver{Name: "test-a", Summary: "a", Flags: func(fs *FlagSet) Opener {
-		gotA = fs.StringFlag("test-url", "", "server URL")
-		only := fs.StringFlag("test-only-a", "", "a's own")
-		return func(context.Context, Env) (*Opened, error) {
-			if *only == "bad" {
-				return nil, errors.New("--test-only-a must not be bad")
-			}
-			return &Opened{Title: "A at " + *gotA}, nil
-		}
-	}})
-	RegisterDriver(Driver{Name: "test-b", Summary: "b", Flags: func(fs *FlagSet) Opener {
-		gotB = fs.StringFlag("test-url", "", "server URL")
-		return nil
-	}})
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := NewFlagSet(std)
-	openers := fs.AddDrivers()
-	if err := fs.Parse([]string{"--test-url", "http://x", "--test-only-a", "ok"}); err != nil {
-		t.Fatal(err)
+// Open hands a driver every option it declares: the ones given, the others at their
+// default; an option of another driver is not its business, and a value of the wrong
+// type is the caller's mistake.
+func TestOpenCompletesTheOptions(t *testing.T) {
+	var got Values
+	RegisterDriver(Driver{Name: "test-a", Summary: "a",
+		Options: []Option{
+			{Name: "test-url", Kind: OptionString, Default: "http://default", Usage: "server `URL`"},
+			{Name: "test-seed", Kind: OptionInt, Default: int64(1)},
+			{Name: "test-loud", Kind: OptionBool},
+			{Name: "test-wait", Kind: OptionDuration, Default: time.Second},
+			{Name: "test-watch", Kind: OptionList},
+		},
+		Open: func(_ context.Context, env Env) (*Opened, error) {
+			got = env.Options
+			return &Opened{Title: "A at " + env.Options.String("test-url")}, nil
+		}})
+	o, err := Open(context.Background(), "test-a", Env{Options: Values{"test-seed": int64(7), "test-watch": []string{"x", "y"}, "test-only-b": "z"}})
+	if err != nil || o.Title != "A at http://default" {
+		t.Fatalf("Open = %+v, %v", o, err)
 	}
-	if gotA != gotB || *gotA != "http://x" {
-		t.Fatalf("shared flag not shared: %v %v", gotA, gotB)
+	if got.Int("test-seed") != 7 || got.Bool("test-loud") || got.Duration("test-wait") != time.Second || strings.Join(got.List("test-watch"), ",") != "x,y" {
+		t.Errorf("the driver saw %v", got)
 	}
-	if err := fs.CheckSet("test-a"); err != nil {
-		t.Fatalf("CheckSet(test-a) = %v", err)
+	if _, ok := got["test-only-b"]; ok {
+		t.Errorf("the driver saw another driver's option: %v", got)
 	}
-	err := fs.CheckSet("test-b")
-	if err == nil || !strings.Contains(err.Error(), "--test-only-a is for --game test-a, not --game test-b") {
-		t.Fatalf("CheckSet(test-b) = %v", err)
+	if _, err := Open(context.Background(), "test-a", Env{Options: Values{"test-seed": 7}}); err == nil || !strings.Contains(err.Error(), "--test-seed") {
+		t.Errorf("an int for an int64 option: %v", err)
 	}
-	o, err := openers["test-a"](context.Background(), Env{})
-	if err != nil || o.Title != "A at http://x" {
-		t.Fatalf("open = %+v, %v", o, err)
+	if _, err := Open(context.Background(), "test-nosuch", Env{}); !errors.Is(err, ErrUnknownDriver) {
+		t.Errorf("an unknown driver: %v", err)
+	}
+}
+
+// A bad option declaration is a programming error found at start-up: RegisterDriver
+// panics, naming it. Drivers may share a name only with one kind.
+func TestRegisterDriverRefusesBadOptions(t *testing.T) {
+	RegisterDriver(Driver{Name: "test-one", Options: []Option{{Name: "test-shared", Kind: OptionInt}}})
+	RegisterDriver(Driver{Name: "test-two", Options: []Option{{Name: "test-shared", Kind: OptionInt, Default: int64(3)}}})
+	for want, opts := range map[string][]Option{
+		"kind int for test-one, float for": {{Name: "test-shared", Kind: OptionFloat}},
+		"cannot default to int":            {{Name: "test-n", Kind: OptionInt, Default: 3}},
+		"declared twice":                   {{Name: "test-d"}, {Name: "test-d"}},
+		"without dashes":                   {{Name: "--test-x"}},
+		"only a string or a list":          {{Name: "test-e", Kind: OptionBool, Enum: []string{"yes"}}},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), want) {
+					t.Errorf("%q: recovered %v", want, r)
+				}
+			}()
+			RegisterDriver(Driver{Name: "test-bad-" + want, Options: opts})
+		}()
 	}
 }
 
@@ -56,62 +75,5 @@ func TestLookupDriverSuggests(t *testing.T) {
 	}
 	if d, err := LookupDriver("test-universe"); err != nil || d.Name != "test-universe" {
 		t.Fatalf("LookupDriver(test-universe) = %+v, %v", d, err)
-	}
-}
-
-// Numeric and bool flags are shared like string flags: a second driver gets the same
-// variable, the first default and usage stay, and a type mismatch is a programming error.
-func TestDriversShareNumericAndBoolFlags(t *testing.T) {
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := NewFlagSet(std)
-	fs.current = "one"
-	seedA := fs.Int64Flag("seed", 1, "seed")
-	speedA := fs.Float64Flag("speed", 0, "speed")
-	quietA := fs.BoolFlag("quiet", false, "quiet")
-	fs.current = "two"
-	seedB := fs.Int64Flag("seed", 1, "seed")
-	speedB := fs.Float64Flag("speed", 0, "speed")
-	quietB := fs.BoolFlag("quiet", false, "quiet")
-	fs.current = ""
-	if seedA != seedB || speedA != speedB || quietA != quietB {
-		t.Fatal("a flag added twice is not shared")
-	}
-	if err := fs.Parse([]string{"--seed", "42", "--speed", "2.5", "--quiet"}); err != nil {
-		t.Fatal(err)
-	}
-	if *seedB != 42 || *speedB != 2.5 || !*quietB {
-		t.Fatalf("parsed seed %d speed %v quiet %v", *seedB, *speedB, *quietB)
-	}
-	for _, game := range []string{"one", "two"} {
-		if err := fs.CheckSet(game); err != nil {
-			t.Errorf("CheckSet(%s) = %v", game, err)
-		}
-	}
-	if err := fs.CheckSet("three"); err == nil || !strings.Contains(err.Error(), "--game one or --game two") {
-		t.Errorf("CheckSet(three) = %v", err)
-	}
-	// What the command line reads to say what a flag takes ("a whole number").
-	for name, want := range map[string]any{"seed": int64(42), "speed": 2.5, "quiet": true} {
-		if g, ok := fs.Lookup(name).Value.(flag.Getter); !ok || g.Get() != want {
-			t.Errorf("--%s: Get() = %v, want %v", name, g, want)
-		}
-	}
-	if err := fs.Parse([]string{"--seed", "x"}); err == nil || !strings.Contains(err.Error(), `invalid value "x" for flag -seed: parse error`) {
-		t.Errorf("a bad number: %v", err)
-	}
-	for name, add := range map[string]func(){
-		"seed":  func() { fs.Float64Flag("seed", 1, "") },
-		"speed": func() { fs.BoolFlag("speed", false, "") },
-		"quiet": func() { fs.Int64Flag("quiet", 0, "") },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(r.(string), "--"+name+" added twice with different types") {
-					t.Errorf("--%s with another type: recovered %v", name, r)
-				}
-			}()
-			add()
-		}()
 	}
 }

@@ -8,9 +8,11 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -200,6 +202,38 @@ type Result struct {
 
 // OK reports whether the call succeeded.
 func (r Result) OK() bool { return r.Err == nil && !r.Unknown }
+
+// Text is what a player reads of a result: the output, or the refusal, or that the
+// outcome is not known; and the wait the game asks for, followed by waitNote (what the
+// caller does about it: "; the runner waits before your next step").
+func (r Result) Text(waitNote string) string {
+	var b strings.Builder
+	switch {
+	case r.Unknown && r.Output != "":
+		b.WriteString(r.Output) // the game or the caller says why (a deadline, a server that died)
+	case r.Unknown:
+		b.WriteString("outcome unknown: the response was lost; observe before acting")
+	case r.Err != nil:
+		b.WriteString(r.Err.Error())
+		if len(r.Err.Data) > 0 {
+			b.WriteString(" ")
+			var c bytes.Buffer
+			if json.Compact(&c, r.Err.Data) == nil {
+				b.Write(c.Bytes())
+			} else {
+				b.Write(r.Err.Data)
+			}
+		}
+	case r.Output == "":
+		b.WriteString("ok")
+	default:
+		b.WriteString(r.Output)
+	}
+	if r.Wait != nil {
+		fmt.Fprintf(&b, "\nThe game asks to wait until %s (%s)%s.", r.Wait.Until.UTC().Format(time.RFC3339), r.Wait.Reason, waitNote)
+	}
+	return b.String()
+}
 
 // Error is a refusal from the game, with the game's own code and message.
 type Error struct {

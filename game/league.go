@@ -9,6 +9,9 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // A league is several seats playing one shared world at once: arena members who write
@@ -17,17 +20,16 @@ import (
 //
 // The contract:
 //
-//   - A driver that can host a league sets Driver.League, which adds (or shares) its
-//     flags like Flags does and returns a LeagueOpener. FlagSet.AddDrivers keeps the
-//     league openers; FlagSet.OpenLeague opens one. A driver without League cannot host
-//     a league: OpenLeague's error (ErrNoLeague) names the drivers that can.
+//   - A driver that can host a league sets Driver.League, a LeagueOpener that reads the
+//     same Options as its Open; OpenLeague opens one. A driver without League cannot
+//     host a league: OpenLeague's error (ErrNoLeague) names the drivers that can.
 //   - The driver's LeagueOpener gets the seat names (checked: see CheckSeats) and, in
 //     Env.State, the whole world's state as its League.Save returned it (nil: a new
 //     world). It returns one Opened per seat, in the order asked: each seat's own Game
 //     (its own view, tools and triggers), Title and Secrets, over the one world; and the
 //     world's Save and Close. A seat's Opened.Close may be nil: League.Close puts the
 //     whole world away.
-//   - Saving: every seat's Opened.Save (set by FlagSet.OpenLeague, not the driver) saves
+//   - Saving: every seat's Opened.Save (set by OpenLeague, not the driver) saves
 //     the whole world, once per call, wrapped in a small envelope that names the league's
 //     seats, the seat, and a sequence number that grows with every save of any seat.
 //     Each seat's session keeps its own copy. On --resume, the caller hands every seat's
@@ -46,7 +48,7 @@ import (
 //     must not reach another seat's model either).
 
 // LeagueOpener opens a shared world for seats (at least one, names checked by
-// CheckSeats) with the flags its driver added. On env.CheckOnly it checks its flags
+// CheckSeats) with the options in env.Options. On env.CheckOnly it checks its options
 // and the seats (a name the game cannot take) and returns (nil, nil).
 type LeagueOpener func(ctx context.Context, env Env, seats []string) (*League, error)
 
@@ -55,7 +57,7 @@ type League struct {
 	// Seats are one per seat name, in the order asked.
 	Seats []Seat
 	// Save returns the whole world's state (every seat's part and the world's clock);
-	// nil when the driver saves none. FlagSet.OpenLeague wraps it into each seat's Save.
+	// nil when the driver saves none. OpenLeague wraps it into each seat's Save.
 	Save func() ([]byte, error)
 	// Close puts the world away and every seat's game with it; may be nil.
 	Close func() error
@@ -73,24 +75,31 @@ type Seat struct {
 // ErrNoLeague is wrapped by the error for a driver that cannot host a league.
 var ErrNoLeague = errors.New("this game cannot host a league")
 
-// MaxSeats is the most seats one league takes.
+// MaxSeats is the most seats one league played by one coplay takes: each seat is an
+// agent of that process.
 const MaxSeats = 16
 
-// CheckSeats refuses an empty list, more than MaxSeats, an empty name, a name with
-// spaces or control characters or over 32 characters, and a name given twice (in any
-// case): seat names are told apart regardless of case, because some worlds (SpaceTraders)
-// upper-case them.
-func CheckSeats(seats []string) error {
+// MaxServedSeats is the most seats a served world takes (coplay serve, Env.MaxSeats):
+// its seats are agents elsewhere, and the process only keeps their worlds.
+const MaxServedSeats = 64
+
+// CheckSeats refuses an empty list, more than MaxSeats, a name that is no seat name
+// (SeatName), and a name given twice (in any case): seat names are told apart regardless
+// of case, because some worlds (SpaceTraders) upper-case them.
+func CheckSeats(seats []string) error { return CheckSeatsUpTo(seats, MaxSeats) }
+
+// CheckSeatsUpTo is CheckSeats with another most seats than MaxSeats.
+func CheckSeatsUpTo(seats []string, most int) error {
 	if len(seats) == 0 {
 		return errors.New("a league needs at least one seat")
 	}
-	if len(seats) > MaxSeats {
-		return fmt.Errorf("a league takes at most %d seats, not %d", MaxSeats, len(seats))
+	if len(seats) > most {
+		return fmt.Errorf("a league takes at most %d seats, not %d", most, len(seats))
 	}
 	seen := map[string]string{}
 	for _, s := range seats {
-		if s == "" || len(s) > 32 || strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-			return fmt.Errorf("seat name %q must be 1 to 32 characters with no spaces", s)
+		if err := SeatName(s); err != nil {
+			return err
 		}
 		if first, dup := seen[strings.ToLower(s)]; dup {
 			return fmt.Errorf("seat %q is given twice (as %q and %q)", s, first, s)
@@ -98,6 +107,57 @@ func CheckSeats(seats []string) error {
 		seen[strings.ToLower(s)] = s
 	}
 	return nil
+}
+
+// MaxSeatName is the longest seat name, in characters.
+const MaxSeatName = 32
+
+// SeatName refuses what cannot name a seat. A seat name is shown on every screen (the
+// seat bar, the log) and typed by the person (@NAME, SEAT/ID), so it is 1 to 32
+// letters, digits, '-' and '_', each printed one column wide: no space, control or
+// format character (an escape, a zero-width space, a right-to-left override), no mark
+// that joins the letter before it, no double-width character. "all" (in any case) is
+// reserved: @all speaks to every seat.
+func SeatName(name string) error {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case !utf8.ValidString(name):
+		return fmt.Errorf("seat name %q is not valid UTF-8", name)
+	case n == 0 || n > MaxSeatName:
+		return fmt.Errorf("seat name %q must be 1 to %d characters, not %d", name, MaxSeatName, n)
+	case strings.EqualFold(name, "all"):
+		return fmt.Errorf("seat name %q is reserved: @all speaks to every seat", name)
+	}
+	for _, r := range name {
+		if r == '-' || r == '_' || (unicode.IsLetter(r) || unicode.IsDigit(r)) && !wide(r) {
+			continue
+		}
+		return fmt.Errorf("seat name %+q holds %s (%U): a seat name is letters, digits, '-' and '_', each one column wide", name, kindOf(r), r)
+	}
+	return nil
+}
+
+// kindOf names what a character that cannot be in a seat name is, for its error.
+func kindOf(r rune) string {
+	switch {
+	case unicode.IsSpace(r):
+		return "a space"
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+		return "an invisible or control character"
+	case unicode.IsMark(r):
+		return "a mark joined to the letter before it"
+	case wide(r):
+		return "a double-width character"
+	case r == '/':
+		return "a '/' (a call of the seat is named SEAT/ID)"
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+// wide says a character takes two columns on a terminal.
+func wide(r rune) bool {
+	k := width.LookupRune(r).Kind()
+	return k == width.EastAsianWide || k == width.EastAsianFullwidth
 }
 
 // LeagueDrivers returns the names of the drivers that can host a league, sorted.
@@ -111,15 +171,23 @@ func LeagueDrivers() []string {
 	return out
 }
 
-// OpenLeague opens the named driver's shared world for seats with the flags parsed on
-// fs (AddDrivers must have run). env.SeatStates, when resuming, holds every seat's last
-// saved state; env.State is ignored. See the contract above.
-func (fs *FlagSet) OpenLeague(ctx context.Context, driver string, env Env, seats []string) (*League, error) {
-	open := fs.leagues[driver]
-	if open == nil {
+// OpenLeague opens the named driver's shared world for seats, its options completed as
+// Open does. env.SeatStates, when resuming, holds every seat's last saved state;
+// env.State is ignored; env.MaxSeats, when set, is the most seats taken (else MaxSeats).
+// See the contract above.
+func OpenLeague(ctx context.Context, driver string, env Env, seats []string) (*League, error) {
+	d, err := LookupDriver(driver)
+	if err != nil || d.League == nil {
 		return nil, fmt.Errorf("--game %s: %w (games that can: %s)", driver, ErrNoLeague, strings.Join(LeagueDrivers(), ", "))
 	}
-	if err := CheckSeats(seats); err != nil {
+	if env.Options, err = d.valuesFor(env.Options); err != nil {
+		return nil, err
+	}
+	most := MaxSeats
+	if env.MaxSeats > 0 {
+		most = env.MaxSeats
+	}
+	if err := CheckSeatsUpTo(seats, most); err != nil {
 		return nil, FlagErrorf("%s", err)
 	}
 	seq, world, parts, err := newestLeagueState(env.SeatStates, seats)
@@ -127,7 +195,7 @@ func (fs *FlagSet) OpenLeague(ctx context.Context, driver string, env Env, seats
 		return nil, err
 	}
 	env.State, env.SeatStates = world, parts
-	l, err := open(ctx, env, seats)
+	l, err := d.League(ctx, env, seats)
 	if err != nil || env.CheckOnly || env.ToolsOnly {
 		return l, err
 	}

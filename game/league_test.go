@@ -3,8 +3,6 @@ package game
 import (
 	"context"
 	"errors"
-	"flag"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,13 +28,13 @@ func (w *counterWorld) save() ([]byte, error) {
 func registerCounterLeague(t *testing.T, name string) **counterWorld {
 	t.Helper()
 	last := new(*counterWorld)
-	RegisterDriver(Driver{Name: name, Summary: "a counter", League: func(fs *FlagSet) LeagueOpener {
-		start := fs.Int64Flag("test-start", 0, "where a new counter starts")
-		return func(_ context.Context, env Env, seats []string) (*League, error) {
+	RegisterDriver(Driver{Name: name, Summary: "a counter",
+		Options: []Option{{Name: "test-start", Kind: OptionInt, Usage: "where a new counter starts"}},
+		League: func(_ context.Context, env Env, seats []string) (*League, error) {
 			if env.CheckOnly {
 				return nil, nil
 			}
-			w := &counterWorld{n: int(*start)}
+			w := &counterWorld{n: int(env.Options.Int("test-start"))}
 			if env.State != nil {
 				n, err := strconv.Atoi(string(env.State))
 				if err != nil {
@@ -50,28 +48,15 @@ func registerCounterLeague(t *testing.T, name string) **counterWorld {
 				l.Seats = append(l.Seats, Seat{Opened: &Opened{Title: "counter for " + s, Secrets: []string{"token-" + s}}})
 			}
 			return l, nil
-		}
-	}})
+		}})
 	return last
-}
-
-func leagueFlags(t *testing.T, args ...string) *FlagSet {
-	t.Helper()
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := NewFlagSet(std)
-	fs.AddDrivers()
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	return fs
 }
 
 func TestLeagueSaveResumeTakesTheNewestWorld(t *testing.T) {
 	world := registerCounterLeague(t, "test-counter")
-	fs := leagueFlags(t, "--test-start", "5")
+	opts := Values{"test-start": int64(5)}
 	ctx := context.Background()
-	l, err := fs.OpenLeague(ctx, "test-counter", Env{}, []string{"Heron", "Finch"})
+	l, err := OpenLeague(ctx, "test-counter", Env{Options: opts}, []string{"Heron", "Finch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,17 +75,17 @@ func TestLeagueSaveResumeTakesTheNewestWorld(t *testing.T) {
 	finch, _ := l.Seats[1].Save() // 16, saved last
 	states := map[string][]byte{"Heron": heron, "Finch": finch}
 	// The seat order may change on resume; the newest save wins whichever seat made it.
-	if _, err := fs.OpenLeague(ctx, "test-counter", Env{Resuming: true, SeatStates: states}, []string{"Finch", "Heron"}); err != nil {
+	if _, err := OpenLeague(ctx, "test-counter", Env{Options: opts, Resuming: true, SeatStates: states}, []string{"Finch", "Heron"}); err != nil {
 		t.Fatal(err)
 	}
 	if (*world).n != 16 {
 		t.Fatalf("resumed the counter at %d, want 16 (the newest save)", (*world).n)
 	}
 	// Saves after a resume still number after the ones before it.
-	l2, _ := fs.OpenLeague(ctx, "test-counter", Env{Resuming: true, SeatStates: states}, []string{"Heron", "Finch"})
+	l2, _ := OpenLeague(ctx, "test-counter", Env{Options: opts, Resuming: true, SeatStates: states}, []string{"Heron", "Finch"})
 	(*world).add(100)
 	again, _ := l2.Seats[0].Save()
-	fs.OpenLeague(ctx, "test-counter", Env{Resuming: true, SeatStates: map[string][]byte{"Heron": again, "Finch": finch}}, []string{"Heron", "Finch"})
+	OpenLeague(ctx, "test-counter", Env{Options: opts, Resuming: true, SeatStates: map[string][]byte{"Heron": again, "Finch": finch}}, []string{"Heron", "Finch"})
 	if (*world).n != 116 {
 		t.Fatalf("resumed at %d, want 116", (*world).n)
 	}
@@ -109,29 +94,28 @@ func TestLeagueSaveResumeTakesTheNewestWorld(t *testing.T) {
 func TestLeagueRefusals(t *testing.T) {
 	registerCounterLeague(t, "test-counter2")
 	RegisterDriver(Driver{Name: "test-alone", Summary: "single seat only"})
-	fs := leagueFlags(t)
 	ctx := context.Background()
-	_, err := fs.OpenLeague(ctx, "test-alone", Env{}, []string{"A", "B"})
+	_, err := OpenLeague(ctx, "test-alone", Env{}, []string{"A", "B"})
 	if !errors.Is(err, ErrNoLeague) || !strings.Contains(err.Error(), "test-counter2") {
 		t.Fatalf("a driver with no league: %v", err)
 	}
 	cases := map[string][]string{
 		"at least one seat": nil,
 		"given twice":       {"Heron", "heron"},
-		"no spaces":         {"He ron"},
+		"holds a space":     {"He ron"},
 	}
 	for want, seats := range cases {
-		if _, err := fs.OpenLeague(ctx, "test-counter2", Env{}, seats); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := OpenLeague(ctx, "test-counter2", Env{}, seats); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("seats %q: %v, want %q", seats, err, want)
 		}
 	}
-	l, _ := fs.OpenLeague(ctx, "test-counter2", Env{}, []string{"A", "B"})
+	l, _ := OpenLeague(ctx, "test-counter2", Env{}, []string{"A", "B"})
 	saved, _ := l.Seats[0].Save()
-	_, err = fs.OpenLeague(ctx, "test-counter2", Env{Resuming: true, SeatStates: map[string][]byte{"A": saved}}, []string{"A", "C"})
+	_, err = OpenLeague(ctx, "test-counter2", Env{Resuming: true, SeatStates: map[string][]byte{"A": saved}}, []string{"A", "C"})
 	if err == nil || !strings.Contains(err.Error(), "same seats") {
 		t.Fatalf("resume with other seats: %v", err)
 	}
-	_, err = fs.OpenLeague(ctx, "test-counter2", Env{Resuming: true, SeatStates: map[string][]byte{"A": []byte(`{"version":1}`)}}, []string{"A"})
+	_, err = OpenLeague(ctx, "test-counter2", Env{Resuming: true, SeatStates: map[string][]byte{"A": []byte(`{"version":1}`)}}, []string{"A"})
 	if err == nil || !strings.Contains(err.Error(), "not a league's") {
 		t.Fatalf("resume from a single-seat state: %v", err)
 	}
@@ -139,8 +123,7 @@ func TestLeagueRefusals(t *testing.T) {
 
 func TestRewindSeatStateKeepsTheEnvelope(t *testing.T) {
 	registerCounterLeague(t, "test-counter3")
-	fs := leagueFlags(t)
-	l, _ := fs.OpenLeague(context.Background(), "test-counter3", Env{}, []string{"A"})
+	l, _ := OpenLeague(context.Background(), "test-counter3", Env{}, []string{"A"})
 	saved, _ := l.Seats[0].Save()
 	d := Driver{Name: "test-counter3", Rewind: func(b []byte, ago time.Duration) ([]byte, error) { return []byte("-1"), nil }}
 	back, err := RewindSeatState(d, saved, time.Minute)
@@ -153,5 +136,34 @@ func TestRewindSeatStateKeepsTheEnvelope(t *testing.T) {
 	}
 	if _, err := RewindSeatState(Driver{Name: "x"}, saved, 0); err == nil {
 		t.Fatal("a driver without Rewind rewound")
+	}
+}
+
+func TestSeatNames(t *testing.T) {
+	for _, ok := range []string{"Heron", "a", "Zoë", "finch-2", "LARK_3", "Ωmega", strings.Repeat("x", 32), "allie"} {
+		if err := SeatName(ok); err != nil {
+			t.Errorf("SeatName(%q): %v", ok, err)
+		}
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"", "1 to 32 characters"},
+		{strings.Repeat("x", 33), "1 to 32 characters, not 33"},
+		{"all", "reserved"},
+		{"ALL", "reserved"},
+		{"He\u200bron", "U+200B"},        // a zero-width space
+		{"Heron\x1b[2J", "U+001B"},       // an escape
+		{"\u202eHeron", "U+202E"},        // a right-to-left override
+		{"He\u0301ron", "U+0301"},        // a combining mark
+		{"鷺", "U+9DFA"},                  // two columns wide
+		{"He/ron", "U+002F"},             // a call is SEAT/ID
+		{"Blue Heron", "U+0020"},         // a space
+		{"Heron\xff", "not valid UTF-8"}, // not text
+	} {
+		if err := SeatName(tc.name); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("SeatName(%q): %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	if err := CheckSeats([]string{"Heron", "heron"}); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("two seats in two cases: %v", err)
 	}
 }

@@ -6,9 +6,13 @@ import (
 )
 
 // Closest returns up to max candidates that look like a mistyped s: the same word in
-// another case, a few letters off, or one containing the other ("ship" for
-// "shipSymbol"). Closest first; nil when nothing is close enough to be worth saying.
-// Games use it for "did you mean" on values their schemas leave open.
+// another case, a few letters off (a third of its letters, at least one: "sped" is
+// "speed", "tcsh" is neither bash nor fish), one containing the other ("ship" for
+// "shipSymbol"), or one sharing most of its start (a word cut short or with another
+// ending: "complete" for "completion"). Closest first, then in the candidates' order;
+// nil when nothing is close enough to be worth saying. It is coplay's one "did you
+// mean": for the values games' schemas leave open, tool names, the command line and
+// the config file.
 func Closest(s string, candidates []string, max int) []string {
 	type scored struct {
 		name  string
@@ -22,11 +26,13 @@ func Closest(s string, candidates []string, max int) []string {
 		case lc == ls:
 			found = append(found, scored{c, 0})
 		case len(ls) >= 3 && (strings.Contains(lc, ls) || strings.Contains(ls, lc)):
-			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/4})
+			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/2})
 		default:
 			d := EditDistance(ls, lc)
-			limit := max2(2, len(ls)/3)
-			if d <= limit {
+			if n := commonPrefix(ls, lc); n >= 5 && 3*n >= 2*min(len(ls), len(lc)) {
+				d = min(d, 1)
+			}
+			if d <= max2(1, len(ls)/3) {
 				found = append(found, scored{c, 1 + d})
 			}
 		}
@@ -43,6 +49,15 @@ func Closest(s string, candidates []string, max int) []string {
 		return nil
 	}
 	return out
+}
+
+// commonPrefix is the length in bytes of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // EditDistance is the optimal string alignment distance between a and b, by runes:

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/coplayhq/coplay/internal/infile"
 )
 
 // ConfigPath returns where the overrides file lives: keys.json in the coplay directory
@@ -25,11 +27,11 @@ func ConfigPath() (string, error) {
 // Load returns the default bindings with the overrides of the JSON file at path, an
 // object from action name to keys: {"approve": ["a", "y"], "veto": ["v"]}. A missing
 // file is no error: the defaults are returned. An unknown action name, an empty key
-// list, a key bound to two actions that are live at the same time, or malformed JSON
-// is an error that names the file.
+// list, a key bound to two actions that are live at the same time, malformed JSON, a
+// file over 1 MiB, or a FIFO, device or directory is an error that names the file.
 func Load(path string) (*KeyMap, error) {
 	km := Default()
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.Small)
 	if errors.Is(err, fs.ErrNotExist) {
 		return km, nil
 	}
@@ -120,6 +122,7 @@ var actionScopes = map[string][]string{
 	"answer_accept": {scopeForm}, "answer_decline": {scopeForm}, "answer_cancel": {scopeForm},
 	"choose": {scopeForm}, "choose_back": {scopeForm}, "fill": {scopeForm}, "open_url": {scopeForm},
 	"unfold": {scopeScreen}, "pause": {scopeScreen}, "keep_playing": {scopeScreen}, "advise": {scopeScreen},
+	"take_wheel": {scopeScreen}, "move": {scopeScreen}, "complete": {scopeInput},
 	"send": {scopeInput}, "submit": {scopeInput},
 	"cancel":    {scopeQuestion, scopeInput, scopeRules, scopeHelp, scopeView},
 	"scroll_up": {scopeScreen, scopeView}, "scroll_down": {scopeScreen, scopeView}, "follow": {scopeScreen},

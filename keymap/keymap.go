@@ -7,6 +7,7 @@
 package keymap
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,6 +39,11 @@ type KeyMap struct {
 	// The agent.
 	Pause       key.Binding // pause: pause or resume the agent
 	KeepPlaying key.Binding // keep_playing: hand play over (an answer without calls does not stop it) or take it back
+	TakeWheel   key.Binding // take_wheel: take the wheel (no model request, no autopilot step) or hand it back
+
+	// The person's own moves.
+	Move     key.Binding // move: open the move line (a tool's name, then its arguments)
+	Complete key.Binding // complete: complete the tool's name, an argument's name or value (in the move line)
 
 	// Advice input and dialogs.
 	Advise key.Binding // advise: focus the advice input
@@ -99,6 +105,9 @@ func Default() *KeyMap {
 		OpenURL:        b("open the page", "o"),
 		Pause:          b("pause/resume (resumes when idle too)", "p"),
 		KeepPlaying:    b("keep playing on/off (hand play over)", "K"),
+		TakeWheel:      b("take the wheel / hand it back", "T"),
+		Move:           b("play a move yourself", ":"),
+		Complete:       b("complete (in the move line)", "tab"),
 		Advise:         b("type advice", "/", "tab"),
 		Send:           b("send", "enter"),
 		Submit:         b("submit edit for review", "ctrl+s"),
@@ -128,7 +137,8 @@ func Default() *KeyMap {
 	}
 }
 
-// helpKeys is how a binding's keys are shown in help: "up/k".
+// helpKeys is how a binding's keys are shown in help: "↑/k"; "/ or tab" when a key is
+// itself a slash, which "//tab" would hide.
 func helpKeys(keys []string) string {
 	shown := make([]string, len(keys))
 	for i, k := range keys {
@@ -143,6 +153,9 @@ func helpKeys(keys []string) string {
 			k = "→"
 		}
 		shown[i] = k
+	}
+	if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "/") }) {
+		return strings.Join(shown, " or ")
 	}
 	return strings.Join(shown, "/")
 }
@@ -173,6 +186,9 @@ func (k *KeyMap) Actions() []Action {
 		{"open_url", &k.OpenURL},
 		{"pause", &k.Pause},
 		{"keep_playing", &k.KeepPlaying},
+		{"take_wheel", &k.TakeWheel},
+		{"move", &k.Move},
+		{"complete", &k.Complete},
 		{"advise", &k.Advise},
 		{"send", &k.Send},
 		{"submit", &k.Submit},
@@ -208,7 +224,7 @@ func (k *KeyMap) Actions() []Action {
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Approve, k.Veto, k.Edit, k.AlwaysAllow, k.ApproveAll, k.Up, k.Down, k.Unfold, k.Rules, k.AddRule, k.EditRule, k.Revoke},
-		{k.Pause, k.KeepPlaying, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
+		{k.Pause, k.KeepPlaying, k.TakeWheel, k.Move, k.Complete, k.Advise, k.Send, k.Submit, k.Cancel, k.Yes, k.No},
 		{k.AnswerAccept, k.AnswerDecline, k.AnswerCancel, k.Choose, k.ChooseBack, k.Fill, k.OpenURL},
 		{k.NextTab, k.PrevTab, k.FocusWorld, k.FocusNotes, k.FocusLog, k.ScrollUp, k.ScrollDown, k.Follow, k.ToggleNotebook, k.Details, k.Copy, k.Legend, k.Help, k.Quit},
 	}

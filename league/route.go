@@ -20,8 +20,14 @@ type Target struct {
 //   - advise and keep_playing must name a Seat (a screen sends one command a seat for
 //     "everyone"), unless the league has one seat.
 //
-// An unknown seat, or an id that names none, is an error that lists the seats.
+// Seat names match exactly: a seat is one name, so "heron/ID" is no call of Heron's
+// (the first decision of a call, which a screen checks by its id, cannot come again in
+// another spelling). An unknown seat, or an id that names none, is an error that lists
+// the seats. A lone run's one seat takes every command as it is.
 func (l *League) Route(c agent.Command) ([]Target, error) {
+	if l.lone() {
+		return []Target{{Seat: l.seats[0], Command: c}}, nil
+	}
 	id := &c.CallID
 	if c.Cmd == agent.CmdAnswer {
 		id = &c.ID
@@ -30,8 +36,8 @@ func (l *League) Route(c agent.Command) ([]Target, error) {
 	case agent.CmdDecide, agent.CmdRevise, agent.CmdAnswer:
 		seat, raw, ok := strings.Cut(*id, "/")
 		switch {
-		case ok && c.Seat != "" && !strings.EqualFold(seat, c.Seat):
-			return nil, fmt.Errorf("command %s: %q is a call of seat %s, not of seat %s", c.Cmd, *id, seat, c.Seat)
+		case ok && c.Seat != "" && seat != c.Seat:
+			return nil, fmt.Errorf("command %s: %q is a call of seat %q, not of seat %q", c.Cmd, *id, seat, c.Seat)
 		case ok:
 			c.Seat, *id = seat, raw
 		case c.Seat == "" && len(l.seats) > 1:
@@ -58,19 +64,13 @@ func (l *League) Route(c agent.Command) ([]Target, error) {
 	return []Target{{Seat: s, Command: c}}, nil
 }
 
-// seat finds a seat by name, exactly or else ignoring case ("" in a one-seat league is
-// that seat).
+// seat finds a seat by its exact name ("" in a one-seat league is that seat).
 func (l *League) seat(name string) (Seat, error) {
 	if name == "" && len(l.seats) == 1 {
 		return l.seats[0], nil
 	}
 	for _, s := range l.seats {
 		if s.Name == name {
-			return s, nil
-		}
-	}
-	for _, s := range l.seats {
-		if strings.EqualFold(s.Name, name) {
 			return s, nil
 		}
 	}
@@ -88,8 +88,11 @@ func (l *League) names() string {
 
 // stamp returns ev as the league's stream carries it: the seat named, and every id a
 // person answers prefixed with the seat. The runner's own values are copied, never
-// changed: it may still hold them.
+// changed: it may still hold them. An unnamed seat (a lone run) stamps nothing.
 func stamp(seat string, ev agent.Event) agent.Event {
+	if seat == "" {
+		return ev
+	}
 	ev.Seat = seat
 	pre := func(id string) string {
 		if id == "" {

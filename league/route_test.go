@@ -22,7 +22,7 @@ func TestRouteByCallID(t *testing.T) {
 		t.Fatalf("routed to %+v, want Finch with call_7", got)
 	}
 	// An answer names its question by id, with the seat before it.
-	got, err = l.Route(agent.Command{Cmd: agent.CmdAnswer, ID: "heron/q1", Action: "accept"})
+	got, err = l.Route(agent.Command{Cmd: agent.CmdAnswer, ID: "Heron/q1", Action: "accept"})
 	if err != nil || got[0].Name != "Heron" || got[0].Command.ID != "q1" {
 		t.Fatalf("answer routed to %+v (%v), want Heron's q1", got, err)
 	}
@@ -35,11 +35,16 @@ func TestRouteRefusals(t *testing.T) {
 		want string
 	}{
 		{agent.Command{Cmd: agent.CmdDecide, CallID: "call_7", Decision: agent.Approve}, `names no seat`},
-		{agent.Command{Cmd: agent.CmdDecide, CallID: "Finch/call_7", Seat: "Heron", Decision: agent.Approve}, `a call of seat Finch, not of seat Heron`},
+		{agent.Command{Cmd: agent.CmdDecide, CallID: "Finch/call_7", Seat: "Heron", Decision: agent.Approve}, `a call of seat "Finch", not of seat "Heron"`},
 		{agent.Command{Cmd: agent.CmdDecide, CallID: "Wren/call_7", Decision: agent.Approve}, `no seat "Wren" in this league (seats: Heron, Finch)`},
 		{agent.Command{Cmd: agent.CmdAdvise, Text: "go"}, `name the seat it is for`},
 		{agent.Command{Cmd: agent.CmdKeepPlaying, On: true}, `name the seat it is for`},
 		{agent.Command{Cmd: agent.CmdAdvise, Text: "go", Seat: "Lark"}, `no seat "Lark"`},
+		// Seats match exactly: another spelling of a seat is no seat.
+		{agent.Command{Cmd: agent.CmdDecide, CallID: "heron/call_7", Decision: agent.Approve}, `no seat "heron"`},
+		{agent.Command{Cmd: agent.CmdAnswer, ID: "HERON/q1", Action: "accept"}, `no seat "HERON"`},
+		{agent.Command{Cmd: agent.CmdPause, Seat: "finch"}, `no seat "finch"`},
+		{agent.Command{Cmd: agent.CmdDecide, CallID: "Finch/call_7", Seat: "finch", Decision: agent.Approve}, `a call of seat "Finch", not of seat "finch"`},
 	} {
 		if _, err := l.Route(tc.c); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: got %v, want an error with %q", tc.c, err, tc.want)
@@ -55,9 +60,9 @@ func TestRouteWithoutSeatIsForEverySeat(t *testing.T) {
 			t.Fatalf("%s without a seat: %d targets (%v), want both seats", cmd, len(got), err)
 		}
 	}
-	got, err := l.Route(agent.Command{Cmd: agent.CmdPause, Seat: "finch"})
+	got, err := l.Route(agent.Command{Cmd: agent.CmdPause, Seat: "Finch"})
 	if err != nil || len(got) != 1 || got[0].Name != "Finch" {
-		t.Fatalf("pause for finch: %+v (%v), want Finch alone", got, err)
+		t.Fatalf("pause for Finch: %+v (%v), want Finch alone", got, err)
 	}
 }
 
@@ -83,6 +88,26 @@ func TestStampCopiesAndPrefixes(t *testing.T) {
 	}
 	if ev := stamp("Heron", agent.Event{Type: agent.EventProgress, Progress: &agent.Progress{}}); ev.Progress.CallID != "" {
 		t.Fatalf("an empty id became %q", ev.Progress.CallID)
+	}
+}
+
+// TestLoneRunTakesEveryCommandAsItIs: a league of one unnamed seat is a lone run, whose
+// runner gets every command unchanged, seat or not (it has no seats to check).
+func TestLoneRunTakesEveryCommandAsItIs(t *testing.T) {
+	l := &League{seats: []Seat{{}}}
+	for _, c := range []agent.Command{
+		{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve},
+		{Cmd: agent.CmdDecide, CallID: "Heron/c1", Decision: agent.Approve},
+		{Cmd: agent.CmdAdvise, Text: "go", Seat: "Ghost"},
+	} {
+		got, err := l.Route(c)
+		if err != nil || len(got) != 1 || got[0].Command.CallID != c.CallID || got[0].Command.Seat != c.Seat {
+			t.Fatalf("%+v: %+v (%v), want it unchanged", c, got, err)
+		}
+	}
+	ev := agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "c1"}}
+	if got := stamp("", ev); got.Seat != "" || got.Call.ID != "c1" {
+		t.Fatalf("an unnamed seat stamped %+v", got)
 	}
 }
 

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -257,4 +259,14 @@ func (s *Sub) end(err error) {
 	default:
 		close(s.ch)
 	}
+}
+
+// Preview previews the person's move for this watcher's screen (agent.Previewer), when
+// the runner can: a move line's dry run. A screen that may only watch has no moves.
+func (s *Sub) Preview(ctx context.Context, seat, tool string, args json.RawMessage) agent.MovePreview {
+	p, ok := s.hub.r.(agent.Previewer)
+	if s.readOnly || !ok {
+		return agent.MovePreview{}
+	}
+	return p.Preview(ctx, seat, tool, args)
 }

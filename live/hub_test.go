@@ -130,6 +130,12 @@ func TestWatchersAndSlowScreens(t *testing.T) {
 	if err := watcher.Send(agent.Command{Cmd: agent.CmdPause}); err != ErrReadOnly {
 		t.Fatalf("watcher's pause: %v", err)
 	}
+	// Nor play, ask or take the wheel (issue 45: watch keys cannot).
+	for _, c := range []agent.Command{{Cmd: agent.CmdPlay, Tool: "look"}, {Cmd: agent.CmdAsk, Text: "why?"}, {Cmd: agent.CmdTakeOver, On: true}} {
+		if err := watcher.Send(c); err != ErrReadOnly {
+			t.Fatalf("watcher's %s: %v", c.Cmd, err)
+		}
+	}
 	slow := h.Subscribe("attach", false) // never reads
 	done := make(chan struct{})
 	go func() {

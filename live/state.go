@@ -40,7 +40,7 @@ func keyOf(ev agent.Event) eventKey { return eventKey{ev.Seat, ev.Seq} }
 var sticky = []agent.EventType{
 	agent.EventStarted, agent.EventObservation, agent.EventStep, agent.EventNotes,
 	agent.EventUsage, agent.EventState, agent.EventRules, agent.EventCatalog,
-	agent.EventKeepPlaying, agent.EventWaiting, agent.EventNotice,
+	agent.EventKeepPlaying, agent.EventWaiting, agent.EventNotice, agent.EventWheel,
 }
 
 func newState() state {

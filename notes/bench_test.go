@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // BenchmarkAppend measures durable journal appends: each one is its own
@@ -19,7 +21,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := s.Append(Record{Type: TypeDecision, Step: i / 10, CallID: fmt.Sprintf("c%d", i), Data: data}); err != nil {
+		if _, err := s.Append(Record{Type: record.TypeDecision, Step: i / 10, CallID: fmt.Sprintf("c%d", i), Data: data}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -63,6 +63,10 @@ type Options struct {
 	// is a copy of a notebook (a snapshot from the coplay that holds it): the person
 	// reads the notebook's name, not the copy's.
 	Name string
+	// Notice, for Open, is told what Open changed about the file that the person should
+	// know: a notebook other users could read is made 0600 (private.go). Nil writes it
+	// on stderr, a line starting "coplay: ".
+	Notice func(text string)
 }
 
 // Book is an open notebook file. It is safe for concurrent use.
@@ -137,7 +141,8 @@ func DefaultPath() (string, error) {
 }
 
 // Open opens the notebook at path, creating it (mode 0600, and its
-// directory 0700) when it does not exist. It waits up to opts.Timeout for
+// directory 0700) when it does not exist; an existing one that other users may read
+// or write is made 0600, and the person told (Options.Notice). It waits up to opts.Timeout for
 // another process to let go of the file and then fails with an error
 // matching ErrLocked. A file that is not a coplay notebook, or is damaged,
 // gives an error matching ErrCorrupt and is not modified.
@@ -200,6 +205,9 @@ func Open(path string, opts *Options) (*Book, error) {
 		db.Close()
 		return nil, damaged(path, err)
 	}
+	if fi != nil { // an existing notebook, now known to be one
+		makePrivate(path, fi.Mode(), opts, false)
+	}
 	return b, nil
 }
 
@@ -228,7 +236,8 @@ func emptyFile(path string) error {
 
 // OpenReadOnly opens an existing notebook for reading only: the file is never written
 // (bbolt's read-only mode takes a shared lock and writes nothing), so it works on a
-// read-only file system and beside a running coplay that only reads. Writing methods
+// read-only file system and beside a running coplay that only reads. Only its mode
+// may change: one that other users may read is made 0600 where it can be, as by Open. Writing methods
 // fail with ErrReadOnly. A missing file is an error matching os.ErrNotExist; a file
 // that is not an intact notebook, ErrCorrupt.
 func OpenReadOnly(path string, opts *Options) (*Book, error) {
@@ -266,6 +275,7 @@ func OpenReadOnly(path string, opts *Options) (*Book, error) {
 		db.Close()
 		return nil, damaged(path, err)
 	}
+	makePrivate(path, fi.Mode(), opts, true)
 	return b, nil
 }
 

@@ -274,3 +274,54 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("with relative XDG_DATA_HOME: DefaultPath() = %q, want %q", got, want)
 	}
 }
+
+// A notebook others may read (created by hand, copied in, or from a coplay before
+// notebooks were made private) is made 0600 once coplay opens it, and the person is told.
+func TestOpenMakesAnExistingNotebookPrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no permission bits")
+	}
+	path := tempPath(t)
+	openBook(t, path).Close()
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var told []string
+	b, err := Open(path, &Options{Notice: func(text string) { told = append(told, text) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("mode after Open = %04o, want 0600", perm)
+	}
+	want := "the notebook " + path + " was readable by others (0644); it is now 0600"
+	if len(told) != 1 || told[0] != want {
+		t.Errorf("told %q, want [%q]", told, want)
+	}
+	// Once private, nothing more is said.
+	told = nil
+	openBook(t, path).Close()
+	if len(told) != 0 {
+		t.Errorf("a private notebook: told %q", told)
+	}
+	// A read-only open (coplay sessions list) makes it private too, its contents untouched.
+	if err := os.Chmod(path, 0o660); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	ro, err := OpenReadOnly(path, &Options{Notice: func(text string) { told = append(told, text) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+	after, _ := os.ReadFile(path)
+	want = "the notebook " + path + " was readable and writable by others (0660); it is now 0600"
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 || len(told) != 1 || told[0] != want || !bytes.Equal(before, after) {
+		t.Errorf("OpenReadOnly: mode %04o, told %q, contents kept %v; want 0600, %q", fi.Mode().Perm(), told, bytes.Equal(before, after), want)
+	}
+}

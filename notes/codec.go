@@ -12,6 +12,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // The notebook's values are stored in one of two encodings:
@@ -69,15 +71,20 @@ func unseal(kind byte, key, v []byte) (payload []byte, ok bool, err error) {
 	return body[1:], true, nil
 }
 
-// Record types stored as one byte; anything else is stored as its string.
-var typeCodes = []string{
-	"", "started", "observation", "step", "text", TypeProposed, TypeDecision, TypeStarted,
-	TypeResult, "advice", "notes_changed", "waiting", "usage", "error", "turn_limit", "state",
-	TypeOutcomeUnknown, "rules_changed", "tool_updated",
+// Record types stored as one byte (the index is the code); any other type is stored as
+// its string. Stored in every block: the list is never reordered, and a type added to
+// the format is stored as its string (a code added here would not be read by an older
+// coplay).
+var typeCodes = []record.Type{
+	"", record.TypeStarted, record.TypeObservation, record.TypeStep, record.TypeText,
+	record.TypeProposed, record.TypeDecision, record.TypeToolStart, record.TypeResult,
+	record.TypeAdvice, record.TypeNotes, record.TypeWaiting, record.TypeUsage, record.TypeError,
+	record.TypeTurnLimit, record.TypeState, record.TypeOutcomeUnknown, record.TypeRules,
+	record.TypeToolUpdated,
 }
 
-var typeCode = func() map[string]byte {
-	m := map[string]byte{}
+var typeCode = func() map[record.Type]byte {
+	m := map[record.Type]byte{}
 	for i, t := range typeCodes {
 		if t != "" {
 			m[t] = byte(i)
@@ -184,7 +191,7 @@ func decodeBlock(k, v []byte) (_ []Record, err error) {
 	if len(k) == 8 {
 		seq = binary.BigEndian.Uint64(k)
 	}
-	defer faultAt(&err, record(seq))
+	defer faultAt(&err, recordAt(seq))
 	bad := func(err error) ([]Record, error) {
 		return nil, fmt.Errorf("journal record %d: %w: %w", seq, ErrCorrupt, err)
 	}
@@ -260,9 +267,11 @@ func decodeEntry(seq uint64, p []byte, prev *Record) (Record, error) {
 	}
 	switch {
 	case code == 0:
-		if r.Type, err = readString(rd); err != nil {
+		t, err := readString(rd)
+		if err != nil {
 			return r, fmt.Errorf("type: %w", err)
 		}
+		r.Type = record.Type(t)
 		if r.Type == "" {
 			return r, errors.New("no type")
 		}

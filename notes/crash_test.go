@@ -15,6 +15,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // crashChildEnv switches the test binary into the crash child: it names
@@ -48,10 +50,10 @@ func crashChild(path string) {
 		say("seq %d", got.Seq)
 	}
 	run := func(id string) {
-		add(Record{Type: TypeDecision, CallID: id, Data: json.RawMessage(`{"decision":"approve"}`)})
-		add(Record{Type: TypeStarted, CallID: id})
+		add(Record{Type: record.TypeDecision, CallID: id, Data: json.RawMessage(`{"decision":"approve"}`)})
+		add(Record{Type: record.TypeToolStart, CallID: id})
 		say("exec %s", id)
-		add(Record{Type: TypeResult, CallID: id, Data: json.RawMessage(`{"output":"ok"}`)})
+		add(Record{Type: record.TypeResult, CallID: id, Data: json.RawMessage(`{"output":"ok"}`)})
 	}
 	rec, err := s.Recover()
 	if err != nil {
@@ -60,20 +62,20 @@ func crashChild(path string) {
 	say("ready")
 	for _, u := range rec.Unknown {
 		// Never run again: the outcome is unknown, so it is re-observed.
-		add(Record{Type: TypeOutcomeUnknown, CallID: u.CallID})
+		add(Record{Type: record.TypeOutcomeUnknown, CallID: u.CallID})
 	}
 	for _, n := range rec.NotStarted {
 		// Decided but never started: it did not run, and is closed as not executed.
-		add(Record{Type: TypeResult, CallID: n.CallID, Data: json.RawMessage(`{"error":"not executed"}`)})
+		add(Record{Type: record.TypeResult, CallID: n.CallID, Data: json.RawMessage(`{"error":"not executed"}`)})
 	}
 	for _, p := range rec.Pending {
 		run(p.CallID) // an approval still pending survives the restart
 	}
 	for i := 0; ; i++ {
 		id := fmt.Sprintf("p%d-%d", os.Getpid(), i)
-		add(Record{Type: TypeProposed, CallID: id, Data: json.RawMessage(`{"call":{"tool":"mine"}}`)})
+		add(Record{Type: record.TypeProposed, CallID: id, Data: json.RawMessage(`{"call":{"tool":"mine"}}`)})
 		if i%4 == 3 {
-			add(Record{Type: TypeDecision, CallID: id, Data: json.RawMessage(`{"decision":"veto"}`)})
+			add(Record{Type: record.TypeDecision, CallID: id, Data: json.RawMessage(`{"decision":"veto"}`)})
 			continue
 		}
 		run(id)
@@ -212,13 +214,13 @@ func checkAfterCrash(t *testing.T, path string, printed []uint64, execs map[stri
 			calls[r.CallID] = c
 		}
 		switch r.Type {
-		case TypeProposed:
+		case record.TypeProposed:
 			c.proposed = true
-		case TypeDecision:
+		case record.TypeDecision:
 			c.decided, c.executes = true, decisionExecutes(r.Data)
-		case TypeStarted:
+		case record.TypeToolStart:
 			c.started = true
-		case TypeResult, TypeOutcomeUnknown:
+		case record.TypeResult, record.TypeOutcomeUnknown:
 			c.finished = true
 		}
 		return nil

@@ -2,7 +2,8 @@
 // resumed, kept in one bbolt file per user.
 //
 // A [Book] is the open file. It holds any number of sessions; each
-// [Session] has an append-only journal of agent events ([Record]), the
+// [Session] has an append-only journal of agent events ([Record], whose
+// format is package record's: notes/record), the
 // model's markdown notes with every version kept, the plan, the approval
 // rules, the game's saved state and usage totals.
 //

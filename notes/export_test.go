@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -35,37 +37,37 @@ func exampleSession(t *testing.T) *Session {
 		{Type: "session_started", Data: json.RawMessage(`{"game":"spacetraders"}`)},
 		{Type: "step", Step: 1},
 		{Type: "text", Step: 1, Data: json.RawMessage(`{"text":"The contract pays 40k.\nLet me navigate."}`)},
-		{Type: TypeProposed, Step: 1, CallID: "c1", Data: json.RawMessage(`{"call":{"id":"c1","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"}}}`)},
-		{Type: TypeDecision, Step: 1, CallID: "c1", Data: json.RawMessage(`{"decision":"edit","reason":"cruise is cheaper","args":{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}}`)},
-		{Type: TypeResult, Step: 1, CallID: "c1", Data: json.RawMessage(`{"output":{"arrival":"2026-11-22T15:10:00Z"},"wait_until":"2026-11-22T15:10:00Z"}`)},
+		{Type: record.TypeProposed, Step: 1, CallID: "c1", Data: json.RawMessage(`{"call":{"id":"c1","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"}}}`)},
+		{Type: record.TypeDecision, Step: 1, CallID: "c1", Data: json.RawMessage(`{"decision":"edit","reason":"cruise is cheaper","args":{"ship":"X-1","waypoint":"X1-DF55-B7","mode":"CRUISE"}}`)},
+		{Type: record.TypeResult, Step: 1, CallID: "c1", Data: json.RawMessage(`{"output":{"arrival":"2026-11-22T15:10:00Z"},"wait_until":"2026-11-22T15:10:00Z"}`)},
 		{Type: "advice", Step: 2, Data: json.RawMessage(`{"advice":"stop mining, the contract pays more"}`)},
-		{Type: TypeProposed, Step: 2, CallID: "c2", Data: json.RawMessage(`{"call":{"id":"c2","tool":"sell","args":{"symbol":"IRON_ORE","units":10}}}`)},
-		{Type: TypeDecision, Step: 2, CallID: "c2", Data: json.RawMessage(`{"decision":"veto","reason":"keep the ore for the contract"}`)},
-		{Type: TypeProposed, Step: 3, CallID: "c3", Data: json.RawMessage(`{"call":{"id":"c3","tool":"dock","args":{}}}`)},
-		{Type: TypeDecision, Step: 3, CallID: "c3", Data: json.RawMessage(`{"decision":"auto"}`)},
-		{Type: TypeResult, Step: 3, CallID: "c3", Data: json.RawMessage("{\"error\":{\"code\":4214,\"message\":\"Ship is currently in-transit\"},\"output\":\"line one\\n```code```\"}")},
+		{Type: record.TypeProposed, Step: 2, CallID: "c2", Data: json.RawMessage(`{"call":{"id":"c2","tool":"sell","args":{"symbol":"IRON_ORE","units":10}}}`)},
+		{Type: record.TypeDecision, Step: 2, CallID: "c2", Data: json.RawMessage(`{"decision":"veto","reason":"keep the ore for the contract"}`)},
+		{Type: record.TypeProposed, Step: 3, CallID: "c3", Data: json.RawMessage(`{"call":{"id":"c3","tool":"dock","args":{}}}`)},
+		{Type: record.TypeDecision, Step: 3, CallID: "c3", Data: json.RawMessage(`{"decision":"auto"}`)},
+		{Type: record.TypeResult, Step: 3, CallID: "c3", Data: json.RawMessage("{\"error\":{\"code\":4214,\"message\":\"Ship is currently in-transit\"},\"output\":\"line one\\n```code```\"}")},
 		{Type: "error", Step: 3, Data: json.RawMessage(`{"error":"model timed out"}`)},
 		{Type: "weird", Step: 3, Data: json.RawMessage(`[1,2,3]`)},
 		// Records shaped like the agent's events, which repeat the header fields.
 		{Type: "observation", Step: 4, Data: json.RawMessage(`{"seq":15,"type":"observation","step":4,"observation":{"summary":"Credits: 150000\nShip X-1 at X1-DF55-B7","metrics":[{"name":"credits","value":150000}]}}`)},
-		{Type: TypeProposed, Step: 4, CallID: "c4", Data: json.RawMessage(`{"seq":16,"type":"tool_proposed","step":4,"call":{"id":"c4","tool":"navigate","args":{"ship":"X-1","mode":"WARP"},"kind":"act","problems":[{"path":"arguments.mode","expected":"one of CRUISE, BURN, DRIFT, STEALTH","got":"\"WARP\"","hint":"did you mean BURN?"}],"simulation":{"summary":"uses 38 fuel","fails":true},"needs_ok":false}}`)},
-		{Type: TypeDecision, Step: 4, CallID: "c5", Data: json.RawMessage(`{"call_id":"c5","decision":"approve","by":"person"}`)},
-		{Type: TypeResult, Step: 4, CallID: "c5", Data: json.RawMessage(`{"seq":18,"type":"tool_result","step":4,"call":{"id":"c5","tool":"orbit","args":{"ship":"X-1"},"kind":"act","needs_ok":true},"result":{"output":"in orbit","wait":{"until":"2026-11-22T16:00:00Z","reason":"cooldown"}}}`)},
-		{Type: TypeResult, Step: 4, CallID: "c6", Data: json.RawMessage(`{"result":{"unknown":true}}`)},
+		{Type: record.TypeProposed, Step: 4, CallID: "c4", Data: json.RawMessage(`{"seq":16,"type":"tool_proposed","step":4,"call":{"id":"c4","tool":"navigate","args":{"ship":"X-1","mode":"WARP"},"kind":"act","problems":[{"path":"arguments.mode","expected":"one of CRUISE, BURN, DRIFT, STEALTH","got":"\"WARP\"","hint":"did you mean BURN?"}],"simulation":{"summary":"uses 38 fuel","fails":true},"needs_ok":false}}`)},
+		{Type: record.TypeDecision, Step: 4, CallID: "c5", Data: json.RawMessage(`{"call_id":"c5","decision":"approve","by":"person"}`)},
+		{Type: record.TypeResult, Step: 4, CallID: "c5", Data: json.RawMessage(`{"seq":18,"type":"tool_result","step":4,"call":{"id":"c5","tool":"orbit","args":{"ship":"X-1"},"kind":"act","needs_ok":true},"result":{"output":"in orbit","wait":{"until":"2026-11-22T16:00:00Z","reason":"cooldown"}}}`)},
+		{Type: record.TypeResult, Step: 4, CallID: "c6", Data: json.RawMessage(`{"result":{"unknown":true}}`)},
 		{Type: "notes_changed", Step: 4, Data: json.RawMessage(`{"notes":{"text":"## Next\n\nmine","version":2,"plan":[{"id":1,"text":"mine iron","status":"doing"}]}}`)},
 		// A call approved while the orbit before it had not run: its dry run is taken
 		// again as the world changes (tool_updated), and the export shows the last one
 		// before it ran, in its line, not one block per update.
-		{Type: TypeProposed, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"would fail (4236): X-1 must be in orbit first","fails":true},"needs_ok":true}}`)},
-		{Type: TypeDecision, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call_id":"c7","decision":"approve","by":"person"}`)},
+		{Type: record.TypeProposed, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"would fail (4236): X-1 must be in orbit first","fails":true},"needs_ok":true}}`)},
+		{Type: record.TypeDecision, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call_id":"c7","decision":"approve","by":"person"}`)},
 		{Type: "tool_updated", Step: 5, CallID: "c7", Data: json.RawMessage(`{"type":"tool_updated","call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"would fail (4236): X-1 must be in orbit first","fails":true},"needs_ok":true}}`)},
 		{Type: "tool_updated", Step: 5, CallID: "c7", Data: json.RawMessage(`{"type":"tool_updated","call":{"id":"c7","tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-B7"},"kind":"act","simulation":{"summary":"distance 14 in CRUISE: uses 14 fuel"},"needs_ok":true}}`)},
-		{Type: TypeStarted, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate"}}`)},
-		{Type: TypeResult, Step: 5, CallID: "c7", Data: json.RawMessage(`{"result":{"output":"X-1 is in transit"}}`)},
+		{Type: record.TypeToolStart, Step: 5, CallID: "c7", Data: json.RawMessage(`{"call":{"id":"c7","tool":"navigate"}}`)},
+		{Type: record.TypeResult, Step: 5, CallID: "c7", Data: json.RawMessage(`{"result":{"output":"X-1 is in transit"}}`)},
 		// Approved while the orbit ahead of it had not run: never dry-run again.
-		{Type: TypeProposed, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call":{"id":"c8","tool":"navigate","args":{"ship":"X-2"},"kind":"act","simulation":{"summary":"would fail (4236): X-2 must be in orbit first","warn":"as things stand now this would fail; 1 earlier call(s) of this step have not run yet and may change that (the dry run is repeated after each)"},"needs_ok":true}}`)},
-		{Type: TypeDecision, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call_id":"c8","decision":"approve","by":"person"}`)},
-		{Type: TypeResult, Step: 5, CallID: "c8", Data: json.RawMessage(`{"result":{"output":"X-2 is in transit"}}`)},
+		{Type: record.TypeProposed, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call":{"id":"c8","tool":"navigate","args":{"ship":"X-2"},"kind":"act","simulation":{"summary":"would fail (4236): X-2 must be in orbit first","warn":"as things stand now this would fail; 1 earlier call(s) of this step have not run yet and may change that (the dry run is repeated after each)"},"needs_ok":true}}`)},
+		{Type: record.TypeDecision, Step: 5, CallID: "c8", Data: json.RawMessage(`{"call_id":"c8","decision":"approve","by":"person"}`)},
+		{Type: record.TypeResult, Step: 5, CallID: "c8", Data: json.RawMessage(`{"result":{"output":"X-2 is in transit"}}`)},
 		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"2026-11-22T16:00:40Z","reason":"every ship is travelling"},"text":"waiting until 16:00:40, because every ship is travelling"}`)},
 		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"0001-01-01T00:00:00Z","reason":"the time came"},"text":"the wait ended: the time came"}`)},
 		{Type: "waiting", Step: 5, Data: json.RawMessage(`{"type":"waiting","wait":{"until":"0001-01-01T00:00:00Z","reason":"advice"}}`)},

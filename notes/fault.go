@@ -16,8 +16,8 @@ func faultAt(err *error, what func() string) {
 	}
 }
 
-// record names a journal record for faultAt.
-func record(seq uint64) func() string {
+// recordAt names a journal record for faultAt.
+func recordAt(seq uint64) func() string {
 	return func() string { return fmt.Sprintf("journal record %d", seq) }
 }
 

@@ -3,13 +3,14 @@ package notes
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
+	"github.com/coplayhq/coplay/notes/record"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -43,10 +44,28 @@ func ParseForkPoint(s string) (ForkPoint, error) {
 	return ForkPoint{Session: s[:i], Step: n}, nil
 }
 
-// StepSeq returns the seq of the record that began step n (its "step" record), and the
-// time of the observation that followed it (zero when there is none). A step the
-// journal does not have is an error that says how many steps it does have.
-func (s *Session) StepSeq(n int) (seq uint64, observed json.RawMessage, err error) {
+// StepSeq returns the seq of the record that began step n (its step record), and the
+// time of the observation that followed it, when the step observed the world (zero when
+// it did not). A step the journal does not have is an error that says how many steps it
+// does have; so is an observation that cannot be read.
+func (s *Session) StepSeq(n int) (seq uint64, observed time.Time, err error) {
+	seq, obs, err := s.stepStart(n)
+	if err != nil || obs == nil {
+		return seq, time.Time{}, err
+	}
+	d, err := obs.Decode()
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("session %s: %w", s.name, err)
+	}
+	if d.Observation != nil {
+		observed = d.Observation.Time
+	}
+	return seq, observed, nil
+}
+
+// stepStart returns the seq of step n's step record and the observation record that
+// followed it in the step (nil when there is none).
+func (s *Session) stepStart(n int) (seq uint64, observed *Record, err error) {
 	var last int
 	stop := errors.New("stop")
 	err = s.Records(1, func(r Record) error {
@@ -54,10 +73,10 @@ func (s *Session) StepSeq(n int) (seq uint64, observed json.RawMessage, err erro
 			last = r.Step
 		}
 		switch {
-		case seq == 0 && r.Type == "step" && r.Step == n:
+		case seq == 0 && r.Type == record.TypeStep && r.Step == n:
 			seq = r.Seq
-		case seq != 0 && r.Type == "observation":
-			observed = r.Data
+		case seq != 0 && r.Type == record.TypeObservation:
+			observed = &r
 			return stop
 		case seq != 0 && r.Step != n:
 			return stop
@@ -84,7 +103,7 @@ func (b *Book) Fork(at ForkPoint, name, model string) (*Session, uint64, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	cut, _, err := parent.StepSeq(at.Step)
+	cut, _, err := parent.stepStart(at.Step)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -201,30 +220,27 @@ func copyJournal(recs []Record, csb *bolt.Bucket, info *SessionInfo) error {
 			info.Steps = r.Step
 		}
 		switch r.Type {
-		case TypeResult:
+		case record.TypeResult:
 			info.Calls++
-		case "usage":
-			var u struct {
-				Usage struct {
-					Prompt     int64   `json:"prompt_tokens"`
-					Completion int64   `json:"completion_tokens"`
-					Cached     int64   `json:"cached_tokens"`
-					Cost       float64 `json:"cost"`
-				} `json:"usage"`
+		case record.TypeUsage:
+			d, err := r.Decode()
+			if err != nil {
+				return err
 			}
-			if json.Unmarshal(r.Data, &u) == nil {
-				info.PromptTokens += u.Usage.Prompt
-				info.CompletionTokens += u.Usage.Completion
-				info.CachedTokens += u.Usage.Cached
-				info.Cost += u.Usage.Cost
+			u, err := usageOf(d.Usage)
+			if err != nil {
+				return fmt.Errorf("journal record %d: %w", r.Seq, err)
 			}
-		case "rules_changed":
-			var d struct {
-				Rules []string `json:"rules"`
+			info.PromptTokens += u.Prompt
+			info.CompletionTokens += u.Completion
+			info.CachedTokens += u.Cached
+			info.Cost += u.Cost
+		case record.TypeRules:
+			d, err := r.Decode()
+			if err != nil {
+				return err
 			}
-			if json.Unmarshal(r.Data, &d) == nil {
-				rules, rulesSeen = d.Rules, true
-			}
+			rules, rulesSeen = d.Rules, true
 		}
 	}
 	if err := w.flush(); err != nil {

@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // TestDiffStateRoundTrips patches random edits of a JSON-like state back exactly.
@@ -71,10 +74,10 @@ func TestStateAtAndFork(t *testing.T) {
 			recs = append(recs, Record{Type: "rules_changed", Step: step, Data: []byte(`{"rules":["allow dock_ship","allow orbit_ship"]}`)})
 		}
 		recs = append(recs, Record{Type: "usage", Step: step, Data: []byte(`{"usage":{"prompt_tokens":100,"completion_tokens":10,"cost":0.5}}`)},
-			Record{Type: TypeProposed, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"call":{"tool":"orbit_ship"}}`)},
-			Record{Type: TypeDecision, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"decision":"auto"}`)},
-			Record{Type: TypeStarted, Step: step, CallID: fmt.Sprint("c", step)},
-			Record{Type: TypeResult, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"result":{}}`)})
+			Record{Type: record.TypeProposed, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"call":{"tool":"orbit_ship"}}`)},
+			Record{Type: record.TypeDecision, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"decision":"auto"}`)},
+			Record{Type: record.TypeToolStart, Step: step, CallID: fmt.Sprint("c", step)},
+			Record{Type: record.TypeResult, Step: step, CallID: fmt.Sprint("c", step), Data: []byte(`{"result":{}}`)})
 		got, err := s.Commit(Batch{Records: recs, Step: step, State: state(step)})
 		if err != nil {
 			t.Fatal(err)
@@ -230,5 +233,46 @@ func TestForkNamesOfALongSession(t *testing.T) {
 			seen[got] = true
 		}
 		b.Close()
+	}
+}
+
+// A fork reads the records it sums and the step's observation through the journal's
+// format: the time the step observed comes back, rules of a notebook before approval
+// rules are carried over, and a record it cannot read is an error naming it, with no
+// half-made fork left behind.
+func TestForkReadsTheJournalsFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "coplay.db")
+	b, s := createAt(t, path, "p", "universe", "autopilot")
+	defer b.Close()
+	recs := []Record{
+		{Type: record.TypeStep, Step: 1},
+		{Type: record.TypeObservation, Step: 1, Data: []byte(`{"observation":{"summary":"s","time":"2026-01-02T03:04:05Z"}}`)},
+		{Type: record.TypeRules, Step: 1, Data: []byte(`{"rules":{"orbit_ship":true,"dock_ship":false}}`)},
+		{Type: record.TypeStep, Step: 2},
+		{Type: record.TypeObservation, Step: 2, Data: []byte(`{"observation":{"time":"soon"}}`)},
+		{Type: record.TypeUsage, Step: 2, Data: []byte(`{"usage":{"prompt_tokens":"many"}}`)},
+		{Type: record.TypeStep, Step: 3},
+	}
+	if _, err := s.Commit(Batch{Records: recs, Step: 3, State: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	if seq, observed, err := s.StepSeq(1); err != nil || seq != 1 || observed.Format(time.RFC3339) != "2026-01-02T03:04:05Z" {
+		t.Errorf("StepSeq(1) = %d, %v, %v", seq, observed, err)
+	}
+	if _, _, err := s.StepSeq(2); err == nil || !strings.Contains(err.Error(), "journal record 5 (observation)") {
+		t.Errorf("StepSeq(2), whose observation cannot be read: %v", err)
+	}
+	child, _, err := b.Fork(ForkPoint{Session: "p", Step: 2}, "", "gpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rules, err := child.RuleLines(); err != nil || strings.Join(rules, ";") != "allow orbit_ship" {
+		t.Errorf("the fork's rules = %q, %v", rules, err)
+	}
+	if _, _, err := b.Fork(ForkPoint{Session: "p", Step: 3}, "late", "gpt"); err == nil || !strings.Contains(err.Error(), "journal record 6: usage:") {
+		t.Errorf("a fork over an unreadable usage record: %v", err)
+	}
+	if _, err := b.Session("late"); err == nil {
+		t.Error("the failed fork left its session behind")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // FuzzDecodeRecord feeds the journal decoder stored values it did not write (a damaged
@@ -39,9 +41,9 @@ func FuzzDecodeRecord(f *testing.F) {
 	for i, recs := range [][]Record{
 		{{Seq: 1, Type: "started", Data: json.RawMessage(`{"text":"x"}`)}},
 		{
-			{Seq: 40, Time: time.Unix(1_800_000_000, 5), Type: TypeProposed, Step: 3, CallID: "c1", Data: json.RawMessage(`{"call":{"tool":"dock","args":{}}}`)},
-			{Seq: 41, Time: time.Unix(1_800_000_001, 0), Type: TypeDecision, Step: 3, CallID: "c1", Data: json.RawMessage(`{"decision":"auto","by":"policy"}`)},
-			{Seq: 42, Time: time.Unix(1_800_000_001, 9), Type: TypeStarted, Step: 3, CallID: "c1"},
+			{Seq: 40, Time: time.Unix(1_800_000_000, 5), Type: record.TypeProposed, Step: 3, CallID: "c1", Data: json.RawMessage(`{"call":{"tool":"dock","args":{}}}`)},
+			{Seq: 41, Time: time.Unix(1_800_000_001, 0), Type: record.TypeDecision, Step: 3, CallID: "c1", Data: json.RawMessage(`{"decision":"auto","by":"policy"}`)},
+			{Seq: 42, Time: time.Unix(1_800_000_001, 9), Type: record.TypeToolStart, Step: 3, CallID: "c1"},
 			{Seq: 43, Type: "custom type", Step: -3, Data: json.RawMessage(`"` + strings.Repeat("long text ", 40) + `"`)},
 		},
 	} {
@@ -116,7 +118,7 @@ func FuzzBlockRoundTrip(f *testing.F) {
 		}
 		var recs []Record
 		for i := 0; i <= int(n%8); i++ {
-			r := Record{Seq: 100 + uint64(i), Type: typ, Step: step, CallID: callID, Data: data}
+			r := Record{Seq: 100 + uint64(i), Type: record.Type(typ), Step: step, CallID: callID, Data: data}
 			if nanos != 0 {
 				r.Time = time.Unix(0, nanos+int64(i)*1e6)
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // createAt opens the notebook at path and creates a session in it; closing the book is
@@ -41,11 +43,11 @@ func fill(t testing.TB, s *Session, n int) {
 				case 0:
 					r.Type, r.Data = "text", []byte(fmt.Sprintf(`{"text":"thinking about move %d, the market at X1-DF55-A2 pays more"}`, i))
 				case 1:
-					r.Type, r.CallID, r.Data = TypeProposed, fmt.Sprintf("c%d", i), []byte(`{"call":{"tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-A2"}}}`)
+					r.Type, r.CallID, r.Data = record.TypeProposed, fmt.Sprintf("c%d", i), []byte(`{"call":{"tool":"navigate","args":{"ship":"X-1","waypoint":"X1-DF55-A2"}}}`)
 				case 2:
-					r.Type, r.CallID, r.Data = TypeDecision, fmt.Sprintf("c%d", i-1), []byte(`{"decision":"approve"}`)
+					r.Type, r.CallID, r.Data = record.TypeDecision, fmt.Sprintf("c%d", i-1), []byte(`{"decision":"approve"}`)
 				case 3:
-					r.Type, r.CallID, r.Data = TypeResult, fmt.Sprintf("c%d", i-2), []byte(`{"output":{"fuel":{"current":300,"capacity":400}}}`)
+					r.Type, r.CallID, r.Data = record.TypeResult, fmt.Sprintf("c%d", i-2), []byte(`{"output":{"fuel":{"current":300,"capacity":400}}}`)
 				case 4:
 					r.Type, r.Data = "usage", []byte(`{"prompt_tokens":1200,"completion_tokens":80}`)
 				}

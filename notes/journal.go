@@ -9,45 +9,15 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
+	"github.com/coplayhq/coplay/notes/record"
 	bolt "go.etcd.io/bbolt"
 )
 
-// Record is one journal entry: one agent event. Seq starts at 1 and is
-// strictly increasing; a record is never rewritten once appended.
-type Record struct {
-	Seq    uint64          `json:"seq"`
-	Time   time.Time       `json:"time"`
-	Type   string          `json:"type"` // the agent's event type, e.g. "tool_proposed"
-	Step   int             `json:"step,omitempty"`
-	CallID string          `json:"call_id,omitempty"` // set on tool_proposed, decision, tool_result
-	Data   json.RawMessage `json:"data,omitempty"`    // the event's JSON
-}
-
-// Record types the notebook itself understands; the agent uses the same
-// strings for its events.
-const (
-	// TypeProposed is a call awaiting a decision.
-	TypeProposed = "tool_proposed"
-	// TypeDecision decides a call. Its Data is {"decision": "...", ...}:
-	// "veto" means the call will not run; anything else (approve, edit,
-	// auto) means it will.
-	TypeDecision = "decision"
-	// TypeResult means the call finished, successfully or with a game error.
-	TypeResult = "tool_result"
-	// TypeOutcomeUnknown closes a call that was decided but whose result
-	// was never recorded (the process died while it ran). The agent
-	// appends it after telling the model and the person to re-observe.
-	TypeOutcomeUnknown = "outcome_unknown"
-)
-
-// DecisionVeto is the decision value that means a call will not run.
-const DecisionVeto = "veto"
-
-// TypeStarted means the call is about to run: the journal shows it began. A call
-// decided to run but never started was not executed.
-const TypeStarted = "tool_started"
+// Record is one journal entry: one agent event. Its format (the types, what each
+// type's data holds, how it is written and read back) is package record's; the notebook
+// stores records and reads them through it.
+type Record = record.Record
 
 // callEntry indexes one call's records by seq; zero means "none yet".
 type callEntry struct {
@@ -142,7 +112,7 @@ func (s *Session) prepare(r Record, i int) (Record, error) {
 	if len(r.Data) > 0 && !json.Valid(r.Data) {
 		return r, fmt.Errorf("notes: Commit: %s record %d: data is not valid JSON", r.Type, i)
 	}
-	r.Type = s.book.scrubString(r.Type)
+	r.Type = record.Type(s.book.scrubString(string(r.Type)))
 	r.CallID = s.book.scrubString(r.CallID)
 	if len(r.Data) > 0 {
 		r.Data = s.book.scrub(append(json.RawMessage(nil), r.Data...))
@@ -291,7 +261,7 @@ func (s *Session) appendTx(sb *bolt.Bucket, w *blockWriter, r *Record, info *Ses
 	if r.Step > info.Steps {
 		info.Steps = r.Step
 	}
-	if r.Type == TypeResult {
+	if r.Type == record.TypeResult {
 		info.Calls++
 	}
 	return nil
@@ -322,18 +292,23 @@ func indexCall(sb *bolt.Bucket, r Record) error {
 	}
 	stillOpen := true
 	switch r.Type {
-	case TypeProposed:
+	case record.TypeProposed:
 		e.Proposed = r.Seq
-	case TypeDecision:
+	case record.TypeDecision:
 		e.Decision = r.Seq
 		e.Executes = decisionExecutes(r.Data)
 		stillOpen = e.Executes
-	case TypeStarted:
+	case record.TypeToolStart:
 		if e.Started != 0 || !e.TracksStart {
 			return nil
 		}
 		e.Started = r.Seq
-	case TypeResult, TypeOutcomeUnknown:
+		if e.Proposed == 0 && e.Decision == 0 {
+			// Started with no proposal and no decision: the person's own move, decided
+			// by being played. Until its result it may have run.
+			e.Decision, e.Executes = r.Seq, true
+		}
+	case record.TypeResult, record.TypeOutcomeUnknown:
 		e.Result = r.Seq
 		stillOpen = false
 	default:
@@ -371,13 +346,8 @@ func callIDOf(k []byte) string {
 // explicit veto does not: for anything unreadable the safe assumption is
 // that the call may have run, so that it is re-observed, never replayed.
 func decisionExecutes(data json.RawMessage) bool {
-	var d struct {
-		Decision string `json:"decision"`
-	}
-	if json.Unmarshal(data, &d) != nil {
-		return true
-	}
-	return d.Decision != DecisionVeto
+	d, err := record.Decode(record.TypeDecision, data)
+	return err != nil || d.Decision.Executes()
 }
 
 // batch is how many records Records reads per transaction; fn runs
@@ -643,6 +613,12 @@ type Batch struct {
 	// State, when non-nil, replaces the game's saved state. It is written only when it
 	// differs from the saved one (compared by hash), compressed.
 	State []byte
+	// History puts State into the state history, as a commit that begins a step does,
+	// keyed by this commit's first record (so it needs one; without records it is
+	// ignored). A writer that keeps its state without steps (a served world) sets it
+	// every so often: a save outside the history is kept as its changes from the
+	// history's newest, which cost more to find the further the state has moved on.
+	History bool
 }
 
 // Commit appends b's records in order (assigning their Seq, and Time where zero) and
@@ -692,9 +668,9 @@ func (s *Session) Commit(b Batch) ([]Record, error) {
 			if len(recs) > 0 {
 				key = recs[0].Seq
 			}
-			step := false // a commit that begins a step: its save goes into the history
+			step := b.History && len(recs) > 0 // a commit that begins a step: its save goes into the history
 			for _, r := range recs {
-				step = step || r.Type == "step"
+				step = step || r.Type == record.TypeStep
 			}
 			if err := s.putState(sb, key, state, step); err != nil {
 				return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 func newSession(t testing.TB) *Session {
@@ -86,21 +88,21 @@ func TestRecordsAndTail(t *testing.T) {
 func TestRecoverClassifiesOpenCalls(t *testing.T) {
 	s := newSession(t)
 	decide := func(id, d string) Record {
-		return Record{Type: TypeDecision, CallID: id, Data: json.RawMessage(fmt.Sprintf(`{"decision":%q,"reason":"r"}`, d))}
+		return Record{Type: record.TypeDecision, CallID: id, Data: json.RawMessage(fmt.Sprintf(`{"decision":%q,"reason":"r"}`, d))}
 	}
 	for _, r := range []Record{
-		{Type: TypeProposed, CallID: "pending"},
-		{Type: TypeProposed, CallID: "done"}, decide("done", "approve"), {Type: TypeResult, CallID: "done"},
-		{Type: TypeProposed, CallID: "vetoed"}, decide("vetoed", "veto"),
-		{Type: TypeProposed, CallID: "approved"}, decide("approved", "approve"), {Type: TypeStarted, CallID: "approved"},
-		{Type: TypeProposed, CallID: "edited"}, decide("edited", "edit"), {Type: TypeStarted, CallID: "edited"},
-		decide("auto", "auto"), {Type: TypeStarted, CallID: "auto"}, // read tools may be decided without a proposal
-		{Type: TypeProposed, CallID: "garbled"}, {Type: TypeDecision, CallID: "garbled", Data: json.RawMessage(`[1]`)},
-		{Type: TypeStarted, CallID: "garbled"},
+		{Type: record.TypeProposed, CallID: "pending"},
+		{Type: record.TypeProposed, CallID: "done"}, decide("done", "approve"), {Type: record.TypeResult, CallID: "done"},
+		{Type: record.TypeProposed, CallID: "vetoed"}, decide("vetoed", "veto"),
+		{Type: record.TypeProposed, CallID: "approved"}, decide("approved", "approve"), {Type: record.TypeToolStart, CallID: "approved"},
+		{Type: record.TypeProposed, CallID: "edited"}, decide("edited", "edit"), {Type: record.TypeToolStart, CallID: "edited"},
+		decide("auto", "auto"), {Type: record.TypeToolStart, CallID: "auto"}, // read tools may be decided without a proposal
+		{Type: record.TypeProposed, CallID: "garbled"}, {Type: record.TypeDecision, CallID: "garbled", Data: json.RawMessage(`[1]`)},
+		{Type: record.TypeToolStart, CallID: "garbled"},
 		// Decided to run, but the process stopped before it started: not executed.
-		{Type: TypeProposed, CallID: "unstarted"}, decide("unstarted", "approve"),
-		{Type: TypeProposed, CallID: "closed"}, decide("closed", "approve"), {Type: TypeOutcomeUnknown, CallID: "closed"},
-		{Type: TypeProposed, CallID: "pending2"},
+		{Type: record.TypeProposed, CallID: "unstarted"}, decide("unstarted", "approve"),
+		{Type: record.TypeProposed, CallID: "closed"}, decide("closed", "approve"), {Type: record.TypeOutcomeUnknown, CallID: "closed"},
+		{Type: record.TypeProposed, CallID: "pending2"},
 	} {
 		mustAppend(t, s, r)
 	}
@@ -108,7 +110,7 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := func(rs []Record, typ string) []string {
+	ids := func(rs []Record, typ record.Type) []string {
 		var out []string
 		for _, r := range rs {
 			if r.Type != typ {
@@ -118,18 +120,18 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 		}
 		return out
 	}
-	if got := fmt.Sprint(ids(rec.Pending, TypeProposed)); got != "[pending pending2]" {
+	if got := fmt.Sprint(ids(rec.Pending, record.TypeProposed)); got != "[pending pending2]" {
 		t.Errorf("Pending = %s", got)
 	}
 	// An unreadable decision counts as "may have run": never replay it.
-	if got := fmt.Sprint(ids(rec.Unknown, TypeDecision)); got != "[approved edited auto garbled]" {
+	if got := fmt.Sprint(ids(rec.Unknown, record.TypeDecision)); got != "[approved edited auto garbled]" {
 		t.Errorf("Unknown = %s", got)
 	}
-	if got := fmt.Sprint(ids(rec.NotStarted, TypeDecision)); got != "[unstarted]" {
+	if got := fmt.Sprint(ids(rec.NotStarted, record.TypeDecision)); got != "[unstarted]" {
 		t.Errorf("NotStarted = %s", got)
 	}
 	calls, err := s.CallRecords("done")
-	if err != nil || len(calls) != 3 || calls[0].Type != TypeProposed || calls[2].Type != TypeResult {
+	if err != nil || len(calls) != 3 || calls[0].Type != record.TypeProposed || calls[2].Type != record.TypeResult {
 		t.Errorf("CallRecords(done) = %+v, %v", calls, err)
 	}
 	if calls, err := s.CallRecords("nope"); err != nil || len(calls) != 0 {
@@ -139,9 +141,9 @@ func TestRecoverClassifiesOpenCalls(t *testing.T) {
 	mustAppend(t, s, decide("pending", "veto"))
 	mustAppend(t, s, decide("pending2", "approve"))
 	for _, id := range []string{"approved", "edited", "auto", "garbled", "unstarted"} {
-		mustAppend(t, s, Record{Type: TypeOutcomeUnknown, CallID: id})
+		mustAppend(t, s, Record{Type: record.TypeOutcomeUnknown, CallID: id})
 	}
-	mustAppend(t, s, Record{Type: TypeResult, CallID: "pending2"})
+	mustAppend(t, s, Record{Type: record.TypeResult, CallID: "pending2"})
 	if rec, _ := s.Recover(); len(rec.Pending)+len(rec.Unknown)+len(rec.NotStarted) != 0 {
 		t.Errorf("after closing every call, Recover() = %+v", rec)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // TestSecretsNeverReachTheFile runs a session that sees an API key and a
@@ -27,7 +29,7 @@ func TestSecretsNeverReachTheFile(t *testing.T) {
 		"text": "my key is " + apiKey,
 		"call": map[string]any{"tool": "register", "args": map[string]string{"token": token}},
 	})
-	r := mustAppend(t, s, Record{Type: TypeProposed, CallID: "c-" + token, Data: data})
+	r := mustAppend(t, s, Record{Type: record.TypeProposed, CallID: "c-" + token, Data: data})
 	if !json.Valid(r.Data) || strings.Contains(string(r.Data), token) {
 		t.Errorf("appended data %s still holds the token or is no longer JSON", r.Data)
 	}

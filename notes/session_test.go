@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // fakeClock makes a book's time step one minute per call, so that
@@ -148,13 +150,13 @@ func TestResumeRestoresEverything(t *testing.T) {
 	var wantJournal []Record
 	for _, r := range []Record{
 		{Type: "step", Step: 1},
-		{Type: TypeProposed, Step: 1, CallID: "a", Data: []byte(`{"call":{"id":"a","tool":"navigate","args":{"ship":"X-1"}}}`)},
-		{Type: TypeDecision, Step: 1, CallID: "a", Data: []byte(`{"decision":"approve"}`)},
-		{Type: TypeResult, Step: 1, CallID: "a", Data: []byte(`{"output":"ok"}`)},
-		{Type: TypeProposed, Step: 2, CallID: "b", Data: []byte(`{"call":{"id":"b","tool":"sell"}}`)},
-		{Type: TypeProposed, Step: 2, CallID: "c", Data: []byte(`{"call":{"id":"c","tool":"dock"}}`)},
-		{Type: TypeDecision, Step: 2, CallID: "c", Data: []byte(`{"decision":"auto"}`)},
-		{Type: TypeStarted, Step: 2, CallID: "c"},
+		{Type: record.TypeProposed, Step: 1, CallID: "a", Data: []byte(`{"call":{"id":"a","tool":"navigate","args":{"ship":"X-1"}}}`)},
+		{Type: record.TypeDecision, Step: 1, CallID: "a", Data: []byte(`{"decision":"approve"}`)},
+		{Type: record.TypeResult, Step: 1, CallID: "a", Data: []byte(`{"output":"ok"}`)},
+		{Type: record.TypeProposed, Step: 2, CallID: "b", Data: []byte(`{"call":{"id":"b","tool":"sell"}}`)},
+		{Type: record.TypeProposed, Step: 2, CallID: "c", Data: []byte(`{"call":{"id":"c","tool":"dock"}}`)},
+		{Type: record.TypeDecision, Step: 2, CallID: "c", Data: []byte(`{"decision":"auto"}`)},
+		{Type: record.TypeToolStart, Step: 2, CallID: "c"},
 	} {
 		got, err := s.Append(r)
 		if err != nil {
@@ -229,7 +231,7 @@ func TestResumeRestoresEverything(t *testing.T) {
 	if len(rec.Pending) != 1 || rec.Pending[0].CallID != "b" {
 		t.Errorf("Pending = %+v, want call b", rec.Pending)
 	}
-	if len(rec.Unknown) != 1 || rec.Unknown[0].CallID != "c" || rec.Unknown[0].Type != TypeDecision {
+	if len(rec.Unknown) != 1 || rec.Unknown[0].CallID != "c" || rec.Unknown[0].Type != record.TypeDecision {
 		t.Errorf("Unknown = %+v, want the decision of call c", rec.Unknown)
 	}
 }

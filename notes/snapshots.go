@@ -60,6 +60,11 @@ func (s *Session) putState(sb *bolt.Bucket, key uint64, raw []byte, step bool) e
 	if err != nil {
 		return err
 	}
+	if k, _ := b.Cursor().Last(); step && k != nil && binary.BigEndian.Uint64(k) >= key {
+		// The history's newest save has this key already (it was saved before any
+		// record): replacing it with its own edits would lose it, so this is the tail.
+		step = false
+	}
 	st := sb.Bucket(bucketState)
 	hasTail := st.Get(keyTail) != nil
 	switch {

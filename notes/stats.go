@@ -57,10 +57,10 @@ func (s *Session) Sizes() (Sizes, error) {
 			}
 			stored := len(k) + len(v)
 			for i, r := range block {
-				b := out.Journal[r.Type]
+				b := out.Journal[string(r.Type)]
 				b.Count++
 				b.Bytes += int64(stored) * int64(raw[i]) / int64(max(total, 1))
-				out.Journal[r.Type] = b
+				out.Journal[string(r.Type)] = b
 			}
 			return nil
 		})

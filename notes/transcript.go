@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/coplayhq/coplay/notes/record"
 )
 
 // The journal part of an export is a transcript proportionate to what happened: per
@@ -37,6 +39,7 @@ type stepView struct {
 	other         []Record // rendered one by one, in journal order
 	triggers      []string // what woke the agent, a line each
 	waits         []string // the runner's waits and their ends, a line each
+	asked         []string // the person's questions and the agent's answers, a line each
 	book          bookkeeping
 }
 
@@ -44,12 +47,14 @@ type stepView struct {
 // them.
 type callView struct {
 	id       string
-	proposal map[string]json.RawMessage // the "call" object
-	decision map[string]json.RawMessage
+	proposal *record.Call
+	decision *record.Decision
 	started  bool
 	result   map[string]json.RawMessage // the result's fields
 	unknown  bool
-	earlier  bool // not proposed in this step
+	earlier  bool   // not proposed in this step
+	person   bool   // the person's own move: nobody proposed it, nobody decided it
+	via      string // where the person played it
 }
 
 // bookkeeping counts the records the transcript summarises.
@@ -83,7 +88,8 @@ func newTranscript(w *bufio.Writer) *transcript {
 	return &transcript{w: w, sections: map[string]string{}, metrics: map[string]float64{}}
 }
 
-// add takes the next record.
+// add takes the next record. One whose data does not have the format's shape is
+// written as it is (writeRecord), in the step's journal order: nothing is left out.
 func (t *transcript) add(r Record) {
 	if t.cur == nil || r.Step != t.cur.step {
 		t.flush()
@@ -91,88 +97,107 @@ func (t *transcript) add(r Record) {
 	}
 	st := t.cur
 	st.end = r.Seq
-	var fields map[string]json.RawMessage
-	if len(r.Data) > 0 && json.Unmarshal(r.Data, &fields) != nil {
+	d, err := r.Decode()
+	if err != nil {
 		st.other = append(st.other, r)
 		return
 	}
 	switch r.Type {
-	case "step":
+	case record.TypeStep:
 		st.book.steps++
-	case "usage":
-		if u := usageLine(fields["usage"]); u != "" {
+	case record.TypeUsage:
+		if u := usageLine(d.Usage); u != "" {
 			st.book.usage = append(st.book.usage, u)
 		}
-	case "state":
-		if s := jsonString(fields["state"]); s != "" {
-			st.book.states = append(st.book.states, s)
+	case record.TypeState:
+		if d.State != "" {
+			st.book.states = append(st.book.states, d.State)
 		}
-	case "text":
-		if s := jsonString(fields["text"]); strings.TrimSpace(s) != "" {
-			st.texts = append(st.texts, s)
+	case record.TypeText:
+		if strings.TrimSpace(d.Text) != "" {
+			st.texts = append(st.texts, d.Text)
 		}
-	case "thinking":
+	case record.TypeThinking:
 		// The model's reasoning is not what it said: only its size is noted.
-		st.book.thinking += len([]rune(jsonString(fields["text"])))
-	case "observation":
+		st.book.thinking += len([]rune(d.Text))
+	case record.TypeObservation:
 		if !st.obsSeen {
 			st.obsSeen, st.obsStart, st.obsStartKnown = true, t.summary, t.known
 			st.metricsStart = maps.Clone(t.metrics)
 		}
 		// Rendered once for the whole step (stepObservation); this keeps the state.
-		t.observation(fields["observation"])
-	case "notes_changed":
-		st.book.notes = append(st.book.notes, notesLine(fields["notes"]))
-	case "trigger":
-		if line := triggerLine(fields["trigger"]); line != "" {
+		t.observation(d.Observation)
+	case record.TypeNotes:
+		st.book.notes = append(st.book.notes, notesLine(d.Notes))
+	case record.TypeTrigger:
+		if line := triggerLine(d.Trigger); line != "" {
 			st.triggers = append(st.triggers, line)
 		} else {
 			st.other = append(st.other, r)
 		}
-	case "waiting":
-		st.waits = append(st.waits, waitLine(fields))
-	case "tool_updated":
+	case record.TypeWaiting:
+		st.waits = append(st.waits, waitLine(d.Text, d.Wait))
+	case record.TypeQuestion:
+		st.asked = append(st.asked, "? **The person asked**: "+oneLine(d.Text))
+	case record.TypeReply:
+		st.asked = append(st.asked, "**The agent answered**: "+oneLine(d.Text))
+	case record.TypeToolUpdated:
 		if c := st.byID[r.CallID]; c != nil && r.CallID != "" {
-			c.updated(fields["call"])
+			c.updated(d.Call)
 			return
 		}
 		st.other = append(st.other, r)
-	case TypeProposed, TypeDecision, TypeStarted, TypeResult, TypeOutcomeUnknown:
+	case record.TypeProposed, record.TypeDecision, record.TypeToolStart, record.TypeResult, record.TypeOutcomeUnknown:
 		if r.CallID == "" {
 			st.other = append(st.other, r)
 			return
 		}
 		c := st.byID[r.CallID]
 		if c == nil {
-			c = &callView{id: r.CallID, earlier: r.Type != TypeProposed}
+			c = &callView{id: r.CallID, earlier: r.Type != record.TypeProposed}
 			st.byID[r.CallID] = c
 			st.calls = append(st.calls, c)
 		}
 		switch r.Type {
-		case TypeProposed:
-			_ = json.Unmarshal(fields["call"], &c.proposal)
-		case TypeDecision:
-			c.decision = fields
-		case TypeStarted:
+		case record.TypeProposed:
+			c.proposal = d.Call
+		case record.TypeDecision:
+			c.decision = d.Decision
+		case record.TypeToolStart:
 			c.started = true
 			st.book.started++
-		case TypeResult:
+			if c.proposal == nil && d.Call != nil {
+				// The person's own move carries its call on its start.
+				c.proposal = d.Call
+				c.person, c.earlier, c.via = d.Call.By == record.ByPerson, false, d.Via
+			}
+		case record.TypeResult:
 			if c.proposal == nil {
 				// Format 1 repeated the call in its result.
-				_ = json.Unmarshal(fields["call"], &c.proposal)
+				c.proposal = d.Call
 			}
-			c.result = fields
-			if v, ok := fields["result"]; ok {
-				c.result = nil
-				_ = json.Unmarshal(v, &c.result)
-			}
-			delete(c.result, "call")
-		case TypeOutcomeUnknown:
+			c.result = resultFields(r, d)
+		case record.TypeOutcomeUnknown:
 			c.unknown = true
 		}
 	default:
 		st.other = append(st.other, r)
 	}
+}
+
+// resultFields are a result record's result, field by field: its result object, or
+// (written before format 1) the fields of its data the format does not know.
+func resultFields(r Record, d record.Data) map[string]json.RawMessage {
+	var fields map[string]json.RawMessage
+	if d.Result == nil {
+		fields, _ = record.Unknown(r.Data) // the data decoded: it is an object
+		return fields
+	}
+	if json.Unmarshal(d.Result, &fields) != nil {
+		return nil
+	}
+	delete(fields, "call")
+	return fields
 }
 
 // flush writes the step collected so far.
@@ -222,6 +247,9 @@ func (t *transcript) flush() {
 	for _, tr := range st.triggers {
 		fmt.Fprintf(w, "- ↯ %s\n", tr)
 	}
+	for _, l := range st.asked {
+		fmt.Fprintf(w, "- %s\n", l)
+	}
 	for _, l := range st.waits {
 		fmt.Fprintf(w, "- ~ %s\n", l)
 	}
@@ -235,31 +263,26 @@ func (t *transcript) flush() {
 // or the person's edit was checked) until it starts: the export shows the prediction the
 // call ran on, not the first one, which the calls before it may have made stale ("must
 // be in orbit first" beside a call that ran after the orbit).
-func (c *callView) updated(v json.RawMessage) {
-	var call map[string]json.RawMessage
-	if c.started || c.proposal == nil || json.Unmarshal(v, &call) != nil {
+func (c *callView) updated(call *record.Call) {
+	if c.started || c.proposal == nil || call == nil {
 		return
 	}
-	for _, k := range []string{"simulation", "problems"} {
-		if nv, ok := call[k]; ok {
-			c.proposal[k] = nv
-		} else {
-			delete(c.proposal, k)
-		}
-	}
+	p := *c.proposal
+	p.Simulation, p.Problems = call.Simulation, call.Problems
+	c.proposal = &p
 }
 
 // waitLine is a wait of the runner's on one line: its own words, else when and why; the
 // end of a wait has no time ("the wait ended: the time came").
-func waitLine(fields map[string]json.RawMessage) string {
-	if s := oneLine(jsonString(fields["text"])); s != "" {
+func waitLine(text string, v json.RawMessage) string {
+	if s := oneLine(text); s != "" {
 		return s
 	}
 	var wait struct {
 		Until  time.Time `json:"until"`
 		Reason string    `json:"reason"`
 	}
-	_ = json.Unmarshal(fields["wait"], &wait)
+	_ = json.Unmarshal(v, &wait) // a wait it cannot read is a wait that ended, for no reason given
 	if wait.Until.IsZero() {
 		return strings.TrimSuffix("the wait ended: "+oneLine(wait.Reason), ": ")
 	}
@@ -315,75 +338,28 @@ func (t *transcript) stepObservation(st *stepView) []string {
 	return lines
 }
 
-// observation returns the lines that show what an observation changed, and remembers
-// its summary.
-func (t *transcript) observation(v json.RawMessage) []string {
-	var o struct {
-		Summary      *string           `json:"summary"`
-		SummaryEdits []json.RawMessage `json:"summary_edits"`
-		Metrics      []struct {
-			Name  string  `json:"name"`
-			Value float64 `json:"value"`
-			Unit  string  `json:"unit"`
-		} `json:"metrics"`
-		Timers []struct {
-			Label string    `json:"label"`
-			End   time.Time `json:"end"`
-		} `json:"timers"`
-		Map      json.RawMessage   `json:"map"`
-		MapEdits []json.RawMessage `json:"map_edits"`
+// observation takes an observation's changes: the metrics' last values and the summary
+// (unknown from an observation written against one the transcript could not rebuild,
+// until the next whole one). stepObservation renders what a step's observations changed.
+func (t *transcript) observation(o *record.Observation) {
+	if o == nil {
+		return
 	}
-	if json.Unmarshal(v, &o) != nil {
-		return []string{" `" + string(compact(v)) + "`"}
+	var metrics []struct {
+		Name  string  `json:"name"`
+		Value float64 `json:"value"`
 	}
-	var head []string
-	for _, m := range o.Metrics {
-		// Only the numbers that moved.
-		if old, ok := t.metrics[m.Name]; ok && old == m.Value {
-			continue
-		}
-		t.metrics[m.Name] = m.Value
-		head = append(head, fmt.Sprintf("%s %s", m.Name, trimFloat(m.Value)))
-	}
-	for _, tm := range o.Timers {
-		head = append(head, fmt.Sprintf("%s until %s", oneLine(tm.Label), tm.End.Format("15:04:05")))
-	}
-	// The map's changes are the ships' moves, which the summary and the results say.
-	var lines []string
-	if len(head) > 0 {
-		lines = append(lines, " "+strings.Join(head, " · "))
-	}
-	var added []string
-	switch {
-	case o.Summary != nil:
-		if t.known {
-			added = newLines(t.summary, *o.Summary)
-			added = notCounters(t.summary, added)
-		} else {
-			added = strings.Split(strings.TrimRight(*o.Summary, "\n"), "\n")
-		}
-		t.summary, t.known = *o.Summary, true
-	case len(o.SummaryEdits) > 0:
-		for _, e := range o.SummaryEdits {
-			var parts []json.RawMessage
-			if json.Unmarshal(e, &parts) != nil || len(parts) < 2 {
-				continue
-			}
-			for _, p := range parts[2:] {
-				added = append(added, jsonString(p))
-			}
-		}
-		if s, ok := applyEdits(t.summary, o.SummaryEdits); ok && t.known {
-			added = notCounters(t.summary, added)
-			t.summary = s
-		} else {
-			t.known = false
+	if len(o.Metrics) > 0 && json.Unmarshal(o.Metrics, &metrics) == nil {
+		for _, m := range metrics {
+			t.metrics[m.Name] = m.Value
 		}
 	}
-	if l := t.quoteAdded(added); l != "" {
-		lines = append(lines, l)
+	s, err := o.SummaryAfter(t.summary, t.known)
+	if err != nil {
+		t.known = false
+		return
 	}
-	return lines
+	t.summary, t.known = s, true
 }
 
 // quoteAdded renders new summary lines as a quote inside the list item, leaving out the
@@ -454,62 +430,42 @@ func newLines(a, b string) []string {
 	return out
 }
 
-// applyEdits applies the journal's line edits ([at, del, lines...], At in the original
-// text) to s; ok is false when they do not fit.
-func applyEdits(s string, edits []json.RawMessage) (string, bool) {
-	x := strings.Split(s, "\n")
-	var out []string
-	pos := 0
-	for _, e := range edits {
-		var parts []json.RawMessage
-		var at, del int
-		if json.Unmarshal(e, &parts) != nil || len(parts) < 2 ||
-			json.Unmarshal(parts[0], &at) != nil || json.Unmarshal(parts[1], &del) != nil ||
-			at < pos || del < 0 || at > len(x) || del > len(x)-at {
-			return "", false
-		}
-		out = append(out, x[pos:at]...)
-		for _, p := range parts[2:] {
-			out = append(out, jsonString(p))
-		}
-		pos = at + del
-	}
-	out = append(out, x[pos:]...)
-	return strings.Join(out, "\n"), true
-}
-
 // writeCall writes a call on one line (its arguments and result in blocks when long or
 // multi-line): tool, arguments, problems, dry run, decision, result.
 func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[string]string) {
-	tool := jsonString(c.proposal["tool"])
-	if tool == "" {
-		tool = jsonString(c.proposal["name"])
+	prop := c.proposal
+	if prop == nil {
+		prop = &record.Call{} // its proposal is before the journal's start, or unreadable
 	}
+	tool := prop.Tool
 	if tool == "" {
 		tool = "call"
 	}
 	// What the policy decided (read and note tools, --approve all) and note tools that
 	// did what they were asked are bookkeeping: counted, not spelled out per call.
-	decision, by := jsonString(c.decision["decision"]), jsonString(c.decision["by"])
+	var decision, by string
+	if d := c.decision; d != nil {
+		decision, by = d.Decision, d.By
+	}
 	routine := c.decision != nil && by == "policy" && (decision == "auto" || decision == "approve") &&
-		len(c.decision["reason"]) == 0 && len(c.decision["args"]) == 0
+		c.decision.Reason == "" && len(c.decision.Args) == 0
 	if routine {
 		book.policy++
 	}
 	var problems []struct{ Path, Expected, Got, Hint string }
-	_ = json.Unmarshal(c.proposal["problems"], &problems)
+	_ = json.Unmarshal(prop.Problems, &problems) // the game's own JSON; none when unreadable
 	_, failed := c.result["error"]
-	if routine && !failed && !c.unknown && len(problems) == 0 && c.result != nil && jsonString(c.proposal["kind"]) == "note" {
+	if routine && !failed && !c.unknown && len(problems) == 0 && c.result != nil && prop.Kind == "note" {
 		book.noteCalls++
-		writeNoteCall(w, tool, c.proposal["args"], sections)
+		writeNoteCall(w, tool, prop.Args, sections)
 		return
 	}
 	fmt.Fprintf(w, "- **%s**", tool)
 	if c.earlier || c.unknown {
 		fmt.Fprintf(w, " (call `%s`)", c.id)
 	}
-	if args := c.proposal["args"]; len(args) > 0 {
-		writeArgs(w, args)
+	if len(prop.Args) > 0 {
+		writeArgs(w, prop.Args)
 	}
 	for _, p := range problems {
 		fmt.Fprintf(w, "; invalid `%s`: expected %s, got %s", p.Path, oneLine(p.Expected), oneLine(p.Got))
@@ -522,7 +478,7 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 		Fails   bool   `json:"fails"`
 		Warn    string `json:"warn"`
 	}
-	if json.Unmarshal(c.proposal["simulation"], &sim) == nil && sim.Summary != "" {
+	if json.Unmarshal(prop.Simulation, &sim) == nil && sim.Summary != "" {
 		when := ""
 		if strings.Contains(sim.Warn, "earlier call") {
 			// Made before the calls ahead of it ran, which may have changed it (an orbit
@@ -534,19 +490,25 @@ func writeCall(w *bufio.Writer, c *callView, book *bookkeeping, sections map[str
 			w.WriteString(" (would fail)")
 		}
 	}
+	if c.person {
+		w.WriteString(" — **played by the person**")
+		if c.via != "" {
+			fmt.Fprintf(w, " (via %s)", c.via)
+		}
+	}
 	if d := c.decision; d != nil && !routine {
 		fmt.Fprintf(w, " — **%s**", decision)
 		if by != "" {
 			fmt.Fprintf(w, " by %s", by)
 		}
-		if via := jsonString(d["via"]); via != "" {
-			fmt.Fprintf(w, " (via %s)", via) // where the person decided: screen, attach, ssh:KEY
+		if d.Via != "" {
+			fmt.Fprintf(w, " (via %s)", d.Via) // where the person decided: screen, attach, ssh:KEY
 		}
-		if reason := jsonString(d["reason"]); reason != "" {
-			fmt.Fprintf(w, ": %s", oneLine(reason))
+		if d.Reason != "" {
+			fmt.Fprintf(w, ": %s", oneLine(d.Reason))
 		}
-		if args := d["args"]; len(args) > 0 {
-			inline(w, "; ran with ", args)
+		if len(d.Args) > 0 {
+			inline(w, "; ran with ", d.Args)
 		}
 	}
 	switch r := c.result; {
@@ -754,14 +716,11 @@ func writeBookkeeping(w *bufio.Writer, b bookkeeping) {
 	}
 }
 
+// usageLine says what a model call cost: the prompt's size and the tokens, and the
+// price when known ("" for a brain without a model).
 func usageLine(v json.RawMessage) string {
-	var u struct {
-		Prompt     int64   `json:"prompt_tokens"`
-		Completion int64   `json:"completion_tokens"`
-		Cost       float64 `json:"cost"`
-		Chars      int64   `json:"prompt_chars"`
-	}
-	if json.Unmarshal(v, &u) != nil {
+	u, err := usageOf(v)
+	if err != nil {
 		return string(compact(v))
 	}
 	if u.Prompt+u.Completion == 0 && u.Cost == 0 {
@@ -777,16 +736,9 @@ func usageLine(v json.RawMessage) string {
 // notesLine says what a notes change changed: the version and the sections (a
 // notes_changed record of format 1 carries the whole notes: its version is enough, the
 // notes history has the text). Plan changes are the note calls' arguments.
-func notesLine(v json.RawMessage) string {
-	var n struct {
-		Version int      `json:"version"`
-		Changed []string `json:"changed"`
-		Plan    []any    `json:"plan"`
-		Text    *string  `json:"text"`
-		Removed int      `json:"plan_removed"`
-	}
-	if json.Unmarshal(v, &n) != nil {
-		return string(compact(v))
+func notesLine(n *record.Notes) string {
+	if n == nil {
+		return ""
 	}
 	s := fmt.Sprintf("v%d", n.Version)
 	if len(n.Changed) > 0 {

@@ -19,8 +19,8 @@ func setup(t *testing.T) (*Model, *fakeAgent) {
 	f := newFake()
 	m := newTestModel(f)
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 80, Height: 24}}, events(opening(), proposal()))
-	if len(m.calls.pending) != 1 {
-		t.Fatalf("%d pending calls, want 1", len(m.calls.pending))
+	if len(m.cur().calls.pending) != 1 {
+		t.Fatalf("%d pending calls, want 1", len(m.cur().calls.pending))
 	}
 	return m, f
 }
@@ -39,7 +39,9 @@ func setupGrace(t *testing.T) (m *Model, f *fakeAgent, now *time.Time) {
 }
 
 // logText is the log as drawn width w and h lines high, without colours.
-func logText(m *Model, w, h int) string { return stripANSI(strings.Join(m.log.render(w, h), "\n")) }
+func logText(m *Model, w, h int) string {
+	return stripANSI(strings.Join(m.cur().log.render(w, h), "\n"))
+}
 
 func wantCommands(t *testing.T, f *fakeAgent, want ...agent.Command) {
 	t.Helper()
@@ -56,7 +58,7 @@ func TestApprove(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("a"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve})
-	if len(m.calls.pending) != 0 {
+	if len(m.cur().calls.pending) != 0 {
 		t.Errorf("call still pending after approval")
 	}
 	drive(t, m, keys("a"))
@@ -78,7 +80,7 @@ func TestVetoWithoutReasonAndCancel(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("v", "x", "esc"))
 	wantCommands(t, f)
-	if len(m.calls.pending) != 1 {
+	if len(m.cur().calls.pending) != 1 {
 		t.Fatal("cancelled veto dropped the call")
 	}
 	drive(t, m, keys("v", "enter"))
@@ -108,8 +110,8 @@ func TestEditReviewApprove(t *testing.T) {
 	burn := json.RawMessage(`{"shipSymbol":"COPLAY-1","flightMode":"BURN"}`)
 	revise := agent.Command{Cmd: agent.CmdRevise, CallID: "c3", Args: burn}
 	wantCommands(t, f, revise)
-	if m.openKind() != noDialog || len(m.calls.pending) != 1 {
-		t.Fatalf("after submitting: dialog %v, %d pending", m.openKind(), len(m.calls.pending))
+	if m.openKind() != noDialog || len(m.cur().calls.pending) != 1 {
+		t.Fatalf("after submitting: dialog %v, %d pending", m.openKind(), len(m.cur().calls.pending))
 	}
 	screen := stripANSI(m.render())
 	for _, want := range []string{`"flightMode": "BURN"`, "the runner is checking it", "waiting for the runner's new dry run"} {
@@ -130,7 +132,7 @@ func TestEditReviewApprove(t *testing.T) {
 	}
 	drive(t, m, keys("a"))
 	wantCommands(t, f, revise, agent.Command{Cmd: agent.CmdDecide, CallID: "c3", Decision: agent.Approve})
-	if len(m.calls.pending) != 0 {
+	if len(m.cur().calls.pending) != 0 {
 		t.Error("approved call still pending")
 	}
 }
@@ -140,8 +142,8 @@ func TestEditRefusedByRunner(t *testing.T) {
 	m, _ := flightModeEdit(t)
 	drive(t, m, keys("backspace", "backspace", "backspace", "backspace", "backspace", "backspace"), typeText("BURN"), keys("ctrl+s"))
 	drive(t, m, events([]agent.Event{{Type: agent.EventError, Text: "revise c3: no such call waiting"}}))
-	if got := compactJSON(m.calls.pending[0].call.Args); got != `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}` || m.calls.pending[0].revising {
-		t.Errorf("after a refused revision: args %s, revising %v", got, m.calls.pending[0].revising)
+	if got := compactJSON(m.cur().calls.pending[0].call.Args); got != `{"shipSymbol":"COPLAY-1","flightMode":"CRUISE"}` || m.cur().calls.pending[0].revising {
+		t.Errorf("after a refused revision: args %s, revising %v", got, m.cur().calls.pending[0].revising)
 	}
 }
 
@@ -172,8 +174,8 @@ func TestEditCancel(t *testing.T) {
 	m, f := flightModeEdit(t)
 	drive(t, m, typeText("xyz"), keys("esc"))
 	wantCommands(t, f)
-	if m.openKind() != noDialog || len(m.calls.pending) != 1 {
-		t.Errorf("after esc: dialog %v, %d pending", m.openKind(), len(m.calls.pending))
+	if m.openKind() != noDialog || len(m.cur().calls.pending) != 1 {
+		t.Errorf("after esc: dialog %v, %d pending", m.openKind(), len(m.cur().calls.pending))
 	}
 }
 
@@ -204,7 +206,7 @@ func TestAdviceNeverDecides(t *testing.T) {
 	m, f := setup(t)
 	drive(t, m, keys("/"), typeText("approve later, mine at B7 first"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdAdvise, Text: "approve later, mine at B7 first"})
-	if len(m.calls.pending) != 1 {
+	if len(m.cur().calls.pending) != 1 {
 		t.Fatal("typing advice decided the pending call")
 	}
 	// The advice is in the log and the notes pane, once, even after the agent echoes it.
@@ -213,11 +215,11 @@ func TestAdviceNeverDecides(t *testing.T) {
 	if n := strings.Count(screen, "mine at B7 first"); n != 1 {
 		t.Errorf("advice appears %d times in the log:\n%s", n, screen)
 	}
-	if len(m.notes.queued) != 1 {
-		t.Errorf("notes pane shows %d queued advice, want 1", len(m.notes.queued))
+	if len(m.cur().notes.queued) != 1 {
+		t.Errorf("notes pane shows %d queued advice, want 1", len(m.cur().notes.queued))
 	}
 	drive(t, m, events([]agent.Event{{Type: agent.EventNotes, Notes: sampleNotes()}}))
-	if len(m.notes.queued) != 0 {
+	if len(m.cur().notes.queued) != 0 {
 		t.Error("queued advice kept after the notes changed")
 	}
 	// esc leaves the input; keys decide again.
@@ -315,7 +317,7 @@ func TestAgentDecisionRemovesPending(t *testing.T) {
 // log's last lines do not say logged.
 func wantPendingLogged(t *testing.T, m *Model, n int, notPending, logged, notLogged string) {
 	t.Helper()
-	if len(m.calls.pending) != n {
+	if len(m.cur().calls.pending) != n {
 		t.Fatal(notPending)
 	}
 	if !strings.Contains(logText(m, 78, 5), logged) {
@@ -330,7 +332,7 @@ func TestHelpToggles(t *testing.T) {
 		t.Fatal("? did not open help")
 	}
 	drive(t, m, keys("a"))
-	if len(m.calls.pending) != 1 {
+	if len(m.cur().calls.pending) != 1 {
 		t.Fatal("a decided while help was open")
 	}
 	drive(t, m, keys("?"))

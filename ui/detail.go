@@ -159,6 +159,15 @@ func readablePretty(raw []byte) string {
 func (d *detailView) kind() dialogKind { return detailDialog }
 func (d *detailView) scrollBy(n int)   { d.scroll.by(n) }
 
+func (d *detailView) hint() (string, []key.Binding) {
+	km := d.km
+	keys := []key.Binding{one(km.Copy, "copy"), one(km.Down, "scroll")}
+	if d.log != nil {
+		keys = append(keys, one(km.PrevTab, "older"), one(km.NextTab, "newer"))
+	}
+	return "the whole view:", append(keys, one(km.Cancel, "close"))
+}
+
 // update handles a key: scroll, walk the log, copy, or close.
 func (d *detailView) update(msg tea.Msg) (tea.Cmd, action) {
 	k, ok := msg.(tea.KeyPressMsg)

@@ -51,9 +51,9 @@ func TestWholeViewOfALogEntry(t *testing.T) {
 	if got := stripANSI(m.render()); !strings.Contains(got, "observe_detail {") || !strings.Contains(got, "a call") {
 		t.Errorf("[ does not show the entry before (the call):\n%s", got)
 	}
-	offset := m.log.offset
+	offset := m.cur().log.offset
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 100, Y: 30})
-	if m.log.offset != offset {
+	if m.cur().log.offset != offset {
 		t.Error("the wheel scrolled the log under the whole view")
 	}
 	drive(t, m, keys("esc"))

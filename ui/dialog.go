@@ -21,8 +21,12 @@ type dialog interface {
 	// update handles a message (a key, a cursor blink, a resize, the background colour)
 	// and says what the Model must do, if anything.
 	update(msg tea.Msg) (tea.Cmd, action)
-	// view draws the dialog in at most w×h.
+	// view draws the dialog in at most w×h. Its last line inside the box is its keys:
+	// the Model puts there what became of a call decided elsewhere (openDialog).
 	view(w, h int) []string
+	// hint is what the line above the status bar says while the dialog is open: what
+	// the person is doing in it, and the keys that finish it.
+	hint() (lead string, keys []key.Binding)
 }
 
 // dialogKind names a dialog.
@@ -37,10 +41,12 @@ const (
 	rulesDialog
 	detailDialog // the whole view of a call or a log entry (detail.go)
 	legendDialog // the map's legend (legend.go)
+	moveDialog   // the person's own move (move.go)
 )
 
-// callDialog is a dialog about one pending call: it closes when the call is decided
-// elsewhere (a rule, another screen).
+// callDialog is a dialog about one pending call. When the call is decided or changed
+// elsewhere (another screen, the headless side, a rule), the dialog stays open and says
+// so, and takes no key but cancel until the person closes it (Model.settle).
 type callDialog interface {
 	dialog
 	callID() string
@@ -93,6 +99,63 @@ func (m *Model) openKind() dialogKind {
 		return noDialog
 	}
 	return m.dlg.kind()
+}
+
+// The Model's dlg and settled fields are the one place that knows which dialog is open
+// and whether what it is about was settled elsewhere: open is the only way they change,
+// the keys go to the dialog through dialogKey, and the hint line reads dialogHint. A
+// new dialog needs nothing here: its kind, update, view and hint, and callID if it is
+// about one pending call.
+
+// open shows d over the panes (nil closes the dialog shown).
+func (m *Model) open(d dialog) {
+	m.dlg, m.settled = d, ""
+}
+
+// settle marks the open dialog when it is about call id, which was decided or changed
+// elsewhere: what says what became of it ("approved on the other screen"). The dialog
+// stays open, says so, and sends nothing until it is closed.
+func (m *Model) settle(id, what string) {
+	if d, ok := m.dlg.(callDialog); ok && d.callID() == id && m.settled == "" {
+		m.settled = what
+	}
+}
+
+// dialogKey gives a key to the open dialog, unless its call was settled elsewhere: then
+// only cancel closes it, and every other key is taken and dropped, so nothing typed for
+// the old call reaches the next one.
+func (m *Model) dialogKey(msg tea.KeyPressMsg) (tea.Cmd, action) {
+	if m.settled == "" {
+		return m.dlg.update(msg)
+	}
+	if key.Matches(msg, m.keys.Cancel) {
+		return nil, actClose
+	}
+	m.hint = m.settled + ": nothing typed here is sent; " + firstKey(m.keys.Cancel) + " closes this"
+	return nil, nil
+}
+
+// dialogView draws the open dialog in at most w×h; a settled one says what became of
+// its call in place of its keys.
+func (m *Model) dialogView(w, h int) []string {
+	lines := m.dlg.view(w, h)
+	if m.settled == "" || len(lines) < 3 {
+		return lines
+	}
+	inner := widthOf(lines[0]) - 2
+	side := m.st.focus.Render("│")
+	note := m.st.warn.Render("! " + m.settled + " · " + firstKey(m.keys.Cancel) + " closes")
+	lines[len(lines)-2] = side + padLine(note, inner) + side
+	return lines
+}
+
+// dialogHint is the hint line while a dialog is open: the dialog's own, or what became
+// of its call.
+func (m *Model) dialogHint() (string, []key.Binding) {
+	if m.settled != "" {
+		return m.settled + "; nothing typed here is sent:", []key.Binding{one(m.keys.Cancel, "close")}
+	}
+	return m.dlg.hint()
 }
 
 // typed passes msg to a text input (a textinput or the textarea) and keeps what it

@@ -43,6 +43,10 @@ func newArgsEditor(st *styles, km *keymap.KeyMap, tools map[string]game.Tool, c 
 func (d *argsEditor) kind() dialogKind { return editDialog }
 func (d *argsEditor) callID() string   { return d.call.ID }
 
+func (d *argsEditor) hint() (string, []key.Binding) {
+	return "edit the arguments:", []key.Binding{one(d.km.Submit, "send for review"), one(d.km.Cancel, "leave it as it was")}
+}
+
 // resize fits the editor to the terminal: as tall as the arguments, within reason.
 func (d *argsEditor) resize(width, height int) {
 	d.editor.SetWidth(max(min(width, 90)-4, 10))

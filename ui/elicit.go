@@ -24,8 +24,13 @@ type askPane struct {
 	st      *styles
 	km      *keymap.KeyMap
 	items   []*askItem
+	watch   bool // the screen may only watch: the question is shown, not answered
 	editing bool // the selected field's value is being typed in input
 	input   textinput.Model
+	// gone says, while a field is typed, that its question was answered elsewhere: the
+	// input takes no key but cancel until it is closed, so nothing typed reaches the
+	// screen's keys.
+	gone string
 }
 
 // add puts a question in the pane.
@@ -43,7 +48,9 @@ func (p *askPane) answered(ev agent.Event) {
 	for i, a := range p.items {
 		if a.id() == id {
 			p.items = append(p.items[:i], p.items[i+1:]...)
-			p.editing = false
+			if i == 0 && p.editing { // the question being typed into (this screen's own answers wait for the input to close)
+				p.gone = "the question was answered elsewhere"
+			}
 			break
 		}
 	}
@@ -109,9 +116,16 @@ func (p *askPane) renderAsk(a *askItem, w, maxH int) []string {
 	if p.editing {
 		lines = append(lines, "  "+p.input.View())
 		keys = []key.Binding{withDesc(km.Send, "set"), withDesc(km.Cancel, "leave")}
+		if p.gone != "" {
+			lines = append(lines, st.warn.Render("  ! "+p.gone+": what you typed is not sent"))
+			keys = []key.Binding{withDesc(km.Cancel, "close")}
+		}
 	}
 	if len(lines) > maxH-1 {
 		lines = lines[:max(maxH-1, 0)]
+	}
+	if p.watch {
+		return append(lines, st.muted.Render(padLine("read-only: answering needs a steering key", w)))
 	}
 	return append(lines, helpLine(st, keys, w))
 }
@@ -238,8 +252,15 @@ func (p *askPane) answer(a *askItem, msg tea.KeyPressMsg) (agent.Command, error)
 	return c, nil
 }
 
-// inputKey handles typing a field's value: send sets it, cancel leaves it.
+// inputKey handles typing a field's value: send sets it, cancel leaves it. Once the
+// question is gone, only cancel does anything.
 func (p *askPane) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.gone != "" {
+		if key.Matches(msg, p.km.Cancel) {
+			p.editing, p.gone = false, ""
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, p.km.Cancel):
 		p.editing = false

@@ -37,6 +37,13 @@ var screens = map[string]func() []tea.Msg{
 		return append(msgs, typeText("fuel is low, refuel first")...)
 	},
 	"help": func() []tea.Msg { return append(events(opening()), keyMsg("?")) },
+	// The move line: a tool completed with tab, a flight mode the schema refuses.
+	"move_line": func() []tea.Msg {
+		msgs := append(events(opening()), keyMsg(":"))
+		msgs = append(msgs, typeText("set_f")...)
+		msgs = append(msgs, keyMsg("tab"))
+		return append(msgs, typeText("shipSymbol=COPLAY-1 flightMode=WARP")...)
+	},
 	// The world pane focused (1) and scrolled a page down (pgdown): the contracts the
 	// pane could not hold are reachable, and the title says where the window is.
 	"scrolled_world": func() []tea.Msg {

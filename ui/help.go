@@ -14,9 +14,14 @@ type helpView struct {
 	back   dialog // the dialog the help was opened over; nil for the panes
 	scroll paneScroll
 	league bool // a league's screen: its seat keys are a group of their own
+	watch  bool // a screen that may only watch: the keys that steer are left out
 }
 
 func (d *helpView) kind() dialogKind { return helpDialog }
+
+func (d *helpView) hint() (string, []key.Binding) {
+	return "help:", []key.Binding{one(d.km.Down, "scroll"), one(d.km.Cancel, "close")}
+}
 
 func (d *helpView) update(msg tea.Msg) (tea.Cmd, action) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -42,6 +47,9 @@ func (d *helpView) view(w, h int) []string {
 	if d.league {
 		groups = append(groups, d.km.LeagueHelp())
 	}
+	if d.watch { // only what a watcher can do: the panes, and the seats
+		titles, groups = titles[3:], groups[3:]
+	}
 	var cols [][]string
 	for i, g := range groups {
 		kw, dw := 0, len(titles[i])
@@ -58,6 +66,9 @@ func (d *helpView) view(w, h int) []string {
 	}
 	lines, widest := packColumns(cols, w)
 	dw := min(w, max(widest, 52)+2)
+	if d.watch {
+		lines = append(wrapStyled(readOnlyHint+".", dw-2, d.st.warn, ""), append([]string{""}, lines...)...)
+	}
 	lines = append(lines, "")
 	lines = append(lines, wrapStyled("Copying: the mouse wheel scrolls, so a plain drag does not select; shift-drag selects "+
 		"(option-drag in macOS Terminal, fn-drag in iTerm2). "+firstKey(d.km.Details)+" shows the selected call or the log entry "+

@@ -35,7 +35,7 @@ func TestHintSaysWhatToDoNow(t *testing.T) {
 		feed []tea.Msg
 		want string
 	}{
-		{"playing", screens["first"](), "the agent plays: / advise · p pause · enter read the log whole · m map legend"},
+		{"playing", screens["first"](), "the agent plays: / advise · p pause · : your move · enter read the log whole · m map legend"},
 		{"a call waits", screens["pending"](), "decide the call above: a approve · v veto · e edit · enter see it whole"},
 		{"idle", events(opening(), []agent.Event{{Type: agent.EventState, State: agent.Idle, Text: "the model ended its turn"}}),
 			"the agent waits for you: p resume · / advise"},
@@ -53,7 +53,7 @@ func TestHintSaysWhatToDoNow(t *testing.T) {
 func TestWatchScreenHintIsReadOnly(t *testing.T) {
 	km := keymap.Default()
 	lead, keys := nextMoves(km, situation{state: agent.Deciding, calls: true, watch: true})
-	if !strings.Contains(lead, "read-only") {
+	if !strings.Contains(lead, "watching only") {
 		t.Fatalf("lead = %q", lead)
 	}
 	for _, k := range keys {

@@ -26,6 +26,10 @@ type legendView struct {
 func (l *legendView) kind() dialogKind { return legendDialog }
 func (l *legendView) scrollBy(n int)   { l.scroll.by(n) }
 
+func (l *legendView) hint() (string, []key.Binding) {
+	return "the map's legend:", []key.Binding{one(l.km.Down, "scroll"), one(l.km.Cancel, "close")}
+}
+
 // update handles a key: scroll, or close.
 func (l *legendView) update(msg tea.Msg) (tea.Cmd, action) {
 	k, ok := msg.(tea.KeyPressMsg)

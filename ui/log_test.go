@@ -76,25 +76,25 @@ func TestMouseWheelAndKeysScroll(t *testing.T) {
 	m.render()
 	// The wheel scrolls the pane under the mouse: the log is on the right.
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 120, Y: 30})
-	if m.log.offset != 3 {
-		t.Fatalf("wheel up: offset %d, want 3", m.log.offset)
+	if m.cur().log.offset != 3 {
+		t.Fatalf("wheel up: offset %d, want 3", m.cur().log.offset)
 	}
 	if !strings.Contains(stripANSI(m.render()), "Log · scrolled up 3, end to follow") {
 		t.Error("scrolled log does not say how to follow")
 	}
 	m.Update(keyMsg("3")) // focus the log: page keys scroll the focused pane
 	m.Update(keyMsg("pgup"))
-	if m.log.offset <= 3 {
-		t.Errorf("pgup: offset %d", m.log.offset)
+	if m.cur().log.offset <= 3 {
+		t.Errorf("pgup: offset %d", m.cur().log.offset)
 	}
 	m.Update(keyMsg("end"))
-	if m.log.offset != 0 {
-		t.Errorf("end: offset %d, want 0", m.log.offset)
+	if m.cur().log.offset != 0 {
+		t.Errorf("end: offset %d, want 0", m.cur().log.offset)
 	}
 	// With no call pending, up and down scroll the log too.
 	m.Update(keyMsg("k"))
-	if m.log.offset != 1 {
-		t.Errorf("k without pending calls: offset %d, want 1", m.log.offset)
+	if m.cur().log.offset != 1 {
+		t.Errorf("k without pending calls: offset %d, want 1", m.cur().log.offset)
 	}
 }
 
@@ -146,7 +146,7 @@ func TestStreamedMessageShowsOnceAroundANotice(t *testing.T) {
 	} {
 		m.Update(eventMsg(ev))
 	}
-	got := plain(m.log.render(100, 20))
+	got := plain(m.cur().log.render(100, 20))
 	if n := strings.Count(got, "That is the first loop"); n != 1 {
 		t.Errorf("the message shows %d times:\n%s", n, got)
 	}

@@ -100,6 +100,32 @@ func decisionKind(v agent.Verdict) kind {
 	return kindDecision
 }
 
+// settledText says what became of a call decided without this screen, for a dialog
+// still open on it: "approved on the other screen", "vetoed on ssh:alice", "approved by
+// a rule (allow dock_ship)".
+func settledText(d *agent.Decision) string {
+	verb := map[agent.Verdict]string{agent.Approve: "approved", agent.Veto: "vetoed", agent.Edit: "edited and approved",
+		agent.Auto: "run without asking"}[d.Decision]
+	if verb == "" {
+		verb = "decided"
+	}
+	switch {
+	case d.By == "rule" && d.Rule != "":
+		return verb + " by a rule (" + d.Rule + ")"
+	case d.By == "rule", d.By == "policy":
+		return verb + " by the approval rules"
+	case d.Via == "screen":
+		return verb + " on the other screen"
+	case d.Via == "attach":
+		return verb + " on an attached screen"
+	case d.Via == "stdin":
+		return verb + " on the headless side (stdin)"
+	case d.Via != "":
+		return verb + " on " + d.Via // ssh:KEY
+	}
+	return verb + " elsewhere"
+}
+
 func describeDecision(d *agent.Decision, tool string) string {
 	by := ""
 	if d.By != "" && d.By != "person" {

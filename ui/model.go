@@ -46,9 +46,13 @@ type Info struct {
 	// Notify is how the screen calls the person when it needs them and its terminal is
 	// not focused ("" is auto).
 	Notify NotifyMode
-	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): its
-	// hint says so; the agent refuses its decisions anyway.
+	// ReadOnly marks a screen that may watch but not steer (a watch key over SSH): it
+	// neither offers nor opens what would steer (deciding, advice, pause, rules,
+	// answers), and says so; the agent refuses its commands anyway.
 	ReadOnly bool
+	// Attached marks a second screen on a game another coplay plays (coplay attach, a
+	// screen over SSH): quitting it asks "Detach? The game plays on." and stops nothing.
+	Attached bool
 	// Seats are a league's seats, in the order the seat bar shows them (seats.go); the
 	// agent is then the league, which stamps each event with its seat. Empty: one agent.
 	Seats []SeatInfo
@@ -90,26 +94,22 @@ type Model struct {
 	st     styles
 	layout layout
 
-	world  worldView
-	notes  notesView
-	log    logView
-	calls  callBook    // the calls waiting for a decision and running (calls.go)
-	ask    askPane     // a server's questions and requests to use the model (elicit.go)
 	advice adviceInput // the advice line (advice.go)
-	run    runState    // step, state, wait, handing over (status.go)
-	spend  spend       // the bill (spend.go)
-	rules  *ruleBook   // the session's rules and their dialog (rules.go)
+	// seats are the views, one for each seat of a league or one for a lone run, and
+	// which one the panes show (seats.go, seatview.go).
+	seats seats
 
-	dlg         dialog    // the open dialog (dialog.go), nil for none
-	hint        string    // a one-off message in the status bar, cleared by the next key
-	lastArrival time.Time // when the last call or question appeared, for the grace period
-	history     history   // a resumed session's journal
-	notify      notifier  // calls the person when they are needed and look elsewhere (notify.go)
+	dlg       dialog // the open dialog (dialog.go), nil for none; changed only by open
+	settled   string // what became elsewhere of the call the open dialog is about ("" nothing)
+	hint      string // a one-off message in the status bar, cleared by the next key
+	replaying bool   // folding in a resumed session's journal, or a replay's
+	// moved is when the selected call was taken by another screen (takenElsewhere): the
+	// decision keys wait a grace period after it, as after a new call.
+	moved  time.Time
+	notify notifier // calls the person when they are needed and look elsewhere (notify.go)
 	// replayStep, on the replay screen, is the step shown: the Pending pane lists its
 	// calls with their decisions (replay.go).
 	replayStep *agent.ReplayStep
-	// seats, in a league, are the seats not in focus and which one is (seats.go).
-	seats seats
 }
 
 // New returns the screen for a, showing info. The agent's events are read only once
@@ -119,6 +119,7 @@ func New(a Agent, info Info) *Model {
 	if km == nil {
 		km = keymap.Default()
 	}
+	info = cleanInfo(info)
 	m := &Model{
 		Grace:  DefaultGrace,
 		Now:    time.Now,
@@ -126,7 +127,6 @@ func New(a Agent, info Info) *Model {
 		info:   info,
 		keys:   km,
 		tools:  map[string]game.Tool{},
-		calls:  newCallBook(),
 		st:     newStyles(true),
 		notify: newNotifier(info.Notify, info.Session),
 	}
@@ -136,15 +136,8 @@ func New(a Agent, info Info) *Model {
 	for _, t := range info.Tools {
 		m.tools[t.Name] = t
 	}
-	m.log.st = &m.st
-	m.world.legendHint = firstKey(km.Legend) + ": legend"
-	m.ask.st, m.ask.km = &m.st, km
 	m.advice = newAdviceInput(&m.st, km)
-	m.rules = newRuleBook(&m.st, km, info)
 	m.seats = newSeats(m, info.Seats)
-	if a != nil && m.seats.on() {
-		m.agent = seatAgent{Agent: a, s: &m.seats}
-	}
 	m.seats.placeholder(m)
 	m.applyStyles()
 	m.replayHistory(info.History)
@@ -152,19 +145,24 @@ func New(a Agent, info Info) *Model {
 		m.layout.tab = tabLog // a resumed session opens on what happened before
 	}
 	if info.Banner != "" {
-		m.log.add(kindInfo, info.Banner)
+		for _, v := range m.seats.list {
+			v.log.add(kindInfo, info.Banner)
+		}
 	}
 	return m
 }
+
+// cur is the view the panes show: the focused seat's, or the lone run's.
+func (m *Model) cur() *seatView { return m.seats.cur() }
 
 // applyStyles hands the current palette to the inputs that live as long as the Model
 // and drops cached renders.
 func (m *Model) applyStyles() {
 	m.advice.restyle()
-	m.seats.each(m, func() {
-		m.rules.restyle()
-		m.log.gen++
-	})
+	for _, v := range m.seats.list {
+		v.rules.restyle()
+		v.log.gen++
+	}
 }
 
 // Init starts reading the agent's events, the countdown clock and asks the terminal

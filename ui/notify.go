@@ -80,12 +80,10 @@ type notifier struct {
 	desktop func(title, body string) // nil: no desktop notifications
 	session string
 
-	focus     focus
-	stateText string // why the runner is in its state (a spend cap), from its last state event
-	loopText  string // why play paused for a loop, until it runs again
-	wait      string // the wait now ("" none): its key
-	text      string // what waits, in words
-	called    bool   // this wait was called
+	focus  focus
+	wait   string // the wait now ("" none): its key
+	text   string // what waits, in words
+	called bool   // this wait was called
 }
 
 // newNotifier makes the notifier of a screen in mode (auto when empty).
@@ -106,19 +104,6 @@ func newNotifier(mode NotifyMode, session string) notifier {
 		n.desktop = desktopNotify
 	}
 	return n
-}
-
-// observe takes what the runner said of its state and of a loop it caught.
-func (n *notifier) observe(ev agent.Event) {
-	switch ev.Type {
-	case agent.EventState:
-		n.stateText = ev.Text
-		if ev.State != agent.Paused {
-			n.loopText = ""
-		}
-	case agent.EventLoop:
-		n.loopText = ev.Text
-	}
 }
 
 // need takes what the person is needed for now (key "" when nothing): a new wait is
@@ -200,13 +185,13 @@ func desktopNotify(title, body string) {
 // words name the seat (seats.needed).
 func (m *Model) needed() (key, text string) {
 	if m.seats.on() {
-		return m.seats.needed(m)
+		return m.seats.needed()
 	}
-	return needOf(lookAt(m))
+	return needOf(m.cur())
 }
 
 // needOf is what the person is needed for by one agent (one seat of a league).
-func needOf(l seatLook) (key, text string) {
+func needOf(l *seatView) (key, text string) {
 	if len(l.ask.items) > 0 {
 		it := l.ask.items[0]
 		if it.el != nil {
@@ -229,12 +214,18 @@ func needOf(l seatLook) (key, text string) {
 		return fmt.Sprintf("decide:%d", step), "waiting for your decision: " + what
 	case agent.Idle:
 		return fmt.Sprintf("idle:%d", step), "the agent waits for your advice"
-	case agent.Paused, agent.Stopped:
-		if l.run.state == agent.Paused && *l.loopText != "" {
-			return fmt.Sprintf("loop:%d", step), "the agent is stuck: " + *l.loopText
+	case agent.PersonPlays:
+		// The person plays this seat: what the game sends it is theirs to answer, and
+		// calls them as a call waiting would.
+		if l.trigger != "" {
+			return fmt.Sprintf("trigger:%d", l.triggerSeq), "for you: " + l.trigger
 		}
-		if strings.Contains(*l.stateText, " cap of ") {
-			return fmt.Sprintf("cap:%d", step), *l.stateText
+	case agent.Paused, agent.Stopped:
+		if l.run.state == agent.Paused && l.loopText != "" {
+			return fmt.Sprintf("loop:%d", step), "the agent is stuck: " + l.loopText
+		}
+		if strings.Contains(l.stateText, " cap of ") {
+			return fmt.Sprintf("cap:%d", step), l.stateText
 		}
 	}
 	return "", ""
@@ -243,7 +234,7 @@ func needOf(l seatLook) (key, text string) {
 // title is the terminal window's title: how many calls wait, and the session.
 func (m *Model) title() string {
 	t := "coplay"
-	if n := len(m.seats.queue(m)); n > 0 && (m.run.state == agent.Deciding || m.seats.on()) {
+	if n := len(m.seats.queue()); n > 0 && (m.cur().run.state == agent.Deciding || m.seats.on()) {
 		t = fmt.Sprintf("(%d waiting) coplay", n)
 	}
 	if m.info.Session != "" {

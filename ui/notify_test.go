@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/game"
 )
 
 // called says whether cmd makes a notification.
@@ -64,26 +65,42 @@ func TestDetectOSC(t *testing.T) {
 // key changes with each new wait; nothing while running.
 func TestNeededNamesWhatWaits(t *testing.T) {
 	m := New(nil, Info{Session: "s"})
-	m.run.state, m.run.step = agent.Running, 4
+	m.cur().run.state, m.cur().run.step = agent.Running, 4
 	if k, _ := m.needed(); k != "" {
 		t.Fatalf("running: needed %q", k)
 	}
-	m.notify.observe(agent.Event{Type: agent.EventLoop, Text: "the model called look {} 6 times"})
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused})
-	m.run.state = agent.Paused
+	m.cur().observe(agent.Event{Type: agent.EventLoop, Text: "the model called look {} 6 times"})
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused})
+	m.cur().run.state = agent.Paused
 	k, text := m.needed()
 	if k != "loop:4" || !strings.Contains(text, "look {}") {
 		t.Fatalf("a loop's pause: %q %q", k, text)
 	}
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
-	m.run.state = agent.Idle
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	m.cur().run.state = agent.Idle
 	if k, _ := m.needed(); k != "idle:4" {
 		t.Fatalf("idle: %q", k)
 	}
-	m.run.state = agent.Paused
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Running})
-	m.notify.observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
+	m.cur().run.state = agent.Paused
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Running})
+	m.cur().observe(agent.Event{Type: agent.EventState, State: agent.Paused, Text: "the cost cap of $1.0000 was reached: $1.01 spent"})
 	if k, text := m.needed(); k != "cap:4" || !strings.Contains(text, "cost cap") {
 		t.Fatalf("a spend cap: %q %q", k, text)
+	}
+}
+
+// While the person plays a seat (their own, or the wheel held), what the game sends it
+// calls them as a call waiting does: once for each new thing.
+func TestNeededWhileThePersonPlays(t *testing.T) {
+	m := New(nil, Info{Session: "s"})
+	m.cur().run.state = agent.PersonPlays
+	if k, _ := m.needed(); k != "" {
+		t.Fatalf("nothing sent yet: needed %q", k)
+	}
+	m.cur().observe(agent.Event{Seq: 9, Type: agent.EventTrigger, Text: "trigger: message.received Heron — Heron: hello",
+		Trigger: &game.Trigger{Type: "message.received", Subject: "Heron", Text: "Heron: hello"}})
+	k, text := m.needed()
+	if k != "trigger:9" || !strings.Contains(text, "Heron: hello") {
+		t.Fatalf("a message: %q %q", k, text)
 	}
 }

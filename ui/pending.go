@@ -46,7 +46,8 @@ const (
 // in at most maxH lines. What must be seen to decide never goes: when room is short the
 // reason and the arguments are folded ("… 14 more lines · z unfolds") and the other
 // calls are counted, so the validation, the dry run and the keys always show.
-func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, unfold bool, w, maxH int) []string {
+// On a screen that may only watch (watch) the keys line offers no decision.
+func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, unfold, watch bool, w, maxH int) []string {
 	if len(calls) == 0 {
 		return nil
 	}
@@ -132,13 +133,21 @@ func renderPending(st *styles, km *keymap.KeyMap, calls []pendingCall, sel int, 
 		u := withDesc(km.Unfold, map[bool]string{true: "fold", false: "unfold"}[unfold])
 		keys = append(keys[:3], append([]key.Binding{u}, keys[3:]...)...)
 	}
+	keyLine := helpLine(st, keys, w)
+	if watch {
+		keys = []key.Binding{one(km.Details, "see it whole")}
+		if len(calls) > 1 {
+			keys = append(keys, withDesc(km.Down, "next call"))
+		}
+		keyLine = fitLine(st, "read-only, deciding needs a steering key:", keys, w)
+	}
 
 	lines := []string{header}
 	lines = append(lines, why...)
 	lines = append(lines, args...)
 	lines = append(lines, checks...)
 	lines = append(lines, others...)
-	return append(lines, helpLine(st, keys, w))
+	return append(lines, keyLine)
 }
 
 // dryRunLines draws a dry run: a predicted failure as a failure (✗), also when the

@@ -9,14 +9,23 @@ import (
 )
 
 // quitPrompt is the quit dialog, opened when quitting would leave calls running or
-// waiting: yes stops the agent (the session is kept), no goes back.
+// waiting: yes stops the agent (the session is kept), no goes back. On a second screen
+// (attach, SSH) it asks to detach, always: yes leaves the game playing on.
 type quitPrompt struct {
-	st   *styles
-	km   *keymap.KeyMap
-	busy func() int // the calls running or waiting, counted when drawn
+	st     *styles
+	km     *keymap.KeyMap
+	busy   func() int // the calls running or waiting, counted when drawn
+	detach bool       // a second screen: quitting detaches it
 }
 
 func (d *quitPrompt) kind() dialogKind { return quitDialog }
+
+func (d *quitPrompt) hint() (string, []key.Binding) {
+	if d.detach {
+		return "detach this screen? the game plays on:", []key.Binding{one(d.km.Yes, "detach"), one(d.km.No, "stay")}
+	}
+	return "quit? the session is kept:", []key.Binding{one(d.km.Yes, "quit"), one(d.km.No, "stay")}
+}
 
 func (d *quitPrompt) update(msg tea.Msg) (tea.Cmd, action) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -31,6 +40,16 @@ func (d *quitPrompt) update(msg tea.Msg) (tea.Cmd, action) {
 }
 
 func (d *quitPrompt) view(w, h int) []string {
+	if d.detach {
+		lines := []string{
+			"Detach? The game plays on.",
+			"This screen closes; the coplay that plays keeps playing,",
+			"and coplay attach opens a screen on it again.",
+			"",
+			helpLine(d.st, []key.Binding{withDesc(d.km.Yes, "detach"), withDesc(d.km.No, "stay")}, 56),
+		}
+		return box(d.st, "Detach?", lines, min(w, 62), len(lines)+2, frameFocus)
+	}
 	n := d.busy()
 	lines := []string{
 		fmt.Sprintf("%d call(s) running or waiting for a decision.", n),

@@ -76,6 +76,7 @@ type ReplayModel struct {
 // session and its game; its History is not used.
 func NewReplay(rp *agent.Replay, info Info) *ReplayModel {
 	info.History = nil
+	rp = clean(rp) // a journal's strings drive no terminal either (sanitize.go)
 	r := &ReplayModel{rp: rp, info: info, rk: keymap.DefaultReplay(), idx: len(rp.Steps) - 1, built: -1}
 	r.input = textinput.New()
 	r.input.CharLimit = 2000
@@ -121,7 +122,7 @@ func (r *ReplayModel) rebuild() {
 		r.m = New(nil, r.info)
 		if prev != nil {
 			r.m.st, r.m.layout.tab = prev.st, prev.layout.tab
-			r.m.log.hideNotebook = prev.log.hideNotebook
+			r.m.cur().log.hideNotebook = prev.cur().log.hideNotebook
 			r.m.applyStyles()
 		}
 		r.m.layout.width, r.m.layout.height = r.width, r.height
@@ -137,36 +138,31 @@ func (r *ReplayModel) rebuild() {
 	if j := m.seats.index(stepSeat(st)); j >= 0 {
 		m.seats.focusOn(m, j) // the panes show the step's seat
 	}
-	m.seats.each(m, func() { // nothing waits in a replay, in any seat
-		m.calls.pending, m.calls.sel, m.calls.executing = nil, 0, map[string]string{}
-		m.ask.items = nil
-	})
+	for _, v := range m.seats.list { // nothing waits in a replay, in any seat
+		v.calls.pending, v.calls.sel, v.calls.executing = nil, 0, map[string]string{}
+		v.ask.items = nil
+	}
 	at := st.Time
 	m.Now = func() time.Time { return at } // countdowns as they stood at the step
+	v := m.cur()
 	if st.Observation != nil {
-		m.world.observe(st.Observation)
+		v.world.observe(st.Observation)
 	}
-	m.run.step, m.run.wait = st.Step, nil
-	m.calls.pending, m.calls.sel, m.calls.executing = nil, 0, map[string]string{}
-	m.ask.items = nil
+	v.run.step, v.run.wait = st.Step, nil
 	m.replayStep = st
-	m.notes.notes = agent.NotesView{Text: st.Notes.Text, Version: st.Notes.Version, Plan: st.Notes.Plan}
+	v.notes.notes = agent.NotesView{Text: st.Notes.Text, Version: st.Notes.Version, Plan: st.Notes.Plan}
 }
 
 // feed folds journaled events into the panes, as a resumed screen folds its history.
 func (r *ReplayModel) feed(evs []agent.Event) {
 	m := r.m
-	m.history.replaying = true
-	defer func() { m.history.replaying = false }()
+	m.replaying = true
+	defer func() { m.replaying = false }()
 	for _, ev := range evs {
 		if ev.Type == agent.EventTextDelta {
 			continue
 		}
-		if m.seats.on() {
-			m.seats.event(m, ev) // into its seat's panes
-			continue
-		}
-		m.handleEvent(ev)
+		m.seats.event(m, ev) // into its seat's panes
 	}
 }
 
@@ -366,7 +362,7 @@ func (r *ReplayModel) render() string {
 	ph := max(h-2-len(bar), 0)
 	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, ph), w, ph)
+		main = overlay(main, m.dialogView(w, ph), w, ph)
 	}
 	if r.help {
 		main = overlay(main, r.renderHelp(w, ph), w, ph)

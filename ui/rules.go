@@ -32,16 +32,29 @@ type ruleBook struct {
 	err     string // what is wrong with the typed rule
 	width   int    // the terminal's width, for the input
 	seat    string // in a league, the seat whose rules these are: its title says so
+	watch   bool   // the screen may only watch: the rules are listed, not changed
 }
 
 func newRuleBook(st *styles, km *keymap.KeyMap, info Info) *ruleBook {
-	b := &ruleBook{st: st, km: km, fixed: info.Rules, tools: info.Tools,
+	b := &ruleBook{st: st, km: km, fixed: info.Rules, tools: info.Tools, watch: info.ReadOnly,
 		input: newInput("rule› ", "allow navigate_ship if fuel <= 100", st.dark)}
 	b.input.CharLimit = 1000
 	return b
 }
 
 func (b *ruleBook) kind() dialogKind { return rulesDialog }
+
+func (b *ruleBook) hint() (string, []key.Binding) {
+	km := b.km
+	if b.editing {
+		return "type a rule:", []key.Binding{one(km.Send, "save"), one(km.Cancel, "back to the list")}
+	}
+	if b.watch {
+		return "approval rules, read-only:", []key.Binding{one(km.Down, "down"), one(km.Up, "up"), one(km.Cancel, "close")}
+	}
+	return "approval rules:", []key.Binding{one(km.AddRule, "add"), one(km.EditRule, "edit"), one(km.Revoke, "remove"),
+		one(km.Cancel, "close"), one(km.Help, "all keys")}
+}
 
 // restyle hands the current palette to the rule input.
 func (b *ruleBook) restyle() { b.input.SetStyles(textinput.DefaultStyles(b.st.dark)) }
@@ -154,11 +167,13 @@ func (b *ruleBook) listKey(msg tea.KeyPressMsg) (tea.Cmd, action) {
 	case key.Matches(msg, km.Cancel, km.Rules) || (key.Matches(msg, km.Quit) && msg.Text != ""):
 		return nil, actClose
 	case key.Matches(msg, km.Help):
-		return nil, actOpen{&helpView{st: b.st, km: km, back: b}}
+		return nil, actOpen{&helpView{st: b.st, km: km, back: b, watch: b.watch}}
 	case key.Matches(msg, km.Up):
 		b.sel = max(b.sel-1, 0)
 	case key.Matches(msg, km.Down):
 		b.sel = min(b.sel+1, max(len(rows)-1, 0))
+	case b.watch && key.Matches(msg, km.AddRule, km.EditRule, km.Revoke):
+		return nil, actHint(readOnlyHint)
 	case key.Matches(msg, km.AddRule):
 		return b.openInput(""), nil
 	case key.Matches(msg, km.EditRule):
@@ -262,11 +277,17 @@ func (b *ruleBook) view(w, h int) []string {
 		}
 		lines = append(lines, padLine(hint(km.Send, "save")+sep+hint(km.Cancel, "cancel"), dw-2))
 	} else {
-		if len(rows) == 0 {
-			lines = append(lines, st.muted.Render("Press "+firstKey(km.AlwaysAllow)+" on a pending call to allow its tool."))
+		switch {
+		case b.watch:
+			lines = append(lines, padLine(st.muted.Render("read-only: rules need a steering key")+sep+
+				hint(km.Up, "up")+sep+hint(km.Down, "down")+sep+hint(km.Cancel, "close"), dw-2))
+		default:
+			if len(rows) == 0 {
+				lines = append(lines, st.muted.Render("Press "+firstKey(km.AlwaysAllow)+" on a pending call to allow its tool."))
+			}
+			lines = append(lines, padLine(hint(km.AddRule, "add")+sep+hint(km.EditRule, "edit")+sep+hint(km.Revoke, "remove")+sep+
+				hint(km.Up, "up")+sep+hint(km.Down, "down")+sep+hint(km.Cancel, "close"), dw-2))
 		}
-		lines = append(lines, padLine(hint(km.AddRule, "add")+sep+hint(km.EditRule, "edit")+sep+hint(km.Revoke, "remove")+sep+
-			hint(km.Up, "up")+sep+hint(km.Down, "down")+sep+hint(km.Cancel, "close"), dw-2))
 	}
 	title := "Approval rules"
 	if b.seat != "" {

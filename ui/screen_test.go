@@ -35,13 +35,13 @@ func TestWorldScrollsWithKeysAndWheel(t *testing.T) {
 		t.Errorf("the focused, scrolled world does not say so in its title:\n%s", screen)
 	}
 	drive(t, m, keys("pgup"))
-	if m.world.scroll.top != 0 {
-		t.Errorf("pgup: top %d, want 0", m.world.scroll.top)
+	if m.cur().world.scroll.top != 0 {
+		t.Errorf("pgup: top %d, want 0", m.cur().world.scroll.top)
 	}
 	// The wheel scrolls the pane under the mouse, whichever has the focus.
 	drive(t, m, keys("3"), []tea.Msg{tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 5}})
-	if m.world.scroll.top != 3 || m.log.offset != 0 {
-		t.Errorf("wheel over the world: world top %d, log offset %d", m.world.scroll.top, m.log.offset)
+	if m.cur().world.scroll.top != 3 || m.cur().log.offset != 0 {
+		t.Errorf("wheel over the world: world top %d, log offset %d", m.cur().world.scroll.top, m.cur().log.offset)
 	}
 }
 
@@ -98,8 +98,8 @@ func TestRulesDialogRemoves(t *testing.T) {
 	}
 	drive(t, m, keys("j", "x"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdUnrule, Rule: "allow navigate_ship"})
-	if len(m.rules.session) != 1 || m.rules.session[0] != "allow dock_ship" || len(m.calls.pending) != 1 {
-		t.Errorf("after removing: rules %v, %d pending", m.rules.session, len(m.calls.pending))
+	if len(m.cur().rules.session) != 1 || m.cur().rules.session[0] != "allow dock_ship" || len(m.cur().calls.pending) != 1 {
+		t.Errorf("after removing: rules %v, %d pending", m.cur().rules.session, len(m.cur().calls.pending))
 	}
 	drive(t, m, keys("esc"))
 	if m.openKind() != noDialog {
@@ -107,8 +107,8 @@ func TestRulesDialogRemoves(t *testing.T) {
 	}
 	// Allowing a tool from a pending call lists its rule at once.
 	drive(t, m, keys("A"))
-	if len(m.rules.session) != 2 || m.rules.session[1] != "allow navigate_ship" {
-		t.Errorf("after A: rules %v", m.rules.session)
+	if len(m.cur().rules.session) != 2 || m.cur().rules.session[1] != "allow navigate_ship" {
+		t.Errorf("after A: rules %v", m.cur().rules.session)
 	}
 }
 
@@ -133,30 +133,30 @@ func TestRulesDialogAddsAndEdits(t *testing.T) {
 	}
 	drive(t, m, keys("backspace"), typeText("(shipSymbol = COPLAY-1 )"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"})
-	if m.rules.editing || len(m.rules.session) != 1 {
-		t.Fatalf("after adding: editing %v, rules %v", m.rules.editing, m.rules.session)
+	if m.cur().rules.editing || len(m.cur().rules.session) != 1 {
+		t.Fatalf("after adding: editing %v, rules %v", m.cur().rules.editing, m.cur().rules.session)
 	}
 	// The config file's rule is listed but cannot be edited or removed here.
 	drive(t, m, keys("k", "x", "e"))
-	if m.rules.editing || !strings.Contains(m.hint, "comes from config.toml") {
+	if m.cur().rules.editing || !strings.Contains(m.hint, "comes from config.toml") {
 		t.Fatalf("a config rule was opened for editing (hint %q)", m.hint)
 	}
 	// Edit the session rule: the new one replaces it.
 	drive(t, m, keys("j", "e"))
-	if m.rules.input.Value() != "allow dock_ship(shipSymbol=COPLAY-1)" {
-		t.Fatalf("edit input = %q, want the rule prefilled", m.rules.input.Value())
+	if m.cur().rules.input.Value() != "allow dock_ship(shipSymbol=COPLAY-1)" {
+		t.Fatalf("edit input = %q, want the rule prefilled", m.cur().rules.input.Value())
 	}
 	drive(t, m, keys("end", "backspace", "backspace"), typeText("*)"), keys("enter"))
 	wantCommands(t, f, agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
 		agent.Command{Cmd: agent.CmdUnrule, Rule: "allow dock_ship(shipSymbol=COPLAY-1)"},
 		agent.Command{Cmd: agent.CmdRule, Rule: "allow dock_ship(shipSymbol=COPLAY-*)"})
-	if len(m.rules.session) != 1 || m.rules.session[0] != "allow dock_ship(shipSymbol=COPLAY-*)" {
-		t.Fatalf("after editing: rules %v", m.rules.session)
+	if len(m.cur().rules.session) != 1 || m.cur().rules.session[0] != "allow dock_ship(shipSymbol=COPLAY-*)" {
+		t.Fatalf("after editing: rules %v", m.cur().rules.session)
 	}
 	// q is typed into the input, not a quit.
 	drive(t, m, keys("a"), typeText("q"))
-	if m.openKind() != rulesDialog || m.rules.input.Value() != "q" {
-		t.Fatalf("q in the rule input: dialog %v, input %q", m.openKind(), m.rules.input.Value())
+	if m.openKind() != rulesDialog || m.cur().rules.input.Value() != "q" {
+		t.Fatalf("q in the rule input: dialog %v, input %q", m.openKind(), m.cur().rules.input.Value())
 	}
 }
 
@@ -169,7 +169,7 @@ func TestRuleDecisionsInTheLog(t *testing.T) {
 		{Type: agent.EventDecision, Decision: &agent.Decision{CallID: "c8", Decision: agent.Approve, By: "rule", Rule: "allow navigate_ship if fuel <= 100"}},
 	}))
 	var text []string
-	for _, e := range m.log.entries {
+	for _, e := range m.cur().log.entries {
 		text = append(text, e.text)
 	}
 	all := strings.Join(text, "\n")
@@ -178,7 +178,7 @@ func TestRuleDecisionsInTheLog(t *testing.T) {
 			t.Errorf("the log lacks %q:\n%s", want, all)
 		}
 	}
-	for _, p := range m.calls.pending {
+	for _, p := range m.cur().calls.pending {
 		if p.call.ID == "c7" || p.call.ID == "c8" {
 			t.Errorf("call %s decided by a rule is still pending", p.call.ID)
 		}
@@ -190,12 +190,12 @@ func TestDeferredCallPendsWhenNoRuleDecides(t *testing.T) {
 	c := call("c9", "navigate_ship", `{"shipSymbol":"COPLAY-1","waypointSymbol":"X1-B2"}`)
 	c.NeedsOK, c.Deferred = false, true
 	drive(t, m, events([]agent.Event{{Type: agent.EventProposed, Call: c}}))
-	n := len(m.calls.pending)
+	n := len(m.cur().calls.pending)
 	c2 := *c
 	c2.NeedsOK, c2.Deferred = true, false
 	drive(t, m, events([]agent.Event{{Type: agent.EventToolUpdated, Call: &c2}}))
-	if len(m.calls.pending) != n+1 || m.calls.pending[len(m.calls.pending)-1].call.ID != "c9" {
-		t.Fatalf("a deferred call put to the person is not pending: %d pending", len(m.calls.pending))
+	if len(m.cur().calls.pending) != n+1 || m.cur().calls.pending[len(m.cur().calls.pending)-1].call.ID != "c9" {
+		t.Fatalf("a deferred call put to the person is not pending: %d pending", len(m.cur().calls.pending))
 	}
 }
 
@@ -245,8 +245,8 @@ func TestResumedLog(t *testing.T) {
 	if n := strings.Count(log, "dock_ship"); n != 1 {
 		t.Errorf("dock_ship is in the log %d times:\n%s", n, log)
 	}
-	if len(m.calls.pending) != 1 || m.calls.pending[0].call.ID != "c41" || len(m.calls.executing) != 0 {
-		t.Errorf("pending %v, executing %v", m.calls.pending, m.calls.executing)
+	if len(m.cur().calls.pending) != 1 || m.cur().calls.pending[0].call.ID != "c41" || len(m.cur().calls.executing) != 0 {
+		t.Errorf("pending %v, executing %v", m.cur().calls.pending, m.cur().calls.executing)
 	}
 	if m.layout.tab != tabLog {
 		t.Error("a resumed screen does not open on the log")

@@ -22,6 +22,8 @@ var seatGlyph = map[agent.State]string{
 	agent.Idle:     "○",
 	agent.Paused:   "‖",
 	agent.Stopped:  "■",
+	// the person holds the wheel
+	agent.PersonPlays: "♟",
 }
 
 // seatWord is a state in words for the bar: "waits for you" rather than the status
@@ -33,6 +35,8 @@ var seatWord = map[agent.State]string{
 	agent.Idle:     "idle",
 	agent.Paused:   "paused",
 	agent.Stopped:  "stopped",
+	// who plays: the person, at the wheel or on a seat of their own
+	agent.PersonPlays: "you play",
 }
 
 // barLevels is how many ways the bar can be drawn, from the fullest to the tightest.
@@ -95,9 +99,8 @@ func (s *seats) barAt(m *Model, level int) string {
 // segment is seat i at a level of detail, and whether it waits for the person.
 func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	st := s.list[i]
-	l := s.look(m, i)
-	state := l.run.state
-	waiting := len(l.calls.pending) + len(l.ask.items)
+	state := st.run.state
+	waiting := st.waiting()
 	hot = waiting > 0 || state == agent.Deciding
 	glyph, word := seatGlyph[state], seatWord[state]
 	if glyph == "" {
@@ -124,7 +127,7 @@ func (s *seats) segment(m *Model, i, level int) (text string, hot bool) {
 	if waiting > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting", waiting))
 	}
-	if sp := l.spend; level < 1 && (sp.tokens > 0 || sp.cost > 0) {
+	if sp := st.spend; level < 1 && (sp.tokens > 0 || sp.cost > 0) {
 		cost := fmt.Sprintf("$%.4f", sp.cost)
 		if sp.unknown {
 			cost = "cost ?"

@@ -132,7 +132,9 @@ func TestLeagueFocusShowsTheSeatsPanes(t *testing.T) {
 func TestLeagueQueueListsEverySeat(t *testing.T) {
 	m, _ := newLeague(t, 160, 48)
 	s := screenOf(m)
-	for _, want := range []string{"Pending decisions, every seat, oldest first (2)", "Finch: set_flight_mode", "Heron: navigate_ship"} {
+	// The panes show Heron, the first seat, while Finch's call is the oldest: the title
+	// says so plainly.
+	for _, want := range []string{"Pending decisions, every seat (2) · the panes show Heron", "Finch: set_flight_mode", "Heron: navigate_ship"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the Pending pane lacks %q:\n%s", want, s)
 		}
@@ -142,10 +144,20 @@ func TestLeagueQueueListsEverySeat(t *testing.T) {
 	if !strings.Contains(s, "▸ Finch: set_flight_mode  (act, 1 of 2)") {
 		t.Errorf("Finch's call is not selected:\n%s", s)
 	}
-	q := m.seats.queue(m)
+	q := m.seats.queue()
 	if len(q) != 2 || q[0].call.ID != "Finch/c1" || q[1].call.ID != "Heron/c1" {
 		t.Errorf("queue %v, want Finch's call then Heron's", q)
 	}
+	// Choosing a call shows its seat's panes.
+	drive(t, m, keys("up"))
+	if s := screenOf(m); m.seats.focus != 1 || !strings.Contains(s, "Pending decisions, every seat, oldest first (2)") || !strings.Contains(s, "FINCH-2 drifts") {
+		t.Errorf("the panes did not follow Finch's call (focus %d):\n%s", m.seats.focus, s)
+	}
+	drive(t, m, keys("down"))
+	if m.seats.focus != 0 {
+		t.Errorf("the panes did not follow Heron's call (focus %d)", m.seats.focus)
+	}
+	drive(t, m, keys("up"))
 	// The whole view is of the selected call, named with its seat.
 	drive(t, m, keys("enter"))
 	if s := screenOf(m); !strings.Contains(s, "Call Finch: set_flight_mode, waiting for a decision") {
@@ -162,18 +174,19 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].Cmd != agent.CmdDecide || cmds[0].CallID != "Finch/c1" || cmds[0].Decision != agent.Approve {
 		t.Fatalf("commands %+v, want one approve of Finch/c1", cmds)
 	}
-	q := m.seats.queue(m)
+	q := m.seats.queue()
 	if len(q) != 1 || q[0].call.ID != "Heron/c1" {
 		t.Fatalf("queue %v, want Heron's call still waiting", q)
 	}
-	if m.seats.focus != 0 {
-		t.Errorf("deciding Finch's call moved the focus to seat %d", m.seats.focus)
+	if m.seats.focus != 1 {
+		t.Errorf("the panes show seat %d, want Finch's (1), whose call was chosen", m.seats.focus)
 	}
 	// The league's decision echo is Finch's: it lands in Finch's log, not Heron's.
 	drive(t, m, events(seatEvents("Finch", agent.Event{Type: agent.EventDecision,
 		Decision: &agent.Decision{CallID: "Finch/c1", Decision: agent.Approve, By: "person"}})))
-	if s := screenOf(m); strings.Contains(s, "approved set_flight_mode") {
-		t.Errorf("Finch's decision is in Heron's log:\n%s", s)
+	seatLog := func(i int) string { return stripANSI(strings.Join(m.seats.list[i].log.render(100, 40), "\n")) }
+	if strings.Contains(seatLog(0), "approved set_flight_mode") || !strings.Contains(seatLog(1), "approved set_flight_mode") {
+		t.Errorf("Finch's decision is not in Finch's log alone:\nHeron:\n%s\nFinch:\n%s", seatLog(0), seatLog(1))
 	}
 
 	m, f = newLeague(t, 160, 48)
@@ -183,7 +196,7 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	if len(cmds) != 1 || cmds[0].CallID != "Finch/c1" || cmds[0].Decision != agent.Veto || cmds[0].Reason != "stay put" {
 		t.Fatalf("commands %+v, want a veto of Finch/c1", cmds)
 	}
-	if q := m.seats.queue(m); len(q) != 1 || q[0].call.ID != "Heron/c1" {
+	if q := m.seats.queue(); len(q) != 1 || q[0].call.ID != "Heron/c1" {
 		t.Fatalf("queue %v after the veto, want Heron's call only", q)
 	}
 
@@ -194,8 +207,8 @@ func TestLeagueDecideAnotherSeatsCall(t *testing.T) {
 	for _, c := range f.commands() {
 		ids = append(ids, string(c.Cmd)+" "+c.CallID)
 	}
-	if !slices.Equal(ids, []string{"decide Finch/c1", "decide Heron/c1"}) || len(m.seats.queue(m)) != 0 {
-		t.Errorf("approve all sent %q, leaving %d waiting", ids, len(m.seats.queue(m)))
+	if !slices.Equal(ids, []string{"decide Finch/c1", "decide Heron/c1"}) || len(m.seats.queue()) != 0 {
+		t.Errorf("approve all sent %q, leaving %d waiting", ids, len(m.seats.queue()))
 	}
 }
 
@@ -207,8 +220,17 @@ func TestLeagueAdviceRouting(t *testing.T) {
 		drive(t, m, keys("/"), typeText(text), keys("enter"))
 	}
 	send("mine first")
+	if m.hint != "" {
+		t.Errorf("advice to the seat shown says %q: its log shows it", m.hint)
+	}
 	send("@all stay out of C3")
+	if !strings.Contains(m.hint, "advice sent to every seat (Heron, Finch, Lark): stay out of C3") {
+		t.Errorf("@all is confirmed as %q", m.hint)
+	}
 	send("@finch refuel")
+	if s := screenOf(m); !strings.Contains(s, "advice sent to Finch") {
+		t.Errorf("@finch is not confirmed on this screen:\n%s", s)
+	}
 	var got []string
 	for _, c := range f.commands() {
 		if c.Cmd != agent.CmdAdvise {
@@ -276,7 +298,7 @@ func TestLeagueNextWaiting(t *testing.T) {
 	if m.seats.focus != 1 {
 		t.Fatalf("focus %d, want Finch (1)", m.seats.focus)
 	}
-	if p, _ := m.seats.selected(m); p.call.ID != "Finch/c1" {
+	if p, _ := m.seats.selected(); p.call.ID != "Finch/c1" {
 		t.Errorf("selected %s, want Finch/c1", p.call.ID)
 	}
 	drive(t, m, keys("w"))

@@ -19,9 +19,9 @@ func TestSpendNamesThePriceSource(t *testing.T) {
 		{"none", false, "cost unknown (no price)"},
 		{"", true, "$0.0015"},
 	} {
-		m := &Model{info: Info{PriceFrom: tc.from}}
-		m.spend.add(&agent.Usage{PromptTokens: 10000, CompletionTokens: 10, Cost: 0.0015, CostKnown: tc.cost})
-		if got := m.spend.text(&m.info); !strings.HasSuffix(got, tc.want) {
+		var bill spend
+		bill.add(&agent.Usage{PromptTokens: 10000, CompletionTokens: 10, Cost: 0.0015, CostKnown: tc.cost})
+		if got := bill.text(&Info{PriceFrom: tc.from}); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("price from %q: %q, want it to end in %q", tc.from, got, tc.want)
 		}
 	}

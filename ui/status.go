@@ -15,7 +15,8 @@ import (
 type runState struct {
 	step        int
 	state       agent.State
-	keepPlaying bool // play is handed over (keep_playing)
+	keepPlaying bool   // play is handed over (keep_playing)
+	plays       string // who plays: agent.PlaysPerson while the person holds the wheel
 	catalog     *agent.CatalogView
 	wait        *game.Wait
 	closed      bool
@@ -45,7 +46,8 @@ func (r *runState) catalogNow(ev agent.Event, l *logView) {
 // short words, narrower separators) before the bill goes, last of all: an 80-column
 // terminal still shows what the run costs.
 func (m *Model) renderStatus(w int) string {
-	parts := m.run.statusParts(m.seats.statusInfo(m), &m.spend, m.now())
+	v := m.cur()
+	parts := v.run.statusParts(m.seats.statusInfo(m), &v.spend, m.now())
 	// The keys for what to do now are on the line above (hint.go); here only the help.
 	right := " " + firstKey(m.keys.Help) + " help "
 	left := statusLeft(&m.st, parts, 3, 0)
@@ -83,8 +85,14 @@ func (r *runState) statusParts(info *Info, bill *spend, now time.Time) []statusP
 		parts = append(parts, statusPart{text: b, hot: info.Game == ""})
 	}
 	parts = append(parts, statusPart{text: fmt.Sprintf("step %d", r.step)})
-	if r.state != "" {
+	switch {
+	case r.state == agent.PersonPlays:
+		parts = append(parts, statusPart{text: "you play", hot: true})
+	case r.state != "":
 		parts = append(parts, statusPart{text: strings.ReplaceAll(string(r.state), "_", " "), tight: tightState[r.state]})
+	}
+	if r.plays == agent.PlaysPerson && r.state != agent.PersonPlays {
+		parts = append(parts, statusPart{text: "the wheel is yours", tight: "wheel: you", hot: true})
 	}
 	if r.keepPlaying {
 		parts = append(parts, statusPart{text: "keep playing", hot: true})

@@ -11,11 +11,11 @@ import (
 // folded to a few lines, and the streamed message it follows still finishes in place.
 func TestThinkingDimmedFoldedAndTextFinishes(t *testing.T) {
 	m := newTestModel(newFake())
-	m.handleEvent(agent.Event{Type: agent.EventTextDelta, Text: "I will orbit"})
-	m.handleEvent(agent.Event{Type: agent.EventThinking, Text: "one\ntwo\nthree\nfour\nfive"})
-	m.handleEvent(agent.Event{Type: agent.EventText, Text: "I will orbit first."})
+	m.handleEvent(m.cur(), agent.Event{Type: agent.EventTextDelta, Text: "I will orbit"})
+	m.handleEvent(m.cur(), agent.Event{Type: agent.EventThinking, Text: "one\ntwo\nthree\nfour\nfive"})
+	m.handleEvent(m.cur(), agent.Event{Type: agent.EventText, Text: "I will orbit first."})
 	var think, text *entry
-	for _, e := range m.log.entries {
+	for _, e := range m.cur().log.entries {
 		switch e.kind {
 		case kindThinking:
 			think = e
@@ -26,13 +26,13 @@ func TestThinkingDimmedFoldedAndTextFinishes(t *testing.T) {
 	if think == nil || text == nil {
 		t.Fatalf("log has thinking %v and text %v", think, text)
 	}
-	if text.streaming || text.text != "I will orbit first." || m.log.entries[len(m.log.entries)-1] != text {
+	if text.streaming || text.text != "I will orbit first." || m.cur().log.entries[len(m.cur().log.entries)-1] != text {
 		t.Errorf("the streamed message did not finish in place: %+v", text)
 	}
 	if !strings.Contains(think.text, "three") || strings.Contains(think.text, "four") || !strings.Contains(think.text, "2 more lines of thinking") {
 		t.Errorf("thinking not folded to 3 lines: %q", think.text)
 	}
-	lines := m.log.wrapped(think, 60)
+	lines := m.cur().log.wrapped(think, 60)
 	want := m.st.muted.Render("x")
 	pre := want[:strings.Index(want, "x")]
 	if pre == "" || !strings.HasPrefix(lines[0], pre) {
@@ -47,10 +47,10 @@ func TestThinkingDimmedFoldedAndTextFinishes(t *testing.T) {
 // A call read from the model's text says so in the log.
 func TestProposedFromTextMarked(t *testing.T) {
 	m := newTestModel(newFake())
-	m.handleEvent(agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "c1", Tool: "dock_ship", Args: []byte(`{"shipSymbol":"COPLAY-1"}`), FromText: true}})
-	m.handleEvent(agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "c2", Tool: "dock_ship", Args: []byte(`{"shipSymbol":"COPLAY-2"}`)}})
+	m.handleEvent(m.cur(), agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "c1", Tool: "dock_ship", Args: []byte(`{"shipSymbol":"COPLAY-1"}`), FromText: true}})
+	m.handleEvent(m.cur(), agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "c2", Tool: "dock_ship", Args: []byte(`{"shipSymbol":"COPLAY-2"}`)}})
 	var marked []string
-	for _, e := range m.log.entries {
+	for _, e := range m.cur().log.entries {
 		if strings.Contains(e.text, "read from the model's text") {
 			marked = append(marked, e.text)
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,11 +22,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BlurMsg:
 		return m, m.notify.focused(false)
 	case closedMsg:
-		m.seats.each(m, func() {
-			m.run.closed = true
-			m.run.state = agent.Stopped
-			m.log.add(kindInfo, "the agent has finished; press q to quit")
-		})
+		for _, v := range m.seats.list {
+			v.run.closed = true
+			v.run.state = agent.Stopped
+			v.log.add(kindInfo, "the agent has finished; press q to quit")
+		}
 		return m, nil
 	case tickMsg:
 		return m, tick()
@@ -62,8 +63,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // toDialogs tells the rules dialog, which lives as long as the Model, and the open
 // dialog of a new size or palette.
 func (m *Model) toDialogs(msg tea.Msg) {
-	m.seats.each(m, func() { m.rules.update(msg) })
-	if m.dlg != nil && m.dlg != dialog(m.rules) {
+	for _, v := range m.seats.list {
+		v.rules.update(msg)
+	}
+	if _, rules := m.dlg.(*ruleBook); m.dlg != nil && !rules {
 		m.dlg.update(msg)
 	}
 }
@@ -96,9 +99,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	var a action
 	switch {
 	case m.dlg != nil:
-		cmd, a = m.dlg.update(msg)
-	case m.ask.editing:
-		cmd, a, _ = m.ask.update(msg)
+		cmd, a = m.dialogKey(msg)
+	case m.cur().ask.editing:
+		cmd, a, _ = m.cur().ask.update(msg)
 	case m.advice.focus:
 		cmd, a = m.advice.update(msg)
 	default:
@@ -112,29 +115,38 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) do(a action) tea.Cmd {
 	switch a := a.(type) {
 	case actOpen:
-		m.dlg = a.d
+		m.open(a.d)
 	case actHint:
 		m.hint = string(a)
 	case actQuit:
 		return m.stopAndQuit()
 	case actDecide:
-		m.dlg = nil
-		m.seats.with(m, m.seats.seatOf(a.CallID), func() { m.decide(agent.Command(a)) })
+		m.open(nil)
+		m.decide(m.seats.callView(a.CallID), agent.Command(a))
 	case actRevise:
-		m.dlg = nil
-		m.seats.with(m, m.seats.seatOf(a.id), func() { m.revise(a.id, a.args) })
+		m.open(nil)
+		m.revise(m.seats.callView(a.id), a.id, a.args)
 	case actRule:
-		m.saveRule(a)
+		m.saveRule(m.rulesView(), a)
 	case actUnrule:
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: string(a)}); err != nil {
-			m.log.add(kindError, "removing the rule "+string(a)+": "+err.Error())
+		v := m.rulesView()
+		if err := m.tell(v, agent.Command{Cmd: agent.CmdUnrule, Rule: string(a)}); err != nil {
+			v.log.add(kindError, "removing the rule "+string(a)+": "+err.Error())
 			break
 		}
 		// The runner's rules_changed puts "rule removed" in the log.
-		m.rules.remove(string(a))
-		m.rules.clampSel()
+		v.rules.remove(string(a))
+		v.rules.clampSel()
 	case actAdvise:
+		if strings.HasPrefix(string(a), "?") {
+			m.ask(string(a)) // a question: answered in words
+			break
+		}
 		m.seats.advise(m, string(a))
+	case actPlay:
+		m.play(a)
+	case actPreview:
+		return m.preview(a)
 	case actAnswer:
 		m.answer(a)
 	}
@@ -145,11 +157,19 @@ func (m *Model) do(a action) tea.Cmd {
 // a server's question, which pane is shown and where, the pending list, and the
 // decisions on its call.
 func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if m.info.ReadOnly && key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll, km.Advise, km.Pause, km.KeepPlaying,
+		km.Move, km.TakeWheel) {
+		m.hint = readOnlyHint // nothing that would steer opens, to be refused when sent
+		return nil
+	}
 	if cmd, ok := m.sessionKey(msg); ok {
 		return cmd
 	}
-	if cmd, a, ok := m.ask.update(msg); ok { // a server's question comes before the calls
-		return tea.Batch(cmd, m.do(a))
+	if !m.info.ReadOnly { // a server's question comes before the calls; a watcher cannot answer it
+		if cmd, a, ok := m.cur().ask.update(msg); ok {
+			return tea.Batch(cmd, m.do(a))
+		}
 	}
 	if cmd, ok := m.seats.key(m, msg); ok { // a league's seats and whole queue
 		return cmd
@@ -157,9 +177,8 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.paneKey(msg) || m.pendingKey(msg) {
 		return nil
 	}
-	km := m.keys
 	if key.Matches(msg, km.Approve, km.Veto, km.Edit, km.AlwaysAllow, km.ApproveAll) {
-		return m.decisionKey(msg)
+		return m.decisionKey(m.cur(), msg)
 	}
 	return nil
 }
@@ -172,28 +191,35 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, km.Quit):
 		return m.quit(), true
 	case key.Matches(msg, km.Help):
-		m.dlg = &helpView{st: &m.st, km: km, league: m.seats.on()}
+		m.open(&helpView{st: &m.st, km: km, league: m.seats.on(), watch: m.info.ReadOnly})
 		return nil, true
 	case key.Matches(msg, km.Advise):
 		return m.advice.open(), true
 	case key.Matches(msg, km.Pause):
 		// Pause a running agent, or resume one that is paused or idle (its turn is
 		// over): one key takes it out of either.
+		v := m.cur()
 		send, next := agent.Command{Cmd: agent.CmdPause}, agent.Paused
-		if resumable(m.run.state) {
+		if resumable(v.run.state) {
 			send.Cmd, next = agent.CmdResume, agent.Running
 		}
-		if err := m.agent.Send(send); err != nil {
-			m.log.add(kindError, string(send.Cmd)+": "+err.Error())
+		if err := m.tell(v, send); err != nil {
+			v.log.add(kindError, string(send.Cmd)+": "+err.Error())
 		} else {
-			m.run.state = next
+			v.run.state = next
 		}
+		return nil, true
+	case key.Matches(msg, km.Move):
+		return m.openMove(), true
+	case key.Matches(msg, km.TakeWheel):
+		m.takeWheel()
 		return nil, true
 	case key.Matches(msg, km.KeepPlaying):
 		// Hand play over or take it back; the runner's keep_playing event confirms it
 		// in the status bar and the log.
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdKeepPlaying, On: !m.run.keepPlaying}); err != nil {
-			m.log.add(kindError, "keep playing: "+err.Error())
+		v := m.cur()
+		if err := m.tell(v, agent.Command{Cmd: agent.CmdKeepPlaying, On: !v.run.keepPlaying}); err != nil {
+			v.log.add(kindError, "keep playing: "+err.Error())
 		}
 		return nil, true
 	}
@@ -203,7 +229,7 @@ func (m *Model) sessionKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // paneKey handles the keys that choose, scroll and filter the panes and open the rules;
 // it says whether msg was one of them.
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
-	km := m.keys
+	km, v := m.keys, m.cur()
 	tab := &m.layout.tab
 	switch {
 	case key.Matches(msg, km.NextTab):
@@ -221,21 +247,21 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, km.ScrollDown):
 		m.scrollPane(*tab, m.pageOf(*tab))
 	case key.Matches(msg, km.Follow):
-		m.log.offset = 0
+		v.log.offset = 0
 		*tab = tabLog
 	case key.Matches(msg, km.ToggleNotebook):
-		m.log.toggleNotebook()
-		if m.log.hideNotebook {
+		v.log.toggleNotebook()
+		if v.log.hideNotebook {
 			m.hint = "notebook bookkeeping hidden from the log; " + firstKey(km.ToggleNotebook) + " shows it"
 		}
 	case key.Matches(msg, km.Rules):
-		m.dlg = m.rules
+		m.open(v.rules)
 	case key.Matches(msg, km.Legend):
 		var mp *game.Map
-		if o := m.world.obs; o != nil {
+		if o := v.world.obs; o != nil {
 			mp = o.Map
 		}
-		m.dlg = &legendView{st: &m.st, km: km, mp: mp}
+		m.open(&legendView{st: &m.st, km: km, mp: mp})
 	case key.Matches(msg, km.Details):
 		m.openDetail()
 	default:
@@ -249,20 +275,20 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 // log.
 func (m *Model) openDetail() {
 	var d *detailView
-	p, waits := m.seats.selected(m)
+	p, waits := m.seats.selected()
 	switch {
 	case m.replayStep != nil:
 		d = stepDetail(m.replayStep)
-	case waits && len(m.ask.items) == 0:
+	case waits && len(m.cur().ask.items) == 0:
 		d = callDetail(p)
 	default:
-		if d = logDetail(&m.log); d == nil {
+		if d = logDetail(&m.cur().log); d == nil {
 			m.hint = "the log is empty"
 			return
 		}
 	}
 	d.st, d.km = &m.st, m.keys
-	m.dlg = d
+	m.open(d)
 }
 
 // resumable says whether the pause key resumes the agent in state s rather than pausing
@@ -272,7 +298,7 @@ func resumable(s agent.State) bool { return s == agent.Paused || s == agent.Idle
 // pendingKey handles unfolding and moving along the pending list (or scrolling the
 // pane when nothing waits); it says whether msg was one of them.
 func (m *Model) pendingKey(msg tea.KeyPressMsg) bool {
-	km, c := m.keys, &m.calls
+	km, c := m.keys, &m.cur().calls
 	switch {
 	case key.Matches(msg, km.Unfold):
 		if len(c.pending) == 0 {
@@ -298,19 +324,23 @@ func (m *Model) pendingKey(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// decisionKey acts on the selected pending call, unless a call appeared too recently
-// for the key to have been meant for it.
-func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
+// decisionKey acts on view v's selected pending call, unless a call appeared too
+// recently for the key to have been meant for it.
+func (m *Model) decisionKey(v *seatView, msg tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
-	if len(m.calls.pending) == 0 {
+	if len(v.calls.pending) == 0 {
 		m.hint = "no call is waiting for a decision"
 		return nil
 	}
-	if m.now().Sub(m.lastArrival) < m.Grace {
+	if m.now().Sub(v.lastArrival) < m.Grace {
 		m.hint = fmt.Sprintf("key %q ignored: a new call just appeared, look first", msg.String())
 		return nil
 	}
-	p := m.calls.pending[m.calls.sel]
+	if m.now().Sub(m.moved) < m.Grace {
+		m.hint = fmt.Sprintf("key %q ignored: the call you had selected was decided elsewhere, look first", msg.String())
+		return nil
+	}
+	p := v.calls.pending[v.calls.sel]
 	c := p.call
 	if p.revising && key.Matches(msg, km.Approve, km.AlwaysAllow, km.ApproveAll) {
 		m.hint = "the edited call is being checked; approve it once its new dry run shows"
@@ -319,28 +349,32 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, km.Approve):
-		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+		m.decide(v, agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.Veto):
-		m.dlg, cmd = newVetoPrompt(&m.st, km, c, m.layout.width)
+		var d *vetoPrompt
+		d, cmd = newVetoPrompt(&m.st, km, c, m.layout.width)
+		m.open(d)
 	case key.Matches(msg, km.Edit):
-		m.dlg, cmd = newArgsEditor(&m.st, km, m.tools, c, m.layout.width, m.layout.height)
+		var d *argsEditor
+		d, cmd = newArgsEditor(&m.st, km, m.tools, c, m.layout.width, m.layout.height)
+		m.open(d)
 	case key.Matches(msg, km.AlwaysAllow):
 		line := "allow " + c.Tool
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
-			m.log.add(kindError, "rule "+line+": "+err.Error())
+		if err := m.tell(v, agent.Command{Cmd: agent.CmdRule, Rule: line}); err != nil {
+			v.log.add(kindError, "rule "+line+": "+err.Error())
 			return nil
 		}
 		// The runner's rules_changed puts "rule added" in the log.
 		m.hint = "rule added: " + line + " (" + firstKey(km.Rules) + " lists, edits and removes rules)"
-		m.rules.add(line)
-		m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
+		v.rules.add(line)
+		m.decide(v, agent.Command{Cmd: agent.CmdDecide, CallID: c.ID, Decision: agent.Approve})
 	case key.Matches(msg, km.ApproveAll):
-		for _, p := range append([]pendingCall(nil), m.calls.pending...) {
+		for _, p := range append([]pendingCall(nil), v.calls.pending...) {
 			if p.revising {
 				m.hint = "the edited " + p.call.Tool + " is still being checked; approve it once its new dry run shows"
 				continue
 			}
-			if !m.decide(agent.Command{Cmd: agent.CmdDecide, CallID: p.call.ID, Decision: agent.Approve}) {
+			if !m.decide(v, agent.Command{Cmd: agent.CmdDecide, CallID: p.call.ID, Decision: agent.Approve}) {
 				break
 			}
 		}
@@ -348,43 +382,47 @@ func (m *Model) decisionKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// decide sends a decision and drops the call from the pending list; on failure the
-// call stays and the error is logged.
-func (m *Model) decide(cmd agent.Command) bool {
+// decide sends a decision on one of view v's calls and drops the call from its pending
+// list; on failure the call stays and the error is logged.
+func (m *Model) decide(v *seatView, cmd agent.Command) bool {
 	if err := m.agent.Send(cmd); err != nil {
-		m.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, m.calls.toolOf(cmd.CallID), err))
+		v.log.add(kindError, fmt.Sprintf("sending %s for %s: %v", cmd.Decision, v.calls.toolOf(cmd.CallID), err))
 		m.hint = fmt.Sprintf("%s not sent: %v", cmd.Decision, err) // seen whatever pane is shown
 		return false
 	}
-	m.dropPending(cmd.CallID)
+	v.calls.remove(cmd.CallID)
 	return true
 }
 
-// dropPending drops a decided call from the pending list, closing the veto or edit
-// dialog open on it.
-func (m *Model) dropPending(id string) {
-	dropped := false
-	m.seats.with(m, m.seats.seatOf(id), func() { dropped = m.calls.remove(id) })
-	if !dropped {
+// takenElsewhere drops from view v's pending list a call that was decided or started
+// without this screen: by another screen, the headless side or a rule. A dialog open on
+// it stays open and says what became of it (what: "approved on the other screen"), and
+// when it was the selected call, the decision keys wait a grace period, since the
+// selection now rests on a call the person did not choose.
+func (m *Model) takenElsewhere(v *seatView, id, what string) {
+	selected := m.seats.selectedID() == id
+	if !v.calls.remove(id) || m.replaying {
 		return
 	}
-	if d, ok := m.dlg.(callDialog); ok && d.callID() == id {
-		m.dlg = nil
+	m.settle(id, what)
+	if selected && m.settled == "" {
+		m.moved = m.now()
+		m.hint = v.calls.toolOf(id) + " was " + what
 	}
 }
 
-// waitFor adds a call that waits for the person to the pending list and starts the
+// waitFor adds a call that waits for the person to view v's pending list and starts its
 // grace period; calls replayed from the journal do not wait.
-func (m *Model) waitFor(c agent.Call) {
-	if now := m.now(); !m.history.replaying && m.calls.wait(c, now) {
-		m.lastArrival = now
+func (m *Model) waitFor(v *seatView, c agent.Call) {
+	if now := m.now(); !m.replaying && v.calls.wait(c, now) {
+		v.lastArrival = now
 	}
 }
 
 // revise sends edited arguments for review. Until the runner answers, the pending pane
 // shows the new arguments with "the runner is checking it" and approving waits.
-func (m *Model) revise(id string, args json.RawMessage) {
-	p := m.calls.find(id)
+func (m *Model) revise(v *seatView, id string, args json.RawMessage) {
+	p := v.calls.find(id)
 	switch {
 	case p == nil:
 		return
@@ -393,39 +431,49 @@ func (m *Model) revise(id string, args json.RawMessage) {
 		return
 	}
 	if err := m.agent.Send(agent.Command{Cmd: agent.CmdRevise, CallID: id, Args: args}); err != nil {
-		m.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
+		v.log.add(kindError, "sending the edited arguments of "+p.call.Tool+": "+err.Error())
 		m.hint = "the edit was not sent: " + err.Error() // seen whatever pane is shown
 		return
 	}
-	m.calls.revised(p, args)
-	m.log.add(kindInfo, "edited "+p.call.Tool+" → "+spacedJSON(args)+" (for review: "+firstKey(m.keys.Approve)+" approves)")
+	v.calls.revised(p, args)
+	v.log.add(kindInfo, "edited "+p.call.Tool+" → "+spacedJSON(args)+" (for review: "+firstKey(m.keys.Approve)+" approves)")
 }
 
-// saveRule sends a rule from the rules dialog; an edit removes the rule it replaces
-// first. A failure stays in the dialog.
-func (m *Model) saveRule(a actRule) {
+// rulesView is the view whose rules the rules dialog shows: the seat it names.
+func (m *Model) rulesView() *seatView {
+	if b, ok := m.dlg.(*ruleBook); ok {
+		return m.seats.viewOf(b.seat)
+	}
+	return m.cur()
+}
+
+// saveRule sends a rule from view v's rules dialog; an edit removes the rule it
+// replaces first. A failure stays in the dialog.
+func (m *Model) saveRule(v *seatView, a actRule) {
+	b := v.rules
 	if a.replaces != "" {
-		if err := m.agent.Send(agent.Command{Cmd: agent.CmdUnrule, Rule: a.replaces}); err != nil {
-			m.rules.err = "replacing " + a.replaces + ": " + err.Error()
+		if err := m.tell(v, agent.Command{Cmd: agent.CmdUnrule, Rule: a.replaces}); err != nil {
+			b.err = "replacing " + a.replaces + ": " + err.Error()
 			return
 		}
-		m.rules.remove(a.replaces)
+		b.remove(a.replaces)
 	}
-	if err := m.agent.Send(agent.Command{Cmd: agent.CmdRule, Rule: a.line}); err != nil {
-		m.rules.err = err.Error()
+	if err := m.tell(v, agent.Command{Cmd: agent.CmdRule, Rule: a.line}); err != nil {
+		b.err = err.Error()
 		return
 	}
-	m.rules.saved(a.line)
+	b.saved(a.line)
 }
 
 // answer sends the answer to a server's question, unless the question appeared too
 // recently for the key to have been meant for it.
 func (m *Model) answer(a actAnswer) {
-	if m.now().Sub(m.lastArrival) < m.Grace {
+	v := m.cur()
+	if m.now().Sub(v.lastArrival) < m.Grace {
 		m.hint = fmt.Sprintf("key %q ignored: a question just appeared, read it first", a.key.String())
 		return
 	}
-	c, err := m.ask.answer(a.item, a.key)
+	c, err := v.ask.answer(a.item, a.key)
 	if err == nil {
 		err = m.agent.Send(c)
 	}
@@ -434,24 +482,26 @@ func (m *Model) answer(a actAnswer) {
 	}
 }
 
-// logAdvice logs advice and shows it in the notes until the model folds it in.
-func (m *Model) logAdvice(text string) {
-	m.log.add(kindAdvice, "you: "+text)
-	m.notes.queued = append(m.notes.queued, text)
+// logAdvice logs advice in view v and shows it in its notes until the model folds it in.
+func (m *Model) logAdvice(v *seatView, text string) {
+	v.log.add(kindAdvice, "you: "+text)
+	v.notes.queued = append(v.notes.queued, text)
 }
 
-// quit asks first while a call runs or waits for a decision.
+// quit asks first while a call runs or waits for a decision; a second screen always
+// asks, to detach.
 func (m *Model) quit() tea.Cmd {
-	if m.seats.busy(m) > 0 {
-		m.dlg = &quitPrompt{st: &m.st, km: m.keys, busy: func() int { return m.seats.busy(m) }}
+	if m.info.Attached || m.seats.busy() > 0 {
+		m.open(&quitPrompt{st: &m.st, km: m.keys, busy: m.seats.busy, detach: m.info.Attached})
 		return nil
 	}
 	return m.stopAndQuit()
 }
 
-// stopAndQuit tells the agent to stop (the session is kept) and ends the program.
+// stopAndQuit tells the agent to stop (the session is kept) and ends the program. A
+// second screen only detaches: the game plays on.
 func (m *Model) stopAndQuit() tea.Cmd {
-	if m.agent != nil && !m.run.closed {
+	if m.agent != nil && !m.cur().run.closed && !m.info.Attached {
 		_ = m.agent.Send(agent.Command{Cmd: agent.CmdStop})
 	}
 	return tea.Quit
@@ -459,13 +509,14 @@ func (m *Model) stopAndQuit() tea.Cmd {
 
 // scrollPane scrolls pane p by n lines: down for positive n, up for negative.
 func (m *Model) scrollPane(p, n int) {
+	v := m.cur()
 	switch p {
 	case tabWorld:
-		m.world.scroll.by(n)
+		v.world.scroll.by(n)
 	case tabNotes:
-		m.notes.scroll.by(n)
+		v.notes.scroll.by(n)
 	default:
-		m.log.scroll(-n) // the log counts up from its end
+		v.log.scroll(-n) // the log counts up from its end
 	}
 }
 
@@ -473,9 +524,9 @@ func (m *Model) scrollPane(p, n int) {
 func (m *Model) pageOf(p int) int {
 	switch p {
 	case tabWorld:
-		return m.world.scroll.page()
+		return m.cur().world.scroll.page()
 	case tabNotes:
-		return m.notes.scroll.page()
+		return m.cur().notes.scroll.page()
 	}
 	return max(m.layout.rects[tabLog].h-3, 1)
 }

@@ -29,6 +29,10 @@ func newVetoPrompt(st *styles, km *keymap.KeyMap, c agent.Call, width int) (*vet
 func (d *vetoPrompt) kind() dialogKind { return vetoDialog }
 func (d *vetoPrompt) callID() string   { return d.call.ID }
 
+func (d *vetoPrompt) hint() (string, []key.Binding) {
+	return "why veto it (optional)?", []key.Binding{one(d.km.Send, "veto"), one(d.km.Cancel, "leave it waiting")}
+}
+
 func (d *vetoPrompt) resize(width int) {
 	d.input.SetWidth(max(min(width, 76)-len(d.input.Prompt)-4, 10))
 }

@@ -63,7 +63,7 @@ func (m *Model) render() string {
 	ph := max(h-2-len(bar), 0)
 	main := m.renderPanes(w, ph)
 	if m.dlg != nil {
-		main = overlay(main, m.dlg.view(w, ph), w, ph)
+		main = overlay(main, m.dialogView(w, ph), w, ph)
 	}
 	lines := append(append(main, bar...), m.renderAdviceLine(w), m.renderStatus(w))
 	return strings.Join(block(lines, w, h), "\n")
@@ -82,7 +82,7 @@ func (m *Model) renderPanes(w, h int) []string {
 // pendingRoom is the most lines the pending pane may take of h: more while the
 // selected call is unfolded.
 func (m *Model) pendingRoom(h int) int {
-	if m.calls.unfold {
+	if m.cur().calls.unfold {
 		return max(h-4, h/2)
 	}
 	return h / 2
@@ -119,7 +119,7 @@ func (m *Model) renderNarrow(w, h int) []string {
 	body := h - 1
 	if m.pendingShown() {
 		room := body * 3 / 5
-		if m.calls.unfold {
+		if m.cur().calls.unfold {
 			room = max(body-3, room) // the pane below keeps its title and a line
 		}
 		pl := m.pendingLines(w-2, room-2)
@@ -158,15 +158,17 @@ func paneTitle(name string, s *paneScroll) string {
 }
 
 func (m *Model) renderWorldBox(w, h int) []string {
-	body := m.world.render(&m.st, m.now(), m.run.wait, w-2, h-2)
-	shown := m.world.scroll.window(body, h-2)
-	return box(&m.st, paneTitle("World", &m.world.scroll), shown, w, h, m.frameOf(tabWorld))
+	v := m.cur()
+	body := v.world.render(&m.st, m.now(), v.run.wait, w-2, h-2)
+	shown := v.world.scroll.window(body, h-2)
+	return box(&m.st, paneTitle("World", &v.world.scroll), shown, w, h, m.frameOf(tabWorld))
 }
 
 func (m *Model) renderNotesBox(w, h int) []string {
-	body := m.notes.render(&m.st, w-2)
-	shown := m.notes.scroll.window(body, h-2)
-	return box(&m.st, paneTitle(m.notes.title(), &m.notes.scroll), shown, w, h, m.frameOf(tabNotes))
+	v := m.cur()
+	body := v.notes.render(&m.st, w-2)
+	shown := v.notes.scroll.window(body, h-2)
+	return box(&m.st, paneTitle(v.notes.title(), &v.notes.scroll), shown, w, h, m.frameOf(tabNotes))
 }
 
 func (m *Model) renderTabs(w int) string {
@@ -211,15 +213,24 @@ func (m *Model) renderAdviceLine(w int) string {
 	if m.advice.focus || m.hint != "" {
 		return m.advice.view(w, m.hint)
 	}
-	now := situation{state: m.run.state, calls: len(m.seats.queue(m)) > 0, asking: len(m.ask.items) > 0, stopped: m.run.closed,
-		watch: m.info.ReadOnly, seat: m.seats.inName(), othersWait: m.seats.othersWait(m)}
+	if m.dlg != nil { // the hint follows the open dialog
+		lead, keys := m.dialogHint()
+		return fitLine(&m.st, lead, keys, w)
+	}
+	v := m.cur()
+	if v.ask.editing && v.ask.gone != "" {
+		return fitLine(&m.st, v.ask.gone+"; nothing typed here is sent:", []key.Binding{one(m.keys.Cancel, "close")}, w)
+	}
+	now := situation{state: v.run.state, calls: len(m.seats.queue()) > 0, asking: len(v.ask.items) > 0, stopped: v.run.closed,
+		watch: m.info.ReadOnly, attached: m.info.Attached, seat: m.seats.cur().Name, othersWait: m.seats.othersWait(),
+		ownSeat: v.Model == PersonSeatModel}
 	return hintLine(&m.st, m.keys, now, w)
 }
 
 // pendingShown says whether the Pending pane has anything: a question or a call (or,
 // replaying, the step's calls).
 func (m *Model) pendingShown() bool {
-	return m.replayStep != nil || len(m.ask.items) > 0 || len(m.seats.queue(m)) > 0
+	return m.replayStep != nil || len(m.cur().ask.items) > 0 || len(m.seats.queue()) > 0
 }
 
 // pendingLines draws the Pending pane: the first question when one waits, else the
@@ -228,35 +239,40 @@ func (m *Model) pendingLines(w, maxH int) []string {
 	if m.replayStep != nil {
 		return replayPending(&m.st, m.keys, m.replayStep, w, maxH)
 	}
-	if len(m.ask.items) > 0 {
-		return m.ask.view(w, maxH)
+	if len(m.cur().ask.items) > 0 {
+		return m.cur().ask.view(w, maxH)
 	}
-	q := m.seats.queue(m) // a league's whole queue
-	return renderPending(&m.st, m.keys, q, m.seats.selIndex(m, q), m.calls.unfold, w, maxH)
+	q := m.seats.queue() // a league's whole queue
+	return renderPending(&m.st, m.keys, q, m.seats.selIndex(q), m.cur().calls.unfold, m.info.ReadOnly, w, maxH)
 }
 
 func (m *Model) pendingTitle() string {
 	if s := m.replayStep; s != nil {
 		return fmt.Sprintf("Pending at step %d: %d call(s), as decided", s.Step, len(s.Calls))
 	}
-	if t := m.ask.title(); t != "" {
+	if t := m.cur().ask.title(); t != "" {
 		return t
 	}
 	if m.seats.on() {
-		return fmt.Sprintf("Pending decisions, every seat, oldest first (%d)", len(m.seats.queue(m)))
+		n := len(m.seats.queue())
+		if other := m.seats.elsewhere(); other != "" {
+			return fmt.Sprintf("Pending decisions, every seat (%d) · the panes show %s", n, other)
+		}
+		return fmt.Sprintf("Pending decisions, every seat, oldest first (%d)", n)
 	}
-	return fmt.Sprintf("Pending decision (%d)", len(m.calls.pending))
+	return fmt.Sprintf("Pending decision (%d)", len(m.cur().calls.pending))
 }
 
 func (m *Model) renderLogBox(w, h int) []string {
+	l := &m.cur().log
 	title := "Log"
-	if m.log.hideNotebook {
+	if l.hideNotebook {
 		title += " (notebook hidden, " + firstKey(m.keys.ToggleNotebook) + " shows)"
 	}
-	if m.log.offset > 0 {
-		title += fmt.Sprintf(" · scrolled up %d, %s to follow", m.log.offset, firstKey(m.keys.Follow))
+	if l.offset > 0 {
+		title += fmt.Sprintf(" · scrolled up %d, %s to follow", l.offset, firstKey(m.keys.Follow))
 	}
-	return box(&m.st, title, m.log.render(w-2, h-2), w, h, m.frameOf(tabLog))
+	return box(&m.st, title, l.render(w-2, h-2), w, h, m.frameOf(tabLog))
 }
 
 // firstKey is the first key of a binding, for compact hints.

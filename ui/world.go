@@ -44,8 +44,10 @@ func (v *worldView) observe(o *game.Observation) {
 // takes the room left; otherwise the body is longer than h and the pane scrolls, so
 // nothing is cut off for good.
 func (v *worldView) render(st *styles, now time.Time, wait *game.Wait, w, h int) []string {
+	// One countdown for one thing: while the game's timers show as live bars, the wait
+	// is in the status bar ("wait 1m12s") and the log, not here a second time.
 	var lines []string
-	if wait != nil && !wait.Until.IsZero() {
+	if wait != nil && !wait.Until.IsZero() && !v.timersRunning(now) {
 		lines = append(lines, wrapStyled(fmt.Sprintf("waiting %s: %s", countdown(wait.Until.Sub(now)), wait.Reason), w, st.warn, "~ ")...)
 	}
 	if v.obs == nil {
@@ -69,13 +71,35 @@ func (v *worldView) render(st *styles, now time.Time, wait *game.Wait, w, h int)
 	return lines
 }
 
-// relTime matches what a game writes for a time to come: "in 1m12s (15:04:05Z)".
-var relTime = regexp.MustCompile(`\bin ((?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?s)?) \((\d\d:\d\d:\d\dZ?)\)`)
+// timersRunning says whether a timer of the observation still counts down.
+func (v *worldView) timersRunning(now time.Time) bool {
+	if v.obs == nil {
+		return false
+	}
+	for _, t := range v.obs.Timers {
+		if t.End.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// relTime matches what a game writes for a time to come: "in 1m12s (15:04:05Z)"; and
+// the clock may be a game's own, "in 4m (08:14)".
+var relTime = regexp.MustCompile(`\bin ((?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?s)?) \((\d\d:\d\d(?::\d\d)?Z?)\)`)
+
+// clockThenIn matches a game clock's time followed by how long until it, in the game's
+// minutes: "until 08:10 (in 10m)".
+var clockThenIn = regexp.MustCompile(`\b(\d\d:\d\d) \(in (?:now|\d+h\d\dm|\d+m)\)`)
 
 // liveCountdowns rewrites the summary's countdowns for now: the game wrote "arrives in
 // 12s (15:04:05Z)" when it observed, and twelve seconds later that must read "arrives
-// now (15:04:05Z)". The times come from the observation's timers; a countdown that
-// matches no timer is left as the game wrote it.
+// now (15:04:05Z)". The times come from the observation's timers; a countdown to a
+// time of day that matches no timer is left as the game wrote it. A countdown in a
+// game's own clock (minutes, "08:14") would stand still beside the bars that move, a
+// second countdown for the same thing in other units (the arena writes a shift's end as
+// "until 08:10 (in 10m)", and its bar counts the seconds): it is said as the time
+// alone, "at 08:14", "until 08:10".
 func liveCountdowns(o *game.Observation, now time.Time) string {
 	if len(o.Timers) == 0 || !strings.Contains(o.Summary, "in ") {
 		return o.Summary
@@ -85,13 +109,16 @@ func liveCountdowns(o *game.Observation, now time.Time) string {
 		ends[t.End.UTC().Format("15:04:05Z")] = t.End
 		ends[t.End.Format("15:04:05")] = t.End
 	}
-	return relTime.ReplaceAllStringFunc(o.Summary, func(s string) string {
+	summary := relTime.ReplaceAllStringFunc(o.Summary, func(s string) string {
 		sub := relTime.FindStringSubmatch(s)
 		if sub[1] == "" {
 			return s
 		}
 		end, ok := ends[sub[2]]
-		if !ok {
+		switch {
+		case !ok && len(sub[2]) == len("15:04"): // a game's own clock, in its own minutes
+			return "at " + sub[2]
+		case !ok:
 			return s
 		}
 		if !end.After(now) {
@@ -99,6 +126,7 @@ func liveCountdowns(o *game.Observation, now time.Time) string {
 		}
 		return "in " + countdown(end.Sub(now)) + " (" + sub[2] + ")"
 	})
+	return clockThenIn.ReplaceAllString(summary, "$1")
 }
 
 // timers draws one countdown bar per timer: "COPLAY-2 → X1-DF55-B7 ███░░░ 1m12s". A

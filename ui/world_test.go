@@ -44,6 +44,32 @@ func TestSummaryCountdownsAreLive(t *testing.T) {
 	}
 }
 
+// The arena writes a shift's end in its own clock and minutes, "until 08:10 (in 10m)",
+// and its bar counts the seconds: the pane shows one countdown per shift, the bar's.
+// The agent's wait is in the status bar, not a third time over the bars.
+func TestOneCountdownPerShift(t *testing.T) {
+	st := newStyles(true)
+	o := &game.Observation{
+		Summary: "- working: forge until 08:10 (in 10m)\n- B1: starts in 4m (08:14); join by 08:12 (in 1h05m)",
+		Timers: []game.Timer{{Label: "work: forge", Start: t0, End: t0.Add(time.Minute)},
+			{Label: "B1 starts", Start: t0, End: t0.Add(24 * time.Second)}},
+	}
+	if got, want := liveCountdowns(o, t0), "- working: forge until 08:10\n- B1: starts at 08:14; join by 08:12"; got != want {
+		t.Errorf("the summary reads %q, want %q", got, want)
+	}
+	v := worldView{}
+	v.observe(o)
+	wait := &game.Wait{Until: t0.Add(11 * time.Second), Reason: "working (forge) until 08:10"}
+	got := ansi.Strip(strings.Join(v.render(&st, t0, wait, 80, 30), "\n"))
+	if strings.Contains(got, "waiting 11s") || strings.Count(got, "1m00s") != 1 || strings.Contains(got, "10m") {
+		t.Errorf("more than one countdown for the shift:\n%s", got)
+	}
+	// Once no bar counts down, the wait is said here again.
+	if got := ansi.Strip(strings.Join(v.render(&st, t0.Add(2*time.Minute), &game.Wait{Until: t0.Add(3 * time.Minute), Reason: "resting"}, 80, 30), "\n")); !strings.Contains(got, "waiting 1m00s: resting") {
+		t.Errorf("the wait without a running timer is not shown:\n%s", got)
+	}
+}
+
 // A timer's label is never cut: when it leaves no room for a bar, it goes on a line of
 // its own.
 func TestTimerLabelsAreWhole(t *testing.T) {

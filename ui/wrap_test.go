@@ -155,7 +155,7 @@ func TestReadableJSONBreaksLines(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.Update(eventMsg(agent.Event{Type: agent.EventProposed, Call: &agent.Call{ID: "n1", Tool: "update_notes", Kind: game.Note,
 		Args: json.RawMessage(`{"section":"Situation","text":"- COPLAY-1 at A1\n- COPLAY-2 at A3"}`)}}))
-	got := plain(m.log.render(100, 10))
+	got := plain(m.cur().log.render(100, 10))
 	if strings.Contains(got, `\n`) || !strings.Contains(got, "\n  - COPLAY-2 at A3") {
 		t.Errorf("the log shows the note as:\n%s", got)
 	}

@@ -75,7 +75,7 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 		return brain.Reply{}, err
 	}
 	msgs := req.Messages
-	params, conv := b.request(msgs, tools)
+	params, conv := b.request(msgs, tools, req.ToolChoice)
 	at := brain.Endpoint{Provider: "anthropic", KeyEnv: KeyEnv, Model: b.cfg.Model, BaseURL: b.cfg.BaseURL, Key: b.cfg.APIKey}
 	shrinks := 0
 	for attempt := 1; ; attempt++ {
@@ -100,7 +100,7 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 			// can never be stuck on its own history. This costs no attempt.
 			if shorter, ok := brain.Shrink(msgs); ok {
 				msgs = shorter
-				params, conv = b.request(msgs, tools)
+				params, conv = b.request(msgs, tools, req.ToolChoice)
 				shrinks++
 				attempt--
 				continue
@@ -115,8 +115,10 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 	}
 }
 
-// request builds the Messages API request for msgs.
-func (b *Brain) request(msgs []brain.Message, tools []sdk.ToolUnionParam) (sdk.MessageNewParams, conversation) {
+// request builds the Messages API request for msgs. choice brain.ToolChoiceNone sets
+// tool_choice {"type":"none"}: the tools stay (the cached prefix is theirs), and the
+// model answers in words.
+func (b *Brain) request(msgs []brain.Message, tools []sdk.ToolUnionParam, choice string) (sdk.MessageNewParams, conversation) {
 	conv := toConversation(msgs, b.cfg.ThinkingBudget > 0)
 	p := sdk.MessageNewParams{
 		Model:     sdk.Model(b.cfg.Model),
@@ -124,6 +126,9 @@ func (b *Brain) request(msgs []brain.Message, tools []sdk.ToolUnionParam) (sdk.M
 		Messages:  conv.params(tools),
 		System:    conv.system,
 		Tools:     tools,
+	}
+	if choice == brain.ToolChoiceNone && len(tools) > 0 {
+		p.ToolChoice = sdk.ToolChoiceUnionParam{OfNone: &sdk.ToolChoiceNoneParam{}}
 	}
 	extra := map[string]any{}
 	if conv.thinking {

@@ -272,3 +272,8 @@ func TestTemperatureSentWithoutThinking(t *testing.T) {
 		t.Errorf("temperature = %v, want 0 sent", r.Temperature)
 	}
 }
+
+// A question from the person keeps the tools and sets tool_choice none.
+func TestToolChoiceNoneKeepsTheTools(t *testing.T) {
+	braintest.ToolChoiceNone(t, kind.Opener(), request(t), `{"type":"none"}`)
+}

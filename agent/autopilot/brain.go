@@ -84,6 +84,9 @@ func (b *Brain) Instant() bool { return true }
 // and a plain-words explanation. With nothing to do it returns no calls and says what it
 // waits for.
 func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
+	if req.ToolChoice == brain.ToolChoiceNone {
+		return b.answer(ctx, req) // the person asks: the rules answer, in words
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mem.step++
@@ -180,6 +183,9 @@ func (b *Brain) explain(dec decision, notes []action) string {
 	}
 	for _, w := range dec.waits {
 		lines = append(lines, "- Waiting: "+w.why+".")
+	}
+	if len(dec.dropped) > 0 && len(dec.calls) > 0 {
+		lines = append(lines, "Left aside: "+strings.Join(dec.dropped, "; ")+".")
 	}
 	if len(dec.calls) == 0 {
 		switch until := earliest(dec.waits); {

@@ -24,12 +24,14 @@ type decider struct {
 
 	negotiating bool            // a ship already negotiates this step
 	heading     map[string]bool // markets a probe already heads to this step
+	dropped     []string        // the person's vetoes that set aside a choice this step
 }
 
 // decision is the step's outcome: calls to propose and what each idle ship waits for.
 type decision struct {
-	calls []action
-	waits []action
+	calls   []action
+	waits   []action
+	dropped []string // the vetoes that set aside a choice: the step's text says so, not the calls' whys
 }
 
 // decide returns one action per ship (and the contract's own calls), taking for each the
@@ -52,25 +54,34 @@ func (d *decider) decide() decision {
 			out.calls = append(out.calls, a.calls()...)
 		}
 	}
+	out.dropped = d.dropped
 	return out
 }
 
 // pick returns the first allowed alternative: its tool is in the catalogue and it is not
 // blocked by a veto or a recent failure. A wait is always allowed.
 func (d *decider) pick(ship string, alts []action) (action, bool) {
-	var skipped []string
+	var skipped, failed []string
 	for _, a := range alts {
 		if a.isWait() {
 			return a, true
 		}
-		if why := d.blockedChain(ship, a); why != "" {
+		if why, veto := d.blockedChain(ship, a); why != "" {
 			if !slices.Contains(skipped, why) {
 				skipped = append(skipped, why)
 			}
+			if !veto && !slices.Contains(failed, why) {
+				failed = append(failed, why)
+			}
+			if veto && !slices.Contains(d.dropped, why) {
+				d.dropped = append(d.dropped, why)
+			}
 			continue
 		}
-		if len(skipped) > 0 {
-			a.why += " (instead of what " + strings.Join(skipped, "; ") + ")"
+		// A vetoed choice is dropped, not recalled: the why says what this call is for,
+		// and names only what the game refused before it.
+		if len(failed) > 0 {
+			a.why += " (instead of what " + strings.Join(failed, "; ") + ")"
 		}
 		return a, true
 	}
@@ -80,18 +91,19 @@ func (d *decider) pick(ship string, alts []action) (action, bool) {
 	return action{}, false
 }
 
-// blockedChain returns why a call of the chain may not be proposed, or "".
-func (d *decider) blockedChain(ship string, a action) string {
+// blockedChain returns why a call of the chain may not be proposed ("" when it may), and
+// whether that is a veto of the person's (rather than a failure or a missing tool).
+func (d *decider) blockedChain(ship string, a action) (why string, veto bool) {
 	for _, c := range a.calls() {
 		if d.tools != nil && !d.tools[c.tool] {
-			return c.tool + " is not in the catalogue"
+			return c.tool + " is not in the catalogue", false
 		}
 		_, key := c.key()
 		if why := d.mem.blocked(key, d.situation(ship)); why != "" {
-			return why
+			return why, d.mem.blocks[key].veto
 		}
 	}
-	return ""
+	return "", false
 }
 
 // situation summarises what a veto or failure depends on: for a ship, where it is and

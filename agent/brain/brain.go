@@ -68,7 +68,16 @@ type Request struct {
 	Observation game.Observation
 	// OnDelta, if set, receives text as it streams.
 	OnDelta func(text string)
+	// ToolChoice is "" (the model may call the tools) or ToolChoiceNone: the person
+	// asked a question, and the model answers in words. The tools are sent all the same,
+	// so that the request's prefix is the one the provider's prompt cache holds. A call
+	// in the answer anyway is dropped by the runner. A brain without a model (the
+	// autopilots) answers from its rules: what it will do next, and why.
+	ToolChoice string
 }
+
+// ToolChoiceNone is Request.ToolChoice when the model must answer without calls.
+const ToolChoiceNone = "none"
 
 // Role is who said a message.
 type Role string

@@ -49,6 +49,13 @@ type anthropicRequest struct {
 	Thinking     *anthropicThinking `json:"thinking"`
 	Temperature  *float64           `json:"temperature"`
 	CacheControl json.RawMessage    `json:"cache_control"`
+	ToolChoice   *anthropicChoice   `json:"tool_choice"`
+}
+
+// anthropicChoice is a request's tool_choice: auto, any, tool (with a name) or none.
+type anthropicChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
 }
 
 type anthropicThinking struct {

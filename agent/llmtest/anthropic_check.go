@@ -41,6 +41,18 @@ func checkAnthropicFields(req anthropicRequest, breakpoints int) error {
 	case breakpoints > anthropicMaxBreakpoints:
 		return fmt.Errorf("A maximum of %d blocks with cache_control may be provided. Found %d.", anthropicMaxBreakpoints, breakpoints)
 	}
+	if c := req.ToolChoice; c != nil {
+		switch {
+		case c.Type != "auto" && c.Type != "any" && c.Type != "tool" && c.Type != "none":
+			return fmt.Errorf("tool_choice: Input tag '%s' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'", c.Type)
+		case c.Type == "tool" && c.Name == "":
+			return fmt.Errorf("tool_choice.tool.name: Field required")
+		case len(req.Tools) == 0 && c.Type != "none":
+			return fmt.Errorf("tool_choice may only be specified while providing tools")
+		case req.Thinking != nil && req.Thinking.Type == "enabled" && (c.Type == "any" || c.Type == "tool"):
+			return fmt.Errorf("Thinking may not be enabled when tool_choice forces tool use.")
+		}
+	}
 	if req.Thinking == nil || req.Thinking.Type != "enabled" {
 		return nil
 	}

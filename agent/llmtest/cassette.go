@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/coplayhq/coplay/internal/infile"
 )
 
 // Cassette is a scripted model: each chat-completions request gets the next Step.
@@ -136,8 +137,9 @@ var faults = []Fault{FaultRateLimit, FaultServer, FaultCut, FaultTimeout, FaultN
 
 // Load reads and checks a cassette file. Errors name the file, the field and what
 // was wrong with it, e.g. "x.json: steps[2].fault: unknown fault "502" (want ...)".
+// A file over 64 MiB, or a FIFO, device or directory, is refused unread.
 func Load(path string) (*Cassette, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.Large)
 	if err != nil {
 		return nil, fmt.Errorf("llmtest: %w", err)
 	}

@@ -119,6 +119,11 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 		Messages: dialectMessages(b.cfg.Dialect, toWireMessages(req.Messages)),
 		Tools:    tools,
 	}
+	if req.ToolChoice == brain.ToolChoiceNone && len(tools) > 0 {
+		// The person asked a question: the tools stay (the cached prefix is theirs),
+		// and the model answers in words.
+		wreq.ToolChoice = "none"
+	}
 	if t := b.cfg.Temperature; t != nil {
 		wreq.Temperature = *t
 		if wreq.Temperature == 0 {

@@ -121,3 +121,8 @@ func checkCalls(t *testing.T, got, want []brain.ToolCall) {
 
 func fmtV(v any) string  { return fmt.Sprintf("%v %+v %s", v, v, v) }
 func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }
+
+// A question from the person keeps the tools and sets tool_choice none.
+func TestToolChoiceNoneKeepsTheTools(t *testing.T) {
+	braintest.ToolChoiceNone(t, kind.Opener(), request(t), `"none"`)
+}

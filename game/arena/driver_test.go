@@ -13,13 +13,13 @@ func TestDriverOpensAndResumes(t *testing.T) {
 	if err != nil || !d.Saves {
 		t.Fatalf("driver %s: %+v, %v", DriverName, d, err)
 	}
-	if _, err := openDriver(t, []string{"--speed", "-1"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), "--speed must be a positive factor") {
+	if _, err := openDriver(t, game.Values{"speed": -1.0}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), "--speed must be a positive factor") {
 		t.Fatalf("--speed -1: %v", err)
 	}
 	if o, err := openDriver(t, nil, game.Env{CheckOnly: true}); o != nil || err != nil {
 		t.Fatalf("check only: %v %v", o, err)
 	}
-	o, err := openDriver(t, []string{"--seed", "3", "--speed", "100"}, game.Env{})
+	o, err := openDriver(t, game.Values{"seed": int64(3), "speed": 100.0}, game.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

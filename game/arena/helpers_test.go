@@ -3,8 +3,6 @@ package arena
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"io"
 	"testing"
 	"time"
 
@@ -31,22 +29,11 @@ func newTest(t *testing.T, seed int64) (*Game, *FakeClock) {
 	return g, clk
 }
 
-// openDriver opens the arena through its driver, with the driver's flags parsed from
-// argv, as coplay does.
-func openDriver(t *testing.T, argv []string, env game.Env) (*game.Opened, error) {
+// openDriver opens the arena through its driver with the options given, as coplay does.
+func openDriver(t *testing.T, given game.Values, env game.Env) (*game.Opened, error) {
 	t.Helper()
-	d, err := game.LookupDriver(DriverName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	std := flag.NewFlagSet("t", flag.ContinueOnError)
-	std.SetOutput(io.Discard)
-	fs := game.NewFlagSet(std)
-	opener := d.Flags(fs)
-	if err := fs.Parse(argv); err != nil {
-		t.Fatal(err)
-	}
-	return opener(context.Background(), env)
+	env.Options = given
+	return game.Open(context.Background(), DriverName, env)
 }
 
 // advance moves the fake clock by n game minutes and the world with it.

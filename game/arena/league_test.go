@@ -118,7 +118,7 @@ func TestLeagueBattlesAreShared(t *testing.T) {
 }
 
 // A league saved and restored is the same, seat by seat, clock included; through the
-// driver and game.FlagSet.OpenLeague, the newest seat's save is the one restored.
+// driver and game.OpenLeague, the newest seat's save is the one restored.
 func TestLeagueSaveResume(t *testing.T) {
 	l, clk := newLeagueTest(t, "Heron", "Finch")
 	advance(l.Seats()[0], clk, 37)
@@ -140,12 +140,12 @@ func TestLeagueSaveResume(t *testing.T) {
 		t.Fatalf("the clock came back at %v, want %v", got, want)
 	}
 
-	fs := drivertest.Flags(t, "--seed", "2")
+	opts := game.Values{"seed": int64(2)}
 	ctx := context.Background()
-	if _, err := fs.OpenLeague(ctx, DriverName, game.Env{CheckOnly: true}, []string{"Mara"}); err == nil || !strings.Contains(err.Error(), "member's name") {
+	if _, err := game.OpenLeague(ctx, DriverName, game.Env{CheckOnly: true, Options: opts}, []string{"Mara"}); err == nil || !strings.Contains(err.Error(), "member's name") {
 		t.Fatalf("a seat named as a member: %v", err)
 	}
-	gl, err := fs.OpenLeague(ctx, DriverName, game.Env{Clock: clk}, []string{"Heron", "Finch"})
+	gl, err := game.OpenLeague(ctx, DriverName, game.Env{Clock: clk, Options: opts}, []string{"Heron", "Finch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestLeagueSaveResume(t *testing.T) {
 	newest, _ := gl.Seats[1].Save()
 	gl.Close()
 	states := map[string][]byte{"Heron": first, "Finch": newest}
-	back, err := fs.OpenLeague(ctx, DriverName, game.Env{Clock: clk, Resuming: true, SeatStates: states}, []string{"Finch", "Heron"})
+	back, err := game.OpenLeague(ctx, DriverName, game.Env{Clock: clk, Resuming: true, SeatStates: states, Options: opts}, []string{"Finch", "Heron"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,13 +201,13 @@ func TestLeagueSeatsWriteAtOnce(t *testing.T) {
 // a letter reaches a world saved before it once on resume, never twice, and letters
 // sent after a resume are numbered after the ones before it.
 func TestLeaguePartsResume(t *testing.T) {
-	fs := drivertest.Flags(t, "--seed", "4")
+	opts := game.Values{"seed": int64(4)}
 	ctx := context.Background()
 	clk := NewFakeClock(wallStart)
 	seats := []string{"Heron", "Finch", "Lark"}
 	open := func(states map[string][]byte) *game.League {
 		t.Helper()
-		gl, err := fs.OpenLeague(ctx, DriverName, game.Env{Clock: clk, Resuming: states != nil, SeatStates: states}, seats)
+		gl, err := game.OpenLeague(ctx, DriverName, game.Env{Clock: clk, Resuming: states != nil, SeatStates: states, Options: opts}, seats)
 		if err != nil {
 			t.Fatal(err)
 		}

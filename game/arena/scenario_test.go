@@ -191,13 +191,13 @@ func TestScenarioBattleStartsTakesLateFighters(t *testing.T) {
 // --scenario: an unknown name is refused with the closest, a resumed session cannot
 // take one, and New refuses an unknown one too.
 func TestScenarioFlag(t *testing.T) {
-	if _, err := openDriver(t, []string{"--scenario", "helo"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), `did you mean "hello"`) {
+	if _, err := openDriver(t, game.Values{"scenario": "helo"}, game.Env{CheckOnly: true}); err == nil || !strings.Contains(err.Error(), `did you mean "hello"`) {
 		t.Fatalf("--scenario helo: %v", err)
 	}
-	if _, err := openDriver(t, []string{"--scenario", "hello"}, game.Env{CheckOnly: true, Resuming: true}); err == nil || !strings.Contains(err.Error(), "resumed session") {
+	if _, err := openDriver(t, game.Values{"scenario": "hello"}, game.Env{CheckOnly: true, Resuming: true}); err == nil || !strings.Contains(err.Error(), "resumed session") {
 		t.Fatalf("--scenario on resume: %v", err)
 	}
-	if _, err := openDriver(t, []string{"--scenario", "no-food"}, game.Env{CheckOnly: true}); err != nil {
+	if _, err := openDriver(t, game.Values{"scenario": "no-food"}, game.Env{CheckOnly: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(Config{Scenario: "nope", Poll: -1}); err == nil || !strings.Contains(err.Error(), "battle-starts") {

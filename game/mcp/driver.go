@@ -20,7 +20,8 @@ func init() {
 		Name:    "mcp",
 		Summary: "any MCP server's tools as a game (--mcp 'COMMAND ARGS' for stdio, --mcp URL for streamable HTTP)",
 		Saves:   true,
-		Flags:   flags,
+		Options: options,
+		Open:    openDriver,
 	})
 }
 
@@ -47,45 +48,57 @@ type saved struct {
 	URLStripped bool `json:"url_stripped,omitempty"`
 }
 
-// flagValues are the driver's flags as parsed.
+// options are the driver's settings: what a session keeps of them (saved) lets --resume
+// reconnect without them.
+var options = []game.Option{
+	{Name: "mcp", Kind: game.OptionString, Usage: "the MCP server for --game mcp: a `command` to start (stdio), or an http(s) URL (streamable HTTP)"},
+	{Name: "mcp-header", Kind: game.OptionList, Usage: "an HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)"},
+	{Name: "mcp-observe", Kind: game.OptionList, Usage: "resource `URI` read at every step as the world (repeatable)"},
+	{Name: "mcp-observe-tool", Kind: game.OptionString, Usage: "a read-only `tool` called with {} at every step as the world"},
+	{Name: "mcp-client-id", Kind: game.OptionString, Usage: "the OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)"},
+	{Name: "mcp-client-secret-env", Kind: game.OptionString, Usage: "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)"},
+	{Name: "mcp-client-metadata", Kind: game.OptionString, Usage: "the https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one"},
+	{Name: "mcp-idp-issuer", Kind: game.OptionString, Usage: "issuer `URL` of your organisation's identity provider, to authorize an --mcp URL through it (enterprise-managed authorization) instead of the browser"},
+	{Name: "mcp-idp-client-id", Kind: game.OptionString, Usage: "the OAuth `client id` coplay has at the identity provider (with --mcp-idp-issuer)"},
+	{Name: "mcp-idp-token-env", Kind: game.OptionString, Usage: "environment `variable` holding the ID token the identity provider issued you (with --mcp-idp-issuer; never stored)"},
+	{Name: "mcp-transport", Kind: game.OptionString, Usage: "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one", Enum: []string{TransportHTTP, TransportSSE}},
+	{Name: "mcp-log-level", Kind: game.OptionString, Usage: "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)", Enum: logLevels},
+}
+
+// flagValues are the driver's options as given.
 type flagValues struct {
-	server, observeTool, transport, logLevel  *string
-	headers, observe                          *[]string
-	clientID, clientSecretEnv, clientMetadata *string
-	idpIssuer, idpClientID, idpTokenEnv       *string
+	server, observeTool, transport, logLevel  string
+	headers, observe                          []string
+	clientID, clientSecretEnv, clientMetadata string
+	idpIssuer, idpClientID, idpTokenEnv       string
 }
 
-func flags(fs *game.FlagSet) game.Opener {
-	v := flagValues{
-		server:          fs.StringFlag("mcp", "", "MCP server for --game mcp: a `command` to start (stdio), or an http(s) URL (streamable HTTP)"),
-		headers:         fs.ListFlag("mcp-header", "HTTP `header` for an --mcp URL, as 'Name: value'; write secrets as $VAR to read them from the environment (repeatable)"),
-		observe:         fs.ListFlag("mcp-observe", "resource `URI` read at every step as the world (repeatable)"),
-		observeTool:     fs.StringFlag("mcp-observe-tool", "", "read-only `tool` called with {} at every step as the world"),
-		clientID:        fs.StringFlag("mcp-client-id", "", "OAuth `client id` registered with the authorization server of an --mcp URL (else coplay registers itself)"),
-		clientSecretEnv: fs.StringFlag("mcp-client-secret-env", "", "environment `variable` holding the OAuth client's secret (with --mcp-client-id; the secret is never stored)"),
-		clientMetadata:  fs.StringFlag("mcp-client-metadata", "", "https `URL` of coplay's OAuth client ID metadata document, for authorization servers that take one"),
-		idpIssuer:       fs.StringFlag("mcp-idp-issuer", "", "issuer `URL` of your organisation's identity provider, to authorize an --mcp URL through it (enterprise-managed authorization) instead of the browser"),
-		idpClientID:     fs.StringFlag("mcp-idp-client-id", "", "coplay's OAuth `client id` at the identity provider (with --mcp-idp-issuer)"),
-		idpTokenEnv:     fs.StringFlag("mcp-idp-token-env", "", "environment `variable` holding the ID token the identity provider issued you (with --mcp-idp-issuer; never stored)"),
-		transport:       fs.StringFlag("mcp-transport", "", "how an --mcp URL is spoken: `http` (streamable HTTP) or sse (the 2024-11-05 HTTP+SSE transport); default: streamable HTTP, and SSE when the server answers as an old one"),
-		logLevel:        fs.StringFlag("mcp-log-level", "", "least severe `level` of the server's log lines to show (logging/setLevel: debug, info, notice, warning, error, …; default info)"),
-	}
-	return func(ctx context.Context, env game.Env) (_ *game.Opened, err error) {
-		var cfg Config
-		defer func() { err = urlSafe(err, cfg.URL) }()
-		if cfg, err = v.config(env.State); err != nil || env.CheckOnly {
-			return nil, err
-		}
-		cfg.LogDir, cfg.Sampling = env.Dir, env.Model
-		return open(ctx, cfg)
+// valuesOf reads the options.
+func valuesOf(o game.Values) flagValues {
+	return flagValues{
+		server: o.String("mcp"), headers: o.List("mcp-header"), observe: o.List("mcp-observe"), observeTool: o.String("mcp-observe-tool"),
+		clientID: o.String("mcp-client-id"), clientSecretEnv: o.String("mcp-client-secret-env"), clientMetadata: o.String("mcp-client-metadata"),
+		idpIssuer: o.String("mcp-idp-issuer"), idpClientID: o.String("mcp-idp-client-id"), idpTokenEnv: o.String("mcp-idp-token-env"),
+		transport: o.String("mcp-transport"), logLevel: o.String("mcp-log-level"),
 	}
 }
 
-// config is the Config the flags say, or, without --mcp, the one the session saved;
+// openDriver connects to the server the options (or the session) name.
+func openDriver(ctx context.Context, env game.Env) (_ *game.Opened, err error) {
+	var cfg Config
+	defer func() { err = urlSafe(err, cfg.URL) }()
+	if cfg, err = valuesOf(env.Options).config(env.State); err != nil || env.CheckOnly {
+		return nil, err
+	}
+	cfg.LogDir, cfg.Sampling = env.Dir, env.Model
+	return open(ctx, cfg)
+}
+
+// config is the Config the options say, or, without --mcp, the one the session saved;
 // the flags that tune a connection (log level, transport, OAuth) apply to both.
 func (v flagValues) config(state []byte) (Config, error) {
 	var cfg Config
-	if *v.server == "" && len(state) > 0 {
+	if v.server == "" && len(state) > 0 {
 		var s saved
 		if err := json.Unmarshal(state, &s); err != nil {
 			return cfg, fmt.Errorf("the session's MCP server settings are unreadable (%v): pass --mcp again", err)
@@ -95,29 +108,29 @@ func (v flagValues) config(state []byte) (Config, error) {
 		}
 		cfg = s.config()
 	} else {
-		if *v.server == "" {
+		if v.server == "" {
 			return cfg, game.FlagErrorf("--game mcp needs --mcp: a command that starts a stdio server ('node dist/index.js stdio') or a streamable HTTP URL (http://127.0.0.1:3001/mcp)")
 		}
-		if strings.HasPrefix(*v.server, "http://") || strings.HasPrefix(*v.server, "https://") {
-			cfg.URL = *v.server
+		if strings.HasPrefix(v.server, "http://") || strings.HasPrefix(v.server, "https://") {
+			cfg.URL = v.server
 		} else {
-			cfg.Command = *v.server
+			cfg.Command = v.server
 		}
-		headers, err := parseHeaders(*v.headers)
+		headers, err := parseHeaders(v.headers)
 		if err != nil {
 			return cfg, err
 		}
-		cfg.Headers, cfg.Observe, cfg.ObserveTool = headers, *v.observe, *v.observeTool
+		cfg.Headers, cfg.Observe, cfg.ObserveTool = headers, v.observe, v.observeTool
 	}
-	if *v.logLevel != "" {
-		cfg.LogLevel = *v.logLevel
+	if v.logLevel != "" {
+		cfg.LogLevel = v.logLevel
 	}
-	if *v.transport != "" {
-		cfg.Transport = *v.transport
+	if v.transport != "" {
+		cfg.Transport = v.transport
 	}
-	if *v.clientID != "" || *v.clientSecretEnv != "" || *v.clientMetadata != "" || *v.idpIssuer != "" || *v.idpClientID != "" || *v.idpTokenEnv != "" {
-		cfg.OAuth = OAuth{ClientID: *v.clientID, ClientSecretEnv: *v.clientSecretEnv, ClientMetadataURL: *v.clientMetadata,
-			IdPIssuer: *v.idpIssuer, IdPClientID: *v.idpClientID, IdPTokenEnv: *v.idpTokenEnv}
+	if v.clientID != "" || v.clientSecretEnv != "" || v.clientMetadata != "" || v.idpIssuer != "" || v.idpClientID != "" || v.idpTokenEnv != "" {
+		cfg.OAuth = OAuth{ClientID: v.clientID, ClientSecretEnv: v.clientSecretEnv, ClientMetadataURL: v.clientMetadata,
+			IdPIssuer: v.idpIssuer, IdPClientID: v.idpClientID, IdPTokenEnv: v.idpTokenEnv}
 	}
 	if err := cfg.check(); err != nil {
 		return cfg, game.FlagErrorf("--mcp: %s", strings.TrimPrefix(err.Error(), "mcp: "))

@@ -89,12 +89,27 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 		hd.oauth = &enterpriseOAuth{g: g, getenv: os.LookupEnv, client: &http.Client{Transport: secret.HopGuard(nil)}}
 		return g, g.start(ctx)
 	}
+	if hasHeader(cfg.Headers, "Authorization") {
+		// The person's own credentials (a served world's seat token): a 401 says they
+		// are wrong, and is said so; signing in over them would only confuse.
+		return g, g.start(ctx)
+	}
 	h, err := g.newOAuth(os.LookupEnv) // a server that answers 401 is authorized (oauth.go)
 	if err != nil {
 		return nil, err
 	}
 	hd.oauth, hd.fault, g.oauth = h, h.refreshFault, h
 	return g, g.start(ctx)
+}
+
+// hasHeader reports whether headers name the header name, in any case.
+func hasHeader(headers map[string]string, name string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // openWith is Open over any transport maker, for tests.
@@ -161,6 +176,9 @@ func (g *Game) connectOnce(ctx context.Context) (*sdk.ClientSession, error) {
 		}
 		if rf := g.oauth.refreshFault(); rf != nil {
 			return nil, rf
+		}
+		if g.http.lastStatus() == http.StatusUnauthorized && hasHeader(g.cfg.Headers, "Authorization") {
+			return nil, fmt.Errorf("the server refused the Authorization header it was given (401: a wrong or expired token; a served world's seat token is COPLAY_SEAT_TOKEN_<SEAT> on the server): %w", err)
 		}
 		return nil, err
 	}
@@ -474,6 +492,43 @@ func (g *Game) Call(ctx context.Context, name string, args json.RawMessage) (gam
 		return game.Result{}, err
 	}
 	return g.send(ctx, sess, name, args)
+}
+
+// Simulate asks the server for a tool's dry run, when it names a preview tool for it
+// (PreviewMeta). It implements game.Simulator. Whatever keeps the server from
+// answering (a lost connection, a refusal, a prediction it cannot make) is ok=false:
+// a dry run never stands in the way of the call itself.
+func (g *Game) Simulate(ctx context.Context, name string, args json.RawMessage) (game.Simulation, bool, error) {
+	g.mu.Lock()
+	preview, ok := g.cat.preview[name]
+	g.mu.Unlock()
+	if !ok {
+		return game.Simulation{}, false, nil
+	}
+	sess, err := g.session(ctx)
+	if err != nil {
+		return game.Simulation{}, false, nil
+	}
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: preview, Arguments: args})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		return game.Simulation{}, false, nil
+	}
+	text, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return game.Simulation{}, false, nil
+	}
+	var p struct {
+		Predicted bool `json:"predicted"`
+		game.Simulation
+	}
+	if json.Unmarshal([]byte(text.Text), &p) != nil || !p.Predicted {
+		return game.Simulation{}, false, nil
+	}
+	p.Summary, p.Warning = capText(p.Summary, maxTriggerText), capText(p.Warning, maxTriggerText)
+	return p.Simulation, true, nil
 }
 
 func (g *Game) send(ctx context.Context, sess *sdk.ClientSession, name string, args json.RawMessage) (game.Result, error) {

@@ -135,11 +135,47 @@ func (t *trig) close() {
 // subject is the URI. It implements game.Triggers; the channel closes with the game.
 func (g *Game) Triggers() <-chan game.Trigger { return g.trig.channel() }
 
-// resourceUpdated turns a resource update into a trigger.
+// TriggerMeta is the _meta key of a resource update that carries the trigger behind it
+// (a world served by coplay serve, game/mcpserve, which names the same key): its type,
+// subject and text, so that a joined coplay wakes with the trigger a local one reads.
+const TriggerMeta = "coplay/trigger"
+
+// maxTriggerText caps the text a server's trigger gives the model.
+const maxTriggerText = 500
+
+// resourceUpdated turns a resource update into a trigger: the one its _meta carries
+// (TriggerMeta), else "resource.updated" with the URI as its subject. The time is when
+// it came: the server's clock is not this machine's, and a trigger stamped before the
+// last observation would be dropped.
 func (g *Game) resourceUpdated(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
 	if req.Params == nil {
 		return
 	}
+	if t, ok := metaTrigger(req.Params.Meta); ok {
+		g.trig.send(t)
+		return
+	}
 	g.trig.send(game.Trigger{Type: "resource.updated", Subject: req.Params.URI,
 		Text: "MCP server " + g.name + " says " + req.Params.URI + " changed", Time: time.Now()})
+}
+
+// metaTrigger reads the trigger a resource update's _meta carries, if it has a type.
+func metaTrigger(meta sdk.Meta) (game.Trigger, bool) {
+	raw, ok := meta[TriggerMeta]
+	if !ok {
+		return game.Trigger{}, false
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return game.Trigger{}, false
+	}
+	var t game.Trigger
+	if json.Unmarshal(b, &t) != nil || strings.TrimSpace(t.Type) == "" {
+		return game.Trigger{}, false
+	}
+	t.Type = game.CutBytes(t.Type, 64)
+	t.Subject = game.CutBytes(t.Subject, 128)
+	t.Text = game.CutBytes(t.Text, maxTriggerText)
+	t.Time = time.Now()
+	return t, true
 }

@@ -144,6 +144,14 @@ func (d *httpDialer) connected(t sdk.Transport) {
 }
 
 // statusWatcher notes the status of POSTs that fail, for the fallback to SSE.
+// lastStatus is the status of the last POST that was not 2xx (0: none) since the last
+// dial.
+func (d *httpDialer) lastStatus() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.status
+}
+
 type statusWatcher struct {
 	base http.RoundTripper
 	d    *httpDialer

@@ -34,6 +34,7 @@ type catalogue struct {
 	tools   []game.Tool
 	byGame  map[string]game.Tool
 	server  map[string]string // game name → the server's name for it
+	preview map[string]string // game name → the server's read-only tool that previews it (PreviewMeta)
 	skipped []string          // tools left out, each with why
 }
 
@@ -81,7 +82,8 @@ var modelName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // schema cannot be read or checked is left out, with why. Every tool's Group is group
 // (the server's name).
 func buildCatalogue(tools []*sdk.Tool, group string) catalogue {
-	c := catalogue{byGame: map[string]game.Tool{}, server: map[string]string{}}
+	c := catalogue{byGame: map[string]game.Tool{}, server: map[string]string{}, preview: map[string]string{}}
+	previews := previewTools(tools)
 	// Names a model can take are kept first, so a mapped name never takes one of them.
 	taken := map[string]string{}
 	for _, t := range tools {
@@ -93,6 +95,9 @@ func buildCatalogue(tools []*sdk.Tool, group string) catalogue {
 	for _, t := range tools {
 		if t == nil {
 			continue
+		}
+		if previews[t.Name] {
+			continue // the dry run of the tool that names it, not a tool of its own
 		}
 		if seen[t.Name] {
 			c.skipped = append(c.skipped, fmt.Sprintf("%s (listed twice; the first is kept)", t.Name))
@@ -114,11 +119,61 @@ func buildCatalogue(tools []*sdk.Tool, group string) catalogue {
 			kind = game.Read
 		}
 		gt := game.Tool{Name: name, Description: describeTool(t), Kind: kind, Schema: schema, Group: group}
+		if p, ok := t.Meta[PreviewMeta].(string); ok && previews[p] {
+			gt.DryRun, gt.Effects = true, metaStrings(t.Meta[EffectsMeta])
+			c.preview[name] = p
+		}
 		c.tools = append(c.tools, gt)
 		c.byGame[name] = gt
 		c.server[name] = t.Name
 	}
 	return c
+}
+
+// PreviewMeta and EffectsMeta are the _meta keys by which a server says a tool has a
+// dry run (a world served by coplay serve, game/mcpserve, names the same keys): the
+// name of a read-only tool that takes the same arguments and answers the prediction as
+// JSON ({predicted, summary, fails, warn, effects}), and the names of the numbers it
+// may predict. coplay asks that tool for the tool's dry run (Simulate) and leaves it out
+// of the model's catalogue, so a joined world reads as a local one.
+const (
+	PreviewMeta = "coplay/preview"
+	EffectsMeta = "coplay/effects"
+)
+
+// previewTools are the read-only tools another tool names as its dry run.
+func previewTools(tools []*sdk.Tool) map[string]bool {
+	readOnly := map[string]bool{}
+	for _, t := range tools {
+		if t != nil && t.Annotations != nil && t.Annotations.ReadOnlyHint {
+			readOnly[t.Name] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		if p, ok := t.Meta[PreviewMeta].(string); ok && readOnly[p] && p != t.Name {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// metaStrings reads a _meta list of strings; anything else is none.
+func metaStrings(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // mapName makes a name a model can call from one it cannot: every other character

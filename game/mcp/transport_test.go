@@ -319,3 +319,30 @@ func FuzzJSONLines(f *testing.F) {
 		}
 	})
 }
+
+// A server that refuses the Authorization header a person gave is said to, and coplay
+// does not try to sign in over it (no OAuth discovery).
+func TestRefusedAuthorizationHeaderIsSaid(t *testing.T) {
+	var paths []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		http.Error(w, "Unauthorized: a wrong token", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	t.Setenv("COPLAY_TEST_SEAT_TOKEN", "not-the-seats")
+	_, err := Open(context.Background(), Config{URL: srv.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer $COPLAY_TEST_SEAT_TOKEN"}})
+	if err == nil || !strings.Contains(err.Error(), "refused the Authorization header it was given (401") {
+		t.Fatalf("err = %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range paths {
+		if p != "/mcp" {
+			t.Errorf("coplay asked %s: it tried to sign in", p)
+		}
+	}
+}

@@ -20,7 +20,8 @@ func init() {
 		Name:    "openapi",
 		Summary: "any game with an OpenAPI 3 spec (--spec FILE --base-url URL [--token-env VAR])",
 		Saves:   true,
-		Flags:   flags,
+		Options: options,
+		Open:    open,
 	})
 }
 
@@ -33,62 +34,66 @@ type saved struct {
 	Observe  []string `json:"observe,omitempty"`
 }
 
-func flags(fs *game.FlagSet) game.Opener {
-	spec := fs.StringFlag("spec", "", "OpenAPI 3 spec `file` (JSON or YAML) for --game openapi")
-	base := fs.StringFlag("base-url", "", "API root `URL` of the game server (spacetraders: default https://api.spacetraders.io/v2; openapi: default the spec's first server)")
-	tokenEnv := fs.StringFlag("token-env", "", "environment `variable` holding the API token for --game openapi (read at start, never written or shown)")
-	catalog := fs.StringFlag("catalog", "", "tool catalogue for --game openapi: `ops` (one tool per operation, the default) or grouped (one per tag)")
-	observe := fs.ListFlag("observe", "GET `operationId` read into the world at every step, for --game openapi (repeatable)")
-	return func(ctx context.Context, env game.Env) (*game.Opened, error) {
-		s := saved{Spec: *spec, BaseURL: *base, TokenEnv: *tokenEnv, Catalog: *catalog, Observe: *observe}
-		if s.Spec == "" && len(env.State) > 0 {
-			if err := json.Unmarshal(env.State, &s); err != nil {
-				return nil, fmt.Errorf("the session's OpenAPI settings are unreadable (%v): pass --spec again", err)
-			}
+// options are the driver's settings; a session keeps them (saved) for --resume.
+var options = []game.Option{
+	{Name: "spec", Kind: game.OptionString, Usage: "the OpenAPI 3 spec `file` (JSON or YAML) for --game openapi"},
+	{Name: "base-url", Kind: game.OptionString, Usage: "the API root `URL` of the game server (spacetraders: default https://api.spacetraders.io/v2; openapi: default the spec's first server)"},
+	{Name: "token-env", Kind: game.OptionString, Usage: "environment `variable` holding the API token for --game openapi (read at start, never written or shown)"},
+	{Name: "catalog", Kind: game.OptionString, Usage: "tool catalogue for --game openapi: `ops` (one tool per operation, the default) or grouped (one per tag)", Enum: []string{CatalogOps, CatalogGrouped}},
+	{Name: "observe", Kind: game.OptionList, Usage: "a GET `operationId` read into the world at every step, for --game openapi (repeatable)"},
+}
+
+// open opens the game the options (or, without --spec, the session's settings) name.
+func open(ctx context.Context, env game.Env) (*game.Opened, error) {
+	v := env.Options
+	s := saved{Spec: v.String("spec"), BaseURL: v.String("base-url"), TokenEnv: v.String("token-env"), Catalog: v.String("catalog"), Observe: v.List("observe")}
+	if s.Spec == "" && len(env.State) > 0 {
+		if err := json.Unmarshal(env.State, &s); err != nil {
+			return nil, fmt.Errorf("the session's OpenAPI settings are unreadable (%v): pass --spec again", err)
 		}
-		if s.Spec == "" {
-			return nil, game.FlagErrorf("--game openapi needs --spec: the game's OpenAPI 3 file (JSON or YAML)")
-		}
-		if s.Catalog != "" && s.Catalog != CatalogOps && s.Catalog != CatalogGrouped {
-			return nil, game.FlagErrorf("--catalog must be %s or %s, not %q", CatalogOps, CatalogGrouped, s.Catalog)
-		}
-		if abs, err := filepath.Abs(s.Spec); err == nil {
-			s.Spec = abs // a resumed session may start elsewhere
-		}
-		if _, err := os.Stat(s.Spec); err != nil {
-			return nil, game.FlagErrorf("--spec %s: %v", s.Spec, err)
-		}
-		getenv := env.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		var token string
-		if s.TokenEnv != "" {
-			if token = getenv(s.TokenEnv); token == "" && !env.ToolsOnly {
-				return nil, fmt.Errorf("--token-env %s: the variable is not set or empty; set it to the game's API token", s.TokenEnv)
-			}
-		}
-		if env.CheckOnly {
-			return nil, nil
-		}
-		cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe}
-		if token != "" {
-			cfg.TokenEnv = s.TokenEnv
-		}
-		g, err := Open(ctx, cfg)
-		if err != nil {
-			return nil, strip(err)
-		}
-		state, err := json.Marshal(s)
-		if err != nil {
-			return nil, err
-		}
-		o := &game.Opened{Game: g, Title: g.Info().Title, Save: func() ([]byte, error) { return state, nil }}
-		if token != "" {
-			o.Secrets = []string{token}
-		}
-		return o, nil
 	}
+	if s.Spec == "" {
+		return nil, game.FlagErrorf("--game openapi needs --spec: the game's OpenAPI 3 file (JSON or YAML)")
+	}
+	if s.Catalog != "" && s.Catalog != CatalogOps && s.Catalog != CatalogGrouped {
+		return nil, game.FlagErrorf("--catalog must be %s or %s, not %q", CatalogOps, CatalogGrouped, s.Catalog)
+	}
+	if abs, err := filepath.Abs(s.Spec); err == nil {
+		s.Spec = abs // a resumed session may start elsewhere
+	}
+	if _, err := os.Stat(s.Spec); err != nil {
+		return nil, game.FlagErrorf("--spec %s: %v", s.Spec, err)
+	}
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var token string
+	if s.TokenEnv != "" {
+		if token = getenv(s.TokenEnv); token == "" && !env.ToolsOnly {
+			return nil, fmt.Errorf("--token-env %s: the variable is not set or empty; set it to the game's API token", s.TokenEnv)
+		}
+	}
+	if env.CheckOnly {
+		return nil, nil
+	}
+	cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe}
+	if token != "" {
+		cfg.TokenEnv = s.TokenEnv
+	}
+	g, err := Open(ctx, cfg)
+	if err != nil {
+		return nil, strip(err)
+	}
+	state, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	o := &game.Opened{Game: g, Title: g.Info().Title, Save: func() ([]byte, error) { return state, nil }}
+	if token != "" {
+		o.Secrets = []string{token}
+	}
+	return o, nil
 }
 
 // strip drops the package prefix from an error meant for the person.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/coplayhq/coplay/internal/infile"
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
@@ -27,7 +28,7 @@ func loadSpec(path string) (*v3.Document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: spec %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := infile.Read(abs, infile.Large) // a FIFO or /dev/zero is refused, not waited on
 	if err != nil {
 		return nil, fmt.Errorf("openapi: read spec: %w", err)
 	}

@@ -107,26 +107,23 @@ func (l *OfflineLeague) Close() error {
 }
 
 // universeLeague opens a league in the offline universe.
-func universeLeague(fs *game.FlagSet) game.LeagueOpener {
-	config := offlineFlags(fs)
-	return func(_ context.Context, env game.Env, seats []string) (*game.League, error) {
-		cfg, err := config(env)
-		if err == nil {
-			_, err = seatSymbols(seats)
-		}
-		if err != nil || env.CheckOnly {
-			return nil, err
-		}
-		l, err := StartOfflineLeague(cfg, env.State, seats)
-		if err != nil {
-			return nil, fmt.Errorf("starting the offline universe: %w", err)
-		}
-		out := &game.League{Save: l.Save, Close: l.Close}
-		for i, g := range l.Games {
-			out.Seats = append(out.Seats, seatOf(seats[i], g, OfflineTitle, l.Tokens[i]))
-		}
-		return out, nil
+func universeLeague(_ context.Context, env game.Env, seats []string) (*game.League, error) {
+	cfg, err := offlineConfig(env)
+	if err == nil {
+		_, err = seatSymbols(seats)
 	}
+	if err != nil || env.CheckOnly {
+		return nil, err
+	}
+	l, err := StartOfflineLeague(cfg, env.State, seats)
+	if err != nil {
+		return nil, fmt.Errorf("starting the offline universe: %w", err)
+	}
+	out := &game.League{Save: l.Save, Close: l.Close}
+	for i, g := range l.Games {
+		out.Seats = append(out.Seats, seatOf(seats[i], g, OfflineTitle, l.Tokens[i]))
+	}
+	return out, nil
 }
 
 // seatOf is one seat's game, titled with its agent.
@@ -141,39 +138,36 @@ func seatOf(seat string, g *Game, title, token string) game.Seat {
 
 // serverLeague opens a league on the real server (or --base-url), one token per seat and
 // one rate limiter for all.
-func serverLeague(fs *game.FlagSet) game.LeagueOpener {
-	baseURL := baseURLFlag(fs)
-	return func(_ context.Context, env game.Env, seats []string) (*game.League, error) {
-		if env.Getenv == nil {
-			return nil, errors.New("spacetraders: no environment to read the seats' tokens from")
-		}
-		url, err := baseURL()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := seatSymbols(seats); err != nil {
-			return nil, err
-		}
-		tokens, err := seatTokens(env, seats)
-		if err != nil || env.CheckOnly {
-			return nil, err
-		}
-		lim := polite.NewLimiter(withDefaults(RateLimit{}), nil)
-		out := &game.League{}
-		var games []*Game
-		for i, seat := range seats {
-			g := New(Config{BaseURL: url, Token: tokens[i], Limiter: lim})
-			games = append(games, g)
-			out.Seats = append(out.Seats, seatOf(seat, g, "SpaceTraders ("+url+")", tokens[i]))
-		}
-		out.Close = func() error {
-			for _, g := range games {
-				g.Close()
-			}
-			return nil
-		}
-		return out, nil
+func serverLeague(_ context.Context, env game.Env, seats []string) (*game.League, error) {
+	if env.Getenv == nil {
+		return nil, errors.New("spacetraders: no environment to read the seats' tokens from")
 	}
+	url, err := baseURL(env)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := seatSymbols(seats); err != nil {
+		return nil, err
+	}
+	tokens, err := seatTokens(env, seats)
+	if err != nil || env.CheckOnly {
+		return nil, err
+	}
+	lim := polite.NewLimiter(withDefaults(RateLimit{}), nil)
+	out := &game.League{}
+	var games []*Game
+	for i, seat := range seats {
+		g := New(Config{BaseURL: url, Token: tokens[i], Limiter: lim})
+		games = append(games, g)
+		out.Seats = append(out.Seats, seatOf(seat, g, "SpaceTraders ("+url+")", tokens[i]))
+	}
+	out.Close = func() error {
+		for _, g := range games {
+			g.Close()
+		}
+		return nil
+	}
+	return out, nil
 }
 
 // seatTokens reads every seat's token, or says which variables are missing.

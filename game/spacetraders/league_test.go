@@ -38,12 +38,12 @@ func fuelSellPrice(t *testing.T, g *Game) int64 {
 // the price the other sees; and the league saved by one seat resumes whole.
 func TestUniverseLeagueSharesMarkets(t *testing.T) {
 	clock := universe.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	fs := drivertest.Flags(t, "--seed", "7", "--speed", "1", "--no-rate-limit")
+	opts := game.Values{"seed": int64(7), "speed": 1.0, "no-rate-limit": true}
 	ctx := context.Background()
-	if _, err := fs.OpenLeague(ctx, "universe", game.Env{CheckOnly: true}, []string{"al"}); err == nil || !strings.Contains(err.Error(), "3 to 14") {
+	if _, err := game.OpenLeague(ctx, "universe", game.Env{CheckOnly: true, Options: opts}, []string{"al"}); err == nil || !strings.Contains(err.Error(), "3 to 14") {
 		t.Fatalf("a seat too short for a symbol: %v", err)
 	}
-	l, err := fs.OpenLeague(ctx, "universe", game.Env{Clock: clock}, []string{"alpha", "BETA"})
+	l, err := game.OpenLeague(ctx, "universe", game.Env{Clock: clock, Options: opts}, []string{"alpha", "BETA"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestUniverseLeagueSharesMarkets(t *testing.T) {
 	}
 	credits := mustCredits(t, alpha)
 	l.Close()
-	back, err := fs.OpenLeague(ctx, "universe", game.Env{Clock: clock, Resuming: true, SeatStates: map[string][]byte{"BETA": saved}}, []string{"alpha", "BETA"})
+	back, err := game.OpenLeague(ctx, "universe", game.Env{Clock: clock, Resuming: true, SeatStates: map[string][]byte{"BETA": saved}, Options: opts}, []string{"alpha", "BETA"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,16 +109,16 @@ func TestServerLeagueSharesTheRateLimit(t *testing.T) {
 		w.Write([]byte(`{"error": {"code": 429, "message": "Too many requests"}}`))
 	}))
 	defer srv.Close()
-	fs := drivertest.Flags(t, "--base-url", srv.URL+"/v2")
+	opts := game.Values{"base-url": srv.URL + "/v2"}
 	env := map[string]string{"SPACETRADERS_TOKEN_ALPHA": "token-a"}
 	getenv := func(k string) string { return env[k] }
 	ctx := context.Background()
-	_, err := fs.OpenLeague(ctx, "spacetraders", game.Env{Getenv: getenv, CheckOnly: true}, []string{"alpha", "beta"})
+	_, err := game.OpenLeague(ctx, "spacetraders", game.Env{Getenv: getenv, CheckOnly: true, Options: opts}, []string{"alpha", "beta"})
 	if err == nil || !strings.Contains(err.Error(), "SPACETRADERS_TOKEN_BETA") || strings.Contains(err.Error(), "TOKEN_ALPHA") {
 		t.Fatalf("a seat without a token: %v", err)
 	}
 	env["SPACETRADERS_TOKEN_BETA"] = "token-b"
-	l, err := fs.OpenLeague(ctx, "spacetraders", game.Env{Getenv: getenv}, []string{"alpha", "beta"})
+	l, err := game.OpenLeague(ctx, "spacetraders", game.Env{Getenv: getenv, Options: opts}, []string{"alpha", "beta"})
 	if err != nil {
 		t.Fatal(err)
 	}

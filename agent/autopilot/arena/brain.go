@@ -71,6 +71,9 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 	if err := ctx.Err(); err != nil {
 		return brain.Reply{}, err
 	}
+	if req.ToolChoice == brain.ToolChoiceNone {
+		return b.answer(req), nil // the person asks: the rules answer, in words
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mem.step++

@@ -1,4 +1,4 @@
-package agent
+package record
 
 import (
 	"encoding/json"
@@ -6,15 +6,17 @@ import (
 	"strings"
 )
 
-// lineEdit replaces Del lines of a text, starting at line At of the original, by Ins.
+// LineEdit replaces Del lines of a text, starting at line At of the original, by Ins.
 // It is journaled as a JSON array [at, del, "inserted line", ...], the shortest form.
-type lineEdit struct {
+// An observation's summary is journaled as the edits since the one before (DiffLines);
+// the prompt's "what changed in the world" is made from the same edits.
+type LineEdit struct {
 	At, Del int
 	Ins     []string
 }
 
 // MarshalJSON writes [at, del, ins...].
-func (e lineEdit) MarshalJSON() ([]byte, error) {
+func (e LineEdit) MarshalJSON() ([]byte, error) {
 	v := make([]any, 0, 2+len(e.Ins))
 	v = append(v, e.At, e.Del)
 	for _, s := range e.Ins {
@@ -24,13 +26,13 @@ func (e lineEdit) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads [at, del, ins...].
-func (e *lineEdit) UnmarshalJSON(b []byte) error {
+func (e *LineEdit) UnmarshalJSON(b []byte) error {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
 	if len(raw) < 2 {
-		return fmt.Errorf("line edit %s: want [at, del, lines...]", b)
+		return fmt.Errorf("line edit %s: want [at, del, lines...]", abbrev(b))
 	}
 	if err := json.Unmarshal(raw[0], &e.At); err != nil {
 		return err
@@ -49,13 +51,13 @@ func (e *lineEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// maxDiffCells bounds the work of diffLines (lines of one × lines of the other); past it
+// maxDiffCells bounds the work of DiffLines (lines of one × lines of the other); past it
 // the whole text is one edit.
 const maxDiffCells = 250_000
 
-// diffLines returns the edits that turn a into b, line by line (a longest common
+// DiffLines returns the edits that turn a into b, line by line (a longest common
 // subsequence: an observation's summary changes in a few lines between steps).
-func diffLines(a, b string) []lineEdit {
+func DiffLines(a, b string) []LineEdit {
 	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
 	// Common prefix and suffix first: usually most of the text.
 	pre := 0
@@ -68,7 +70,7 @@ func diffLines(a, b string) []lineEdit {
 	}
 	xs, ys := x[pre:len(x)-suf], y[pre:len(y)-suf]
 	if len(xs)*len(ys) > maxDiffCells {
-		return []lineEdit{{At: pre, Del: len(xs), Ins: ys}}
+		return []LineEdit{{At: pre, Del: len(xs), Ins: ys}}
 	}
 	// lcs[i][j] is the LCS length of xs[i:] and ys[j:].
 	n, m := len(xs), len(ys)
@@ -85,8 +87,8 @@ func diffLines(a, b string) []lineEdit {
 			}
 		}
 	}
-	var out []lineEdit
-	var cur *lineEdit
+	var out []LineEdit
+	var cur *LineEdit
 	i, j := 0, 0
 	flush := func() {
 		if cur != nil {
@@ -102,13 +104,13 @@ func diffLines(a, b string) []lineEdit {
 			j++
 		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
 			if cur == nil {
-				cur = &lineEdit{At: pre + i}
+				cur = &LineEdit{At: pre + i}
 			}
 			cur.Ins = append(cur.Ins, ys[j])
 			j++
 		default:
 			if cur == nil {
-				cur = &lineEdit{At: pre + i}
+				cur = &LineEdit{At: pre + i}
 			}
 			cur.Del++
 			i++
@@ -118,20 +120,20 @@ func diffLines(a, b string) []lineEdit {
 	return out
 }
 
-// applyLines applies edits (in order, each At counted in the original text) to a; ok is
-// false when they do not fit it.
-func applyLines(a string, edits []lineEdit) (string, bool) {
+// ApplyLines applies edits (in order, each At counted in the original text) to a; the
+// error names the first edit that does not fit it.
+func ApplyLines(a string, edits []LineEdit) (string, error) {
 	x := strings.Split(a, "\n")
 	out := make([]string, 0, len(x))
 	pos := 0
-	for _, e := range edits {
+	for i, e := range edits {
 		if e.At < pos || e.Del < 0 || e.At > len(x) || e.Del > len(x)-e.At {
-			return "", false
+			return "", fmt.Errorf("line edit %d [%d, %d] does not fit a text of %d lines", i+1, e.At, e.Del, len(x))
 		}
 		out = append(out, x[pos:e.At]...)
 		out = append(out, e.Ins...)
 		pos = e.At + e.Del
 	}
 	out = append(out, x[pos:]...)
-	return strings.Join(out, "\n"), true
+	return strings.Join(out, "\n"), nil
 }
