@@ -1,11 +1,9 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -153,22 +151,6 @@ func (r *Runner) send(c Command, where string) error {
 		return err
 	}
 	return nil
-}
-
-// Waiting returns the events that put to the person what waits for them now: the
-// runner's calls waiting for a decision (from the Gate's queue) and the game's
-// questions waiting for an answer, each as its reader received it, in seq order. A
-// screen that attaches late is shown these (package live).
-func (r *Runner) Waiting() []Event {
-	var out []Event
-	for _, w := range r.gate.Queue() {
-		if w.Seat == r.policy.seat && w.Event.Type != "" {
-			out = append(out, w.Event)
-		}
-	}
-	out = append(out, r.asks.waiting()...)
-	slices.SortStableFunc(out, func(a, b Event) int { return cmp.Compare(a.Seq, b.Seq) })
-	return out
 }
 
 // Notice journals text as a notice event, which every screen shows: a screen that

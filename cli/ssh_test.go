@@ -230,14 +230,15 @@ func TestSSHWatchAndSteer(t *testing.T) {
 		return ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.By == "person"
 	})
 	close(done)
-	if want := "ssh:" + gossh.FingerprintSHA256(steerKey.PublicKey()) + " (steerer@phone)"; dec.Decision.Via != want || dec.Decision.Decision != agent.Approve {
-		t.Fatalf("decision = %+v, want approve via %s", dec.Decision, want)
+	steerVia := "ssh:" + gossh.FingerprintSHA256(steerKey.PublicKey()) + " (steerer@phone)"
+	if dec.Decision.Via != steerVia || dec.Decision.Decision != agent.Approve {
+		t.Fatalf("decision = %+v, want approve via %s", dec.Decision, steerVia)
 	}
 	// Advice over SSH names its key too.
 	fmt.Fprint(steerer.in, "/mine first\r") // the screen takes the keys in order: the input opens, then is typed into
 	adv := next("advice from the steering key", func(ev agent.Event) bool { return ev.Type == agent.EventAdvice })
-	if adv.Via != "ssh:steerer@phone" || adv.Text != "mine first" {
-		t.Fatalf("advice = %+v, want it via ssh:steerer@phone", adv)
+	if adv.Via != steerVia || adv.Text != "mine first" {
+		t.Fatalf("advice = %+v, want it via %s", adv, steerVia)
 	}
 	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
 }

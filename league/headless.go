@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -64,7 +65,11 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 				continue
 			}
 			c.Via = "stdin"
-			if err := l.SendLine(c, where); err != nil {
+			var routeErr *RouteError
+			switch err := l.SendLine(c, where); {
+			case errors.As(err, &routeErr):
+				refuse("", err.Error()) // no such seat: no event carries it
+			case err != nil:
 				refuse(c.Seat, err.Error())
 			}
 		}

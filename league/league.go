@@ -175,12 +175,12 @@ func (l *League) SendLine(c agent.Command, where string) error {
 }
 
 // Waiting returns the events that put to a person what waits for one now, in every
-// seat (agent.Runner.Waiting: from the league's one Gate and each seat's questions),
+// seat (agent.Input.Waiting: from the league's one Gate and each seat's questions),
 // stamped as the stream carries them, in time order.
 func (l *League) Waiting() []agent.Event {
 	var out []agent.Event
 	for _, s := range l.seats {
-		for _, ev := range s.Runner.Waiting() {
+		for _, ev := range s.Runner.Input().Waiting() {
 			out = append(out, stamp(s.Name, ev))
 		}
 	}

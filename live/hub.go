@@ -12,14 +12,14 @@ import (
 )
 
 // Runner is what the hub shares: a runner's event stream, its command input, and what
-// waits for a person now (*agent.Runner, *league.League).
+// waits for a person now (*league.League: a lone run is a league of one).
 type Runner interface {
 	Events() <-chan agent.Event
 	// Send takes a command, or refuses it to its sender: a decision on a call another
 	// screen decided first gets the agent.Gate's *agent.LostError.
 	Send(agent.Command) error
 	// Waiting returns the events that put to a person what waits for one now, as the
-	// stream carried them (agent.Runner.Waiting).
+	// stream carried them (league.League.Waiting, from each runner's agent.Input.Waiting).
 	Waiting() []agent.Event
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/coplayhq/coplay/agent"
 	autopilot "github.com/coplayhq/coplay/agent/autopilot/arena"
 	"github.com/coplayhq/coplay/game/arena"
+	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 )
@@ -56,7 +57,11 @@ func playingAt(t *testing.T, speed float64) *game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &game{runner: r, hub: live.NewHub(r), notebook: path, events: make(chan agent.Event, 1<<14)}
+	lone, err := league.New("", []league.Seat{{Runner: r}}) // a lone run is a league of one
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{runner: r, hub: live.NewHub(lone), notebook: path, events: make(chan agent.Event, 1<<14)}
 	g.own = g.hub.Subscribe("screen", false)
 	srv, err := live.Listen(path)
 	if err != nil {
@@ -67,7 +72,7 @@ func playingAt(t *testing.T, speed float64) *game {
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		r.Run(ctx)
+		lone.Run(ctx)
 	}()
 	go func() {
 		for ev := range g.own.Events() {
@@ -130,7 +135,7 @@ func TestFirstDecisionWinsAtTheGate(t *testing.T) {
 		t.Fatalf("decision = %+v", dec.Decision)
 	}
 	g.next(t, "the call's result", true, func(ev agent.Event) bool { return ev.Type == agent.EventResult && ev.Call.ID == call.ID })
-	if q := g.runner.Waiting(); len(q) != 0 && q[0].Call.ID == call.ID {
+	if q := g.runner.Input().Waiting(); len(q) != 0 && q[0].Call.ID == call.ID {
 		t.Fatalf("the decided call still waits: %+v", q)
 	}
 	// The laptop's log saw no refusal either: it was the screen's alone.

@@ -392,10 +392,10 @@ func TestSSHFloodLeavesDecisionsFast(t *testing.T) {
 	decide := func(n int) []time.Duration {
 		var took []time.Duration
 		for range n {
-			q := g.runner.Waiting() // from the gate's queue: a batch may hold several
+			q := g.runner.Input().Waiting() // from the gate's queue: a batch may hold several
 			for len(q) == 0 {
 				g.next(t, "a call waiting", false, waitingCall)
-				q = g.runner.Waiting()
+				q = g.runner.Input().Waiting()
 			}
 			call := q[0].Call
 			start := time.Now()

@@ -8,7 +8,7 @@ import (
 
 // state is what a late subscriber needs to draw the screen the owner sees: the latest
 // event of each kind that holds state and the last events for the log. What still
-// waits for a person is not kept here: it is the runner's (Runner.Waiting, from the
+// waits for a person is not kept here: it is the runner's (agent.Input.Waiting, from the
 // agent.Gate's queue), asked for when a subscriber comes.
 //
 // A league's stream (package league) holds several seats, each numbering its own events:
