@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/coplayhq/coplay/game/arena"
 	"github.com/coplayhq/coplay/league"
 	"github.com/coplayhq/coplay/live"
-	"github.com/coplayhq/coplay/notes"
 )
 
 // game is a real runner (the arena and its autopilot, a real notebook) shared by a hub,
@@ -38,14 +36,8 @@ func playing(t *testing.T) *game { return playingAt(t, 0) }
 // default), so that the autopilot's waits for game time pass at once.
 func playingAt(t *testing.T, speed float64) *game {
 	t.Helper()
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	path := filepath.Join(t.TempDir(), "coplay.db")
-	book, err := notes.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { book.Close() })
-	s, err := book.Create("playing-now", "arena", "autopilot")
+	path, book, srv := owner(t)
+	s, err := book.Session("playing-now")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,10 +55,6 @@ func playingAt(t *testing.T, speed float64) *game {
 	}
 	g := &game{runner: r, hub: live.NewHub(lone), notebook: path, events: make(chan agent.Event, 1<<14)}
 	g.own = g.hub.Subscribe("screen", false)
-	srv, err := live.Listen(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv.ServeAttach(g.hub, live.Hello{Session: "playing-now"})
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
@@ -83,7 +71,6 @@ func playingAt(t *testing.T, speed float64) *game {
 	t.Cleanup(func() {
 		cancel()
 		<-ran
-		srv.Close()
 	})
 	return g
 }
