@@ -12,6 +12,7 @@ import (
 // the first decision on a call settles it and a second is told it lost; a person cannot
 // decide a call that was never put to one; a seat's batch ending forgets its calls only.
 func TestGateIsOneQueueForSeveralSeats(t *testing.T) {
+	t.Parallel()
 	g := NewGate()
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	move := game.Tool{Name: "move", Kind: game.Act}

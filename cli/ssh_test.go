@@ -115,6 +115,7 @@ func waitFor(ctx context.Context, t *testing.T, s *sshScreen, sub string) {
 // the key (its SHA256 fingerprint, its comment beside it); connections are journaled
 // as notices.
 func TestSSHWatchAndSteer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
