@@ -247,6 +247,7 @@ func TestSSHWatchAndSteer(t *testing.T) {
 // A --ssh-steer-keys file anyone may write: coplay refuses to start, naming it, and
 // plays nothing.
 func TestSSHRefusesWorldWritableSteerKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
 	_, line := sshKeyPair(t, "me@laptop")

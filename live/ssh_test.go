@@ -167,6 +167,7 @@ func nextSub(t *testing.T, subs chan *live.Sub) *live.Sub {
 // A keys file, or its directory, that others may write: coplay refuses to serve,
 // naming it.
 func TestSSHRefusesKeyFilesOthersMayWrite(t *testing.T) {
+	t.Parallel()
 	k := newKey(t)
 	dir := keysDir(t)
 	steer := filepath.Join(dir, "steer_keys")
@@ -190,6 +191,7 @@ func TestSSHRefusesKeyFilesOthersMayWrite(t *testing.T) {
 // no-pty make a steering key watch-only. The journal names each key by its SHA256
 // fingerprint with its comment beside it.
 func TestSSHHonoursKeyOptions(t *testing.T) {
+	t.Parallel()
 	far, near, ranged, notHere, forced, restricted, nopty := newKey(t), newKey(t), newKey(t), newKey(t), newKey(t), newKey(t), newKey(t)
 	dir := keysDir(t)
 	steer := filepath.Join(dir, "steer_keys")
@@ -238,6 +240,7 @@ func TestSSHHonoursKeyOptions(t *testing.T) {
 // A keys file is read again when it changes: a key taken out can no longer connect, a
 // key put in can.
 func TestSSHReadsKeysAgainWhenTheyChange(t *testing.T) {
+	t.Parallel()
 	old, fresh := newKey(t), newKey(t)
 	dir := keysDir(t)
 	steer := filepath.Join(dir, "steer_keys")
@@ -309,6 +312,7 @@ func TestSSHUnauthenticatedConnectionsAreBounded(t *testing.T) {
 // A flood of refused connections (50, each offering 6 unknown keys) is journaled as a
 // count a minute: the first refusal at once, the other 49 in one record.
 func TestSSHRefusalsAreCountedAMinute(t *testing.T) {
+	t.Parallel()
 	dir := keysDir(t)
 	steer := filepath.Join(dir, "steer_keys")
 	writeKeys(t, steer, keyLine(newKey(t), "", "someone"))
@@ -377,6 +381,8 @@ func flood(t testing.TB, addr string, n, keys int) {
 // refusals cost the journal one record a minute, not one each. It prints the figures:
 //
 //	go test -count=1 -run TestSSHFloodLeavesDecisionsFast -v ./live/
+//
+// Serial: the game's socket goes in a runtime directory of its own (t.Setenv).
 func TestSSHFloodLeavesDecisionsFast(t *testing.T) {
 	g := playingAt(t, 100000)
 	dir := keysDir(t)
