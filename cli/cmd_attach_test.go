@@ -99,7 +99,9 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
 	stdin = inR
+	defer func() { stdin = old }()
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
