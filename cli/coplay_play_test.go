@@ -265,7 +265,7 @@ func TestTakeOverHeadless(t *testing.T) {
 // autopilot; Me's send_message to Heron arrives as Heron's trigger, and no call is ever
 // proposed for Me. eval refuses such a seat in words.
 func TestLeaguePersonSeat(t *testing.T) {
-	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", filepath.Join(t.TempDir(), "league.db"),
 		"--seat", "Heron=autopilot", "--seat", "Me=person")
 	lr.until("Me's seat held by the person", func(evs []agent.Event) bool {
