@@ -8,6 +8,7 @@ import (
 // What the runner writes as advice, AdviceOf reads back, piece by piece, and only from
 // the step's input (after the brain's last answer).
 func TestAdviceOfReadsWhatTheRunnerWrites(t *testing.T) {
+	t.Parallel()
 	advice := []string{"don't buy the ore, mine it", "two lines\nof advice"}
 	input := "# Step 3\n\n## World\n\n- ship\n\n" + adviceText(advice) + "\n\n## Triggers\n\nTrigger: x — y"
 	msgs := []Message{

@@ -23,6 +23,7 @@ func claudeBrain(t testing.TB, c *llmtest.Cassette, set func(*anthropic.Config))
 // the person's decision, runs once approved, and its result goes back as a tool_result
 // for the same id.
 func TestClaudeToolUseThroughTheGate(t *testing.T) {
+	t.Parallel()
 	c, err := llmtest.Parse([]byte(`{"steps": [
 		{"text": "North, and a look.", "calls": [{"tool": "move", "args": {"direction": "N"}}, {"tool": "look", "args": {}}]},
 		{"text": "Done."}]}`))
@@ -98,6 +99,7 @@ func claudeCacheRun(t testing.TB, steps int) ([]agent.Usage, *llmtest.Server) {
 // TestClaudeReadsTheCacheFromTheSecondRequest: on the universe, every request carries 1
 // to 4 breakpoints, and from the second on the usage shows tokens read from the cache.
 func TestClaudeReadsTheCacheFromTheSecondRequest(t *testing.T) {
+	t.Parallel()
 	usages, srv := claudeCacheRun(t, 12)
 	for i, body := range srv.RawRequests() {
 		if n := strings.Count(string(body), `"cache_control"`); n < 1 || n > 4 {
@@ -128,6 +130,7 @@ func cacheShare(usages []agent.Usage) (read, write float64) {
 // TestClaudeCacheShare: over 200 steps, at least 90% of the prompt tokens are read from
 // Anthropic's cache (the figure BenchmarkPromptCacheClaude reports).
 func TestClaudeCacheShare(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 200 steps")
 	}

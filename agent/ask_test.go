@@ -88,6 +88,7 @@ func (h *harness) resultOf(tool string) string {
 // out gets the schema's defaults; an answer that breaks the schema is refused and the
 // question stays open; decline and cancel reach the game as they are.
 func TestElicitationGoesToThePerson(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, action, content, want string
 	}{
@@ -133,6 +134,7 @@ func TestElicitationGoesToThePerson(t *testing.T) {
 // the schema (checked like the person's answer), and a model that does not answer
 // declines.
 func TestElicitationUnattended(t *testing.T) {
+	t.Parallel()
 	answer := say("", "answer_question", `{"name":"Ada"}`)
 	for _, tc := range []struct {
 		name, schema string
@@ -164,6 +166,7 @@ func TestElicitationUnattended(t *testing.T) {
 
 // The call's deadline stands still while the person is asked.
 func TestDeadlinePausesWhileAsking(t *testing.T) {
+	t.Parallel()
 	g := &askGame{schema: doorSchema}
 	b := &scriptBrain{replies: []scripted{say("I ask.", "ask", "{}")}}
 	h := startGame(t, g, b, nil, func(c *agent.Config) { c.CallTimeout = 100 * time.Millisecond })
@@ -181,6 +184,7 @@ func TestDeadlinePausesWhileAsking(t *testing.T) {
 // A sampling request waits for the person: approved, the model answers it (counted in a
 // usage event); declined, the game hears so and the model is not asked.
 func TestSamplingThroughTheGate(t *testing.T) {
+	t.Parallel()
 	for _, action := range []string{"accept", "decline"} {
 		g := &askGame{}
 		narration := scripted{reply: agent.Reply{Text: "Torches flicker.", Usage: agent.Usage{PromptTokens: 20, CompletionTokens: 5}}}
@@ -220,6 +224,7 @@ func TestSamplingThroughTheGate(t *testing.T) {
 // Progress reports become progress events on the running call, and log lines
 // server_log events; progress moves the deadline on.
 func TestProgressAndServerLog(t *testing.T) {
+	t.Parallel()
 	// Three reports 0.8 s apart: the dig outlasts the 2 s deadline only because each
 	// report moves it on. The gaps leave 1.2 s for a busy machine (it was 70 ms).
 	g := &askGame{delay: 800 * time.Millisecond}
@@ -252,6 +257,7 @@ func TestProgressAndServerLog(t *testing.T) {
 
 // ParseCommand takes the answer command strictly.
 func TestParseAnswerCommand(t *testing.T) {
+	t.Parallel()
 	c, err := agent.ParseCommand([]byte(`{"cmd":"answer","id":"ask_1_1","action":"accept","content":{"door":"left"}}`))
 	if err != nil || c.ID != "ask_1_1" || c.Action != "accept" || string(c.Content) != `{"door":"left"}` {
 		t.Fatalf("answer: %+v %v", c, err)

@@ -112,6 +112,7 @@ func BenchmarkNotebookGrowth(b *testing.B) {
 // BenchmarkNotebookGrowth, stay under 2 KB: a short run pays the saved universe and the
 // free pages over fewer steps). -v prints the breakdown.
 func TestNotebookGrowthIsBounded(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 150 autopilot steps on a real notebook")
 	}

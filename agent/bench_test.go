@@ -107,6 +107,7 @@ func runSteps(tb testing.TB, g game.Game, b agent.Brain, steps int) (map[int]int
 // TestPromptStaysFlat plays through the whole runner, journal included; the 500-step
 // check of the same bound without I/O is TestPromptBoundedOver500Steps.
 func TestPromptStaysFlat(t *testing.T) {
+	t.Parallel()
 	sizes, _, _, _ := runWalk(t, 120)
 	if len(sizes) != 120 {
 		t.Fatalf("%d usage events for 120 steps", len(sizes))

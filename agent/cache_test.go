@@ -125,6 +125,7 @@ func cacheFiguresProse(t testing.TB, steps, proseEvery int) (reuse, growth float
 // before as a byte prefix on average (what a provider's prompt cache can serve), and the
 // prompt stays bounded (request 200 at most 1.2 times request 20).
 func TestPromptIsCacheStable(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 200 steps")
 	}

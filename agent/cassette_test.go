@@ -68,6 +68,7 @@ func toolContent(t *testing.T, srv *llmtest.Server, i int, callID string) string
 }
 
 func TestCassetteBatchVetoEditAndAdvice(t *testing.T) {
+	t.Parallel()
 	brain, srv := cassetteBrain(t, "batch-veto.cassette.json", nil)
 	g := &gridGame{}
 	h := startWith(t, g, brain, nil)
@@ -116,6 +117,7 @@ func TestCassetteBatchVetoEditAndAdvice(t *testing.T) {
 }
 
 func TestCassetteModelFaultsDoNotEndTheSession(t *testing.T) {
+	t.Parallel()
 	brain, _ := cassetteBrain(t, "faults.cassette.json", func(c *openai.Config) {
 		c.MaxRetries = -1 // every fault reaches the runner
 		c.Timeout = 300 * time.Millisecond

@@ -9,6 +9,7 @@ import (
 // Every command MarshalCommand writes, ParseCommand reads back the same; false booleans
 // that a command requires are written.
 func TestMarshalCommandRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, c := range []Command{
 		{Cmd: CmdDecide, CallID: "c1", Decision: Approve},
 		{Cmd: CmdDecide, CallID: "c1", Decision: Veto, Reason: "keep CRUISE"},

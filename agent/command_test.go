@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	good := map[string]agent.Command{
 		`{"cmd":"decide","call_id":"c1","decision":"approve"}`:            {Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Approve},
 		`{"cmd":"decide","call_id":"c1","decision":"veto","reason":"no"}`: {Cmd: agent.CmdDecide, CallID: "c1", Decision: agent.Veto, Reason: "no"},

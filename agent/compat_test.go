@@ -17,6 +17,7 @@ import (
 // saved state, the conversation rebuilt from its journal) and exports, with its old
 // records read as they are and the new ones appended in the new format.
 func TestNotebookOfTheLastReleaseOpensResumesAndExports(t *testing.T) {
+	t.Parallel()
 	_, sess := agent.OpenFixture(t, "v1.db")
 	info, err := sess.Info()
 	if err != nil || info.Records != 132 || info.Steps != 4 {

@@ -21,6 +21,7 @@ var updateV2 = flag.Bool("update-v2", false, "rewrite testdata/v2-replay.json fr
 // then (agent/testdata/v2-replay.json, written by that runner), resumes (the waiting
 // calls asked again with their original seq, the rule in force) and forks.
 func TestNotebookBeforeThePartsReplaysResumesAndForks(t *testing.T) {
+	t.Parallel()
 	book, sess := agent.OpenFixture(t, "v2.db")
 	info, err := sess.Info()
 	if err != nil || info.Steps != 4 {

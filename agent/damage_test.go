@@ -15,6 +15,7 @@ import (
 // Resuming a session whose journal is damaged says, in an error event, which records
 // cannot be read and are skipped, and plays on.
 func TestResumeOfADamagedSessionSaysWhatIsSkipped(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "coplay.db")
 	book, sess := createSession(t, path, "hurt", "grid", "script")
 	g := &gridGame{now: time.Now}

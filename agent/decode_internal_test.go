@@ -48,6 +48,7 @@ func damagedSteps() []notes.Record {
 // ReadReplay reads a whole journal: a record it cannot read is an error naming it, not
 // a step silently missing its call's result.
 func TestReplayNamesTheRecordItCannotRead(t *testing.T) {
+	t.Parallel()
 	s := journalWith(t, damagedSteps()...)
 	_, err := ReadReplay(s)
 	if err == nil || !strings.Contains(err.Error(), "journal record 2 (observation)") || !errors.Is(err, record.ErrNoBase) {
@@ -63,6 +64,7 @@ func TestReplayNamesTheRecordItCannotRead(t *testing.T) {
 // observation written against one before the tail is skipped silently (that is what a
 // tail is), an unreadable record is left out and the person told which.
 func TestTailReadersTellWhatTheyLeaveOut(t *testing.T) {
+	t.Parallel()
 	s := journalWith(t, damagedSteps()...)
 	evs, err := RecentEvents(s, 100)
 	if err != nil {

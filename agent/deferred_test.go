@@ -61,6 +61,7 @@ func names(tools []game.Tool) []string {
 // to a tool it was never sent is validated against the full schema, and a refusal
 // carries that schema; a resumed session sends the same tools.
 func TestDeferredToolsLoadAndCall(t *testing.T) {
+	t.Parallel()
 	g := &bigGame{}
 	b := &scriptBrain{replies: []scripted{
 		say("I need op_42.", "load_tools", `{"names": ["op_42", "op_4x"]}`),
@@ -134,6 +135,7 @@ func lastToolMessage(req agent.Request) string {
 // near it, not a list of every tool (which would cost the model thousands of tokens at
 // every typo); in a small catalogue the whole list is the answer.
 func TestUnknownToolInALargeCatalogue(t *testing.T) {
+	t.Parallel()
 	b := &scriptBrain{replies: []scripted{say("Try.", "op_4", `{"target": "rock"}`), say("Done.")}}
 	h := startGame(t, &bigGame{}, b, newSession(t), nil)
 	c := h.proposed("op_4")

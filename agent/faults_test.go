@@ -61,6 +61,7 @@ func (g *hangGame) ended() []string {
 // cancellation, the model reads that it timed out and that the outcome is unknown, the
 // person gets an error event, and the journal closes the call (a resume runs nothing).
 func TestCallThatNeverAnswersTimesOut(t *testing.T) {
+	t.Parallel()
 	g := newHangGame()
 	b := &scriptBrain{replies: []scripted{say("Try it.", "hang", `{}`), say("Done.")}}
 	h := startGame(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true; c.CallTimeout = 300 * time.Millisecond })
@@ -91,6 +92,7 @@ func TestCallThatNeverAnswersTimesOut(t *testing.T) {
 // call of the batch is decided; a stop then cuts the call short at once, journaled as
 // outcome unknown with the stop's own words.
 func TestEventsFlowWhileACallRunsAndStopCutsIt(t *testing.T) {
+	t.Parallel()
 	g := newHangGame()
 	b := &scriptBrain{replies: []scripted{say("Peek, then move.", "peek", `{}`, "move", `{"direction":"N"}`)}}
 	h := startGame(t, g, b, nil, func(c *agent.Config) { c.CallTimeout = time.Minute })
@@ -135,6 +137,7 @@ func TestEventsFlowWhileACallRunsAndStopCutsIt(t *testing.T) {
 // An interrupt (the context ends, with the signal as its cause) and stdin closing cut
 // a call in flight short in their own words.
 func TestInterruptAndStdinClosedCutACallShort(t *testing.T) {
+	t.Parallel()
 	t.Run("interrupted", func(t *testing.T) {
 		g := newHangGame()
 		b := &scriptBrain{replies: []scripted{say("", "hang", `{}`)}}
@@ -191,6 +194,7 @@ func TestInterruptAndStdinClosedCutACallShort(t *testing.T) {
 // increasing seq; the error names the file, the cause and the way on. Each N lands the
 // failure in another phase of the step.
 func TestJournalFailureStopsBeforeTheNextRequest(t *testing.T) {
+	t.Parallel()
 	for n := uint64(1); n <= 12; n++ {
 		t.Run(fmt.Sprint("write ", n), func(t *testing.T) { journalFailureAt(t, n) })
 	}
@@ -282,6 +286,7 @@ func journalFailureAt(t *testing.T, n uint64) {
 // A secret's value in a call's arguments refuses the call before the gate, naming the
 // secret; neither the game, the journal, the events nor the next model request hold it.
 func TestSecretInArgumentsIsRefusedAndGoesNowhere(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-Q3vX9kLmN2pR7sT4uV6wY8zA1bC5dE0fG"
 	sc := secret.New()
 	sc.AddNamed("OPENAI_API_KEY", key)
@@ -327,6 +332,7 @@ func TestSecretInArgumentsIsRefusedAndGoesNowhere(t *testing.T) {
 
 // A call to a tool the catalogue does not have is of kind unknown, not read.
 func TestUnknownToolsKindIsUnknown(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{now: time.Now}
 	h := start(t, g, &scriptBrain{replies: []scripted{say("", "teleport", `{}`)}}, nil, nil)
 	p := h.proposed("teleport")

@@ -11,6 +11,7 @@ import (
 // oldest first and labelled by seat, even with the same call id; a decision sent to one
 // runner settles its own call only, and a second decision on it is refused.
 func TestTwoRunnersShareOneApprovalQueue(t *testing.T) {
+	t.Parallel()
 	book, alice := createSession(t, filepath.Join(t.TempDir(), "coplay.db"), "alice", "grid", "script")
 	bob, err := book.Create("bob", "grid", "script")
 	if err != nil {

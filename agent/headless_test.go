@@ -95,6 +95,7 @@ func ofType(typ string) func(map[string]any) bool {
 }
 
 func TestHeadlessDecisionsAndBadLines(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("North.", "move", `{"direction":"N"}`)}}
 	h := startHeadless(t, g, b, nil, nil)
@@ -131,6 +132,7 @@ func TestHeadlessDecisionsAndBadLines(t *testing.T) {
 }
 
 func TestHeadlessStepLimitWithApproveAll(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("", "dig", `{}`)}, loop: true}
 	h := startHeadless(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true; c.MaxSteps = 5 })
@@ -151,6 +153,7 @@ func TestHeadlessStepLimitWithApproveAll(t *testing.T) {
 // the ship in orbit and the navigate call's new dry run (no longer failing), before the
 // navigate call is decided.
 func TestHeadlessOrbitThenNavigateRunsAsApproved(t *testing.T) {
+	t.Parallel()
 	g, b := orbitThenNavigate(t)
 	r, _ := newRunner(t, g, b, nil, nil)
 	h := runHeadless(t, r)

@@ -13,6 +13,7 @@ import (
 // and the asking server: deny declines without asking, ask waits for the person even when
 // play is handed over, and "allow *" (about the model's calls) does not reach them.
 func TestRulesDecideHostRequests(t *testing.T) {
+	t.Parallel()
 	fixed := func(lines ...string) func(*agent.Config) {
 		return func(c *agent.Config) {
 			for _, l := range lines {
@@ -81,6 +82,7 @@ func TestRulesDecideHostRequests(t *testing.T) {
 // A rule over a host request is checked like a rule over a tool: its arguments are
 // server (and message for a question).
 func TestHostRulesAreChecked(t *testing.T) {
+	t.Parallel()
 	for line, bad := range map[string]bool{
 		"deny elicitation(server=dungeon)": false,
 		"ask elicitation(message=*door*)":  false,

@@ -16,6 +16,7 @@ func (instantScript) Instant() bool { return true }
 // (the autopilot: "waiting 13s for …") still comes after the step it belongs to, so the
 // screen never shows a step's words above the step's own heading.
 func TestInstantBrainSpeaksAfterItsStep(t *testing.T) {
+	t.Parallel()
 	b := &scriptBrain{replies: []scripted{say("Going north.", "move", `{"direction":"N"}`)}}
 	h := start(t, &gridGame{}, b, nil, func(c *agent.Config) {
 		c.Brain = instantScript{b}

@@ -34,6 +34,7 @@ func (f *fakeCommitter) Commit(b notes.Batch) ([]notes.Record, error) {
 // session's bookkeeping in the same transaction; a failed commit gives back nothing and
 // keeps nothing of the phase.
 func TestJournalCommitsAPhaseWhole(t *testing.T) {
+	t.Parallel()
 	f := &fakeCommitter{}
 	j := newJournal(f, 0)
 	if !j.empty() {

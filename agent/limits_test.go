@@ -16,6 +16,7 @@ import (
 // prompts after it stay under the budget (the huge argument is not repeated), and play
 // goes on. Through the real wire format, from a cassette.
 func TestHugeNoteIsRefusedAndPromptsStayBounded(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("The asteroid field at X1-YS98-B1 is rich. ", 300_000/43)
 	type call struct {
 		Tool string          `json:"tool"`
@@ -83,6 +84,7 @@ func TestHugeNoteIsRefusedAndPromptsStayBounded(t *testing.T) {
 
 // The prompt never exceeds Config.PromptBudget, however long the history.
 func TestPromptBudgetIsHonoured(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 3000)
 	var replies []scripted
 	for range 12 {

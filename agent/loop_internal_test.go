@@ -3,6 +3,7 @@ package agent
 import "testing"
 
 func TestLoopWatchTellsThenStops(t *testing.T) {
+	t.Parallel()
 	var w loopWatch
 	want := map[int]loopVerdict{LoopTellAt: loopTell, LoopStopAt: loopStop}
 	for i := 1; i <= LoopStopAt; i++ {
@@ -22,6 +23,7 @@ func TestLoopWatchTellsThenStops(t *testing.T) {
 }
 
 func TestLoopWatchCountsOnlyTheSameCallAndResult(t *testing.T) {
+	t.Parallel()
 	var w loopWatch
 	for i := 0; i < 3*LoopStopAt; i++ {
 		// The same call answering otherwise, and other arguments, are progress.

@@ -11,6 +11,7 @@ import (
 // under --approve all with play handed over, is told once, then play pauses for the
 // person with a loop event naming the call, before the LoopStopAt+1th call.
 func TestLoopPausesPlay(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{say("", "look", `{}`)}, loop: true}
 	h := start(t, g, b, nil, func(c *agent.Config) { c.ApproveAll, c.KeepPlaying = true, true })
@@ -48,6 +49,7 @@ func TestLoopPausesPlay(t *testing.T) {
 
 // TestLoopCountRestartsWhenTheWorldChanges: a look between moves is no loop.
 func TestLoopCountRestartsWhenTheWorldChanges(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	var replies []scripted
 	for i := 0; i < 3*agent.LoopStopAt; i++ {

@@ -13,6 +13,7 @@ import (
 // notice event at the start, to the model in its first step's input only; and the
 // StepObserved hook hears each step once its world is observed.
 func TestNoticeIsSaidOnceAndStepsAreObserved(t *testing.T) {
+	t.Parallel()
 	const notice = "forked from s@4: the world has moved on"
 	g := &gridGame{now: time.Now}
 	b := &scriptBrain{replies: []scripted{say("Looking.", "look", `{}`)}, loop: true}

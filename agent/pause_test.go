@@ -59,6 +59,7 @@ func (g *heldGame) Call(ctx context.Context, name string, args json.RawMessage) 
 // boundary each time: paused, with no proposal of the next step and no model call for
 // it until the person resumes.
 func TestPauseAtTheNextStepBoundary(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		// set holds the point; reached waits until the runner is there.
@@ -115,6 +116,7 @@ func TestPauseAtTheNextStepBoundary(t *testing.T) {
 // TestPauseWhileWaitingBetweenSteps pauses while the agent waits out a game's
 // cooldown between two steps: the pause shows at once, the next step waits for resume.
 func TestPauseWhileWaitingBetweenSteps(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{digWait: time.Hour}
 	b := &scriptBrain{replies: []scripted{say("", "dig", `{}`), say("", "move", `{"direction":"N"}`)}}
 	h := start(t, g, b, nil, func(c *agent.Config) { c.ApproveAll = true })

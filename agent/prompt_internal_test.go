@@ -35,6 +35,7 @@ func (nobody) Next(context.Context, Request) (Reply, error) { return Reply{}, ni
 // prompt of steps 100-500 against the largest of steps 1-100), and that folded steps
 // are still summarised.
 func TestPromptBoundedOver500Steps(t *testing.T) {
+	t.Parallel()
 	book, err := notes.Open(filepath.Join(t.TempDir(), "n.db"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // byte as it was written: the journal format has not moved. Notes changes are left out
 // (decoded, they carry only what changed, not the notes the encoder compares with).
 func TestJournalEncodesAsTheFixtureWasWritten(t *testing.T) {
+	t.Parallel()
 	_, sess := openFixture(t, "v2.db")
 	var recs []notes.Record
 	if err := sess.Records(1, func(r notes.Record) error { recs = append(recs, r); return nil }); err != nil {

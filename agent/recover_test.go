@@ -11,6 +11,7 @@ import (
 )
 
 func TestResumeAsksAgainForPendingCalls(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	first := start(t, g, &scriptBrain{replies: []scripted{say("", "move", `{"direction":"E"}`)}}, nil, nil)
 	c := first.proposed("move")
@@ -49,6 +50,7 @@ func TestResumeAsksAgainForPendingCalls(t *testing.T) {
 }
 
 func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	sess := newSession(t)
 	journalApprovedDig(t, sess, "c9", notes.Record{Type: record.TypeToolStart, Step: 1, CallID: "c9"})
 	g := &gridGame{}
@@ -77,6 +79,7 @@ func TestResumeNeverReplaysACallOfUnknownOutcome(t *testing.T) {
 // A call decided to run whose start was never journaled did not run: it is reported as
 // not executed (never as of unknown outcome) and is not run on resume either.
 func TestResumeReportsACallThatNeverStartedAsNotExecuted(t *testing.T) {
+	t.Parallel()
 	sess := newSession(t)
 	journalApprovedDig(t, sess, "c7")
 	g := &gridGame{}
@@ -110,6 +113,7 @@ func TestResumeReportsACallThatNeverStartedAsNotExecuted(t *testing.T) {
 // A resumed session gives the model its recent conversation back: what it said, the
 // calls it made and what came of them (a result, a veto with its reason).
 func TestResumeCarriesTheConversationOn(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	first := start(t, g, &scriptBrain{replies: []scripted{
 		say("Going east, then north.", "move", `{"direction":"E"}`, "move", `{"direction":"N"}`),
@@ -148,6 +152,7 @@ func TestResumeCarriesTheConversationOn(t *testing.T) {
 // run as approved, the world is observed after each, and the ones still waiting get
 // their dry run again on that world.
 func TestRecoveredCallsRunAsApprovedWithFreshDryRuns(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	first := start(t, g, &scriptBrain{replies: []scripted{say("", "move", `{"direction":"E"}`, "move", `{"direction":"W"}`)}}, nil, nil)
 	first.proposed("move")

@@ -58,6 +58,7 @@ func (u *unlockingGame) ToolsChanged() bool {
 // TestAGameWhoseToolsChangeIsPlayedWithItsNewTools: a tool that appears while the game
 // runs can be called from the next step on; before that it is an unknown tool.
 func TestAGameWhoseToolsChangeIsPlayedWithItsNewTools(t *testing.T) {
+	t.Parallel()
 	g := &gridGame{}
 	b := &scriptBrain{replies: []scripted{
 		say("Peek.", "peek", `{}`),

@@ -16,6 +16,7 @@ import (
 // person; a Read call the lost rule cannot have named runs; a deny still denies. The
 // person's unrule, with the rule as shown, ends it and the next calls run by policy.
 func TestUnreadableStoredRuleFailsSafe(t *testing.T) {
+	t.Parallel()
 	const lost = "deny orbit_ship(shipSymbol=S-1\nB)"
 	g := newShipGame()
 	sess := newSession(t)
@@ -103,6 +104,7 @@ func idOf(t *testing.T, h *harness, tool string) string {
 // notebook then holds the new form only, the rule denies, and calls are decided by the
 // rules again. After a restart it still denies.
 func TestReAddingAnUnreadableRuleInItsNewFormRestoresIt(t *testing.T) {
+	t.Parallel()
 	const old = "deny orbit_ship(shipSymbol=S-1\x00)"
 	const typed = `deny orbit_ship(shipSymbol="S-1\000")`
 	const canonical = `deny orbit_ship(shipSymbol="S-1\x00")`
@@ -150,6 +152,7 @@ func TestReAddingAnUnreadableRuleInItsNewFormRestoresIt(t *testing.T) {
 // version wrote (a long number in full) reads as the same rule; unrule, typed any way
 // that parses to it, removes that stored line, so it does not come back on resume.
 func TestUnruleRemovesTheFormTheNotebookHolds(t *testing.T) {
+	t.Parallel()
 	const stored = "allow navigate_ship if fuel <= 10000000000000000000000"
 	sess := newSession(t)
 	if err := sess.AddRuleLine(stored); err != nil {
@@ -175,6 +178,7 @@ func TestUnruleRemovesTheFormTheNotebookHolds(t *testing.T) {
 // stored redacted; a rule holding one would come back as another rule, so it is
 // refused when added, naming the secret and not showing it.
 func TestARuleHoldingASecretIsRefused(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-0123456789abcdef0123456789"
 	h := startGame(t, newShipGame(), &scriptBrain{}, nil, func(c *agent.Config) { c.Secrets = []string{key} })
 	h.next("idle", isState(agent.Idle))
@@ -193,6 +197,7 @@ func TestARuleHoldingASecretIsRefused(t *testing.T) {
 // the start names the field and the nearest one, and under --approve all an Act call
 // waits for the person.
 func TestStoredRuleOnAnUnknownEffectFailsSafe(t *testing.T) {
+	t.Parallel()
 	const typo = "deny navigate_ship if fule > 100"
 	sess := newSession(t)
 	if err := sess.AddRuleLine(typo); err != nil {

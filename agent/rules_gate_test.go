@@ -128,6 +128,7 @@ func (g *shipGame) callLog() []string {
 // Config.Rules), --approve all, and the ship docked or in orbit, what one proposed call
 // gets: a decision by a rule (naming it), by policy, or the question to the person.
 func TestGateRules(t *testing.T) {
+	t.Parallel()
 	const ship = `{"shipSymbol":"S-1"}`
 	nav := func(where string) string { return `{"shipSymbol":"S-1","waypointSymbol":"` + where + `"}` }
 	mode := func(m string) string { return `{"shipSymbol":"S-1","flightMode":"` + m + `"}` }
@@ -208,6 +209,7 @@ func TestGateRules(t *testing.T) {
 // parse, or names a tool the game does not have, stops the start with where it came
 // from and what is wrong.
 func TestBadFixedRulesStopNew(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]string{
 		"alow orbit_ship":                     `column 1: expected allow, ask or deny, got "alow" (did you mean allow?)`,
 		"allow orbit_shp":                     `no tool "orbit_shp"; did you mean orbit_ship`,
@@ -396,6 +398,7 @@ func forShip(ship string, calls []string) []string {
 // report Effects: the short navigation, proposed while the ship was docked (its dry run
 // then predicted failure), runs by its fuel rule once orbit has run.
 func TestHeadlessRulesOnATestGame(t *testing.T) {
+	t.Parallel()
 	g := newShipGame()
 	h, b := rulesHeadless(t, g, forShip("S-1", scenarioCalls("NEAR"))...)
 	ids, turn := headlessRulesScenario(t, h)
@@ -424,6 +427,7 @@ func TestHeadlessRulesOnATestGame(t *testing.T) {
 // universe over loopback. The navigation case needs SpaceTraders' dry runs to report
 // Effects; until they do, it is skipped (after the rest has been checked).
 func TestHeadlessRulesOnTheOfflineUniverse(t *testing.T) {
+	t.Parallel()
 	off, err := spacetraders.StartOffline(universe.Config{Seed: 7}, nil, "")
 	if err != nil {
 		t.Fatal(err)
@@ -459,6 +463,7 @@ func TestHeadlessRulesOnTheOfflineUniverse(t *testing.T) {
 // when coplay stopped is deferred again on resume and decided by its rule once the
 // call before it ran.
 func TestSessionRulesAndDeferredCallsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	g := newShipGame()
 	sess := newSession(t)
 	b := &scriptBrain{replies: []scripted{say("Ready."), say("Fly.",

@@ -230,7 +230,7 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	if pc.tool.DryRun && r.policy.conditional(pc.call.Tool) {
 		if !now {
 			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil && d.Decision == Veto {
-				r.settle(pc, d)
+				r.settle(pc, d, nil)
 				return pc
 			}
 			pc.deferred = true
@@ -241,7 +241,7 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		pc.simulated = true
 	}
 	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
-		r.settle(pc, d)
+		r.settle(pc, d, nil)
 		return pc
 	}
 	pc.call.NeedsOK = true
@@ -250,9 +250,10 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 }
 
 // settle decides pc through the gate, the one place a call is settled: false, said to
-// the person, when another decision came first.
-func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
-	if err := r.gate.settle(r.policy.seat, *d); err != nil {
+// the person, when another decision came first. A person's decision comes with the
+// claim it made when it was sent (settleAsSent); a rule's or the policy's with none.
+func (r *Runner) settle(pc *pendingCall, d *Decision, claim *Decision) bool {
+	if err := r.gate.settle(r.policy.seat, *d, claim); err != nil {
 		r.emitError("decide: %v", err)
 		return false
 	}
@@ -348,7 +349,7 @@ func (r *Runner) runBatch(b *batch) bool {
 			pc.deferred, pc.call.Deferred = false, false
 			pc.call.Simulation, pc.simulated = r.simulate(pc), true
 			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
-				if r.settle(pc, d) {
+				if r.settle(pc, d, nil) {
 					r.emit(Event{Type: EventDecision, Decision: d})
 				}
 			} else {
@@ -421,6 +422,7 @@ func (r *Runner) repredict(b *batch, afterAct bool) {
 func (r *Runner) decide(c command) {
 	pc, _ := r.calls.waitingCall(c.CallID)
 	if pc != nil && c.Decision == Edit && c.valid.Args() == nil {
+		r.gate.release(r.policy.seat, c.CallID, c.claim)
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
@@ -435,7 +437,7 @@ func (r *Runner) decide(c command) {
 		d.Decision = Edit
 		d.Args = pc.call.Args
 	}
-	if !r.settle(pc, d) {
+	if !r.settle(pc, d, c.claim) {
 		return
 	}
 	if c.Decision == Edit {

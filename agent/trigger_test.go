@@ -40,6 +40,7 @@ func (h *harness) stepInput(i int) string {
 // turn and idles; the world's next trigger starts a new turn by itself, with the trigger
 // at the end of the new step's input.
 func TestTriggerWakesAnIdleAgent(t *testing.T) {
+	t.Parallel()
 	g, h := startTriggers(t, "idle after a reply in prose", say("Let me think about the best route."), say("Nothing to do."))
 
 	g.ch <- game.Trigger{Type: "battle.started", Subject: "battle-789", Text: "your community fights now", Time: time.Now()}
@@ -61,6 +62,7 @@ func TestTriggerWakesAnIdleAgent(t *testing.T) {
 // Triggers that arrive while the agent is paused wait for resume: the person paused it.
 // Triggers that arrive while a step runs go into the next step, in order.
 func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
+	t.Parallel()
 	g, h := startTriggers(t, "idle", say("Thinking."), say("Still thinking."))
 	h.send(agent.Command{Cmd: agent.CmdPause})
 	g.ch <- game.Trigger{Type: "message.received", Subject: "Mara", Text: "Mara: hi!"}
@@ -95,6 +97,7 @@ func TestTriggersQueueWhilePausedAndGoIntoTheNextStep(t *testing.T) {
 // world after it (a ship that arrived is in orbit there), so it would wake the agent for
 // nothing. One from after it wakes the agent.
 func TestStaleTriggerIsDropped(t *testing.T) {
+	t.Parallel()
 	g, h := startTriggers(t, "idle", say("Waiting."), say("Woken."))
 	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "OLD", Text: "seen already", Time: time.Now().Add(-time.Minute)}
 	g.ch <- game.Trigger{Type: "ship.arrived", Subject: "NEW", Text: "fresh", Time: time.Now().Add(time.Second)}

@@ -12,6 +12,7 @@ import (
 // With play handed over, a model that answers in prose every third request plays on
 // to the step limit: never idle, the prose in the log, a nudge at the step after.
 func TestKeepPlayingNeverIdlesOnProse(t *testing.T) {
+	t.Parallel()
 	_, _, srv, events := cacheFiguresProse(t, 30, 3)
 	var prose, steps int
 	for _, ev := range events {
@@ -39,6 +40,7 @@ func TestKeepPlayingNeverIdlesOnProse(t *testing.T) {
 
 // With a person deciding, an answer without calls still hands the turn to the person.
 func TestProseIdlesWithAPerson(t *testing.T) {
+	t.Parallel()
 	b := &scriptBrain{replies: []scripted{say("Thinking about it.")}}
 	h := start(t, &gridGame{}, b, nil, nil)
 	ev := h.next("idle", isState(agent.Idle))
@@ -60,6 +62,7 @@ func TestProseIdlesWithAPerson(t *testing.T) {
 // The model pauses play with wait: a waiting event with its countdown, and the next
 // request comes by itself, without advice or resume.
 func TestWaitToolPausesAndPlayGoesOn(t *testing.T) {
+	t.Parallel()
 	b := &scriptBrain{replies: []scripted{say("Nothing to do for a moment.", "wait", `{"seconds": 1, "reason": "the digger is resting"}`), say("Back.")}}
 	h := start(t, &gridGame{}, b, nil, nil)
 	c := h.proposed("wait")
@@ -92,6 +95,7 @@ func TestWaitToolPausesAndPlayGoesOn(t *testing.T) {
 
 // A token cap stops an unattended run early, naming the cap and what was spent.
 func TestTokenCapStopsTheRun(t *testing.T) {
+	t.Parallel()
 	var replies []scripted
 	for range 50 {
 		s := say("Moving on.", "move", `{"direction":"E"}`)
@@ -114,6 +118,7 @@ func TestTokenCapStopsTheRun(t *testing.T) {
 
 // A cost cap with a model that has no price stops at once rather than spend blind.
 func TestCostCapNeedsAPrice(t *testing.T) {
+	t.Parallel()
 	b := &scriptBrain{replies: []scripted{say("Moving.", "move", `{"direction":"E"}`), say("Again.", "move", `{"direction":"E"}`)}}
 	b.replies[0].reply.Usage = agent.Usage{PromptTokens: 100, CompletionTokens: 10}
 	h := start(t, &gridGame{}, b, nil, func(c *agent.Config) { c.ApproveAll, c.KeepPlaying, c.MaxRunCost = true, true, 1 })
@@ -127,6 +132,7 @@ func TestCostCapNeedsAPrice(t *testing.T) {
 // A cost cap reached on an upper-bound cost (cached tokens counted at the prompt price)
 // says the spend is at most that; a cost known exactly says it plainly.
 func TestCostCapSaysWhenTheCostIsAnUpperBound(t *testing.T) {
+	t.Parallel()
 	for _, upper := range []bool{true, false} {
 		var replies []scripted
 		for range 10 {

@@ -9,6 +9,7 @@ import (
 // A large window keeps today's prompt exactly; a small one narrows the prompt, the tools
 // and the index; a budget the person set smaller stays.
 func TestFitWindow(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{0, 128_000, 200_000, 1_000_000} {
 		cfg := Config{ContextWindow: w}
 		fitWindow(&cfg)

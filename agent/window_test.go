@@ -16,6 +16,7 @@ func windowTokens(prompt []byte) int { return (len(prompt) + 2) / 3 }
 // a model whose window is 8,192 tokens: no request, with room for the answer, is over the
 // window, and the model still has the tools to play (observe, orbit, dock).
 func TestSmallWindowFits(t *testing.T) {
+	t.Parallel()
 	const window, steps = 8192, 50
 	brain, srv := openaiBrain(t, dockingCassette(7), nil)
 	events := playOffline(t, "small", brain, steps, func(c *agent.Config) { c.ContextWindow = window })

@@ -13,6 +13,7 @@ import (
 // model speaking the Messages API: calls go through the gate and run, the catalogue
 // prices Claude with no config, and from the second request the usage shows cached tokens.
 func TestClaudePresetPlays(t *testing.T) {
+	t.Parallel()
 	steps := []llmtest.Step{}
 	for _, tool := range []string{"orbit_ship", "dock_ship", "orbit_ship", "dock_ship"} {
 		steps = append(steps, llmtest.Step{Text: "Moving.", Calls: []llmtest.Call{scall(tool, `{"shipSymbol":"COPLAY-1"}`)}})
@@ -57,25 +58,24 @@ func TestClaudePresetPlays(t *testing.T) {
 
 // --preset anthropic without its key names the variable, exit 1; --thinking is Claude's.
 func TestClaudePresetNeedsItsKey(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "")
-	t.Setenv("OPENAI_API_KEY", "sk-other")
+	t.Parallel()
+	env := []string{"ANTHROPIC_API_KEY=", "OPENAI_API_KEY=sk-other"}
 	var out, errOut strings.Builder
-	if code := run([]string{"run", "--headless", "--preset", "anthropic", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "ANTHROPIC_API_KEY") {
+	if code := runEnv(t, env, []string{"run", "--headless", "--preset", "anthropic", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "ANTHROPIC_API_KEY") {
 		t.Errorf("exit %d: %q", code, errOut.String())
 	}
 	errOut.Reset()
-	if code := run([]string{"run", "--headless", "--model", "gpt-4o-mini", "--thinking", "2048", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--thinking is for Claude") {
+	if code := runEnv(t, env, []string{"run", "--headless", "--model", "gpt-4o-mini", "--thinking", "2048", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--thinking is for Claude") {
 		t.Errorf("exit %d: %q", code, errOut.String())
 	}
 	errOut.Reset()
-	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-x")
-	if code := run([]string{"run", "--headless", "--preset", "anthropic", "--thinking", "10", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "1024 or more") {
+	withKey := []string{"ANTHROPIC_API_KEY=sk-ant-x", "OPENAI_API_KEY=sk-other"}
+	if code := runEnv(t, withKey, []string{"run", "--headless", "--preset", "anthropic", "--thinking", "10", "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "1024 or more") {
 		t.Errorf("--thinking 10: exit %d, %q", code, errOut.String())
 	}
-	t.Setenv("ANTHROPIC_API_KEY", "")
 	for _, preset := range []string{"gemini", "deepseek", "mistral", "groq", "xai"} {
 		errOut.Reset()
-		code := run([]string{"run", "--headless", "--preset", preset, "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut)
+		code := runEnv(t, env, []string{"run", "--headless", "--preset", preset, "--data", filepath.Join(t.TempDir(), "c.db")}, &out, &errOut)
 		want := strings.ToUpper(preset) + "_API_KEY"
 		if code != 1 || !strings.Contains(errOut.String(), "set "+want) {
 			t.Errorf("--preset %s without its key: exit %d, %q; want it to name %s", preset, code, errOut.String(), want)

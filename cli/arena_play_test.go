@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,7 +44,7 @@ type arenaPlay struct {
 func playArena(t *testing.T, scenario, approve string, steps int, commands string, viaScript bool, extra ...string) arenaPlay {
 	t.Helper()
 	cassette := "../testdata/cassettes/arena-" + scenario + ".cassette.json"
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
 	brain := []string{"--brain", "script:" + cassette}
 	var srv *llmtest.Server
 	if !viaScript {
@@ -55,22 +54,14 @@ func playArena(t *testing.T, scenario, approve string, steps int, commands strin
 		}
 		srv = llmtest.NewServer(c)
 		defer srv.Close()
-		t.Setenv("OPENAI_BASE_URL", srv.URL())
-		t.Setenv("OPENAI_API_KEY", "sk-test-arena-0000")
+		env = append(env, "OPENAI_BASE_URL="+srv.URL(), "OPENAI_API_KEY=sk-test-arena-0000")
 		brain = []string{"--model", "scripted"}
 	}
-	in, keepOpen := io.Pipe()
-	defer keepOpen.Close()
-	stdin = io.MultiReader(strings.NewReader(commands), in)
-	defer func() { stdin = nil }()
 	data := filepath.Join(t.TempDir(), "n.db")
-	args := append([]string{"run", "--headless", "--game", "arena", "--scenario", scenario, "--approve", approve,
+	args := append([]string{"--game", "arena", "--scenario", scenario, "--approve", approve,
 		"--steps", itoa(steps), "--data", data}, brain...)
-	var out, errOut bytes.Buffer
-	if code := run(append(args, extra...), &out, &errOut); code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
-	}
-	p := arenaPlay{events: decodeEvents(t, &out)}
+	out := headlessOpen(t, append(args, extra...), env, commands)
+	p := arenaPlay{events: decodeEvents(t, out)}
 	if srv != nil {
 		for _, r := range srv.Requests() {
 			var all []string
@@ -192,6 +183,7 @@ func trust(v arena.View, name string) int {
 // is a send_message answering #1 and nothing else happens; the world holds the reply,
 // Oren trusts Kestrel 2 more, and nothing else changed.
 func TestArenaScenarioHello(t *testing.T) {
+	t.Parallel()
 	p := playArena(t, "hello", "all", 2, "", true)
 	if got := p.gameCalls(); !slices.Equal(got, []string{"send_message"}) {
 		t.Fatalf("calls %v, want one send_message", got)
@@ -211,6 +203,7 @@ func TestArenaScenarioHello(t *testing.T) {
 // that history; the answer is in time: the request is settled and Vesna's trust rises
 // by 5 from -25.
 func TestArenaScenarioBadHistory(t *testing.T) {
+	t.Parallel()
 	p := playArena(t, "bad-history", "all", 2, "", false)
 	if got := p.gameCalls(); !slices.Equal(got, []string{"member", "send_message"}) {
 		t.Fatalf("calls %v, want member, then send_message", got)
@@ -281,6 +274,7 @@ func energyIn(t *testing.T, out string) int {
 // to Mara, across five steps. The world: in battle-456 for Ember with 20 energy,
 // reported, the 7 gold earned spent, the bread eaten, Mara's trust +5, the plan done.
 func TestArenaScenarioNoFood(t *testing.T) {
+	t.Parallel()
 	p := playArena(t, "no-food", "all", 5, "", false, "--speed", "300")
 	want := []string{"market", "work", "buy!412", "buy", "consume", "join_battle", "send_message"}
 	if got := p.gameCalls(); !slices.Equal(got, want) {
@@ -329,6 +323,7 @@ func TestArenaScenarioNoFood(t *testing.T) {
 // world: two apples for Oren, in battle-456 with 30 energy, reported to Mara, Oren not
 // answered yet.
 func TestArenaScenarioMidPlan(t *testing.T) {
+	t.Parallel()
 	p := playArena(t, "mid-plan", "all", 4, "", false, "--speed", "100")
 	if got := p.gameCalls(); !slices.Equal(got, []string{"buy", "join_battle", "send_message"}) {
 		t.Fatalf("calls %v", got)
@@ -373,6 +368,7 @@ func TestArenaScenarioMidPlan(t *testing.T) {
 // and Mara's loyalty, joins by rule and reports. The world: in battle-456 (already under
 // way) for Ember with 30 energy, reported.
 func TestArenaScenarioBattleStarts(t *testing.T) {
+	t.Parallel()
 	rules := `{"cmd":"rule","rule":"allow join_battle if energy_after >= 20"}` + "\n" + `{"cmd":"allow","tool":"send_message","allow":true}` + "\n"
 	p := playArena(t, "battle-starts", "ask", 3, rules, false, "--speed", "60")
 	idle := p.index(func(ev agent.Event) bool { return ev.Type == agent.EventState && ev.State == agent.Idle })
@@ -412,7 +408,8 @@ func TestArenaScenarioBattleStarts(t *testing.T) {
 // --scenario is the arena's: refused for another game, and an unknown one is refused
 // with the closest name, both before a session is created.
 func TestArenaScenarioFlagIsTheArenas(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
 	for _, c := range []struct{ args, want string }{
 		{"--game universe --scenario hello", "--scenario is for --game arena, not --game universe"},
 		{"--game arena --scenario no-fod", `--scenario must be one of hello, bad-history, no-food, mid-plan, battle-starts, not "no-fod": did you mean "no-food"?`},
@@ -420,7 +417,7 @@ func TestArenaScenarioFlagIsTheArenas(t *testing.T) {
 		var out, errOut bytes.Buffer
 		data := filepath.Join(t.TempDir(), "n.db")
 		args := append([]string{"run", "--headless", "--brain", "autopilot", "--data", data}, strings.Fields(c.args)...)
-		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
+		if code := runEnv(t, env, args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
 		}
 		if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {

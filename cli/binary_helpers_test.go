@@ -40,6 +40,8 @@ func TestMain(m *testing.M) {
 		// The test binary re-executed as BenchmarkLeague's child (bench_league_test.go).
 		os.Exit(playLeagueFigures(spec))
 	}
+	widenParallel()
+	stdin = noInput{} // parallel tests' in-process runs read it at once (parallel_test.go)
 	var err error
 	if binDir, err = os.MkdirTemp("", "coplay-reliability-"); err != nil {
 		fmt.Fprintln(os.Stderr, "reliability tests:", err)
@@ -93,6 +95,30 @@ func headlessCmd(ctx context.Context, t *testing.T, args, env []string) *exec.Cm
 	cmd := exec.CommandContext(ctx, coplayBinary(t), append([]string{"run", "--headless"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "SPACETRADERS_TOKEN="), env...)
 	return cmd
+}
+
+// headlessOpen runs `coplay run --headless ARGS` with env (as headlessCmd) to its end,
+// after writing commands on its stdin, which stays open until the run ends: nobody else
+// speaks. A non-zero exit fails the test. It returns what the run printed on stdout.
+func headlessOpen(t *testing.T, args, env []string, commands string) *bytes.Buffer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := headlessCmd(ctx, t, args, env)
+	in, err := cmd.StdinPipe() // Wait closes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, commands)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("coplay run --headless %s: %v; stderr:\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	return &out
 }
 
 // headlessRun starts `coplay run --headless` with args, hands every event to on (which
@@ -158,27 +184,12 @@ func headlessLines(t *testing.T, stdin string, args ...string) []map[string]any 
 }
 
 // coplayRun runs the binary with env added to the environment and returns stdout and
-// stderr.
+// stderr; an exit status other than 0 fails the test.
 func coplayRun(t *testing.T, env []string, stdin string, args ...string) (string, string) {
 	t.Helper()
-	cmd := exec.Command(coplayBinary(t), args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("coplay %s: %v\nstderr:\n%s", strings.Join(args, " "), err, errOut.String())
-		}
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("coplay %s did not finish in 2 minutes", strings.Join(args, " "))
+	var out, errOut strings.Builder
+	if code := runBinary(t, env, strings.NewReader(stdin), args, &out, &errOut); code != 0 {
+		t.Fatalf("coplay %s: exit status %d\nstderr:\n%s", strings.Join(args, " "), code, errOut.String())
 	}
 	return out.String(), errOut.String()
 }

@@ -15,6 +15,7 @@ import (
 // config check reads a bounded regular file: /dev/zero and a FIFO with no writer are
 // refused at once, in words, and exit 1; neither is read.
 func TestConfigCheckRefusesDevicesAndFIFOs(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "config.toml")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFO here: %v", err)
@@ -33,6 +34,7 @@ func TestConfigCheckRefusesDevicesAndFIFOs(t *testing.T) {
 // A notebook others may read is made 0600 when coplay opens it, and the person is told
 // on stderr.
 func TestOpenNotebookIsMadePrivate(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	book, err := notes.Open(data, nil)
 	if err != nil {

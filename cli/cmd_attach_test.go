@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -97,7 +99,9 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
 	stdin = inR
+	defer func() { stdin = old }()
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
@@ -173,4 +177,40 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 	if moved == nil || moved.Via != "attach" || asked == nil || asked.Via != "attach" || !replied {
 		t.Fatalf("move %+v, question %+v, replied %v: want both via attach, and a reply", moved, asked, replied)
 	}
+}
+
+// attachAndApproveWith runs the binary's `coplay attach --headless` with env, waits in what it receives
+// for the call id to be waiting, approves it, and reads on until the decision comes
+// back; it returns every event received.
+func attachAndApproveWith(t *testing.T, env []string, data, id string) ([]agent.Event, error) {
+	cmd := exec.Command(coplayBinary(t), "attach", "--headless", "--data", data)
+	cmd.Env = append(os.Environ(), env...)
+	var errOut strings.Builder
+	inW, outR := startPiped(t, cmd, &errOut)
+	var seen []agent.Event
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	approved, sawWaiting := false, false
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return seen, fmt.Errorf("bad line %q: %v", sc.Text(), err)
+		}
+		seen = append(seen, ev)
+		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			sawWaiting, approved = true, true
+			fmt.Fprintf(inW, `{"cmd":"decide","call_id":%q,"decision":"approve"}`+"\n", id)
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
+			inW.Close() // detach
+		}
+	}
+	inW.Close()
+	if err := cmd.Wait(); err != nil {
+		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
+	}
+	if !sawWaiting {
+		return seen, fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	return seen, nil
 }

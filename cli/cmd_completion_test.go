@@ -39,7 +39,7 @@ func TestHelpListsTheCommands(t *testing.T) {
 				listed = append(listed, f[0])
 			}
 		}
-		want := []string{"attach", "completion", "config", "eval", "mcp", "models", "play", "register", "run", "serve-universe", "sessions", "tools", "version"}
+		want := []string{"attach", "completion", "config", "eval", "mcp", "models", "play", "register", "run", "serve", "serve-universe", "sessions", "tools", "version"}
 		if !slices.Equal(listed, want) {
 			t.Errorf("coplay %s lists the commands %q, want %q", args[0], listed, want)
 		}

@@ -121,6 +121,7 @@ var episodeFields = []string{"profile", "version", "seed", "steps", "credits_sta
 // on a scripted OpenAI-compatible server (base_url, api_key_env), two seeds, 150 steps,
 // JSON out; the autopilot gains credits on both seeds and the key never shows.
 func TestEvalThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 4 episodes of 150 steps through the binary")
 	}
@@ -219,14 +220,14 @@ func TestEvalThroughTheBinary(t *testing.T) {
 // TestEvalCostUnknownAndOut checks that a model without a price is "cost unknown"
 // (null in JSON, never $0) and that --out writes the JSON, the report and a PNG.
 func TestEvalCostUnknownAndOut(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(lookerCassette())
 	defer srv.Close()
 	xdg := evalConfig(t, srv.URL())
-	t.Setenv("XDG_CONFIG_HOME", xdg)
-	t.Setenv("LOOKER_KEY", lookerKey)
+	env := []string{"XDG_CONFIG_HOME=" + xdg, "LOOKER_KEY=" + lookerKey}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"eval", "--profile", "looker/noprice", "--seeds", "3", "--steps", "8", "--out", out}, &stdout, &stderr); code != 0 {
+	if code := runEnv(t, env, []string{"eval", "--profile", "looker/noprice", "--seeds", "3", "--steps", "8", "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "cost unknown") || strings.Contains(stdout.String(), "$0.0000") {
@@ -268,13 +269,14 @@ func TestEvalCostUnknownAndOut(t *testing.T) {
 // model without a cached_prompt price has its cost marked as an upper bound in the
 // JSON, the table and the report.
 func TestEvalCachedTokens(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(&llmtest.Cassette{Model: "cache-model", Repeat: true, Steps: []llmtest.Step{
 		{Text: "Looking.", Calls: []llmtest.Call{{Tool: "observe_game", Args: json.RawMessage(`{}`)}}},
 		// A note between the looks: six identical looks in a row would be a loop.
 		{Text: "Noting.", Calls: []llmtest.Call{{Tool: "update_notes", Args: json.RawMessage(`{"section":"Situation","text":"Looked."}`)}}},
 	}})
 	defer srv.Close()
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, `[prices.cache-model]
+	env := []string{"XDG_CONFIG_HOME=" + xdgConfig(t, `[prices.cache-model]
 prompt = 1
 completion = 2
 
@@ -283,11 +285,10 @@ model = "cache-model"
 base_url = "`+srv.URL()+`"
 api_key_env = "LOOKER_KEY"
 max_iterations = 50
-`))
-	t.Setenv("LOOKER_KEY", lookerKey)
+`), "LOOKER_KEY=" + lookerKey}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"eval", "--profile", "cacher", "--seeds", "4", "--steps", "6", "--json", "--out", out}, &stdout, &stderr); code != 0 {
+	if code := runEnv(t, env, []string{"eval", "--profile", "cacher", "--seeds", "4", "--steps", "6", "--json", "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var rep eval.Report
@@ -350,8 +351,8 @@ max_iterations = 50
 }
 
 func TestEvalRefusesBadInput(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", evalConfig(t, "http://127.0.0.1:1/v1"))
-	t.Setenv("LOOKER_KEY", "")
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + evalConfig(t, "http://127.0.0.1:1/v1"), "LOOKER_KEY="}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -368,7 +369,7 @@ func TestEvalRefusesBadInput(t *testing.T) {
 		{[]string{"eval", "--profile", "autopilot@00000000"}, "its definition has changed"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(c.args, &stdout, &stderr)
+		code := runEnv(t, env, c.args, &stdout, &stderr)
 		if code == 0 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %s; want %q", c.args, code, stderr.String(), c.want)
 		}
@@ -379,17 +380,17 @@ func TestEvalRefusesBadInput(t *testing.T) {
 // how many steps' model calls failed and the first failure's words, and the JSON
 // carries them; without it the profile reads as one that played and did nothing.
 func TestEvalSaysWhenTheModelIsUnreachable(t *testing.T) {
+	t.Parallel()
 	dead := httptest.NewServer(http.NotFoundHandler())
 	url := dead.URL
 	dead.Close() // nothing listens there now: every model call is refused
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, `[profiles."gone/x"]
+	env := []string{"XDG_CONFIG_HOME=" + xdgConfig(t, `[profiles."gone/x"]
 model = "gone-model"
 base_url = "`+url+`/v1"
 api_key_env = "LOOKER_KEY"
-`))
-	t.Setenv("LOOKER_KEY", lookerKey)
+`), "LOOKER_KEY=" + lookerKey}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3"}, &stdout, &stderr); code != 0 {
+	if code := runEnv(t, env, []string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "gone/x seed 1: the model call failed at 3 of 3 steps; the first: the model (gone-model) failed") ||
@@ -398,7 +399,7 @@ api_key_env = "LOOKER_KEY"
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3", "--json"}, &stdout, &stderr); code != 0 {
+	if code := runEnv(t, env, []string{"eval", "--profile", "gone", "--seeds", "1", "--steps", "3", "--json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var rep eval.Report

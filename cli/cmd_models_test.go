@@ -13,6 +13,7 @@ import (
 )
 
 func TestModelsListsPricedModels(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if code := run([]string{"models", "--json"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
@@ -66,6 +67,7 @@ func TestModelsListsPricedModels(t *testing.T) {
 }
 
 func TestVersionAndFlagAgree(t *testing.T) {
+	t.Parallel()
 	var a, b, errOut bytes.Buffer
 	if run([]string{"version"}, &a, &errOut) != 0 || run([]string{"--version"}, &b, &errOut) != 0 {
 		t.Fatalf("version failed: %s", errOut.String())
@@ -78,6 +80,7 @@ func TestVersionAndFlagAgree(t *testing.T) {
 // With no config.toml, --max-cost works for a model the catalogue prices: the run starts,
 // counts the cost at the catalogue's price and stops at the cap, saying so.
 func TestMaxCostFromTheCatalogue(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "gpt-4o-mini", Repeat: true, Steps: []llmtest.Step{
 		{Text: "Orbit.", Calls: []llmtest.Call{scall("orbit_ship", `{"shipSymbol":"COPLAY-1"}`)}},
 		{Text: "Dock.", Calls: []llmtest.Call{scall("dock_ship", `{"shipSymbol":"COPLAY-1"}`)}},

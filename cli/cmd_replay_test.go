@@ -41,6 +41,7 @@ func onlySession(t *testing.T, data string) []sessionJSON {
 // fork begins with that step's world and plays on as a child of the original (whose
 // export does not change), and that eval --from scores from that step.
 func TestReplayForkAndEvalFrom(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays two short autopilot sessions")
 	}
@@ -48,10 +49,16 @@ func TestReplayForkAndEvalFrom(t *testing.T) {
 		game        string
 		steps, fork int
 		metric      string
-	}{{"universe", 16, 8, "credits"}, {"arena", 12, 6, "score"}} {
+		flags       []string
+	}{
+		// Without --no-rate-limit the universe's 2 requests a second paced the play: 20 s.
+		{"universe", 16, 8, "credits", []string{"--no-rate-limit"}},
+		{"arena", 12, 6, "score", nil},
+	} {
 		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
 			data := filepath.Join(t.TempDir(), "coplay.db")
-			out := runInProcess(t, "run", "--headless", "--game", tc.game, "--speed", "1000", "--approve", "all", "--steps", itoa(tc.steps), "--data", data)
+			out := runInProcess(t, append([]string{"run", "--headless", "--game", tc.game, "--speed", "1000", "--approve", "all", "--steps", itoa(tc.steps), "--data", data}, tc.flags...)...)
 			played := stepObservations(decodeEvents(t, strings.NewReader(out)))
 			name := onlySession(t, data)[0].Name
 
@@ -150,6 +157,7 @@ func withoutTimes(s string) string {
 
 // TestForkMistakes: a bad --fork is refused before anything is created.
 func TestForkMistakes(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	runInProcess(t, "run", "--headless", "--game", "arena", "--speed", "1000", "--approve", "all", "--steps", "2", "--data", data)
 	name := onlySession(t, data)[0].Name

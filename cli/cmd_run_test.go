@@ -21,8 +21,6 @@ import (
 // printed on stdout; a non-zero exit fails the test with its stderr.
 func runInProcess(t *testing.T, args ...string) string {
 	t.Helper()
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
 	var out, errOut bytes.Buffer
 	if code := run(args, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
@@ -58,6 +56,7 @@ func tail(s string, n int) string {
 // --approve all` with the autopilot against the offline universe, the way a person
 // would start it, and checks the starting contract is fulfilled and credits went up.
 func TestHeadlessAutopilotCompletesStartingContract(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	out := runInProcess(t, "run", "--headless", "--approve", "all", "--data", data,
 		"--no-rate-limit", "--speed", "400", "--steps", "40")
@@ -104,6 +103,7 @@ const demoCassette = "../testdata/cassettes/demo.cassette.json"
 // with a 429 is then an error event (a fault of the client's pacing, not of the script;
 // a person approving by hand stays well inside the limit).
 func TestReadmeDemoPlaysTheDefaultUniverse(t *testing.T) {
+	t.Parallel()
 	c, err := llmtest.Load(demoCassette)
 	if err != nil {
 		t.Fatal(err)
@@ -151,9 +151,12 @@ func TestReadmeDemoPlaysTheDefaultUniverse(t *testing.T) {
 // check that catches a server running the model with too small a context (Ollama's
 // default) has nothing to say about our own demo.
 func TestReadmeDemoGivesNoPromptCutWarning(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
+	// At 100 times the default speed the flights and cooldowns the demo waits for take a
+	// fifth of a second, not 18 s; the prompts are the same.
 	out := runInProcess(t, "run", "--headless", "--approve", "all", "--data", data,
-		"--no-rate-limit", "--brain", "script:"+demoCassette, "--steps", "12")
+		"--no-rate-limit", "--speed", "1000", "--brain", "script:"+demoCassette, "--steps", "12")
 	steps := 0
 	for _, ev := range decodeEvents(t, strings.NewReader(out)) {
 		if ev.Type == agent.EventStep {
@@ -178,6 +181,7 @@ func resultText(ev agent.Event) string {
 // --steps 30 without ever going idle, and every usage event carries the cached tokens
 // the scripted endpoint reports.
 func TestHeadlessProseDoesNotIdleUnattended(t *testing.T) {
+	t.Parallel()
 	out := runInProcess(t, "run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
 		"--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "30")
 	var evs []agent.Event
@@ -214,6 +218,7 @@ func TestHeadlessProseDoesNotIdleUnattended(t *testing.T) {
 // The model calls wait for 3 s: a waiting event with its countdown, and the next model
 // request comes by itself.
 func TestHeadlessWaitThenPlayGoesOn(t *testing.T) {
+	t.Parallel()
 	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/wait.cassette.json", "--approve", "all", "--steps", "2")
 	var waited *agent.Event
 	for i, ev := range evs {
@@ -235,6 +240,7 @@ func TestHeadlessWaitThenPlayGoesOn(t *testing.T) {
 
 // --max-tokens stops a long unattended run early and names the cap.
 func TestHeadlessTokenCapStopsEarly(t *testing.T) {
+	t.Parallel()
 	evs := headlessEvents(t, "--brain", "script:../testdata/cassettes/prose.cassette.json", "--approve", "all", "--steps", "200", "--max-tokens", "20000")
 	last := evs[len(evs)-1]
 	if last.State != agent.Stopped || !strings.Contains(last.Text, "token cap of 20000") || last.Step >= 200 {
@@ -243,12 +249,11 @@ func TestHeadlessTokenCapStopsEarly(t *testing.T) {
 }
 
 // Stdin ends while the run waits for a person (a prose answer with --approve ask): the
-// run stops, saying why once.
+// run stops, saying why once. Serial: the in-process run reads a stdin of its own.
 func TestHeadlessStdinClosedSaysSoOnce(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	stdin = inR
-	defer func() { stdin = nil }()
+	setStdin(t, inR)
 	code := make(chan int, 1)
 	go func() {
 		var errOut bytes.Buffer
@@ -280,6 +285,7 @@ func TestHeadlessStdinClosedSaysSoOnce(t *testing.T) {
 // The demo cassette prices its tokens (like a small hosted model), so a new user's
 // scripted run shows a bill; config.toml's price for the model wins over it.
 func TestDemoCassetteShowsACost(t *testing.T) {
+	t.Parallel()
 	cost := func(evs []agent.Event) (float64, bool) {
 		total, known := 0.0, true
 		for _, ev := range evs {
@@ -290,13 +296,15 @@ func TestDemoCassetteShowsACost(t *testing.T) {
 		}
 		return total, known
 	}
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	demo, known := cost(headlessEvents(t, "--brain", "script:../testdata/cassettes/demo.cassette.json", "--approve", "all", "--steps", "3"))
+	play := func(config string) []agent.Event {
+		return headlessRunEnv(t, []string{"--data", filepath.Join(t.TempDir(), "coplay.db"), "--brain", "script:../testdata/cassettes/demo.cassette.json", "--approve", "all", "--steps", "3"},
+			[]string{"XDG_CONFIG_HOME=" + config}, func(agent.Event, func(agent.Command)) {})
+	}
+	demo, known := cost(play(t.TempDir()))
 	if demo <= 0 || !known {
 		t.Fatalf("the demo's usage costs $%g (known %v), want a known cost above 0", demo, known)
 	}
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, "[prices.scripted]\nprompt = 150\ncompletion = 600\ncached_prompt = 75\n"))
-	priced, _ := cost(headlessEvents(t, "--brain", "script:../testdata/cassettes/demo.cassette.json", "--approve", "all", "--steps", "3"))
+	priced, _ := cost(play(xdgConfig(t, "[prices.scripted]\nprompt = 150\ncompletion = 600\ncached_prompt = 75\n")))
 	if r := priced / demo; r < 900 || r > 1100 {
 		t.Errorf("with config.toml's price 1000 times the cassette's, the run cost $%g against $%g", priced, demo)
 	}

@@ -15,6 +15,7 @@ import (
 // base URL and token it prints, plays one authenticated request against it, and stops
 // it with SIGINT.
 func TestServeUniverse(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(coplayBinary(t), "serve-universe", "--addr", "127.0.0.1:0", "--seed", "4", "--no-rate-limit")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -69,6 +69,7 @@ func sessions(t *testing.T, args ...string) (string, error) {
 }
 
 func TestSessionsList(t *testing.T) {
+	t.Parallel()
 	path := sessionsFixture(t)
 	out, err := sessions(t, "--data", path)
 	if err != nil {
@@ -107,6 +108,7 @@ func TestSessionsList(t *testing.T) {
 }
 
 func TestShortTokens(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{0: "0", 812: "812", 1000: "1.0k", 41_200: "41.2k", 1_250_000: "1.2M"} {
 		if got := ui.ShortCount(n); got != want {
 			t.Errorf("ui.ShortCount(%d) = %q, want %q", n, got, want)
@@ -115,6 +117,7 @@ func TestShortTokens(t *testing.T) {
 }
 
 func TestSessionsListWithoutNotebook(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "none.db")
 	out, err := sessions(t, "--json", "--data", path)
 	if err != nil || strings.TrimSpace(out) != "[]" {
@@ -128,6 +131,7 @@ func TestSessionsListWithoutNotebook(t *testing.T) {
 	}
 }
 
+// Serial: it changes the working directory (t.Chdir) to see where -o - writes.
 func TestSessionsExportAndRemove(t *testing.T) {
 	path := sessionsFixture(t)
 	out, err := sessions(t, "export", "old", "--data", path)
@@ -172,6 +176,7 @@ func TestSessionsExportAndRemove(t *testing.T) {
 }
 
 func TestSessionsLockedNotebook(t *testing.T) {
+	t.Parallel()
 	path := sessionsFixture(t)
 	book, err := notes.Open(path, nil)
 	if err != nil {
@@ -186,6 +191,7 @@ func TestSessionsLockedNotebook(t *testing.T) {
 // coplay sessions and sessions export only read: the notebook file (here the fixture
 // written by the last release) stays byte for byte and time as it was.
 func TestSessionsReadOnlyCommandsNeverWrite(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "notebooks", "v1.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -219,6 +225,7 @@ func TestSessionsReadOnlyCommandsNeverWrite(t *testing.T) {
 
 // An export that meets damage fails and leaves no partial transcript behind.
 func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
+	t.Parallel()
 	path, book := newNotebook(t)
 	s, _ := book.Create("x", "universe", "autopilot")
 	for i := range 50 {
@@ -258,14 +265,13 @@ func TestSessionsExportOfDamageWritesNothing(t *testing.T) {
 // `coplay sessions` tells a gpt-4o-mini run from a qwen one; the autopilot and a
 // cassette are recorded as such.
 func TestSessionsRecordTheModelName(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "named", Model: "scripted-7b", Steps: []llmtest.Step{{Text: "Nothing to do."}}})
 	defer model.Close()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_BASE_URL", model.URL())
-	t.Setenv("OPENAI_API_KEY", "sk-test-named-0000")
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=sk-test-named-0000"}
 	data := filepath.Join(t.TempDir(), "coplay.db")
-	runInProcess(t, "run", "--headless", "--data", data, "--model", "scripted-7b", "--approve", "all", "--steps", "1")
-	runInProcess(t, "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
+	coplayRun(t, env, "", "run", "--headless", "--data", data, "--model", "scripted-7b", "--approve", "all", "--steps", "1")
+	coplayRun(t, env, "", "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
 	out, err := sessions(t, "--json", "--data", data)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 // A config file with mistakes, met when a run starts, is reported one problem a line
 // (as `coplay config check` does) with the command that checks it again; nothing starts.
 func TestConfigProblemsAtRunTimeOneALine(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	if err := os.WriteFile(bad, []byte("[defaults]\nmodle = \"x\"\nbrain = 3\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -25,8 +25,9 @@ func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.
 	t.Setenv("OPENAI_API_KEY", "sk-test-coplay-0000")
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
 	stdin = inR
-	defer func() { stdin = nil }()
+	defer func() { stdin = old }()
 	code := make(chan int, 1)
 	var errOut bytes.Buffer
 	go func() {

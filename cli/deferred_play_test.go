@@ -20,6 +20,7 @@ import (
 // every operation; the model loads one, the next request carries it appended (the
 // earlier tools' JSON is a byte prefix of the new), and calling it reaches the game.
 func TestHeadlessDeferredToolIsLoadedAndCalled(t *testing.T) {
+	t.Parallel()
 	const spec = "../testdata/openapi/large/openapi.yaml"
 	var mu sync.Mutex
 	var got []string
@@ -37,11 +38,9 @@ func TestHeadlessDeferredToolIsLoadedAndCalled(t *testing.T) {
 		{Text: "Seen it."},
 	}})
 	defer model.Close()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_BASE_URL", model.URL())
-	t.Setenv("OPENAI_API_KEY", "sk-test-deferred-0000")
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=sk-test-deferred-0000"}
 
-	runInProcess(t, "run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
+	coplayRun(t, env, "", "run", "--headless", "--data", filepath.Join(t.TempDir(), "coplay.db"),
 		"--game", "openapi", "--spec", spec, "--base-url", game.URL, "--model", "scripted", "--approve", "all", "--steps", "3")
 	bodies := model.RawRequests()
 	if len(bodies) < 3 {

@@ -29,6 +29,7 @@ rules = ["deny join_battle: no fighting"]
 // profile carries an OpenSkill rating with its uncertainty, a score with its standard
 // error, and its rates.
 func TestEvalLeagueArena(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 3 arena leagues of 2 seats through the binary")
 	}
@@ -85,11 +86,12 @@ func TestEvalLeagueArena(t *testing.T) {
 // TestEvalLeagueOneProfileTwice: a profile named twice with --profile sits in two seats,
 // as two --seat of it do, and both leagues agree.
 func TestEvalLeagueOneProfileTwice(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, pacifistConfig))
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + xdgConfig(t, pacifistConfig)}
 	seats := func(args ...string) []string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		if code := run(append([]string{"eval", "--game", "arena", "--seeds", "1", "--steps", "2", "--json"}, args...), &stdout, &stderr); code != 0 {
+		if code := runEnv(t, env, append([]string{"eval", "--game", "arena", "--seeds", "1", "--steps", "2", "--json"}, args...), &stdout, &stderr); code != 0 {
 			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
 		}
 		var rep eval.LeagueReport
@@ -113,12 +115,13 @@ func TestEvalLeagueOneProfileTwice(t *testing.T) {
 // TestEvalLeagueSeatsAndOut names the seats with --seat (one profile in two of them)
 // and writes the report: eval.json, report.md with both tables, and the rating chart.
 func TestEvalLeagueSeatsAndOut(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, pacifistConfig))
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + xdgConfig(t, pacifistConfig)}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"eval", "--game", "arena", "--seat", "Heron=autopilot", "--seat", "Finch=pacifist", "--seat", "Lark=autopilot",
 		"--seeds", "4", "--steps", "6", "--out", out}
-	if code := run(args, &stdout, &stderr); code != 0 {
+	if code := runEnv(t, env, args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, w := range []string{"Profiles (rating: openskill", "Heron", "Finch", "Lark", "autopilot/default@", "pacifist/x@", "rating.png"} {
@@ -151,7 +154,8 @@ func TestEvalLeagueSeatsAndOut(t *testing.T) {
 // TestEvalLeagueRefusals: what cannot make a league is refused before anything plays,
 // a mistake in the command line with exit status 2.
 func TestEvalLeagueRefusals(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", xdgConfig(t, pacifistConfig))
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + xdgConfig(t, pacifistConfig)}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -171,7 +175,7 @@ func TestEvalLeagueRefusals(t *testing.T) {
 		{[]string{"--game", "universe", "--seat", "Heron=autopilot", "--seat", "X=autopilot"}, 2, "cannot be a SpaceTraders agent"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"eval"}, c.args...), &stdout, &stderr)
+		code := runEnv(t, env, append([]string{"eval"}, c.args...), &stdout, &stderr)
 		if code != c.code || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %s; want %d and %q", c.args, code, stderr.String(), c.code, c.want)
 		}
@@ -181,6 +185,7 @@ func TestEvalLeagueRefusals(t *testing.T) {
 // TestSeatOrder: seeds in blocks of n seat every seat once in every place, blocks are
 // shuffled apart, and a seed's order is its own whatever else is played.
 func TestSeatOrder(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 3, 6} {
 		firsts := map[string]bool{} // each block's first order
 		for block := int64(-1); block < 4; block++ {
@@ -229,6 +234,7 @@ func isPerm(o []int) bool {
 
 // TestSeatBase: seat names derived from profiles are readable and fit every league.
 func TestSeatBase(t *testing.T) {
+	t.Parallel()
 	for spec, want := range map[string]string{
 		"autopilot": "Autopilot", "looker/fast": "Looker-fast", "looker/fast@0a1b2c3d": "Looker-fast",
 		"script:testdata/x.cassette.json": "Seat-x", "gpt-4o-mini/temperature-0": "Gpt-4o-mini", "a": "Seat-a", "été/x": "T-x",

@@ -173,6 +173,7 @@ func started(evs []agent.Event, tool string) time.Time {
 // nowhere; a server that dies gives its exit status and last words on stderr to the
 // person and the model, and is started again for the next call.
 func TestHeadlessMCPStdioFaults(t *testing.T) {
+	t.Parallel()
 	server, env, log := faultsStdio(t)
 	model, modelEnv := scriptedModel(t,
 		llmtest.Step{Text: "Wait for it.", Calls: []llmtest.Call{scall("hang", `{}`)}},
@@ -243,6 +244,7 @@ func TestHeadlessMCPStdioFaults(t *testing.T) {
 // is cancelled at the deadline and the server sees it; once the server is down, the
 // model reads that it does not answer.
 func TestHeadlessMCPHTTPFaults(t *testing.T) {
+	t.Parallel()
 	f, url, down := faultsHTTP(t)
 	_, modelEnv := scriptedModel(t,
 		llmtest.Step{Calls: []llmtest.Call{scall("hang", `{}`)}},
@@ -280,8 +282,10 @@ func TestHeadlessMCPHTTPFaults(t *testing.T) {
 // that never answers runs, end the process in their own words, with the call
 // journaled as outcome unknown (a resume does not run it again).
 func TestStopEndsAHungCall(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"stop", "SIGTERM", "stdin closed"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			server, env, log := faultsStdio(t)
 			_, modelEnv := scriptedModel(t, llmtest.Step{Calls: []llmtest.Call{scall("hang", `{}`)}})
 			db := filepath.Join(t.TempDir(), "coplay.db")
@@ -343,6 +347,7 @@ const streamSpec = "../testdata/openapi/streams.yaml"
 // connection kept open reaches the model as the start of a stream when the window
 // closes (5 s), with one GET and the connection closed.
 func TestHeadlessNdjsonStreamReachesTheModel(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	gets, closed := 0, make(chan struct{}, 4)
 	game := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -439,12 +444,14 @@ func newTimedProxy(t *testing.T, target string) (*timedProxy, string) {
 }
 
 // TestFullDiskStopsBeforeTheNextRequest plays the built-in universe with a scripted
-// model on a 600 KB filesystem until the notebook cannot grow: every event printed
-// with a seq is that record of the journal, the failure names the file, the cause and
-// the way on, no model request comes after it, and once there is space the session
+// model on a 200 KB filesystem until the notebook cannot grow (some 400 steps; it was
+// 600 KB and 2,000 steps, a third of the package's CPU): every event printed with a
+// seq is that record of the journal, the failure names the file, the cause and the
+// way on, no model request comes after it, and once there is space the session
 // resumes.
 func TestFullDiskStopsBeforeTheNextRequest(t *testing.T) {
-	dir := smallFS(t, "600k")
+	t.Parallel()
+	dir := smallFS(t, "200k")
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "full", Model: "scripted", Repeat: true, Steps: []llmtest.Step{
 		// No look: the same look answered the same, step after step, is a loop (it
 		// pauses play); the note's answer changes with each version.

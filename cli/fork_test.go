@@ -13,6 +13,7 @@ import (
 // observed, moved by the time since; one that cannot (a live game) gets the session's
 // latest state and is told its world has moved on.
 func TestForkStateLiveAndRewound(t *testing.T) {
+	t.Parallel()
 	_, s := newSession(t, "live", "mcp", "model")
 	observed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for step, state := range []string{"world at 1", "world at 2"} {
@@ -44,6 +45,7 @@ func TestForkStateLiveAndRewound(t *testing.T) {
 // TestWaitingAdvice: advice given during the step before the fork had not reached the
 // model yet; advice given earlier had.
 func TestWaitingAdvice(t *testing.T) {
+	t.Parallel()
 	_, s := newSession(t, "s", "arena", "autopilot")
 	recs := []notes.Record{
 		{Type: "step", Step: 1}, {Type: "advice", Step: 1, Data: []byte(`{"text":"read at step 2"}`)},

@@ -78,11 +78,12 @@ func newGeminiServer(t *testing.T, model *llmtest.Server) *geminiServer {
 // request is accepted and a game call runs. Without the preset, the same server refuses
 // the first request and the brain leaves out what it refused, naming it.
 func TestGeminiPresetPlays(t *testing.T) {
+	t.Parallel()
 	game := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"games": [], "total": 0}`)
 	}))
-	defer game.Close()
+	t.Cleanup(game.Close) // after the parallel subtests
 	large, _ := filepath.Abs(filepath.Join("..", "testdata", "openapi", "large", "openapi.yaml"))
 	for _, tc := range []struct {
 		name, tool, args string
@@ -92,6 +93,7 @@ func TestGeminiPresetPlays(t *testing.T) {
 		{"openapi", "listGames", `{"limit": 5}`, []string{"--game", "openapi", "--spec", large, "--base-url", game.URL, "--catalog", "ops", "--tool-budget", "1000000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			for _, preset := range []string{"gemini", ""} {
 				model := llmtest.NewServer(&llmtest.Cassette{Name: "gemini", Steps: []llmtest.Step{
 					{Text: "Looking.", Calls: []llmtest.Call{scall(tc.tool, tc.args)}},

@@ -130,6 +130,7 @@ func leagueConfig(t *testing.T, srv *llmtest.Server, extra string) []string {
 }
 
 func TestLeagueArenaThreeSeats(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(larkCassette(t))
 	defer srv.Close()
 	env := leagueConfig(t, srv, "")
@@ -181,7 +182,7 @@ func TestLeagueArenaThreeSeats(t *testing.T) {
 }
 
 func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
@@ -231,6 +232,7 @@ func TestLeagueApproveAskDecidesOneSeat(t *testing.T) {
 }
 
 func TestLeagueUniverseSeatsHaveTheirOwnAgents(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "universe", "--approve", "all", "--data", data, "--seat", "ALPHA=autopilot", "--seat", "BETA=autopilot")
@@ -301,9 +303,12 @@ func firstStep(evs []agent.Event) map[string]int {
 }
 
 func TestLeagueResumesAndForksEverySeat(t *testing.T) {
+	t.Parallel()
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	data := filepath.Join(t.TempDir(), "league.db")
-	first := runLeagueToEnd(t, env, "--game", "arena", "--approve", "all", "--steps", "2", "--data", data,
+	// At 600 times the clock the seats' shifts end in a blink: at the default speed the
+	// resume waited on them for 12 s.
+	first := runLeagueToEnd(t, env, "--game", "arena", "--speed", "600", "--approve", "all", "--steps", "2", "--data", data,
 		"--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
 	if got := firstStep(first); got["Heron"] != 1 || got["Finch"] != 1 {
 		t.Fatalf("first steps %v, want 1 for both seats", got)
@@ -322,7 +327,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 	}
 
 	// --resume of one seat's session resumes the whole league, each seat where it was.
-	resumed := runLeagueToEnd(t, env, "--resume", leagueName+"-Finch", "--approve", "all", "--steps", "4", "--data", data)
+	resumed := runLeagueToEnd(t, env, "--resume", leagueName+"-Finch", "--speed", "600", "--approve", "all", "--steps", "4", "--data", data)
 	if got := firstStep(resumed); got["Heron"] != 3 || got["Finch"] != 3 {
 		t.Fatalf("resumed first steps %v, want 3 for both seats", got)
 	}
@@ -331,7 +336,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 	}
 
 	// --fork LEAGUE@2 forks every seat into a new league.
-	forked := runLeagueToEnd(t, env, "--fork", leagueName+"@2", "--approve", "all", "--steps", "3", "--data", data)
+	forked := runLeagueToEnd(t, env, "--fork", leagueName+"@2", "--speed", "600", "--approve", "all", "--steps", "3", "--data", data)
 	got := firstStep(forked)
 	if got["Heron"] == 0 || got["Heron"] > 2 || got["Finch"] == 0 || got["Finch"] > 2 {
 		t.Fatalf("forked first steps %v, want each seat back at step 2 or before", got)
@@ -355,6 +360,7 @@ func TestLeagueResumesAndForksEverySeat(t *testing.T) {
 }
 
 func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	conf := "[league]\nrules = [\"allow work\"]\n\n[profiles.\"eager/default\"]\nbrain = \"autopilot\"\napprove = \"all\"\n"
 	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
@@ -393,6 +399,7 @@ func TestLeagueRulesAndApprovalPerSeat(t *testing.T) {
 // seat the league does not have, or for another spelling of one, is refused to its
 // sender, and no event carries that seat.
 func TestLeagueRefusesAGhostSeat(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
@@ -442,8 +449,8 @@ func TestLeagueRefusesAGhostSeat(t *testing.T) {
 }
 
 func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
+	t.Parallel()
 	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
 	data := filepath.Join(t.TempDir(), "league.db")
 	lr := startLeague(t, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + runtime, "OPENAI_API_KEY=", "OPENAI_BASE_URL="},
 		"--game", "arena", "--approve", "ask", "--data", data, "--seat", "Heron=autopilot", "--seat", "Finch=autopilot")
@@ -457,7 +464,7 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 		}
 		return false
 	})
-	seen, err := attachAndApprove(t, data, finch)
+	seen, err := attachAndApproveWith(t, []string{"XDG_RUNTIME_DIR=" + runtime}, data, finch)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}
@@ -480,11 +487,8 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 }
 
 func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
+	t.Parallel()
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	data := filepath.Join(t.TempDir(), "l.db")
 	for _, tc := range []struct {
 		args []string
@@ -503,7 +507,7 @@ func TestLeagueBadSeatsAreRefusedAndLeaveNothing(t *testing.T) {
 		{[]string{"--approve", "sometimes", "--seat", "Heron=autopilot", "--seat", "Finch=autopilot"}, `--approve must be ask or all, not "sometimes"`},
 	} {
 		var out, errOut bytes.Buffer
-		code := run(append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
+		code := runEnv(t, env, append([]string{"run", "--data", data, "--game", "arena"}, tc.args...), &out, &errOut)
 		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", tc.args, code, errOut.String(), tc.want)
 		}

@@ -13,7 +13,7 @@ import (
 // commands read the same notebook through the playing coplay: sessions (table and
 // JSON), export and replay answer, and the session played is marked.
 func TestSessionsWhileAnotherCoplayPlays(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir()) // the child inherits it: one socket directory
+	t.Parallel() // the child and the in-process commands find the socket in the same (default) directory
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	checked := false
 	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "3"}, func(ev agent.Event, send func(agent.Command)) {

@@ -106,26 +106,18 @@ func openAIAnswer(w http.ResponseWriter, stream bool, message map[string]any, pr
 // runLocal plays steps headless with --model M against base, and returns the events.
 func runLocal(t *testing.T, base string, steps int, extra ...string) []agent.Event {
 	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("OPENAI_BASE_URL", base)
-	t.Setenv("OPENAI_API_KEY", "")
-	in, keepOpen := io.Pipe()
-	defer keepOpen.Close()
-	stdin = in
-	defer func() { stdin = nil }()
-	args := append([]string{"run", "--headless", "--model", "qwen3:8b", "--approve", "all", "--steps", fmt.Sprint(steps),
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_BASE_URL=" + base, "OPENAI_API_KEY="}
+	args := append([]string{"--model", "qwen3:8b", "--approve", "all", "--steps", fmt.Sprint(steps),
 		"--data", filepath.Join(t.TempDir(), "n.db")}, extra...)
-	var out, errOut bytes.Buffer
-	if code := run(args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
-	}
-	return decodeEvents(t, &out)
+	out := headlessOpen(t, args, env, "")
+	return decodeEvents(t, out)
 }
 
 // An Ollama whose /api/show says 32,768 and whose OpenAI endpoint runs every model at
 // 4,096 tokens, cutting longer prompts as Ollama does: the brain talks /api/chat with a
 // context that holds each prompt, and nothing reaches the capped endpoint.
 func TestOllamaContextFitsThePrompt(t *testing.T) {
+	t.Parallel()
 	const openAICap, modelMax = 4096, 32768
 	s := &localServer{}
 	type chatReq struct {
@@ -227,6 +219,7 @@ func firstAnswerServer(t *testing.T, content string) (*localServer, string) {
 }
 
 func TestCallsWrittenAsTextRun(t *testing.T) {
+	t.Parallel()
 	// The command line's brain streams; the wire matrix (agent/openai) covers plain answers.
 	for _, tc := range []struct{ name, content string }{
 		{"hermes", "Let me look.\n<tool_call>\n{\"name\": \"observe_game\", \"arguments\": {}}\n</tool_call>"},
@@ -235,6 +228,7 @@ func TestCallsWrittenAsTextRun(t *testing.T) {
 		{"llama bare", "{\"name\": \"observe_game\", \"parameters\": {}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s, base := firstAnswerServer(t, tc.content)
 			evs := runLocal(t, base, 2)
 			var id string
@@ -304,6 +298,7 @@ func TestCallsWrittenAsTextRun(t *testing.T) {
 // A server whose model thinks in <think> and reasoning_content: the thinking is shown
 // headless, and never appears in a later request.
 func TestThinkingNeverSentBack(t *testing.T) {
+	t.Parallel()
 	s := &localServer{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 // all: play pauses for the person with a loop event naming the repeated call, before
 // the 10th call runs; the model was told once before.
 func TestHeadlessLoopPausesForThePerson(t *testing.T) {
+	t.Parallel()
 	f, url, _ := faultsHTTP(t)
 	dir := t.TempDir()
 	cassette := writeCassette(t, dir, llmtest.Cassette{Name: "look-loop", Repeat: true, Steps: []llmtest.Step{

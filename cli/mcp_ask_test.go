@@ -45,6 +45,7 @@ func askingServer(t *testing.T) string {
 // event, the answer command goes back, the tool's result says what was chosen, and the
 // call's progress and the server's log come as events.
 func TestHeadlessAnswersAServersQuestion(t *testing.T) {
+	t.Parallel()
 	url := askingServer(t)
 	dir := t.TempDir()
 	cassette := filepath.Join(dir, "door.cassette.json")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 // token reaches the notebook or the events, and the token file is 0600. `coplay
 // sessions rm` leaves the grant; `coplay mcp logout URL` revokes and forgets it.
 func TestMCPOAuthLastsTheNight(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed (the test's browser follows the authorization URL with it)")
 	}
@@ -75,7 +77,9 @@ func TestMCPOAuthLastsTheNight(t *testing.T) {
 	}
 
 	// The next night: --resume refreshes the kept tokens, no browser.
-	time.Sleep(3 * time.Second) // the kept access token has expired
+	if err := srv.Expired(context.Background()); err != nil { // the kept access token has expired
+		t.Fatal(err)
+	}
 	evs2 := headlessRunEnv(t, []string{"--data", db, "--resume", session, "--brain", "script:" + cassette, "--approve", "all", "--steps", "8"}, env, unattended)
 	checkTicks(t, "resumed run", evs2, 8)
 	st2 := srv.Stats()
@@ -109,10 +113,8 @@ func TestMCPOAuthLastsTheNight(t *testing.T) {
 	if b, err := os.ReadFile(tokenFile); err != nil || !strings.Contains(string(b), srv.URL) {
 		t.Fatalf("sessions rm took the grant away: %v", err)
 	}
-	t.Setenv("XDG_CONFIG_HOME", configDir)
-	t.Setenv("COPLAY_MCP_TOKENS", "file")
 	out.Reset()
-	if code := run([]string{"mcp", "logout", srv.URL}, &out, &errOut); code != 0 {
+	if code := runEnv(t, env, []string{"mcp", "logout", srv.URL}, &out, &errOut); code != 0 {
 		t.Fatalf("mcp logout: exit %d %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "revoked") || srv.Stats().Revoked == 0 {
@@ -122,7 +124,7 @@ func TestMCPOAuthLastsTheNight(t *testing.T) {
 		t.Errorf("the token file is still there after logging out of its only server: %v", err)
 	}
 	errOut.Reset()
-	if code := run([]string{"mcp", "logout", srv.URL}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "no authorization is kept") {
+	if code := runEnv(t, env, []string{"mcp", "logout", srv.URL}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "no authorization is kept") {
 		t.Errorf("a second logout: exit %d, %q", code, errOut.String())
 	}
 }

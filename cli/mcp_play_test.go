@@ -17,6 +17,7 @@ import (
 // are refused before the server with path errors, and only the tools that change
 // something ask the person, who approves one, vetoes one and edits one.
 func TestHeadlessScriptedModelPlaysMCPServer(t *testing.T) {
+	t.Parallel()
 	server := mcptest.StdioCommand(t)
 	dir := t.TempDir()
 	c := llmtest.Cassette{Name: "mcp-everything", Steps: []llmtest.Step{
@@ -109,6 +110,7 @@ func TestHeadlessScriptedModelPlaysMCPServer(t *testing.T) {
 // TestToolsListsMCPServerOverStdioAndHTTP: `coplay tools --game mcp --json` lists the
 // reference server's tools with their kinds and schemas, over both transports.
 func TestToolsListsMCPServerOverStdioAndHTTP(t *testing.T) {
+	t.Parallel()
 	for name, server := range map[string]string{"stdio": mcptest.StdioCommand(t), "http": mcptest.EverythingHTTP(t)} {
 		out, err := exec.Command(coplayBinary(t), "tools", "--game", "mcp", "--mcp", server, "--json").Output()
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 // transport only) through the real command line: `coplay tools` lists its tools, and a
 // scripted model's call is answered, with no flag saying which transport to speak.
 func TestSSEServerPlays(t *testing.T) {
+	t.Parallel()
 	url := mcptest.EverythingSSE(t)
 	var out, errOut bytes.Buffer
 	if code := run([]string{"tools", "--game", "mcp", "--mcp", url}, &out, &errOut); code != 0 {

@@ -34,6 +34,7 @@ var osc9 = []byte("\x1b]9;coplay:")
 // calls nobody; once focus leaves while a call waits, an OSC 9 notification (with a
 // bell) comes.
 func TestNotifyOnlyWhenUnfocused(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()

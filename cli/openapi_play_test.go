@@ -45,6 +45,7 @@ func serveUniverse(t *testing.T) (*httptest.Server, string) {
 // lower-case enum are refused before any request, the starting contract is fulfilled,
 // and the game's token never reaches the model.
 func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
+	t.Parallel()
 	spec := spaceTradersSpec(t)
 	srv, token := serveUniverse(t)
 
@@ -81,8 +82,6 @@ func TestHeadlessScriptedModelFulfilsContractThroughOpenAPI(t *testing.T) {
 	defer model.Close()
 
 	dir := t.TempDir()
-	t.Setenv("COPLAY_TEST_GAME_TOKEN", token)
-	t.Setenv("OPENAI_BASE_URL", model.URL())
 	asked := map[string]int{}
 	evs := headlessRunEnv(t, []string{"--data", filepath.Join(dir, "coplay.db"), "--game", "openapi", "--spec", spec,
 		"--base-url", srv.URL + "/v2", "--token-env", "COPLAY_TEST_GAME_TOKEN", "--model", "scripted", "--steps", itoa(len(steps)), "--max-iterations", "50"},

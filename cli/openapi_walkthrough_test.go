@@ -13,6 +13,7 @@ import (
 // `coplay serve-universe --seed 1 --agent COPLAY` reads the agent, is refused a
 // lower-case flight mode before any request, and accepts the contract.
 func TestOpenAPIWalkthroughFromAClone(t *testing.T) {
+	t.Parallel()
 	srv, token := serveUniverse(t)
 	spec := filepath.Join("..", "testdata", "openapi", "universe", "openapi.json")
 	cassette := filepath.Join("..", "testdata", "cassettes", "openapi-universe.cassette.json")

@@ -13,13 +13,13 @@ import (
 // person allows it: refused before anything is opened or connected, saying why and how
 // to allow it, for the OpenAI wire and for Claude's.
 func TestModelKeyOverPlainHTTPIsRefused(t *testing.T) {
+	t.Parallel()
 	// A server that is really there, named by an address that is not loopback as
 	// written: it must get no connection.
 	origin, conns := mcptest.NotLoopback(t)
 	there := origin + "/v1"
 	const openaiKey, claudeKey = "sk-plain-openai-0123456789", "sk-ant-plain-0123456789"
-	t.Setenv("OPENAI_API_KEY", openaiKey)
-	t.Setenv("ANTHROPIC_API_KEY", claudeKey)
+	env := []string{"OPENAI_API_KEY=" + openaiKey, "ANTHROPIC_API_KEY=" + claudeKey}
 	for _, tc := range []struct {
 		name, keyEnv string
 		args         []string
@@ -32,7 +32,7 @@ func TestModelKeyOverPlainHTTPIsRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "c.db")
 			var out, errOut strings.Builder
-			code := run(append([]string{"run", "--headless", "--data", data}, tc.args...), &out, &errOut)
+			code := runEnv(t, env, append([]string{"run", "--headless", "--data", data}, tc.args...), &out, &errOut)
 			msg := errOut.String()
 			if code == 0 {
 				t.Fatalf("ran: %s", out.String())
@@ -56,7 +56,8 @@ func TestModelKeyOverPlainHTTPIsRefused(t *testing.T) {
 }
 
 // Allowed knowingly, by the flag or by config.toml; loopback (as written) and a run
-// without a key need no leave.
+// without a key need no leave. Serial: the options are parsed in-process, and read the
+// keys from the process's environment (t.Setenv).
 func TestPlainHTTPAllowedAndLoopback(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-plain-openai-0123456789")
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-plain-0123456789")

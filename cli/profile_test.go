@@ -22,7 +22,9 @@ import (
 	"github.com/coplayhq/coplay/notes"
 )
 
-// parseWithConfig parses args the way play and run do, with doc as the config file.
+// parseWithConfig parses args the way play and run do, with doc as the config file. The
+// tests that call it are serial: the options find the file, and the keys, in the
+// process's environment (t.Setenv).
 func parseWithConfig(t *testing.T, doc string, args ...string) (options, error) {
 	t.Helper()
 	dir := t.TempDir()
@@ -172,6 +174,7 @@ func TestModelConfigFromProfile(t *testing.T) {
 }
 
 func TestMaxTokensTransport(t *testing.T) {
+	t.Parallel()
 	var got map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		json.NewDecoder(r.Body).Decode(&got)
@@ -189,6 +192,7 @@ func TestMaxTokensTransport(t *testing.T) {
 }
 
 func TestProfileToolsAndPrompt(t *testing.T) {
+	t.Parallel()
 	st := spacetraders.New(spacetraders.Config{BaseURL: "http://127.0.0.1:1/v2", Offline: true})
 	o := options{pr: profileOptions{hide: []string{"jettison_cargo", "set_plan"}, prompt: "Prefer contracts."}}
 	g, err := o.wrapGame(st)
@@ -227,10 +231,11 @@ func TestProfileToolsAndPrompt(t *testing.T) {
 }
 
 func TestSessionRecordsProfile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
+	env := []string{"XDG_CONFIG_HOME=" + dir}
 	data := filepath.Join(dir, "coplay.db")
-	runInProcess(t, "run", "--profile", "autopilot", "--approve", "all", "--data", data,
+	coplayRun(t, env, "", "run", "--profile", "autopilot", "--approve", "all", "--data", data,
 		"--no-rate-limit", "--speed", "400", "--steps", "2")
 	book, err := notes.Open(data, nil)
 	if err != nil {
@@ -243,7 +248,7 @@ func TestSessionRecordsProfile(t *testing.T) {
 		t.Fatalf("sessions = %+v, %v; want profile %s", list, err, want)
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"sessions", "--data", data}, &out, &errOut); code != 0 || !strings.Contains(out.String(), want) {
+	if code := runEnv(t, env, []string{"sessions", "--data", data}, &out, &errOut); code != 0 || !strings.Contains(out.String(), want) {
 		t.Errorf("coplay sessions does not show the profile:\n%s", out.String())
 	}
 }
@@ -256,10 +261,11 @@ func must[T any](v T, err error) T {
 }
 
 func TestConfigCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
+	env := []string{"XDG_CONFIG_HOME=" + dir}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"config", "init"}, &out, &errOut); code != 0 {
+	if code := runEnv(t, env, []string{"config", "init"}, &out, &errOut); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut.String())
 	}
 	path := filepath.Join(dir, "coplay", "config.toml")
@@ -268,29 +274,29 @@ func TestConfigCommand(t *testing.T) {
 	}
 	os.WriteFile(path, []byte("# mine\n"), 0o600)
 	errOut.Reset()
-	if code := run([]string{"config", "init"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "already exists") {
+	if code := runEnv(t, env, []string{"config", "init"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "already exists") {
 		t.Errorf("init over a file: exit %d, %s", code, errOut.String())
 	}
 	if b, _ := os.ReadFile(path); string(b) != "# mine\n" {
 		t.Error("init overwrote an existing file without --force")
 	}
-	if code := run([]string{"config", "init", "--force"}, &out, &errOut); code != 0 {
+	if code := runEnv(t, env, []string{"config", "init", "--force"}, &out, &errOut); code != 0 {
 		t.Errorf("init --force: exit %d", code)
 	}
 	out.Reset()
-	if code := run([]string{"config", "check"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "config.toml: ok") {
+	if code := runEnv(t, env, []string{"config", "check"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "config.toml: ok") {
 		t.Errorf("check of the example: exit %d, %s %s", code, out.String(), errOut.String())
 	}
 	bad := filepath.Join(dir, "bad.toml")
 	os.WriteFile(bad, []byte("[profiles.\"looker/fast\"]\nmodel = \"m\"\ntemprature = 0.7\n"), 0o600)
 	errOut.Reset()
-	code := run([]string{"config", "check", bad}, &out, &errOut)
+	code := runEnv(t, env, []string{"config", "check", bad}, &out, &errOut)
 	want := bad + `:3: key profiles."looker/fast".temprature: unknown key (did you mean temperature?)`
 	if code != 1 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("check of a bad file: exit %d\n%s\nwant %s", code, errOut.String(), want)
 	}
 	out.Reset()
-	if code := run([]string{"config", "profiles"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "looker/fast") || !strings.Contains(out.String(), "autopilot/default") {
+	if code := runEnv(t, env, []string{"config", "profiles"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "looker/fast") || !strings.Contains(out.String(), "autopilot/default") {
 		t.Errorf("profiles: exit %d\n%s", code, out.String())
 	}
 }
@@ -312,6 +318,7 @@ func (b *toolsBrain) Next(_ context.Context, req agent.Request) (agent.Reply, er
 // session; a profile rule naming a tool the game lacks stops the start with the
 // closest names.
 func TestConfigAndProfileRulesApply(t *testing.T) {
+	t.Parallel()
 	doc := `[defaults]
 rules = ["deny orbit_ship: stay docked"]
 
@@ -320,7 +327,7 @@ brain = "autopilot"
 rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 `
 	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
+	env := []string{"XDG_CONFIG_HOME=" + dir}
 	if err := os.MkdirAll(filepath.Join(dir, "coplay"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +335,7 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 		t.Fatal(err)
 	}
 	data := filepath.Join(dir, "coplay.db")
-	out := runInProcess(t, "run", "--profile", "p/x", "--approve", "all", "--data", data,
+	out, _ := coplayRun(t, env, "", "run", "--profile", "p/x", "--approve", "all", "--data", data,
 		"--no-rate-limit", "--speed", "400", "--steps", "3")
 	byRule := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -371,10 +378,8 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 	if err := os.WriteFile(filepath.Join(dir, "coplay", "config.toml"), []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	stdin = strings.NewReader("")
-	defer func() { stdin = nil }()
 	var stdout, errOut bytes.Buffer
-	if code := run([]string{"run", "--profile", "p/x", "--data", filepath.Join(dir, "other.db"), "--steps", "1"}, &stdout, &errOut); code == 0 ||
+	if code := runEnv(t, env, []string{"run", "--profile", "p/x", "--data", filepath.Join(dir, "other.db"), "--steps", "1"}, &stdout, &errOut); code == 0 ||
 		!strings.Contains(errOut.String(), `no tool "dok_ship"; did you mean dock_ship`) || !strings.Contains(errOut.String(), "profile p/x") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}

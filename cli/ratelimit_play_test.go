@@ -17,6 +17,7 @@ import (
 // observing ended the turn). Now every rate limit is a wait: the run must reach step 80
 // with no idle turn, no error and no result that speaks of a rate limit.
 func TestRateLimitPlayUnattended(t *testing.T) {
+	t.Parallel()
 	const steps = 80
 	p, token := newCountingUniverse(t, 21, 0, true)
 	g := spacetraders.New(spacetraders.Config{BaseURL: p.URL, Token: token}) // the real game's budget

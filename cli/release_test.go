@@ -15,6 +15,7 @@ import (
 // a string variable of this package that exists, or the linker ignores it and a release
 // says (devel). Cheap: the config and the source are read, nothing is built.
 func TestReleaseLdflagsNameRealVariables(t *testing.T) {
+	t.Parallel()
 	cfg, err := os.ReadFile(filepath.Join("..", ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,8 @@ func TestReleaseLdflagsNameRealVariables(t *testing.T) {
 }
 
 // A release binary names the version, commit and date it was given; any other build
-// falls back to the build info.
+// falls back to the build info. Serial: it sets the package's version variables, which
+// in-process runs read.
 func TestVersionLineFromLdflags(t *testing.T) {
 	if got := versionLine(); !strings.HasPrefix(got, "coplay ") {
 		t.Errorf("versionLine() = %q", got)

@@ -60,6 +60,7 @@ const (
 // journals and game counts that break them: if the runner ever ran a call twice or
 // without a decision, the fault tests would say so.
 func TestReliabilityCheckersCatch(t *testing.T) {
+	t.Parallel()
 	person := `{"call_id":"c1","decision":"approve","by":"person"}`
 	for _, tc := range []struct {
 		name    string

@@ -210,6 +210,7 @@ func newFaultRunner(t *testing.T, sess *notes.Session, g *gameServer, c llmtest.
 // committed, every call the journal says happened did happen, the session opens and the
 // agent goes on.
 func TestReliabilityFaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		seed   uint64

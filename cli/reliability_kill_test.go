@@ -101,6 +101,7 @@ func (c *child) events() []agent.Event {
 //
 // COPLAY_RELIABILITY_KILLS sets the number of kills (default 12, 5 under -short).
 func TestReliabilityKill(t *testing.T) {
+	t.Parallel()
 	kills := 12
 	if testing.Short() {
 		kills = 5

@@ -155,6 +155,7 @@ func runLongSession(t *testing.T, steps int, checkpoints []int) []longPoint {
 // COPLAY_LONG=1 plays 5,000 steps and reports the figures at 100, 1,000 and 5,000
 // steps (docs/RELIABILITY.md).
 func TestReliabilityLongSession(t *testing.T) {
+	t.Parallel()
 	steps, checkpoints := 300, []int{20, 100, 300}
 	if os.Getenv("COPLAY_LONG") != "" {
 		steps, checkpoints = 5000, []int{20, 100, 1000, 5000}

@@ -185,6 +185,7 @@ func orbitDockCassette() llmtest.Cassette {
 // TestRequestsPerActionModel counts the game requests a model playing costs: at most
 // 1.3 per action (observing reads the live world, which the actions keep current).
 func TestRequestsPerActionModel(t *testing.T) {
+	t.Parallel()
 	steps := 200
 	if testing.Short() {
 		steps = 60
@@ -216,6 +217,7 @@ func TestRequestsPerActionModel(t *testing.T) {
 // too: the worst case for market reads); COPLAY_AUTOPILOT_SPEED=10 measures at the
 // offline default, COPLAY_AUTOPILOT_STEPS sets the length.
 func TestRequestsPerActionAutopilot(t *testing.T) {
+	t.Parallel()
 	steps := 150
 	if testing.Short() {
 		steps = 60

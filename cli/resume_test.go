@@ -18,6 +18,7 @@ import (
 // The command printed on quitting goes on with the session: the flags the run was given
 // (values and all, quoted where a shell needs it), never --resume or --fork twice.
 func TestResumeCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -39,6 +40,7 @@ func TestResumeCommand(t *testing.T) {
 // A session played by a cassette is resumed with that cassette when the command line
 // names no brain, from any directory; an old session that recorded only "script", or
 // one played by another kind of brain, is resumed saying what changed and how to choose.
+// Serial: it changes the working directory (t.Chdir) between the runs.
 func TestResumeTakesTheSessionsBrain(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "")
@@ -52,9 +54,7 @@ func TestResumeTakesTheSessionsBrain(t *testing.T) {
 
 	t.Chdir(t.TempDir()) // the cassette's path is recorded whole
 	var out, errOut bytes.Buffer
-	stdin = strings.NewReader("")
 	code := run([]string{"run", "--headless", "--data", data, "--resume", "--approve", "all", "--steps", "2"}, &out, &errOut)
-	stdin = nil
 	if code != 0 {
 		t.Fatalf("resume: exit %d, %s", code, errOut.String())
 	}
@@ -94,6 +94,7 @@ func TestResumeTakesTheSessionsBrain(t *testing.T) {
 // Quitting the screen (in tmux, as a person would) leaves the session's name and the
 // command that resumes it on the terminal.
 func TestQuitSaysHowToResume(t *testing.T) {
+	t.Parallel()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("no tmux on PATH")
@@ -142,9 +143,8 @@ func TestQuitSaysHowToResume(t *testing.T) {
 // left in the notebook. And a --resume without a name passes over newer sessions that
 // never played a step (a start that did not get going), saying so.
 func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
-	t.Setenv("SPACETRADERS_TOKEN", "st-test-token-0000")
-	t.Setenv("HTTP_PROXY", "")
-	t.Setenv("http_proxy", "")
+	t.Parallel()
+	env := []string{"SPACETRADERS_TOKEN=st-test-token-0000", "HTTP_PROXY=", "http_proxy="}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
 	ln.Close() // nothing listens there now
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	var out, errOut bytes.Buffer
-	code := run([]string{"run", "--headless", "--data", data, "--game", "spacetraders", "--base-url", dead, "--steps", "1"}, &out, &errOut)
+	code := runEnv(t, env, []string{"run", "--headless", "--data", data, "--game", "spacetraders", "--base-url", dead, "--steps", "1"}, &out, &errOut)
 	msg := errOut.String()
 	if code != 1 || !strings.Contains(msg, "cannot reach the game server at "+dead) || !strings.Contains(msg, "check --base-url") || strings.Count(msg, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, msg)
@@ -162,7 +162,7 @@ func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
 		t.Errorf("the failed start left a notebook: %v", err)
 	}
 
-	runInProcess(t, "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
+	coplayRun(t, env, "", "run", "--headless", "--data", data, "--brain", "autopilot", "--approve", "all", "--steps", "1")
 	book, err := notes.Open(data, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -175,9 +175,7 @@ func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
 	book.Close()
 	out.Reset()
 	errOut.Reset()
-	stdin = strings.NewReader("")
-	code = run([]string{"run", "--headless", "--data", data, "--resume", "--approve", "all", "--steps", "2"}, &out, &errOut)
-	stdin = nil
+	code = runEnv(t, env, []string{"run", "--headless", "--data", data, "--resume", "--approve", "all", "--steps", "2"}, &out, &errOut)
 	if code != 0 || !strings.Contains(out.String(), "(session "+played[0].Name+")") {
 		t.Errorf("--resume: exit %d, did not go on with %s:\n%.300s\n%s", code, played[0].Name, out.String(), errOut.String())
 	}

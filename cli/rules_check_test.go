@@ -13,13 +13,15 @@ import (
 // check`, naming fule and suggesting fuel; a rule for a tool the game does not have
 // fails the check too; the notebook's tools are not mistaken for unknown ones.
 func TestRuleOnAnUnknownEffectIsRefusedInConfig(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, doc, where string }{
 		{"defaults", "[defaults]\nrules = [\"allow update_notes\", \"allow navigate_ship if fule <= 100\"]\n", "config.toml"},
 		{"profile", "[profiles.\"p/x\"]\nbrain = \"autopilot\"\nrules = [\"allow navigate_ship if fule <= 100\"]\n", "profile p/x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
-			t.Setenv("XDG_CONFIG_HOME", dir)
+			env := []string{"XDG_CONFIG_HOME=" + dir}
 			path := filepath.Join(dir, "coplay", "config.toml")
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				t.Fatal(err)
@@ -29,18 +31,16 @@ func TestRuleOnAnUnknownEffectIsRefusedInConfig(t *testing.T) {
 			}
 			const want = `navigate_ship predicts no "fule"; did you mean fuel?`
 			var out, errOut bytes.Buffer
-			if code := run([]string{"config", "check"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), want) {
+			if code := runEnv(t, env, []string{"config", "check"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), want) {
 				t.Errorf("config check: exit %d\n%s%s", code, out.String(), errOut.String())
 			}
-			stdin = strings.NewReader("")
-			defer func() { stdin = nil }()
 			args := []string{"run", "--data", filepath.Join(dir, "coplay.db"), "--steps", "1"}
 			if tc.name == "profile" {
 				args = append(args, "--profile", "p/x")
 			}
 			out.Reset()
 			errOut.Reset()
-			if code := run(args, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), want) || !strings.Contains(errOut.String(), tc.where) {
+			if code := runEnv(t, env, args, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), want) || !strings.Contains(errOut.String(), tc.where) {
 				t.Errorf("run: exit %d: %s", code, errOut.String())
 			}
 		})

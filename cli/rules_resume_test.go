@@ -28,6 +28,7 @@ func eventsOf(evs []map[string]any, typ string) []map[string]any {
 // session holding the form earlier versions stored for it (which does not parse)
 // resumes asking for the Act call, even under --approve all, and says why.
 func TestDenyRuleWithANewlineSurvivesResume(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "coplay.db")
 	const rule = `deny orbit_ship(shipSymbol="[^\n]*"): stay docked`

@@ -62,6 +62,7 @@ func leagueFixture(t *testing.T) string {
 // The table shows a league as one row, its totals, with its seats beneath; --json lists
 // every seat's session with its league and seat, and a lone session with neither.
 func TestSessionsListsALeagueWithItsSeats(t *testing.T) {
+	t.Parallel()
 	path := leagueFixture(t)
 	out, err := sessions(t, "--data", path)
 	if err != nil {
@@ -115,6 +116,7 @@ func TestSessionsListsALeagueWithItsSeats(t *testing.T) {
 
 // A fork of one seat's session is listed under the seat's league.
 func TestSessionsListsAForkOfASeatUnderItsLeague(t *testing.T) {
+	t.Parallel()
 	path := leagueFixture(t)
 	book, err := notes.Open(path, nil)
 	if err != nil {
@@ -144,6 +146,7 @@ func TestSessionsListsAForkOfASeatUnderItsLeague(t *testing.T) {
 // A league forked from another (each seat's session a fork of a seat's) is listed
 // under the league it was forked from, its seats beneath it.
 func TestSessionsListsAForkedLeagueUnderItsParent(t *testing.T) {
+	t.Parallel()
 	path := leagueFixture(t)
 	book, err := notes.Open(path, nil)
 	if err != nil {
@@ -177,6 +180,7 @@ func TestSessionsListsAForkedLeagueUnderItsParent(t *testing.T) {
 // The replay of a league is every seat's steps on one timeline in time order, each
 // labelled with its seat and with the league's SEAT/ID call ids.
 func TestSessionsReplayOfALeague(t *testing.T) {
+	t.Parallel()
 	path := leagueFixture(t)
 	out, err := sessions(t, "replay", "arena-1", "--json", "--data", path)
 	if err != nil {
@@ -231,6 +235,7 @@ func TestSessionsReplayOfALeague(t *testing.T) {
 // export of a league writes every seat's transcript in one document; rm of a seat
 // removes that seat's session, of a league every seat's that is left, and says which.
 func TestSessionsExportAndRemoveALeague(t *testing.T) {
+	t.Parallel()
 	path := leagueFixture(t)
 	out, err := sessions(t, "export", "arena-1", "--data", path)
 	if err != nil {
@@ -264,7 +269,7 @@ func TestSessionsExportAndRemoveALeague(t *testing.T) {
 // socket), the read-only commands read through it: the league and its seats are marked
 // as playing, the league replays, and rm is refused.
 func TestSessionsOfALeagueWhilePlaying(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Parallel()
 	path := leagueFixture(t)
 	book, err := notes.Open(path, nil)
 	if err != nil {
@@ -303,6 +308,7 @@ func TestSessionsOfALeagueWhilePlaying(t *testing.T) {
 // its league and seat, and its replay has both seats on one timeline: each seat's steps
 // with the world that seat observed, and the call ids the league's stream carried.
 func TestSessionsOfAPlayedLeague(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	out := runInProcess(t, "run", "--game", "arena", "--seat", "Heron=autopilot", "--seat", "Finch=autopilot",
 		"--steps", "3", "--approve", "all", "--speed", "1000", "--data", data)

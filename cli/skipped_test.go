@@ -40,6 +40,7 @@ var uploadsSkipped = []game.Skipped{
 }
 
 func TestSkippedLine(t *testing.T) {
+	t.Parallel()
 	if got := skippedLine(plainGame{}); got != "" {
 		t.Errorf("a game that is no Skipper: %q", got)
 	}
@@ -104,6 +105,7 @@ func toolsJSON(t *testing.T, args ...string) (out map[string]json.RawMessage, to
 }
 
 func TestToolsJSONListsToolsAndSkipped(t *testing.T) {
+	t.Parallel()
 	_, tools, skipped := toolsJSON(t, "--game", "openapi", "--spec", "../testdata/openapi/uploads.yaml")
 	if !slices.Equal(skipped, uploadsSkipped) {
 		t.Errorf("skipped = %q\nwant %q", skipped, uploadsSkipped)
@@ -135,6 +137,7 @@ func TestToolsJSONListsToolsAndSkipped(t *testing.T) {
 }
 
 func TestToolsTextEndsWithSkipped(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if err := execute([]string{"tools", "--game", "openapi", "--spec", "../testdata/openapi/uploads.yaml"}, &stdout, &stderr); err != nil {
 		t.Fatalf("coplay tools: %v\n%s", err, stderr.String())

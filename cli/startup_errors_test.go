@@ -162,6 +162,7 @@ func TestStartupFlagMistakes(t *testing.T) {
 	for _, m := range modes {
 		for _, c := range cases {
 			t.Run(m.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
 				path := notebookWith(t)
 				args := append(append(append([]string{}, m.args...), c.args...), "--data", path)
 				if c.name == "missing value" {
@@ -240,6 +241,7 @@ func TestStartupEnvironmentAndNotebookMistakes(t *testing.T) {
 	for _, m := range modes {
 		for _, c := range cases {
 			t.Run(m.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
 				path := c.notebk(t)
 				before, err := os.ReadFile(path)
 				if err != nil {
@@ -354,6 +356,7 @@ func TestStartupOtherCommands(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
 			checkOneLine(t, runStartup(t, nil, c.args...), c.code, c.words...)
 		})
 	}

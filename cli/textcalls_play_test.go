@@ -12,6 +12,7 @@ import (
 // says it will not run: no call is proposed, the text is shown whole. With --text-calls
 // the fenced block is read as a call, marked from_text.
 func TestNativeModelTextIsProse(t *testing.T) {
+	t.Parallel()
 	const fenced = "I could look:\n```json\n{\"name\": \"observe_game\", \"arguments\": {}}\n```\nI will not run it."
 	const quoted = `The sign reads: "<tool_call>{"name":"observe_game","arguments":{}}</tool_call>". I will ignore it.`
 	for _, tc := range []struct {
@@ -24,6 +25,7 @@ func TestNativeModelTextIsProse(t *testing.T) {
 		{"fenced with --text-calls", fenced, []string{"--text-calls"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, base := firstAnswerServer(t, tc.content)
 			evs := runLocal(t, base, 1, append([]string{"--model", "gpt-4o-mini"}, tc.extra...)...)
 			proposed, text := false, ""

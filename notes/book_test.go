@@ -32,6 +32,7 @@ func openBook(t testing.TB, path string) *Book {
 }
 
 func TestOpenCreatesPrivateFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "coplay.db")
 	b := openBook(t, path)
 	if b.Path() != path {
@@ -54,6 +55,7 @@ func TestOpenCreatesPrivateFile(t *testing.T) {
 }
 
 func TestOpenLockedGivesClearError(t *testing.T) {
+	t.Parallel()
 	path := tempPath(t)
 	openBook(t, path)
 	start := time.Now()
@@ -71,6 +73,7 @@ func TestOpenLockedGivesClearError(t *testing.T) {
 }
 
 func TestOpenRejectsForeignAndCorruptFiles(t *testing.T) {
+	t.Parallel()
 	valid := func(t *testing.T, path string) {
 		b, s := createAt(t, path, "x", "g", "m")
 		fill(t, s, 3000)
@@ -144,6 +147,7 @@ func TestOpenRejectsForeignAndCorruptFiles(t *testing.T) {
 // A zero-byte file is a truncated notebook (coplay writes a new one whole before Open
 // returns), never an empty notebook to fill: it is reported and left alone.
 func TestOpenEmptyFileIsDamaged(t *testing.T) {
+	t.Parallel()
 	path := tempPath(t)
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -166,6 +170,7 @@ func TestOpenEmptyFileIsDamaged(t *testing.T) {
 // OpenReadOnly never writes: the file's bytes and time stay as they were, every read
 // works, and writes fail with ErrReadOnly.
 func TestOpenReadOnlyNeverWrites(t *testing.T) {
+	t.Parallel()
 	path := tempPath(t)
 	b := openBook(t, path)
 	s, _ := b.Create("s", "g", "m")
@@ -214,6 +219,7 @@ func TestOpenReadOnlyNeverWrites(t *testing.T) {
 
 // A read-only file system and a permission problem are named as such, never as damage.
 func TestOpenErrorsNameReadOnlyAndPermission(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		cause error
 		want  string
@@ -244,6 +250,7 @@ func TestOpenErrorsNameReadOnlyAndPermission(t *testing.T) {
 	}
 }
 
+// Serial: DefaultPath reads XDG_DATA_HOME and HOME from the process (t.Setenv).
 func TestDefaultPath(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", dir)
@@ -278,6 +285,7 @@ func TestDefaultPath(t *testing.T) {
 // A notebook others may read (created by hand, copied in, or from a coplay before
 // notebooks were made private) is made 0600 once coplay opens it, and the person is told.
 func TestOpenMakesAnExistingNotebookPrivate(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("no permission bits")
 	}

@@ -96,6 +96,7 @@ func TestMain(m *testing.M) {
 // agrees with the journal: decided-but-unfinished calls are unknown,
 // undecided ones pending. Across all runs no call may run twice.
 func TestKillNineNeverLosesACommittedEvent(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("needs SIGKILL")
 	}

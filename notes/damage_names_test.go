@@ -15,6 +15,7 @@ import (
 // a version, a bucket): never a bare "nil pointer dereference". Single-bit flips at
 // 150 places of a notebook's pages, as in TestFlippedBytesNeverAlterAnExportSilently.
 func TestDamageNamesTheSessionAndTheRecord(t *testing.T) {
+	t.Parallel()
 	orig := tempPath(t)
 	b, _ := miningNotebook(t, orig)
 	size, _ := b.FileBytes()
@@ -44,6 +45,7 @@ func TestDamageNamesTheSessionAndTheRecord(t *testing.T) {
 // JournalGaps finds every run of records lost to damage: a block whose checksum fails
 // (to the next block's first record) and a block that is gone.
 func TestJournalGapsNameWhatIsLost(t *testing.T) {
+	t.Parallel()
 	b, s := createAt(t, tempPath(t), "x", "g", "m")
 	defer b.Close()
 	fill(t, s, 3000)

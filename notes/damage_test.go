@@ -14,6 +14,7 @@ import (
 // middle of a notebook: each read must fail with ErrCorrupt (or succeed
 // where bbolt never reads that page), never crash the program.
 func TestDamagedPagesGiveErrorsNotCrashes(t *testing.T) {
+	t.Parallel()
 	orig := tempPath(t)
 	b, s := createAt(t, orig, "x", "g", "m")
 	fill(t, s, 30000)
@@ -83,6 +84,7 @@ func miningNotebook(t *testing.T, path string) (*Book, *Session) {
 // back between by design, so a torn commit is rolled back): each export is then either
 // exactly the original one or an error naming the damage, never a different transcript.
 func TestFlippedBytesNeverAlterAnExportSilently(t *testing.T) {
+	t.Parallel()
 	orig := tempPath(t)
 	b, s := miningNotebook(t, orig)
 	s.SetPlan([]PlanStep{{Text: "mine"}, {Text: "sell"}}, 3)

@@ -78,6 +78,7 @@ func exampleSession(t *testing.T) *Session {
 }
 
 func TestExportGolden(t *testing.T) {
+	t.Parallel()
 	s := exampleSession(t)
 	var buf bytes.Buffer
 	if err := s.Export(&buf); err != nil {
@@ -101,6 +102,7 @@ func TestExportGolden(t *testing.T) {
 // The export shows the dry run a call ran on, folds the dry-run updates into the call,
 // and writes a wait and its end as one line each, never a zero time (issue 41).
 func TestExportFoldsUpdatesAndWaits(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := exampleSession(t).Export(&buf); err != nil {
 		t.Fatal(err)
@@ -122,6 +124,7 @@ func TestExportFoldsUpdatesAndWaits(t *testing.T) {
 }
 
 func TestExportContainsEveryStepAndRecord(t *testing.T) {
+	t.Parallel()
 	s := exampleSession(t)
 	var buf bytes.Buffer
 	if err := s.Export(&buf); err != nil {
@@ -170,6 +173,7 @@ func TestExportContainsEveryStepAndRecord(t *testing.T) {
 }
 
 func TestExportEmptySession(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	var buf bytes.Buffer
 	if err := s.Export(&buf); err != nil {

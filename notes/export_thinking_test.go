@@ -10,6 +10,7 @@ import (
 // The model's reasoning is journaled, but the export's text keeps it out: the step
 // notes only how much there was.
 func TestExportKeepsThinkingOut(t *testing.T) {
+	t.Parallel()
 	b := openBook(t, tempPath(t))
 	fakeClock(b)
 	s, err := b.Create("thinker", "universe", "qwen3")

@@ -15,6 +15,7 @@ import (
 
 // TestDiffStateRoundTrips patches random edits of a JSON-like state back exactly.
 func TestDiffStateRoundTrips(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var sb strings.Builder
 	sb.WriteString(`{"ships":[`)
@@ -58,6 +59,7 @@ func TestDiffStateRoundTrips(t *testing.T) {
 // the fork has the journal, notes, rules and spend up to that step, and the parent is
 // unchanged.
 func TestStateAtAndFork(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "coplay.db")
 	b, s := createAt(t, path, "p", "universe", "autopilot")
 	defer b.Close()
@@ -203,6 +205,7 @@ func FuzzStateDiff(f *testing.F) {
 // and again: each generated name is cut on a character boundary after its suffix is
 // counted, so it is valid UTF-8, within the limit, and unique.
 func TestForkNamesOfALongSession(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		strings.Repeat("a", 95) + "éé",  // 99 bytes: the cut would split é
 		strings.Repeat("a", 93) + "日本",  // 99 bytes, 3-byte characters
@@ -241,6 +244,7 @@ func TestForkNamesOfALongSession(t *testing.T) {
 // rules are carried over, and a record it cannot read is an error naming it, with no
 // half-made fork left behind.
 func TestForkReadsTheJournalsFormat(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "coplay.db")
 	b, s := createAt(t, path, "p", "universe", "autopilot")
 	defer b.Close()

@@ -29,6 +29,7 @@ func mustAppend(t testing.TB, s *Session, r Record) Record {
 }
 
 func TestAppendAssignsSeqAndTime(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	for i := 1; i <= 3; i++ {
 		r := mustAppend(t, s, Record{Type: "text", Data: json.RawMessage(`{"text":"hi"}`)})
@@ -49,6 +50,7 @@ func TestAppendAssignsSeqAndTime(t *testing.T) {
 }
 
 func TestRecordsAndTail(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	fill(t, s, 1200) // more than one Records batch
 	var seqs []uint64
@@ -86,6 +88,7 @@ func TestRecordsAndTail(t *testing.T) {
 
 // TestRecoverClassifiesOpenCalls walks every state a call can be left in.
 func TestRecoverClassifiesOpenCalls(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	decide := func(id, d string) Record {
 		return Record{Type: record.TypeDecision, CallID: id, Data: json.RawMessage(fmt.Sprintf(`{"decision":%q,"reason":"r"}`, d))}

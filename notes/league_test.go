@@ -44,6 +44,7 @@ func seatNames(ss []*Session) []string {
 // A league's seats are found by its name, in the order they were created, after the
 // notebook is closed and opened again; a lone session is no league's.
 func TestLeagueSeatsInCreationOrder(t *testing.T) {
+	t.Parallel()
 	path := tempPath(t)
 	b := leagueBook(t, path)
 	// Heron, created first, is active last: the order is still the seats' creation order.
@@ -82,6 +83,7 @@ func TestLeagueSeatsInCreationOrder(t *testing.T) {
 }
 
 func TestSetLeagueRefusesBadNames(t *testing.T) {
+	t.Parallel()
 	b := leagueBook(t, tempPath(t))
 	s, _ := b.Session("lone")
 	for _, tc := range []struct{ league, seat, want string }{
@@ -115,6 +117,7 @@ func TestSetLeagueRefusesBadNames(t *testing.T) {
 }
 
 func TestDeleteLeagueRemovesEverySeat(t *testing.T) {
+	t.Parallel()
 	b := leagueBook(t, tempPath(t))
 	removed, err := b.DeleteLeague("arena-1")
 	if err != nil || strings.Join(removed, " ") != "arena-1-Heron arena-1-Finch" {
@@ -133,6 +136,7 @@ func TestDeleteLeagueRemovesEverySeat(t *testing.T) {
 }
 
 func TestExportLeagueNestsEverySeat(t *testing.T) {
+	t.Parallel()
 	b := leagueBook(t, tempPath(t))
 	var out bytes.Buffer
 	if err := b.ExportLeague("arena-1", &out); err != nil {
@@ -163,6 +167,7 @@ func TestExportLeagueNestsEverySeat(t *testing.T) {
 // Notebooks written before leagues open, have no leagues, and their sessions can be
 // made seats.
 func TestOldNotebooksHaveNoLeagues(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"v1.db", "v2.db"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("..", "testdata", "notebooks", name))

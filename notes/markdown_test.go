@@ -6,6 +6,7 @@ import (
 )
 
 func TestReplaceSection(t *testing.T) {
+	t.Parallel()
 	doc := "# Notes\n\n## Situation\n\nold situation\nmore\n\n### Detail\n\nkept? no\n\n## Next\n\nold next\n"
 	cases := []struct {
 		name, doc, section, body, want string
@@ -44,6 +45,7 @@ func TestReplaceSection(t *testing.T) {
 }
 
 func TestSkeletonHasEverySection(t *testing.T) {
+	t.Parallel()
 	for _, sec := range Sections {
 		if !strings.Contains(Skeleton, "\n## "+sec+"\n") {
 			t.Errorf("skeleton lacks ## %s", sec)
@@ -52,6 +54,7 @@ func TestSkeletonHasEverySection(t *testing.T) {
 }
 
 func TestNotesVersions(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	n, err := s.Notes()
 	if err != nil || n.Version != 0 || n.Text != Skeleton {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	if p, err := s.Plan(); err != nil || len(p) != 0 {
 		t.Fatalf("fresh Plan() = %+v, %v", p, err)

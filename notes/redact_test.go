@@ -13,6 +13,7 @@ import (
 // TestSecretsNeverReachTheFile runs a session that sees an API key and a
 // game token everywhere it could write them, then greps the raw file.
 func TestSecretsNeverReachTheFile(t *testing.T) {
+	t.Parallel()
 	const apiKey = "sk-test-0123456789abcdefSECRET"
 	const token = "eyJhbGciOiJSUzI1NiJ9.eyJpZGVudGlmaWVyIjoiQk9CIn0.c2lnbmF0dXJl"
 	path := tempPath(t)

@@ -18,6 +18,7 @@ func fakeClock(b *Book) {
 }
 
 func TestCreateListSessionDelete(t *testing.T) {
+	t.Parallel()
 	b := openBook(t, tempPath(t))
 	fakeClock(b)
 	a, err := b.Create("", "SpaceTraders", "gpt-x")
@@ -75,6 +76,7 @@ func TestCreateListSessionDelete(t *testing.T) {
 }
 
 func TestGeneratedNamesAreUnique(t *testing.T) {
+	t.Parallel()
 	b := openBook(t, tempPath(t))
 	fixed := time.Date(2026, 11, 22, 15, 3, 0, 0, time.UTC)
 	b.now = func() time.Time { return fixed }
@@ -95,6 +97,7 @@ func TestGeneratedNamesAreUnique(t *testing.T) {
 }
 
 func TestEmptyBookHasNoLatestSession(t *testing.T) {
+	t.Parallel()
 	b := openBook(t, tempPath(t))
 	if _, err := b.Session(""); !errors.Is(err, ErrNotFound) {
 		t.Errorf(`Session("") on an empty book: err = %v, want ErrNotFound`, err)
@@ -104,6 +107,7 @@ func TestEmptyBookHasNoLatestSession(t *testing.T) {
 // TestResumeRestoresEverything writes every kind of data, closes the file,
 // reopens it and checks that all of it is back.
 func TestResumeRestoresEverything(t *testing.T) {
+	t.Parallel()
 	path := tempPath(t)
 	b, s := createAt(t, path, "trip", "spacetraders", "gpt-x")
 	if _, err := s.UpdateSection("Situation", "Docked at X1-DF55-A2 with 150,000 credits.", 1); err != nil {
@@ -237,6 +241,7 @@ func TestResumeRestoresEverything(t *testing.T) {
 }
 
 func TestStateNilWhenNone(t *testing.T) {
+	t.Parallel()
 	b := openBook(t, tempPath(t))
 	s, _ := b.Create("s", "g", "m")
 	st, err := s.State()

@@ -12,6 +12,7 @@ import (
 // A snapshot taken while the book is open for writing opens read-only elsewhere and
 // holds every session committed before it, and nothing committed after.
 func TestSnapshotWhileOpenForWriting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	book, err := Open(filepath.Join(dir, "coplay.db"), nil)
 	if err != nil {

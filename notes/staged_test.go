@@ -10,6 +10,7 @@ import (
 // read back at once, cost no commit of their own, are lost with the process if no
 // Commit follows, and are written, each as its own version, by the next Commit.
 func TestDeferredEditsWaitForCommit(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "n.db")
 	b, s := createAt(t, path, "s", "g", "m")
 	s.DeferEdits()

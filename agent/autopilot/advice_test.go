@@ -77,6 +77,7 @@ var advicePhrasings = []struct {
 }
 
 func TestReadAdvice(t *testing.T) {
+	t.Parallel()
 	for _, c := range advicePhrasings {
 		r := readAdvice(c.in)
 		got := "none"
@@ -100,6 +101,7 @@ func TestReadAdvice(t *testing.T) {
 }
 
 func TestAdviceReadingSays(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"prefer buying over mining", "prefer buying to mining"},
 		{"mine instead of buying", "prefer mining to buying"},
@@ -125,6 +127,7 @@ func adviseBrain(t *testing.T, b *Brain, advice string) string {
 }
 
 func TestBrainReadsComparisonTheRightWayRound(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	step(t, b, nil)
@@ -139,6 +142,7 @@ func TestBrainReadsComparisonTheRightWayRound(t *testing.T) {
 }
 
 func TestBrainSaysWhenItCannotTell(t *testing.T) {
+	t.Parallel()
 	for _, before := range []bool{true, false} {
 		f := newFake()
 		b := newBrain(f, func() time.Time { return t0 })

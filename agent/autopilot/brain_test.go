@@ -126,6 +126,7 @@ func args(t *testing.T, c agent.ToolCall) map[string]any {
 }
 
 func TestGoesToBuyThenDelivers(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	_, calls := step(t, b, nil)
@@ -159,6 +160,7 @@ func TestGoesToBuyThenDelivers(t *testing.T) {
 }
 
 func TestRefuelsBeforeLeavingWhenLow(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.ships[0].Fuel.Current = 60
 	b := newBrain(f, func() time.Time { return t0 })
@@ -169,6 +171,7 @@ func TestRefuelsBeforeLeavingWhenLow(t *testing.T) {
 }
 
 func TestDriftsWhenFuelIsShortAndNoFuelHere(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.markets["X1-T-A1"] = st.Market{Symbol: "X1-T-A1", Imports: goods("IRON_ORE")} // no fuel here
 	f.ships[0].Fuel.Current = 20                                                    // B1 is 50 away
@@ -180,6 +183,7 @@ func TestDriftsWhenFuelIsShortAndNoFuelHere(t *testing.T) {
 }
 
 func TestMinesWhenBuyingIsTooDear(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.oreAtB1(st.InOrbit, 500, 450)
 	b := newBrain(f, func() time.Time { return t0 })
@@ -190,6 +194,7 @@ func TestMinesWhenBuyingIsTooDear(t *testing.T) {
 }
 
 func TestVetoedCallIsNotRepeated(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.oreAtB1(st.Docked, 42, 38)
 	b := newBrain(f, func() time.Time { return t0 })
@@ -220,6 +225,7 @@ func TestVetoedCallIsNotRepeated(t *testing.T) {
 }
 
 func TestFailedCallIsNotRetriedUnchanged(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	reply, _ := step(t, b, nil)
@@ -243,6 +249,7 @@ func TestFailedCallIsNotRetriedUnchanged(t *testing.T) {
 }
 
 func TestBusyShipsMakeNoCalls(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.ships[0].Nav.Status = st.InTransit
 	f.ships[0].Nav.WaypointSymbol = "X1-T-B1"
@@ -259,6 +266,7 @@ func TestBusyShipsMakeNoCalls(t *testing.T) {
 }
 
 func TestWaitsInlineForAShortCooldown(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	now := t0
 	f.ships[0].Nav.WaypointSymbol, f.ships[0].Nav.Status = "X1-T-C1", st.InOrbit
@@ -276,6 +284,7 @@ func TestWaitsInlineForAShortCooldown(t *testing.T) {
 }
 
 func TestAdviceGoesIntoNotesAndSetsPreference(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	step(t, b, nil)
@@ -299,6 +308,7 @@ func TestAdviceGoesIntoNotesAndSetsPreference(t *testing.T) {
 }
 
 func TestPreference(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in         string
 		mine, want bool
@@ -317,6 +327,7 @@ func TestPreference(t *testing.T) {
 }
 
 func TestNotesAreWrittenOnlyWhenTheyChange(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.ships[0].Nav.Status = st.InTransit
 	f.ships[0].Nav.Route.Arrival = t0.Add(time.Hour)
@@ -333,6 +344,7 @@ func TestNotesAreWrittenOnlyWhenTheyChange(t *testing.T) {
 }
 
 func TestSurveysAreReadFromTheToolText(t *testing.T) {
+	t.Parallel()
 	m := newMemory()
 	m.learnSurveys("2 surveys of T-1; cooldown 6s. To mine one, pass it whole as extract_resources' survey:\n" +
 		`{"signature":"X1-T-C1-ABCDE","symbol":"X1-T-C1","deposits":[{"symbol":"IRON_ORE"},{"symbol":"IRON_ORE"},{"symbol":"QUARTZ_SAND"}],"expiration":"2026-01-02T04:00:00Z","size":"SMALL"}` + "\n" +
@@ -347,6 +359,7 @@ func TestSurveysAreReadFromTheToolText(t *testing.T) {
 }
 
 func TestInvalidCallStaysBlockedAfterTheShipMoves(t *testing.T) {
+	t.Parallel()
 	m := newMemory()
 	m.step = 1
 	m.result(issued{key: "set_flight_mode|T-1|BURN", tool: "set_flight_mode", at: situation{"A", "a"}},
@@ -416,6 +429,7 @@ func hasCall(calls []agent.ToolCall, tool, arg, value string) bool {
 // person gave advice. A vetoed flight mode stays vetoed where the ship is, advice or not,
 // and the reason is honoured: CRUISE from then on, wherever the ship goes.
 func TestVetoedFlightModeStaysVetoedAndItsReasonHolds(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.markets["X1-T-B1"] = st.Market{Symbol: "X1-T-B1", Exchange: goods("IRON_ORE", "FUEL")}
 	b := newBrain(f, func() time.Time { return t0 })
@@ -454,6 +468,7 @@ func TestVetoedFlightModeStaysVetoedAndItsReasonHolds(t *testing.T) {
 
 // "BURN wastes fuel" speaks against BURN, and "don't burn" too.
 func TestReadModeWish(t *testing.T) {
+	t.Parallel()
 	said := [][2]string{
 		{"keep CRUISE to save fuel", "fly CRUISE where the fuel allows"},
 		{"don't burn", "avoid BURN"},
@@ -470,6 +485,7 @@ func TestReadModeWish(t *testing.T) {
 // Each game call carries its own reason, so the screen's "why:" is that call's, not the
 // step's greeting (issue 41).
 func TestEveryGameCallHasItsOwnWhy(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	b := newBrain(f, func() time.Time { return t0 })
 	_, calls := step(t, b, nil)

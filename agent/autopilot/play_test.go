@@ -111,6 +111,7 @@ func playContract(tb testing.TB, seed int64, maxSteps int, limit time.Duration) 
 }
 
 func TestAutopilotFulfilsStartingContract(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays a whole contract against the offline universe")
 	}
@@ -134,6 +135,7 @@ func TestAutopilotFulfilsStartingContract(t *testing.T) {
 // Advice sent to a running autopilot reaches it in the runner's own step input (not a
 // hand-written message): the notes' Advice section holds it and the preference is read.
 func TestAdviceThroughTheRunner(t *testing.T) {
+	t.Parallel()
 	off, sess := offlineSession(t, 3, "advice")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -72,6 +72,7 @@ func platformOps(t *testing.T) []specOp {
 }
 
 func TestPlatformFixtureEveryOperationIsATool(t *testing.T) {
+	t.Parallel()
 	ops := platformOps(t)
 	if len(ops) < 25 {
 		t.Fatalf("the platform fixture has %d operations, want about 25", len(ops))
@@ -149,6 +150,7 @@ func TestPlatformFixtureEveryOperationIsATool(t *testing.T) {
 }
 
 func TestPlatformGroupedCoversEveryOperation(t *testing.T) {
+	t.Parallel()
 	ops := mustOpen(t, Config{Spec: platformSpec})
 	g := mustOpen(t, Config{Spec: platformSpec, Catalog: CatalogGrouped})
 	if s := g.Skipped(); len(s) != 0 {
@@ -221,6 +223,7 @@ func (p *platformServer) last(t *testing.T) seen {
 }
 
 func TestTextAndFormBodiesReachTheServerByteCorrect(t *testing.T) {
+	t.Parallel()
 	srv := newPlatformServer(t)
 	g := mustOpen(t, Config{Spec: platformSpec, BaseURL: srv.srv.URL + "/pawnshop"})
 
@@ -308,6 +311,7 @@ func multipartBody(boundary string, pairs []string, types map[int]string) string
 }
 
 func TestRequiredFilesAndBinaryBodiesAreSkippedWithWhy(t *testing.T) {
+	t.Parallel()
 	g := mustOpen(t, Config{Spec: fixture("uploads.yaml")})
 	want := []game.Skipped{
 		{Name: "uploadAvatar", Reason: "file field file is required, and file uploads are not supported"},
@@ -369,6 +373,7 @@ func TestRequiredFilesAndBinaryBodiesAreSkippedWithWhy(t *testing.T) {
 
 // A form without a schema is one object argument; an optional text body is optional.
 func TestSchemalessFormAndOptionalTextBody(t *testing.T) {
+	t.Parallel()
 	spec := filepath.Join(t.TempDir(), "spec.yaml")
 	if err := os.WriteFile(spec, []byte(`openapi: 3.1.0
 info: {title: forms, version: "1"}
@@ -437,6 +442,7 @@ paths:
 
 // The skip reasons are plain text a person reads, and they marshal for `coplay tools --json`.
 func TestSkippedMarshals(t *testing.T) {
+	t.Parallel()
 	g := mustOpen(t, Config{Spec: fixture("uploads.yaml")})
 	b, err := json.Marshal(g.Skipped())
 	if err != nil || !strings.Contains(string(b), `{"name":"PUT /replays/{id}","reason":"request body is application/octet-stream;`) {

@@ -80,7 +80,7 @@ func (a *arena) seen() []seen {
 
 func (a *arena) open(t *testing.T, cfg Config) *Game {
 	t.Helper()
-	t.Setenv("COPLAY_ARENA_KEY", arenaToken)
+	cfg.Getenv = envOf("COPLAY_ARENA_KEY", arenaToken)
 	cfg.Spec = fixture("arena.yaml")
 	cfg.BaseURL = a.srv.URL + "/api"
 	cfg.TokenEnv = "COPLAY_ARENA_KEY"
@@ -95,6 +95,17 @@ func jsonReply(status int, body string) http.HandlerFunc {
 	}
 }
 
+// envOf is an environment holding one variable, for Config.Getenv: the tests give a
+// token this way rather than with t.Setenv, so that they can run in parallel.
+func envOf(name, value string) func(string) string {
+	return func(k string) string {
+		if k == name {
+			return value
+		}
+		return ""
+	}
+}
+
 func call(t *testing.T, g *Game, name, args string) game.Result {
 	t.Helper()
 	res, err := g.Call(context.Background(), name, json.RawMessage(args))
@@ -105,6 +116,7 @@ func call(t *testing.T, g *Game, name, args string) game.Result {
 }
 
 func TestCallBuildsRequestsFromFlatArguments(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	a.handle("POST /players/Ann B/moves", jsonReply(201, `{"data":{"moved":true}}`))
 	a.handle("POST /messages", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
@@ -156,6 +168,7 @@ func TestCallBuildsRequestsFromFlatArguments(t *testing.T) {
 }
 
 func TestCallRefusesBadArgumentsBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	g := a.open(t, Config{})
 	for _, tc := range []struct{ args, want string }{
@@ -187,6 +200,7 @@ func TestCallRefusesBadArgumentsBeforeAnyRequest(t *testing.T) {
 }
 
 func TestGroupedCallsCheckTheChosenOperation(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	a.handle("POST /players/ann/moves", jsonReply(201, `{"data":{"moved":true}}`))
 	g := a.open(t, Config{Catalog: CatalogGrouped})
@@ -236,6 +250,7 @@ func TestGroupedCallsCheckTheChosenOperation(t *testing.T) {
 }
 
 func TestErrorsAndUnknownOutcomes(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	a.handle("GET /players/ann", jsonReply(400, `{"error":{"code":4203,"message":"Player ann is resting.","data":{"until":"soon"}}}`))
 	var bobHits atomic.Int32
@@ -286,8 +301,7 @@ func TestErrorsAndUnknownOutcomes(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
 	dead.Close()
-	t.Setenv("COPLAY_ARENA_KEY", arenaToken)
-	g2 := mustOpen(t, Config{Spec: fixture("arena.yaml"), BaseURL: deadURL, TokenEnv: "COPLAY_ARENA_KEY"})
+	g2 := mustOpen(t, Config{Spec: fixture("arena.yaml"), BaseURL: deadURL, TokenEnv: "COPLAY_ARENA_KEY", Getenv: envOf("COPLAY_ARENA_KEY", arenaToken)})
 	if res, err := g2.Call(context.Background(), "send-message", json.RawMessage(`{"to":"bob","text":"hi"}`)); err == nil || res.Unknown {
 		t.Errorf("refused connection = %+v, %v; want an error saying nothing was sent", res, err)
 	} else if want := "the game server at " + deadURL + " does not answer (connection refused); coplay reconnects when it is back"; !strings.Contains(err.Error(), want) {
@@ -296,6 +310,7 @@ func TestErrorsAndUnknownOutcomes(t *testing.T) {
 }
 
 func TestRateLimitedReadWaitsAndRetries(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	a.handleCounted("GET /board", func(n int, w http.ResponseWriter, r *http.Request) {
 		if n == 1 {
@@ -337,6 +352,7 @@ func TestRateLimitedReadWaitsAndRetries(t *testing.T) {
 }
 
 func TestTokenNeverLeaves(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	echo := func(status int) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -363,8 +379,8 @@ func TestTokenNeverLeaves(t *testing.T) {
 	}
 	outputs = append(outputs, obs.Summary, g.Info().Rules)
 	// A transport error's text carries the URL; the key must not be in it either.
-	t.Setenv("COPLAY_ARENA_KEY", arenaToken)
-	g2 := mustOpen(t, Config{Spec: fixture("arena30.yaml"), BaseURL: "http://127.0.0.1:1/" + arenaToken, TokenEnv: "COPLAY_ARENA_KEY"})
+	g2 := mustOpen(t, Config{Spec: fixture("arena30.yaml"), BaseURL: "http://127.0.0.1:1/" + arenaToken, TokenEnv: "COPLAY_ARENA_KEY",
+		Getenv: envOf("COPLAY_ARENA_KEY", arenaToken)})
 	// A read to a closed port is retried until the person stops it: here, a deadline.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -383,6 +399,7 @@ func TestTokenNeverLeaves(t *testing.T) {
 }
 
 func TestSecuritySchemes(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []http.Header
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -392,8 +409,7 @@ func TestSecuritySchemes(t *testing.T) {
 		jsonReply(200, `{}`)(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	t.Setenv("COPLAY_NOTES_TOKEN", "notes-token-1")
-	g := mustOpen(t, Config{Spec: fixture("arena30.yaml"), BaseURL: srv.URL, TokenEnv: "COPLAY_NOTES_TOKEN"})
+	g := mustOpen(t, Config{Spec: fixture("arena30.yaml"), BaseURL: srv.URL, TokenEnv: "COPLAY_NOTES_TOKEN", Getenv: envOf("COPLAY_NOTES_TOKEN", "notes-token-1")})
 	call(t, g, "edit-note", `{"id":3,"title":null}`)
 	call(t, g, "get-status", `{}`)
 	if len(got) != 2 {
@@ -408,6 +424,7 @@ func TestSecuritySchemes(t *testing.T) {
 }
 
 func TestLargeResponsesAreSummarisedAndKeptWhole(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	var items []string
 	for i := range 500 {
@@ -456,6 +473,7 @@ func TestLargeResponsesAreSummarisedAndKeptWhole(t *testing.T) {
 }
 
 func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	reads := a.handleCounted("GET /board", func(n int, w http.ResponseWriter, r *http.Request) {
 		jsonReply(200, fmt.Sprintf(`{"data":{"read":%d}}`, n))(w, r)
@@ -510,6 +528,7 @@ func TestObserveReadsOnlyWhenNotFresh(t *testing.T) {
 }
 
 func TestRedirectsToAnotherHostAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	other := newArena(t)
 	other.handle("GET /board", jsonReply(200, `{"data":{"stolen":true}}`))
 	a := newArena(t)
@@ -537,6 +556,7 @@ func TestRedirectsToAnotherHostAreNotFollowed(t *testing.T) {
 // values cut, so the world pane wraps it cleanly; a body that is not an object is
 // summarised like any output.
 func TestObservedTextIsOneFieldALine(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 400)
 	r := &response{Status: 200, Body: []byte(`{"data":{"symbol":"COPLAY","credits":175000,"ships":[1,2],"hq":{"x":1},"note":"` + long + `","gone":null}}`)}
 	got, _ := observed(r, "get-my-agent", 4000)

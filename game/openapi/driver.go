@@ -77,7 +77,7 @@ func open(ctx context.Context, env game.Env) (*game.Opened, error) {
 	if env.CheckOnly {
 		return nil, nil
 	}
-	cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe}
+	cfg := Config{Spec: s.Spec, BaseURL: s.BaseURL, Catalog: s.Catalog, Observe: s.Observe, Getenv: getenv}
 	if token != "" {
 		cfg.TokenEnv = s.TokenEnv
 	}

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFixtureMultiFile31LoadsAndConverts(t *testing.T) {
+	t.Parallel()
 	g := mustOpen(t, Config{Spec: fixture("arena.yaml")})
 	if got := g.Info(); got.Name != "openapi" || got.Title != "Arena" || !strings.Contains(got.Rules, "tiny turn-based arena") {
 		t.Errorf("Info = %+v", got)
@@ -107,6 +108,7 @@ func TestFixtureMultiFile31LoadsAndConverts(t *testing.T) {
 }
 
 func TestFixture30NullableAndRecursion(t *testing.T) {
+	t.Parallel()
 	g := mustOpen(t, Config{Spec: fixture("arena30.yaml"), BaseURL: "http://127.0.0.1:9"})
 	edit := toolNamed(t, g, "edit-note")
 	s := edit.Schema
@@ -141,6 +143,7 @@ func TestFixture30NullableAndRecursion(t *testing.T) {
 }
 
 func TestBrokenSpecsGiveClearErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	swagger := filepath.Join(dir, "swagger.json")
 	if err := os.WriteFile(swagger, []byte(`{"swagger":"2.0","info":{"title":"old","version":"1"},"paths":{}}`), 0o600); err != nil {

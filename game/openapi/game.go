@@ -29,6 +29,9 @@ type Config struct {
 	// TokenEnv names the environment variable holding the token, sent as the spec's
 	// security schemes say (a bearer token when it says nothing). Empty sends none.
 	TokenEnv string
+	// Getenv reads TokenEnv; nil means os.Getenv. The driver gives the environment it
+	// was given (game.Env.Getenv), tests their own.
+	Getenv func(string) string
 	// Catalog is CatalogOps (the default) or CatalogGrouped.
 	Catalog string
 	// Observe names GET operations (by operationId) read into every observation. They
@@ -95,7 +98,11 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 	}
 	var token string
 	if cfg.TokenEnv != "" {
-		token = os.Getenv(cfg.TokenEnv)
+		getenv := cfg.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		token = getenv(cfg.TokenEnv)
 		if token == "" {
 			return nil, fmt.Errorf("openapi: the token's environment variable %s is not set or empty", cfg.TokenEnv)
 		}

@@ -685,6 +685,7 @@ func largeFixture() (files map[string][]byte, operations int) {
 var largeSpec = fixture("large/openapi.yaml")
 
 func TestLargeFixture(t *testing.T) {
+	t.Parallel()
 	files, n := largeFixture()
 	if n != largeOperations {
 		t.Errorf("the generator writes %d operations, want %d", n, largeOperations)

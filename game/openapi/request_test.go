@@ -8,6 +8,7 @@ import (
 )
 
 func TestBadPathSegments(t *testing.T) {
+	t.Parallel()
 	for v, bad := range map[string]bool{"": true, ".": true, "..": true, "a/b": true, "a?b": true, "a#b": true, "5%": true,
 		"X1-DF55-A2": false, "a b": false, "...": false, "ünï": false} {
 		if got := badSegment(v) != ""; got != bad {
@@ -18,6 +19,7 @@ func TestBadPathSegments(t *testing.T) {
 
 // newRequest refuses a bad path segment even when called without validation first.
 func TestNewRequestRefusesBadPathSegments(t *testing.T) {
+	t.Parallel()
 	g := mustOpen(t, Config{Spec: fixture("arena.yaml")})
 	op := g.opTools["get-player"]
 	for _, v := range []string{"..", "a/b", ""} {
@@ -32,6 +34,7 @@ func TestNewRequestRefusesBadPathSegments(t *testing.T) {
 }
 
 func TestQueryArraysAndNumbers(t *testing.T) {
+	t.Parallel()
 	op := &operation{Method: "GET", Path: "/x", Fields: []field{
 		{Name: "ids", Orig: "ids", In: inQuery, Explode: true},
 		{Name: "tags", Orig: "tags", In: inQuery},

@@ -79,6 +79,7 @@ paths:
 `
 
 func TestSchemaCompositions(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "compositions.yaml")
 	if err := os.WriteFile(path, []byte(compositions), 0o600); err != nil {
 		t.Fatal(err)
@@ -142,6 +143,7 @@ func TestSchemaCompositions(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	if out, cut := summarize([]byte(`{"a":1}`), 100); out != `{"a":1}` || cut {
 		t.Errorf("small JSON = %q, %v", out, cut)
 	}

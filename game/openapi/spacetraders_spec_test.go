@@ -45,6 +45,7 @@ func specOperationIDs(t *testing.T, path string) []string {
 }
 
 func TestSpaceTradersOpsCatalogue(t *testing.T) {
+	t.Parallel()
 	spec := needSpaceTraders(t)
 	g := mustOpen(t, Config{Spec: spec, BaseURL: "http://127.0.0.1:9/v2"})
 	if s := g.Skipped(); len(s) > 0 {
@@ -110,6 +111,7 @@ func TestSpaceTradersOpsCatalogue(t *testing.T) {
 }
 
 func TestSpaceTradersGroupedCatalogueIsAtMostHalf(t *testing.T) {
+	t.Parallel()
 	spec := needSpaceTraders(t)
 	ops := mustOpen(t, Config{Spec: spec, BaseURL: "http://127.0.0.1:9/v2"})
 	grouped := mustOpen(t, Config{Spec: spec, BaseURL: "http://127.0.0.1:9/v2", Catalog: CatalogGrouped})

@@ -60,9 +60,8 @@ func newPlayer(t *testing.T, catalog string) *player {
 	}
 	srv := httptest.NewServer(u.Handler())
 	t.Cleanup(srv.Close)
-	t.Setenv("COPLAY_UNIVERSE_TOKEN", token)
 	sent := &countingDoer{}
-	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN", Catalog: catalog,
+	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN", Getenv: envOf("COPLAY_UNIVERSE_TOKEN", token), Catalog: catalog,
 		Observe: []string{"get-my-agent"}, Client: sent})
 	g.now = clock.Now
 	return &player{t: t, g: g, clock: clock, token: token, sent: sent}
@@ -137,6 +136,7 @@ var (
 )
 
 func TestUniverseReadsActsAndRefuses(t *testing.T) {
+	t.Parallel()
 	p := newPlayer(t, CatalogOps)
 	agent := p.do("get-my-agent", map[string]any{})
 	if sv(agent, "data.symbol") != "OPENAPI" {
@@ -189,6 +189,7 @@ func TestUniverseReadsActsAndRefuses(t *testing.T) {
 }
 
 func TestUniverseStartingContractThroughGenericTools(t *testing.T) {
+	t.Parallel()
 	for _, catalog := range []string{CatalogOps, CatalogGrouped} {
 		t.Run(catalog, func(t *testing.T) {
 			p := newPlayer(t, catalog)
@@ -284,6 +285,7 @@ func TestUniverseStartingContractThroughGenericTools(t *testing.T) {
 // TestUniverseRateLimitIsWaitedOut reads faster than the universe's real limit (2/s,
 // burst 30): the 429s are waited out and every read succeeds.
 func TestUniverseRateLimitIsWaitedOut(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits out a real rate limit for a few seconds")
 	}
@@ -303,8 +305,7 @@ func TestUniverseRateLimitIsWaitedOut(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	t.Setenv("COPLAY_UNIVERSE_TOKEN", token)
-	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN"})
+	g := mustOpen(t, Config{Spec: spec, BaseURL: srv.URL + "/v2", TokenEnv: "COPLAY_UNIVERSE_TOKEN", Getenv: envOf("COPLAY_UNIVERSE_TOKEN", token)})
 	waits := 0
 	ctx := game.WithWaitFunc(context.Background(), func(w game.Wait) {
 		if !w.Until.IsZero() {

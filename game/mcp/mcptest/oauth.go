@@ -89,6 +89,27 @@ func (s *OAuthServer) TokenEndpointDown(down bool) {
 	s.down = down
 }
 
+// Expired waits until every access token handed out so far has expired (or ctx ends):
+// a test that needs the kept token stale waits for exactly that, no longer.
+func (s *OAuthServer) Expired(ctx context.Context) error {
+	s.mu.Lock()
+	var last time.Time
+	for _, exp := range s.access {
+		if exp.After(last) {
+			last = exp
+		}
+	}
+	s.mu.Unlock()
+	t := time.NewTimer(time.Until(last))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Tokens returns every access and refresh token the server ever handed out, for tests
 // that look for them where they must not be.
 func (s *OAuthServer) Tokens() []string {
