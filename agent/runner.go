@@ -386,6 +386,9 @@ func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 			// Idle, paused, sleeping or waiting for a decision: the person's moves run
 			// and their questions are answered at once; play does not resume for them.
 			r.servePerson(true)
+			// A trigger that came while a move ran wakes the agent as one that comes
+			// while it waits does (drain, inside the move, takes wakes for itself).
+			r.at.wake = r.at.wake || r.trig.any() && !r.at.paused
 			continue
 		}
 		select {

@@ -46,6 +46,9 @@ func (r *Runner) doStep() stepOutcome {
 		return stepOutcome{noCount: true}
 	}
 	r.tools.refresh() // observing is when a game reads its catalogue again
+	// The world the model is shown: a trigger from before it is in what the model reads.
+	// (The world observed after a call or a move is the screen's, not the model's.)
+	r.trig.saw(obs, r.cfg.Now())
 	r.at.step++
 	r.at.runSteps++
 	r.jr.step(r.at.step)
@@ -154,7 +157,6 @@ func (r *Runner) observe() (game.Observation, error) {
 	if a.err != nil {
 		return a.v, errors.New(r.scrub.text(a.err.Error()))
 	}
-	r.trig.saw(a.v, r.cfg.Now())
 	return r.scrub.observation(a.v), nil
 }
 
