@@ -71,6 +71,10 @@ type asking struct {
 	sample *game.SampleRequest
 	reply  chan game.Answer // buffered: the Run goroutine never blocks on it
 	call   string           // the call running when it was asked
+	// Under askState.mu: the event that put it to the person, as sent (for a screen
+	// that attaches later), and where the answer that settled it was sent from.
+	shown   Event
+	claimed string
 }
 
 // hostMsg is a game's word for the Run goroutine, as a command.
@@ -368,6 +372,60 @@ func (st *askState) checkAnswer(c command) (command, error) {
 	}
 	c.Content = content
 	return c, nil
+}
+
+// claim settles an open question with an answer as it is sent, from via, before the
+// runner applies it: an answer sent after it, from any screen, is refused at once, to
+// its sender alone. release gives the question back if the answer never gets there.
+func (st *askState) claim(id, via string) (release func(), err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a := st.open[id]
+	switch {
+	case a == nil:
+		return nil, fmt.Errorf("answer: no question %q is waiting for an answer", id)
+	case a.claimed != "":
+		return nil, fmt.Errorf("answer: question %q was answered already (by person on %s): this answer came second and is dropped", id, a.claimed)
+	}
+	if via == "" {
+		via = "this screen"
+	}
+	a.claimed = via
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		a.claimed = ""
+	}, nil
+}
+
+// shown records the event that put an open question to the person, as sent.
+func (st *askState) shown(ev Event) {
+	id := ""
+	switch {
+	case ev.Elicitation != nil:
+		id = ev.Elicitation.ID
+	case ev.Sampling != nil:
+		id = ev.Sampling.ID
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if a := st.open[id]; a != nil {
+		a.shown = ev
+	}
+}
+
+// waiting returns the events that put to the person the questions still waiting for
+// an answer.
+func (st *askState) waiting() []Event {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var out []Event
+	for _, a := range st.open {
+		if a.claimed == "" && a.shown.Type != "" {
+			out = append(out, a.shown)
+		}
+	}
+	return out
 }
 
 // answer is the answer command, checked by checkAnswer.

@@ -178,14 +178,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// command is a Command on its way to the Run goroutine; refused carries the error of a
-// command Send turned down, so that the runner reports it as an event.
+// command is a Command on its way to the Run goroutine.
 type command struct {
 	Command
-	refused string
-	host    *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
-	valid   game.ValidCall // decide edit, revise, play: the arguments, validated once by Send
-	rule    rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
+	claim *Decision      // decide: the Gate's claim, made as it was sent (settleAsSent)
+	host  *hostMsg       // a game's question, sampling request, progress or log line (ask.go)
+	valid game.ValidCall // decide edit, revise, play: the arguments, validated once by Send
+	rule  rules.Rule     // rule, unrule, allow: the rule, parsed (and checked) by Send
 	// unreadable: unrule names a stored session rule line that does not read back
 	// (ruleBook.unreadable), by its text rather than a rule.
 	unreadable bool
@@ -251,7 +250,7 @@ func (r *Runner) check(c Command) (command, error) {
 	}
 	tool, ok := r.gate.waiting(r.policy.seat, c.CallID)
 	if !ok {
-		return out, fmt.Errorf("%s: no call %q is waiting for a decision", c.Cmd, c.CallID)
+		return out, fmt.Errorf("%s: %w", c.Cmd, r.gate.refusal(r.policy.seat, c.CallID))
 	}
 	if c.Cmd == CmdDecide && c.Decision != Edit {
 		return out, nil

@@ -227,7 +227,7 @@ func (r *Runner) afterCall() {
 // decision waits for its batch to run (during a proposal's dry runs, or a resumed
 // session's, the calls it names are not in the pipeline yet). False: handle it now.
 func (f *faultState) hold(c command, inBatch bool) bool {
-	if c.refused == "" && (c.Cmd == CmdRevise || c.Cmd == CmdDecide && !inBatch) {
+	if c.Cmd == CmdRevise || c.Cmd == CmdDecide && !inBatch {
 		f.held = append(f.held, c)
 		return true
 	}

@@ -96,6 +96,15 @@ func (e *JournalError) Unwrap() error { return e.Err }
 // send1 hands an event to the reader, or drops it when ctx is done (nobody is reading
 // any more once the caller cancelled).
 func (r *Runner) send1(ev Event) {
+	// What puts a call or a question to the person is kept with it, seq and all, for a
+	// screen that attaches later (Waiting).
+	switch {
+	case (ev.Type == EventProposed || ev.Type == EventToolUpdated) && ev.Call != nil && ev.Call.NeedsOK:
+		r.gate.shown(r.policy.seat, ev)
+	case ev.Type == EventElicitation && ev.Elicitation != nil && ev.Elicitation.NeedsOK,
+		ev.Type == EventSampling && ev.Sampling != nil && ev.Sampling.NeedsOK:
+		r.asks.shown(ev)
+	}
 	select {
 	case r.events <- ev:
 		return

@@ -140,8 +140,8 @@ type Decision struct {
 	Rule     string          `json:"rule,omitempty"`   // by "rule": the rule that decided, canonical
 	// Via says where a person's decision was made: "screen", "stdin" (headless),
 	// "attach" (a second coplay on this machine), "ssh:KEY" (a screen over SSH, by its
-	// key's comment or fingerprint). Empty for rules and policy, and in journals
-	// written before it was recorded.
+	// key's SHA256 fingerprint with its comment beside it). Empty for rules and policy,
+	// and in journals written before it was recorded.
 	Via string `json:"via,omitempty"`
 }
 

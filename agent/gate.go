@@ -14,8 +14,11 @@ import (
 // its session) on their way to a decision, and the one place a call is settled. A
 // decision comes from a person (a decide command), an approval rule or the policy
 // (policy.go); whichever is first settles the call, and any decision after it is told
-// it lost (*LostError) and changes nothing. Everyone who watches (the screen, headless,
-// a second client) reads the same Queue, oldest first.
+// it lost (*LostError) and changes nothing. A person's decision settles the call as it
+// is sent (Runner.Send), on the sender's goroutine, so a second screen's decision is
+// refused to that screen alone, before it reaches the runner. Everyone who watches (the
+// screen, headless, a second client, package live's catch-up for a screen that attaches
+// late) reads the same Queue, oldest first.
 //
 // A Gate is safe for use by several goroutines: a runner settles on its Run goroutine,
 // Send and the watchers read it from theirs. Several runners may share one
@@ -31,6 +34,10 @@ type Waiting struct {
 	Seat  string    // the runner's session
 	Call  Call      // as proposed (or revised)
 	Since time.Time // when it was put to the person
+	// Event is the newest event that put the call to the person (tool_proposed, or
+	// tool_updated after a revise or a new dry run) as its reader received it, seq and
+	// all; zero until the runner has sent it.
+	Event Event
 }
 
 // LostError is a decision that came after the call was settled: the first one stands.
@@ -40,8 +47,12 @@ type LostError struct {
 }
 
 func (e *LostError) Error() string {
+	by := e.First.By
+	if e.First.Via != "" {
+		by += " on " + e.First.Via
+	}
 	return fmt.Sprintf("call %q was decided already (%s by %s): this decision came second and is dropped",
-		e.CallID, e.First.Decision, e.First.By)
+		e.CallID, e.First.Decision, by)
 }
 
 type gateKey struct{ seat, id string }
@@ -52,7 +63,8 @@ type gateCall struct {
 	tool    game.Tool // what an edit or revise is validated against
 	asked   time.Time // zero until put to the person
 	order   uint64
-	settled *Decision
+	settled *Decision // the first decision; a person's from the moment it is sent (claim)
+	shown   Event     // the newest event that put it to the person, as sent
 }
 
 // NewGate returns an empty approval queue.
@@ -74,7 +86,7 @@ func (g *Gate) Queue() []Waiting {
 	slices.SortFunc(out, func(a, b *gateCall) int { return cmp.Compare(a.order, b.order) })
 	w := make([]Waiting, len(out))
 	for i, c := range out {
-		w[i] = Waiting{Seat: seats[c], Call: c.call, Since: c.asked}
+		w[i] = Waiting{Seat: seats[c], Call: c.call, Since: c.asked, Event: c.shown}
 	}
 	return w
 }
@@ -113,13 +125,54 @@ func (g *Gate) waiting(seat, id string) (game.Tool, bool) {
 	return c.tool, true
 }
 
-// settle is the one place a call is decided, by a person, a rule or the policy: the
-// first decision stands, a later one gets a *LostError; a call the gate does not know
-// (its batch ended, or it was never proposed) is an error too.
-func (g *Gate) settle(seat string, d Decision) error {
+// shown records the event that put a seat's waiting call to the person, as its reader
+// received it (the Queue hands it to a screen that attaches later).
+func (g *Gate) shown(seat string, ev Event) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c := g.calls[gateKey{seat, ev.Call.ID}]; c != nil && !c.asked.IsZero() && c.settled == nil {
+		c.shown = ev
+	}
+}
+
+// claim settles a seat's waiting call with a person's decision as it is sent, before
+// the runner applies it: a decision sent after it, from any screen, gets a *LostError
+// at once. The claim it returns goes with the command to the Run goroutine, whose
+// settle makes it final (or release gives the call back, when the command never got
+// there).
+func (g *Gate) claim(seat string, d Decision) (*Decision, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	c := g.calls[gateKey{seat, d.CallID}]
+	if err := c.unsettled(d.CallID, true); err != nil {
+		return nil, err
+	}
+	c.settled = &d
+	return c.settled, nil
+}
+
+// release gives back a call claimed by a decision that never reached the runner.
+func (g *Gate) release(seat, id string, claim *Decision) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c := g.calls[gateKey{seat, id}]; c != nil && c.settled == claim {
+		c.settled = nil
+	}
+}
+
+// settle is the one place a call is decided, by a person, a rule or the policy: the
+// first decision stands, a later one gets a *LostError; a call the gate does not know
+// (its batch ended, or it was never proposed) is an error too. A person's decision
+// comes with the claim its command made when it was sent: it settles the call it
+// claimed, now as the runner applies it (an approve of a revised call becomes an edit).
+func (g *Gate) settle(seat string, d Decision, claim *Decision) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.calls[gateKey{seat, d.CallID}]
+	if claim != nil && c != nil && c.settled == claim {
+		*c.settled = d
+		return nil
+	}
 	if err := c.unsettled(d.CallID, d.By == "person"); err != nil {
 		return err
 	}
@@ -159,4 +212,24 @@ func (g *Gate) close(seat string) {
 			delete(g.calls, k)
 		}
 	}
+}
+
+// settleAsSent settles what a checked command decides as it is sent, on the sender's
+// goroutine: a decision claims its call in the gate, an answer its question on the desk
+// (asks). A second one, from any screen, is refused here, to its sender alone. release
+// gives the call or question back if the command then never reaches the Run goroutine.
+func settleAsSent(g *Gate, asks *askState, seat string, c *command) (release func(), err error) {
+	switch c.Cmd {
+	case CmdDecide:
+		d := Decision{CallID: c.CallID, Decision: c.Decision, Reason: c.Reason, Args: c.valid.Args(), By: "person", Via: c.Via}
+		claim, err := g.claim(seat, d)
+		if err != nil {
+			return nil, fmt.Errorf("decide: %w", err)
+		}
+		c.claim = claim
+		return func() { g.release(seat, c.CallID, claim) }, nil
+	case CmdAnswer:
+		return asks.claim(c.ID, c.Via)
+	}
+	return func() {}, nil
 }

@@ -228,9 +228,13 @@ func TestReviseRedryRunsAndApprovingItIsAnEdit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "arguments.direction") {
 		t.Fatalf("invalid revise: %v, want refused with the problem", err)
 	}
-	h.next("the refusal", is(agent.EventError))
 	h.send(agent.Command{Cmd: agent.CmdRevise, CallID: c.ID, Args: json.RawMessage(`{ "direction" : "E" }`)})
-	up := h.next("tool_updated", is(agent.EventToolUpdated))
+	up := h.next("tool_updated", func(ev agent.Event) bool {
+		if ev.Type == agent.EventError {
+			t.Fatalf("the refusal, returned to its sender, was also emitted: %s", ev.Text)
+		}
+		return ev.Type == agent.EventToolUpdated
+	})
 	if up.Call.ID != c.ID || string(up.Call.Args) != `{"direction":"E"}` || up.Call.Simulation == nil || up.Call.Simulation.Fails ||
 		!up.Call.NeedsOK {
 		t.Fatalf("after revise: %+v sim %+v", up.Call, up.Call.Simulation)

@@ -125,22 +125,32 @@ func (r *Runner) Tools() []game.Tool { return r.tools.registry().Tools() }
 
 // Send gives the runner a command. It checks what can be checked at once: the command
 // is well formed, a decision or revise names a call that is waiting for one, an edit's
-// or revise's arguments pass the tool's validation (that is their one validation). A refused command returns an error and is also reported as
-// an EventError; nothing else happens. Send never blocks for long: when the runner has
-// stopped, or its queue stays full for a second, it returns an error.
+// or revise's arguments pass the tool's validation (that is their one validation). A
+// decision or an answer settles its call or question as it is sent (the Gate): one that
+// comes after another, from any screen, is refused (*LostError for a call). A refused
+// command returns an error, to its sender alone: it is neither journaled nor shown to
+// anyone else, and nothing else happens. Send never blocks for long: when the runner
+// has stopped, or its queue stays full for a second, it returns an error.
 func (r *Runner) Send(c Command) error { return r.send(c, "") }
 
 // send is Send with a prefix for error messages (the headless line number).
 func (r *Runner) send(c Command, where string) error {
 	cmd, err := r.check(c)
+	var release func()
+	if err == nil {
+		release, err = settleAsSent(r.gate, &r.asks, r.policy.seat, &cmd)
+	}
 	if err != nil {
 		if where != "" {
 			err = fmt.Errorf("%s: %w", where, err)
 		}
-		r.enqueue(command{refused: err.Error()})
 		return err
 	}
-	return r.enqueue(cmd)
+	if err := r.enqueue(cmd); err != nil {
+		release()
+		return err
+	}
+	return nil
 }
 
 // Notice journals text as a notice event, which every screen shows: a screen that
@@ -376,6 +386,9 @@ func (r *Runner) waitFor(until time.Time, done func() bool) (woken bool) {
 			// Idle, paused, sleeping or waiting for a decision: the person's moves run
 			// and their questions are answered at once; play does not resume for them.
 			r.servePerson(true)
+			// A trigger that came while a move ran wakes the agent as one that comes
+			// while it waits does (drain, inside the move, takes wakes for itself).
+			r.at.wake = r.at.wake || r.trig.any() && !r.at.paused
 			continue
 		}
 		select {
@@ -424,10 +437,6 @@ func (r *Runner) drain() {
 
 // handle applies one command on the Run goroutine.
 func (r *Runner) handle(c command) {
-	if c.refused != "" {
-		r.emit(Event{Type: EventError, Text: c.refused})
-		return
-	}
 	if c.host != nil {
 		r.onHost(c.host)
 		return

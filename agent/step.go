@@ -46,6 +46,9 @@ func (r *Runner) doStep() stepOutcome {
 		return stepOutcome{noCount: true}
 	}
 	r.tools.refresh() // observing is when a game reads its catalogue again
+	// The world the model is shown: a trigger from before it is in what the model reads.
+	// (The world observed after a call or a move is the screen's, not the model's.)
+	r.trig.saw(obs, r.cfg.Now())
 	r.at.step++
 	r.at.runSteps++
 	r.jr.step(r.at.step)
@@ -154,7 +157,6 @@ func (r *Runner) observe() (game.Observation, error) {
 	if a.err != nil {
 		return a.v, errors.New(r.scrub.text(a.err.Error()))
 	}
-	r.trig.saw(a.v, r.cfg.Now())
 	return r.scrub.observation(a.v), nil
 }
 
@@ -228,7 +230,7 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 	if pc.tool.DryRun && r.policy.conditional(pc.call.Tool) {
 		if !now {
 			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil && d.Decision == Veto {
-				r.settle(pc, d)
+				r.settle(pc, d, nil)
 				return pc
 			}
 			pc.deferred = true
@@ -239,7 +241,7 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 		pc.simulated = true
 	}
 	if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
-		r.settle(pc, d)
+		r.settle(pc, d, nil)
 		return pc
 	}
 	pc.call.NeedsOK = true
@@ -248,9 +250,10 @@ func (r *Runner) admit(id string, tc ToolCall, now bool) *pendingCall {
 }
 
 // settle decides pc through the gate, the one place a call is settled: false, said to
-// the person, when another decision came first.
-func (r *Runner) settle(pc *pendingCall, d *Decision) bool {
-	if err := r.gate.settle(r.policy.seat, *d); err != nil {
+// the person, when another decision came first. A person's decision comes with the
+// claim it made when it was sent (settleAsSent); a rule's or the policy's with none.
+func (r *Runner) settle(pc *pendingCall, d *Decision, claim *Decision) bool {
+	if err := r.gate.settle(r.policy.seat, *d, claim); err != nil {
 		r.emitError("decide: %v", err)
 		return false
 	}
@@ -346,7 +349,7 @@ func (r *Runner) runBatch(b *batch) bool {
 			pc.deferred, pc.call.Deferred = false, false
 			pc.call.Simulation, pc.simulated = r.simulate(pc), true
 			if d := r.policy.decide(pc.call, pc.tool.Kind, pc.valid.Args()); d != nil {
-				if r.settle(pc, d) {
+				if r.settle(pc, d, nil) {
 					r.emit(Event{Type: EventDecision, Decision: d})
 				}
 			} else {
@@ -419,6 +422,7 @@ func (r *Runner) repredict(b *batch, afterAct bool) {
 func (r *Runner) decide(c command) {
 	pc, _ := r.calls.waitingCall(c.CallID)
 	if pc != nil && c.Decision == Edit && c.valid.Args() == nil {
+		r.gate.release(r.policy.seat, c.CallID, c.claim)
 		r.emitError("decide: edit of call %q came without validated arguments; nothing changed", c.CallID)
 		return
 	}
@@ -433,7 +437,7 @@ func (r *Runner) decide(c command) {
 		d.Decision = Edit
 		d.Args = pc.call.Args
 	}
-	if !r.settle(pc, d) {
+	if !r.settle(pc, d, c.claim) {
 		return
 	}
 	if c.Decision == Edit {

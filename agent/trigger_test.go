@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -109,4 +111,30 @@ func TestStaleTriggerIsDropped(t *testing.T) {
 	if err := h.finish(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The world observed after the person's move (or after a call) is the screen's, not the
+// model's: a trigger that happened before it still reaches the model (issue 45: a
+// seat's message to another was lost when that seat looked again first). Here the
+// message comes while the move runs, and the world is observed after the move before the
+// runner reads it.
+func TestTriggerIsNotStaleForAWorldTheModelWasNotShown(t *testing.T) {
+	g := &messagingGame{triggerGame: &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}}
+	h := startGame(t, g, &scriptBrain{replies: []scripted{say("Waiting."), say("Woken.")}}, nil, nil)
+	h.next("idle", isState(agent.Idle))
+	h.send(agent.Command{Cmd: agent.CmdPlay, Tool: "move", Args: []byte(`{"direction":"E"}`)})
+	h.next("the trigger", is(agent.EventTrigger))
+	h.next("a new step", is(agent.EventStep))
+	if last := h.stepInput(1); !strings.Contains(last, "Trigger: message.received Me — hello") {
+		t.Fatalf("the trigger did not reach the model:\n%s", last)
+	}
+	h.finish()
+}
+
+// messagingGame is a triggerGame whose world sends a message while a call runs.
+type messagingGame struct{ *triggerGame }
+
+func (g *messagingGame) Call(ctx context.Context, name string, args json.RawMessage) (game.Result, error) {
+	g.ch <- game.Trigger{Type: "message.received", Subject: "Me", Text: "hello", Time: time.Now()}
+	return g.gridGame.Call(ctx, name, args)
 }

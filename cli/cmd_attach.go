@@ -1,15 +1,17 @@
 package cli
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
 	"github.com/coplayhq/coplay/secret"
@@ -89,16 +91,27 @@ func runAttach(pos []string, data *string, headless *bool, stdout, stderr io.Wri
 
 // attachHeadless copies the other coplay's events to stdout, one JSON object a line
 // (the state so far first, waiting calls included), and stdin's command lines to it.
-// It ends when stdin ends (detaching) or when the other coplay does.
+// A line over live.MaxLine is not sent: an error event says so, and the lines after it
+// go on as usual. It ends when stdin ends (detaching) or when the other coplay does.
 func attachHeadless(ctx context.Context, rm *live.Remote, stdout, stderr io.Writer) error {
+	refused := make(chan agent.Event, 16)
 	go func() {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 0, 4096), 1<<20)
-		for sc.Scan() {
-			if len(sc.Bytes()) > 0 {
-				if rm.SendLine(sc.Bytes()) != nil {
-					break
+		lines := live.NewLines(stdin)
+		for {
+			line, err := lines.Next()
+			var long *live.LineTooLongError
+			if errors.As(err, &long) {
+				select {
+				case refused <- agent.Event{Type: agent.EventError, Time: time.Now(), Text: fmt.Sprintf("stdin line %d: %v", lines.N, long)}:
+				default: // a reader that takes no events hears of no more refusals
 				}
+				continue
+			}
+			if err != nil {
+				break
+			}
+			if len(bytes.TrimSpace(line)) > 0 && rm.SendLine(line) != nil {
+				break
 			}
 		}
 		rm.Close() // stdin ended: detach
@@ -106,7 +119,18 @@ func attachHeadless(ctx context.Context, rm *live.Remote, stdout, stderr io.Writ
 	out := secret.NewWriter(stdout, scrubber())
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	for ev := range rm.Events() {
+	events := rm.Events()
+	for events != nil {
+		var ev agent.Event
+		select {
+		case e, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			ev = e
+		case ev = <-refused:
+		}
 		if err := enc.Encode(ev); err != nil {
 			return err
 		}

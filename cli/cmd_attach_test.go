@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,8 +20,7 @@ import (
 // state so far, approves it, and the owner's decision event says the decision was made
 // via attach.
 func TestAttachHeadlessApproves(t *testing.T) {
-	t.Parallel()
-	runtimeDir := []string{"XDG_RUNTIME_DIR=" + t.TempDir()} // the owner's and the attached one's sockets
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	var (
 		once     sync.Once
@@ -31,7 +31,7 @@ func TestAttachHeadlessApproves(t *testing.T) {
 		attachE  error
 		decided  *agent.Decision
 	)
-	headlessRunEnv(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "2"}, runtimeDir, func(ev agent.Event, send func(agent.Command)) {
+	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit", "--steps", "2"}, func(ev agent.Event, send func(agent.Command)) {
 		if ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK && waitID == "" {
 			waitID = ev.Call.ID
 			once.Do(func() {
@@ -40,7 +40,7 @@ func TestAttachHeadlessApproves(t *testing.T) {
 					defer attachWG.Done()
 					attachMu.Lock()
 					defer attachMu.Unlock()
-					seen, attachE = attachAndApprove(t, runtimeDir, data, waitID)
+					seen, attachE = attachAndApprove(t, data, waitID)
 				}()
 			})
 		}
@@ -73,12 +73,12 @@ func TestAttachHeadlessApproves(t *testing.T) {
 	}
 }
 
-// attachAndApprove runs `coplay attach --headless` with env, waits in what it receives
-// for the call id to be waiting, approves it, and reads on until the decision comes
-// back; it returns every event received.
-func attachAndApprove(t *testing.T, env []string, data, id string) ([]agent.Event, error) {
+// attachAndApprove runs `coplay attach --headless` in-process, waits in what it
+// receives for the call id to be waiting, approves it, and reads on until the decision
+// comes back; it returns every event received.
+func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 	approved := false
-	seen, err := attachSession(t, env, data, func(ev agent.Event, send func(string), detach func()) {
+	seen, err := attachSession(data, func(ev agent.Event, send func(string), detach func()) {
 		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
 			approved = true
 			send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, id))
@@ -93,15 +93,23 @@ func attachAndApprove(t *testing.T, env []string, data, id string) ([]agent.Even
 	return seen, err
 }
 
-// attachSession runs `coplay attach --headless` (the built binary, with env: the
-// owner's XDG_RUNTIME_DIR) on the notebook data, handing each event it receives to on,
-// which may send command lines and detach (end the client's stdin); it returns every
-// event received once the client has ended.
-func attachSession(t *testing.T, env []string, data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
-	cmd := exec.Command(coplayBinary(t), "attach", "--headless", "--data", data)
-	cmd.Env = append(os.Environ(), env...)
+// attachSession runs `coplay attach --headless` in-process on the notebook data,
+// handing each event it receives to on, which may send command lines and detach (end
+// the client's stdin); it returns every event received once the client has ended. The
+// tests that call it are serial: it lends the in-process run its stdin, and they set
+// the process's XDG_RUNTIME_DIR for the owner and the client alike.
+func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
+	stdin = inR
+	defer func() { stdin = old }()
+	done := make(chan error, 1)
 	var errOut strings.Builder
-	inW, outR := startPiped(t, cmd, &errOut)
+	go func() {
+		done <- execute([]string{"attach", "--headless", "--data", data}, outW, &errOut)
+		outW.Close()
+	}()
 	var seen []agent.Event
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -116,7 +124,7 @@ func attachSession(t *testing.T, env []string, data string, on func(ev agent.Eve
 		on(ev, send, detach)
 	}
 	inW.Close()
-	if err := cmd.Wait(); err != nil {
+	if err := <-done; err != nil {
 		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
 	}
 	return seen, nil
@@ -125,8 +133,7 @@ func attachSession(t *testing.T, env []string, data string, on func(ev agent.Eve
 // `coplay attach --headless` moves and asks as the owner's stdin does: the move and the
 // question say they came via attach.
 func TestAttachHeadlessMovesAndAsks(t *testing.T) {
-	t.Parallel()
-	runtimeDir := []string{"XDG_RUNTIME_DIR=" + t.TempDir()}
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	data := filepath.Join(t.TempDir(), "coplay.db")
 	var (
 		once      sync.Once
@@ -136,7 +143,7 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 		asked     *agent.Event
 		replied   bool
 	)
-	headlessRunEnv(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit"}, runtimeDir, func(ev agent.Event, send func(agent.Command)) {
+	headlessRun(t, []string{"--approve", "ask", "--data", data, "--no-rate-limit"}, func(ev agent.Event, send func(agent.Command)) {
 		switch {
 		case ev.Type == agent.EventState && ev.State == agent.Deciding:
 			once.Do(func() {
@@ -144,7 +151,7 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 				go func() {
 					defer attachWG.Done()
 					sent := false
-					_, attachErr = attachSession(t, runtimeDir, data, func(ev agent.Event, send func(string), detach func()) {
+					_, attachErr = attachSession(data, func(ev agent.Event, send func(string), detach func()) {
 						if !sent { // once the state so far has come
 							sent = true
 							send(`{"cmd":"play","tool":"observe_game"}`)
@@ -172,4 +179,40 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 	if moved == nil || moved.Via != "attach" || asked == nil || asked.Via != "attach" || !replied {
 		t.Fatalf("move %+v, question %+v, replied %v: want both via attach, and a reply", moved, asked, replied)
 	}
+}
+
+// attachAndApproveWith runs the binary's `coplay attach --headless` with env, waits in what it receives
+// for the call id to be waiting, approves it, and reads on until the decision comes
+// back; it returns every event received.
+func attachAndApproveWith(t *testing.T, env []string, data, id string) ([]agent.Event, error) {
+	cmd := exec.Command(coplayBinary(t), "attach", "--headless", "--data", data)
+	cmd.Env = append(os.Environ(), env...)
+	var errOut strings.Builder
+	inW, outR := startPiped(t, cmd, &errOut)
+	var seen []agent.Event
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	approved, sawWaiting := false, false
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return seen, fmt.Errorf("bad line %q: %v", sc.Text(), err)
+		}
+		seen = append(seen, ev)
+		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			sawWaiting, approved = true, true
+			fmt.Fprintf(inW, `{"cmd":"decide","call_id":%q,"decision":"approve"}`+"\n", id)
+		}
+		if ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.CallID == id {
+			inW.Close() // detach
+		}
+	}
+	inW.Close()
+	if err := cmd.Wait(); err != nil {
+		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
+	}
+	if !sawWaiting {
+		return seen, fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	return seen, nil
 }

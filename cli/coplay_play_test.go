@@ -5,28 +5,37 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/agent/llmtest"
 )
 
-// steer runs `coplay run --headless` (the built binary) with args and a scripted model,
-// hands every event to on (which may answer with commands, or end stdin with done), and
-// returns the events once the run ends.
+// steer runs `coplay run --headless` in-process with args and a scripted model, hands
+// every event to on (which may answer with commands, or end stdin with done), and
+// returns the events once the run ends. The tests that call it are serial: it sets the
+// process's environment and lends the in-process run its stdin.
 func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.Event, send func(agent.Command), done func())) []agent.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := headlessCmd(ctx, t, append([]string{"--no-rate-limit", "--model", "scripted"}, args...),
-		[]string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=sk-test-coplay-0000"})
-	var errOut strings.Builder
-	inW, outR := startPiped(t, cmd, &errOut)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("OPENAI_BASE_URL", model.URL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-coplay-0000")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
+	stdin = inR
+	defer func() { stdin = old }()
+	code := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		c := run(append([]string{"run", "--headless", "--no-rate-limit", "--model", "scripted"}, args...), outW, &errOut)
+		outW.Close()
+		code <- c
+	}()
 	send := func(c agent.Command) {
 		line, err := agent.MarshalCommand(c)
 		if err != nil {
@@ -42,8 +51,8 @@ func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.
 		on(ev, send, func() { inW.Close() })
 	})
 	inW.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v; stderr:\n%s", err, errOut.String())
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", c, errOut.String())
 	}
 	return evs
 }
@@ -76,7 +85,6 @@ func lastMessage(t *testing.T, body []byte, tool string) (last string, held bool
 
 // The person's move, a bad move and a question (issue 45's first three checks).
 func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
-	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "coplay", Model: "scripted", Steps: []llmtest.Step{
 		{Text: "A look first.", Calls: []llmtest.Call{scall("observe_game", `{}`)}},
 		{Text: "Done for now."},
@@ -200,7 +208,6 @@ func TestPersonsMoveAndQuestionHeadless(t *testing.T) {
 // model requests (none while the person plays three moves), and the first request
 // after handing it back carries the three moves (issue 45's fourth check).
 func TestTakeOverHeadless(t *testing.T) {
-	t.Parallel()
 	model := llmtest.NewServer(&llmtest.Cassette{Name: "looker", Model: "scripted", Repeat: true, Steps: []llmtest.Step{
 		{Text: "A look.", Calls: []llmtest.Call{scall("observe_game", `{}`)}},
 		{Text: "The ship.", Calls: []llmtest.Call{scall("observe_detail", `{"view":"ship","shipSymbol":"COPLAY-1"}`)}},
@@ -260,24 +267,16 @@ func TestTakeOverHeadless(t *testing.T) {
 // proposed for Me. eval refuses such a seat in words.
 func TestLeaguePersonSeat(t *testing.T) {
 	t.Parallel()
-	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 	lr := startLeague(t, env, "--game", "arena", "--approve", "all", "--data", filepath.Join(t.TempDir(), "league.db"),
 		"--seat", "Heron=autopilot", "--seat", "Me=person")
-	// Heron waiting, for a second or more yet, so that the message wakes it: one that
-	// comes while Heron's step runs is in the world Heron is shown next, and its trigger
-	// is dropped as stale (agent/trigger.go). On a busy machine it came mid-step in
-	// most runs.
-	lr.until("Me's seat held by the person and Heron waiting", func(evs []agent.Event) bool {
-		person, waitsUntil := false, time.Time{}
+	lr.until("Me's seat held by the person", func(evs []agent.Event) bool {
 		for _, ev := range evs {
 			if ev.Seat == "Me" && ev.Type == agent.EventState && ev.State == agent.PersonPlays {
-				person = true
-			}
-			if ev.Seat == "Heron" && ev.Type == agent.EventWaiting && ev.Wait != nil {
-				waitsUntil = ev.Wait.Until // zero when the wait ended
+				return true
 			}
 		}
-		return person && time.Until(waitsUntil) > time.Second
+		return false
 	})
 	lr.send(`{"cmd":"ask","seat":"Me","text":"anyone there?"}`)
 	lr.send(`{"cmd":"play","seat":"Me","tool":"send_message","args":{"to":"Heron","text":"Heron, Me here: hello"}}`)

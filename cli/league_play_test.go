@@ -464,7 +464,7 @@ func TestLeagueAttachDecidesASeatsCall(t *testing.T) {
 		}
 		return false
 	})
-	seen, err := attachAndApprove(t, []string{"XDG_RUNTIME_DIR=" + runtime}, data, finch)
+	seen, err := attachAndApproveWith(t, []string{"XDG_RUNTIME_DIR=" + runtime}, data, finch)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}

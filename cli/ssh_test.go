@@ -112,7 +112,8 @@ func waitFor(ctx context.Context, t *testing.T, s *sshScreen, sub string) {
 
 // The session served over SSH: an unknown key is refused; a watching key sees the
 // panes and cannot decide; a steering key approves a call, with via naming ssh and
-// the key; connections are journaled as notices.
+// the key (its SHA256 fingerprint, its comment beside it); connections are journaled
+// as notices.
 func TestSSHWatchAndSteer(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -122,6 +123,7 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	steerKey, steerLine := sshKeyPair(t, "steerer@phone")
 	strangerKey, _ := sshKeyPair(t, "stranger")
 	watchFile, steerFile := filepath.Join(dir, "watch_keys"), filepath.Join(dir, "steer_keys")
+	os.Chmod(dir, 0o700) // keys files and their directory are the user's alone, as sshd wants
 	os.WriteFile(watchFile, []byte(watchLine), 0o600)
 	os.WriteFile(steerFile, []byte(steerLine), 0o600)
 
@@ -195,7 +197,7 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	waitFor(ctx, t, watcher, waiting.Call.Tool)
 	waitFor(ctx, t, watcher, "watching only")
 	next("notice of the watcher", func(ev agent.Event) bool {
-		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:watcher@laptop watches")
+		return ev.Type == agent.EventNotice && strings.Contains(ev.Text, "ssh:"+gossh.FingerprintSHA256(watchKey.PublicKey())+" (watcher@laptop) watches")
 	})
 	for !watcher.has("only watches") {
 		fmt.Fprint(watcher.in, "a")
@@ -229,14 +231,47 @@ func TestSSHWatchAndSteer(t *testing.T) {
 		return ev.Type == agent.EventDecision && ev.Decision != nil && ev.Decision.By == "person"
 	})
 	close(done)
-	if dec.Decision.Via != "ssh:steerer@phone" || dec.Decision.Decision != agent.Approve {
-		t.Fatalf("decision = %+v, want approve via ssh:steerer@phone", dec.Decision)
+	steerVia := "ssh:" + gossh.FingerprintSHA256(steerKey.PublicKey()) + " (steerer@phone)"
+	if dec.Decision.Via != steerVia || dec.Decision.Decision != agent.Approve {
+		t.Fatalf("decision = %+v, want approve via %s", dec.Decision, steerVia)
 	}
 	// Advice over SSH names its key too.
 	fmt.Fprint(steerer.in, "/mine first\r") // the screen takes the keys in order: the input opens, then is typed into
 	adv := next("advice from the steering key", func(ev agent.Event) bool { return ev.Type == agent.EventAdvice })
-	if adv.Via != "ssh:steerer@phone" || adv.Text != "mine first" {
-		t.Fatalf("advice = %+v, want it via ssh:steerer@phone", adv)
+	if adv.Via != steerVia || adv.Text != "mine first" {
+		t.Fatalf("advice = %+v, want it via %s", adv, steerVia)
 	}
 	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
+}
+
+// A --ssh-steer-keys file anyone may write: coplay refuses to start, naming it, and
+// plays nothing.
+func TestSSHRefusesWorldWritableSteerKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	_, line := sshKeyPair(t, "me@laptop")
+	steerFile := filepath.Join(dir, "steer_keys")
+	os.WriteFile(steerFile, []byte(line), 0o600)
+	os.Chmod(steerFile, 0o666)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, coplayBinary(t), "run", "--headless", "--approve", "ask",
+		"--data", filepath.Join(dir, "coplay.db"), "--no-rate-limit", "--steps", "1",
+		"--ssh", "127.0.0.1:0", "--ssh-keys", steerFile, "--ssh-steer-keys", steerFile)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"))
+	os.Mkdir(filepath.Join(dir, "run"), 0o700)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err == nil {
+		t.Fatalf("coplay started with a world-writable steer keys file; stdout:\n%s", tail(string(out), 2000))
+	}
+	if !strings.Contains(stderr.String(), steerFile+" is writable by others (mode 0666)") {
+		t.Fatalf("the refusal does not name the file: %s", stderr.String())
+	}
+	if strings.Contains(string(out), `"type":"tool_proposed"`) {
+		t.Fatal("the game was played before the refusal")
+	}
 }

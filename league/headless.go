@@ -22,11 +22,10 @@ const maxCommandLine = 1 << 20
 // line from in, sent on "stdin" (Decision.Via) to the seats they are for. Text deltas
 // are not written; the whole text of each step comes as a "text" event.
 //
-// A line that is not a valid command, or a command refused, gives an "error" event
-// naming the line and what was wrong, and nothing else happens: a seat's runner
-// reports its own refusals in its stream (a lone run's runner journals a line that is
-// not a command too, as it always has); the league's (a command no seat takes, a line
-// that is not a command) are written to out alone.
+// A line that is not a valid command, or a command refused (by the league: no seat
+// takes it; or by a seat's runner), gives an "error" event naming the line and what was
+// wrong, written to out alone: a refusal is its sender's, so it is neither journaled
+// (its seq is 0) nor shown on any other screen. Nothing else happens.
 //
 // When in reaches its end, nobody can answer any more, and every seat is told. With
 // play handed over (agent.Config.KeepPlaying) a seat goes on while it needs nobody
@@ -38,16 +37,12 @@ const maxCommandLine = 1 << 20
 func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	refusals := make(chan agent.Event)
+	refusals := make(chan agent.Event, 16)
 	loopDone := make(chan struct{})
 	defer close(loopDone)
-	refuse := func(text string) {
-		if l.lone() {
-			_ = l.seats[0].Runner.Input().Refuse(text)
-			return
-		}
+	refuse := func(seat, text string) {
 		select {
-		case refusals <- agent.Event{Time: time.Now(), Type: agent.EventError, Text: text}:
+		case refusals <- agent.Event{Time: time.Now(), Type: agent.EventError, Seat: seat, Text: text}:
 		case <-loopDone:
 		}
 	}
@@ -66,17 +61,20 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 			where := fmt.Sprintf("stdin line %d", n)
 			c, err := agent.ParseCommand(line)
 			if err != nil {
-				refuse(where + ": " + err.Error())
+				refuse("", where+": "+err.Error())
 				continue
 			}
 			c.Via = "stdin"
 			var routeErr *RouteError
-			if err := l.SendLine(c, where); errors.As(err, &routeErr) {
-				refuse(routeErr.Error())
-			} // a runner's refusal is in its stream already
+			switch err := l.SendLine(c, where); {
+			case errors.As(err, &routeErr):
+				refuse("", err.Error()) // no such seat: no event carries it
+			case err != nil:
+				refuse(c.Seat, err.Error())
+			}
 		}
 		if err := sc.Err(); err != nil {
-			refuse("stdin: " + err.Error())
+			refuse("", "stdin: "+err.Error())
 		}
 	}()
 	runErr := make(chan error, 1)
@@ -97,6 +95,18 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 			cancel()
 		}
 	}
+	// refused writes the refusals made so far: those of lines read before stdin ended
+	// come before anything its end causes.
+	refused := func() {
+		for {
+			select {
+			case ev := <-refusals:
+				write(ev)
+			default:
+				return
+			}
+		}
+	}
 	for events != nil {
 		select {
 		case ev, ok := <-events:
@@ -112,8 +122,10 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 			}
 		case ev := <-refusals:
 			write(ev)
+			continue
 		case <-inClosed:
 			inClosed = nil
+			refused()
 			l.endInput()
 		}
 		if inClosed != nil {

@@ -184,13 +184,13 @@ func TestHeadlessLoneRunIsItsRunner(t *testing.T) {
 	if strings.Contains(call.Call.ID, "/") {
 		t.Fatalf("a lone run's call id %q carries a seat", call.Call.ID)
 	}
-	// A line that is not a command is the runner's to refuse: journaled, with a seq.
+	// A line that is not a command is refused to its sender alone: not journaled (seq 0).
 	io.WriteString(in, "not json\n")
 	bad := until(t, events, "the refusal of a line that is no command", &seen, func(ev agent.Event) bool {
 		return ev.Type == agent.EventError && strings.HasPrefix(ev.Text, "stdin line 1: ")
 	})
-	if bad.Seq == 0 {
-		t.Errorf("a lone run's refusal was not journaled: %+v", bad)
+	if bad.Seq != 0 {
+		t.Errorf("a lone run's refusal was journaled: %+v", bad)
 	}
 	approveAndEnd(t, in, events, done, call.Call.ID, &seen)
 	for _, ev := range seen {

@@ -30,6 +30,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -151,9 +152,9 @@ func (e *SeatError) Error() string { return "seat " + e.Seat + ": " + e.Err.Erro
 // Unwrap returns the runner's error.
 func (e *SeatError) Unwrap() error { return e.Err }
 
-// Send gives a command to the seat it is for (see Route). A command the league cannot
-// route is refused with an error to the caller alone; one a seat's runner refuses is
-// also reported by that runner, as an error event.
+// Send gives a command to the seat it is for (see Route). A refused command, one the
+// league cannot route (*RouteError) or one a seat's runner refuses, returns an error to
+// its sender alone, never an event.
 func (l *League) Send(c agent.Command) error { return l.SendLine(c, "") }
 
 // SendLine is Send for a command read from a line of input: a refusal's message begins
@@ -173,8 +174,22 @@ func (l *League) SendLine(c agent.Command, where string) error {
 	return errors.Join(errs...)
 }
 
-// RouteError is the refusal of a command no seat takes. Unlike a runner's refusal,
-// which the runner reports in its stream too, it reaches the sender alone.
+// Waiting returns the events that put to a person what waits for one now, in every
+// seat (agent.Input.Waiting: from the league's one Gate and each seat's questions),
+// stamped as the stream carries them, in time order.
+func (l *League) Waiting() []agent.Event {
+	var out []agent.Event
+	for _, s := range l.seats {
+		for _, ev := range s.Runner.Input().Waiting() {
+			out = append(out, stamp(s.Name, ev))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b agent.Event) int { return a.Time.Compare(b.Time) })
+	return out
+}
+
+// RouteError is the refusal of a command no seat takes (as a runner's refusal, it
+// reaches its sender alone).
 type RouteError struct{ err error }
 
 func (e *RouteError) Error() string { return e.err.Error() }

@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
@@ -52,11 +54,13 @@ func (s *Server) ServeAttach(h *Hub, hello Hello) {
 		if err := conn.Reply(Reply{Playing: []string{hello.Session}}); err != nil {
 			return err
 		}
-		w := &lineWriter{w: conn}
+		// A client that takes nothing for attachStall is dropped, as the hub drops one
+		// that falls too far behind: neither holds anything up but itself.
+		w := &lineWriter{w: stallWriter{conn.Conn, attachStall}}
 		if err := w.write(hello); err != nil {
 			return err
 		}
-		go readCommands(conn.Reader(), sub, w)
+		go readCommands(&Lines{r: conn.Reader()}, sub, w)
 		for {
 			select {
 			case ev, ok := <-sub.Events():
@@ -77,24 +81,33 @@ func (s *Server) ServeAttach(h *Hub, hello Hello) {
 }
 
 // readCommands passes an attached client's commands to the hub; a refusal is told to
-// that client alone, as an error event.
-func readCommands(r *bufio.Reader, sub *Sub, w *lineWriter) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
+// that client alone, as an error event. A line over MaxLine is refused the same way,
+// and the lines after it are read as usual.
+func readCommands(lines *Lines, sub *Sub, w *lineWriter) {
+	for {
+		line, err := lines.Next()
+		var long *LineTooLongError
+		if err != nil && !errors.As(err, &long) {
+			return // the client's input ended
+		}
+		line = bytes.TrimSpace(line)
+		if err == nil && len(line) == 0 {
 			continue
 		}
-		c, err := agent.ParseCommand(line)
 		if err == nil {
-			err = sub.Send(c)
+			var c agent.Command
+			if c, err = agent.ParseCommand(line); err == nil {
+				err = sub.Send(c)
+			}
 		}
 		if err != nil {
-			w.write(agent.Event{Type: agent.EventError, Text: fmt.Sprintf("attach line %d: %v", n, err)})
+			w.write(agent.Event{Type: agent.EventError, Time: time.Now(), Text: fmt.Sprintf("attach line %d: %v", lines.N, err)})
 		}
 	}
 }
+
+// attachStall is how long an attached client may take no bytes before it is dropped.
+const attachStall = time.Minute
 
 // lineWriter writes JSON lines from several goroutines.
 type lineWriter struct {
@@ -183,6 +196,9 @@ func (rm *Remote) Send(c agent.Command) error {
 	if err != nil {
 		return err
 	}
+	if len(line) > MaxLine {
+		return fmt.Errorf("not sent: %v", &LineTooLongError{Bytes: int64(len(line))})
+	}
 	rm.w.mu.Lock()
 	defer rm.w.mu.Unlock()
 	_, err = rm.w.w.Write(append(line, '\n'))
@@ -192,9 +208,13 @@ func (rm *Remote) Send(c agent.Command) error {
 // SendLine sends one command line as a person typed it (coplay attach --headless): the
 // coplay that plays parses it, and says what is wrong with it in an error event.
 func (rm *Remote) SendLine(line []byte) error {
+	line = bytes.TrimSpace(line)
+	if len(line) > MaxLine {
+		return &LineTooLongError{Bytes: int64(len(line))}
+	}
 	rm.w.mu.Lock()
 	defer rm.w.mu.Unlock()
-	_, err := rm.w.w.Write(append(bytes.TrimSpace(line), '\n'))
+	_, err := rm.w.w.Write(append(line, '\n'))
 	return err
 }
 

@@ -12,6 +12,8 @@
 // notebook file's bytes, as many as the reply says). Operations are registered with
 // [Server.Handle]; an unknown one gets a reply with an error.
 //
-// Nothing here weakens the writer: a snapshot is one bbolt read transaction, which
-// runs beside the writer's commits and their fsyncs.
+// Nothing here holds up the writer: a snapshot is one bbolt read transaction copied to a
+// private file, which is streamed to the client only once the transaction has ended, so
+// a client that stops reading never keeps the writer from growing the file. Every line
+// a client sends is capped (MaxLine).
 package live

@@ -11,11 +11,16 @@ import (
 	"github.com/coplayhq/coplay/agent"
 )
 
-// Runner is what the hub shares: a runner's event stream and its command input
-// (*agent.Runner).
+// Runner is what the hub shares: a runner's event stream, its command input, and what
+// waits for a person now (*league.League: a lone run is a league of one).
 type Runner interface {
 	Events() <-chan agent.Event
+	// Send takes a command, or refuses it to its sender: a decision on a call another
+	// screen decided first gets the agent.Gate's *agent.LostError.
 	Send(agent.Command) error
+	// Waiting returns the events that put to a person what waits for one now, as the
+	// stream carried them (league.League.Waiting, from each runner's agent.Input.Waiting).
+	Waiting() []agent.Event
 }
 
 // Hub shares one runner among several watchers: the screen or headless writer of the
@@ -30,18 +35,18 @@ type Runner interface {
 //     subscriber that falls more than its buffer behind is dropped, its channel closed
 //     with Sub.Err saying why: a slow laptop never holds up play.
 //
-// The hub is also the one place a person's decision is settled between screens: the
-// first decide (or answer) for a call wins, and a later one from any screen is refused
-// to its sender alone, naming where the first was made.
+// Decisions are not settled here: the runner's agent.Gate is the one place a call is
+// settled, and it settles a person's decision as it is sent, so the first decide (or
+// answer) for a call wins and a later one from any screen is refused by Send, to its
+// sender alone, naming where the first was made.
 type Hub struct {
 	r Runner
 
-	mu      sync.Mutex
-	subs    []*Sub
-	known   state
-	settled map[string]string // call or question id -> where it was decided
-	closed  bool
-	done    chan struct{}
+	mu     sync.Mutex
+	subs   []*Sub
+	known  state
+	closed bool
+	done   chan struct{}
 }
 
 // keepRecent is how many past events a late subscriber receives for its log.
@@ -54,7 +59,7 @@ const attachedBuffer = 4096
 // NewHub starts sharing r. Subscribe the owner's own reader first, before r runs:
 // nothing is buffered for a subscriber that is not there yet.
 func NewHub(r Runner) *Hub {
-	h := &Hub{r: r, settled: map[string]string{}, done: make(chan struct{}), known: newState()}
+	h := &Hub{r: r, done: make(chan struct{}), known: newState()}
 	go h.pump()
 	return h
 }
@@ -68,7 +73,6 @@ func (h *Hub) pump() {
 	for ev := range h.r.Events() {
 		h.mu.Lock()
 		h.known.add(ev)
-		h.settle(ev)
 		subs := slices.Clone(h.subs)
 		h.mu.Unlock()
 		for _, s := range subs {
@@ -86,20 +90,6 @@ func (h *Hub) pump() {
 	close(h.done)
 }
 
-// settle records where a call or question was decided, from the runner's own word.
-func (h *Hub) settle(ev agent.Event) {
-	switch {
-	case ev.Type == agent.EventDecision && ev.Decision != nil:
-		via := ev.Decision.Via
-		if via == "" {
-			via = ev.Decision.By
-		}
-		h.settled[ev.Decision.CallID] = via
-	case ev.Type == agent.EventAnswered && ev.Elicitation != nil:
-		h.settled[ev.Elicitation.ID] = "another screen"
-	}
-}
-
 // Subscribe adds a watcher named via ("screen", "stdin", "attach", "ssh:KEY"): the
 // name its decisions carry. The owner's own reader subscribes first and is never
 // dropped; later ones get the state so far first: the latest of each kind of state
@@ -115,9 +105,11 @@ func (h *Hub) Subscribe(via string, readOnly bool) *Sub {
 		s.ch = make(chan agent.Event)
 	} else {
 		s.ch = make(chan agent.Event, attachedBuffer)
-		for _, ev := range h.known.catchUp() {
+		evs, ahead := h.known.catchUp(h.r.Waiting())
+		for _, ev := range evs {
 			s.ch <- ev
 		}
+		s.ahead = ahead
 	}
 	if h.closed {
 		close(s.ch)
@@ -135,6 +127,9 @@ type Sub struct {
 	owner    bool
 	ch       chan agent.Event
 	quit     chan struct{} // closed by Close: an owner's blocked delivery gives up
+	// ahead are the events of the catch-up that the pump had not passed yet (a call
+	// shown again on resume, with its first seq): not delivered a second time.
+	ahead map[eventKey]bool
 
 	// mu is held while an event is handed over and while the channel is closed, so the
 	// two never meet.
@@ -168,8 +163,8 @@ var ErrStopFromAfar = errors.New("only the coplay that plays can stop the game; 
 var ErrReadOnly = errors.New("this screen may watch but not steer")
 
 // Send gives the runner a command from this watcher, marked with where it comes from.
-// A decision or answer for a call another screen already settled is refused here,
-// naming that screen.
+// A refusal (a decision or answer on a call another screen settled first names that
+// screen) is returned to this watcher alone.
 func (s *Sub) Send(c agent.Command) error {
 	if s.readOnly {
 		return ErrReadOnly
@@ -179,41 +174,7 @@ func (s *Sub) Send(c agent.Command) error {
 		return ErrStopFromAfar
 	}
 	c.Via = s.via
-	if id := settleID(c); id != "" {
-		h := s.hub
-		h.mu.Lock()
-		where, done := h.settled[id]
-		if !done {
-			// Claimed now: a second screen's decision that comes before the runner's
-			// own event is refused the same way.
-			h.settled[id] = s.via
-		}
-		h.mu.Unlock()
-		if done {
-			return fmt.Errorf("%s was already decided (%s): this decision was not used", id, where)
-		}
-		if err := h.r.Send(c); err != nil {
-			h.mu.Lock()
-			if h.settled[id] == s.via {
-				delete(h.settled, id) // refused by the runner (a bad edit): still open
-			}
-			h.mu.Unlock()
-			return err
-		}
-		return nil
-	}
 	return s.hub.r.Send(c)
-}
-
-// settleID is the call or question a command settles, if it settles one.
-func settleID(c agent.Command) string {
-	switch c.Cmd {
-	case agent.CmdDecide:
-		return c.CallID
-	case agent.CmdAnswer:
-		return c.ID
-	}
-	return ""
 }
 
 // Close ends the subscription: its channel is closed and it receives nothing more.
@@ -254,6 +215,10 @@ func (s *Sub) deliver(ev agent.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
+		return
+	}
+	if k := keyOf(ev); s.ahead[k] && ev.Type != agent.EventTextDelta { // a delta carries the last seq
+		delete(s.ahead, k)
 		return
 	}
 	select {

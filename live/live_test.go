@@ -15,6 +15,8 @@ import (
 )
 
 // owner opens a notebook for writing with one session and serves it, as a playing coplay does.
+// The socket goes in a runtime directory of the test's own (t.Setenv), so the tests
+// that use it (and playing) are serial: the socket's path comes from the environment.
 func owner(t *testing.T) (string, *notes.Book, *live.Server) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())

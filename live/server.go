@@ -60,8 +60,9 @@ type Handler func(ctx context.Context, conn *Conn, req Request) error
 
 // Server is the socket of the coplay that plays in one notebook.
 type Server struct {
-	path string
-	ln   net.Listener
+	path     string
+	notebook string
+	ln       net.Listener
 
 	mu       sync.Mutex
 	handlers map[string]Handler
@@ -96,7 +97,7 @@ func Listen(notebook string) (*Server, error) {
 		return nil, fmt.Errorf("live: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{path: path, ln: ln, handlers: map[string]Handler{}, conns: map[net.Conn]struct{}{}, ctx: ctx, cancel: cancel}
+	s := &Server{path: path, notebook: notebook, ln: ln, handlers: map[string]Handler{}, conns: map[net.Conn]struct{}{}, ctx: ctx, cancel: cancel}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -170,7 +171,13 @@ func (s *Server) serve(c net.Conn) {
 	}
 	// A client that connects and says nothing must not hold a handler for ever.
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	line, err := conn.r.ReadBytes('\n')
+	line, err := readLine(conn.r, MaxLine, false)
+	var long *LineTooLongError
+	if errors.As(err, &long) {
+		// Told, and closed: what else it sends is never read.
+		conn.Reply(Reply{Error: "the request line is too long: " + long.Error()})
+		return
+	}
 	if err != nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -19,17 +20,77 @@ type Snapshotter interface {
 
 // ServeSnapshots registers the "snapshot" operation: a consistent copy of the notebook
 // as of the request, preceded by a reply that gives its length and the sessions played.
+//
+// The copy is first written to a private file of this process and only then streamed
+// to the client, so a client that reads slowly, or stops reading (a `sessions export`
+// suspended with ctrl-Z), holds up nothing but itself: bbolt's read transaction, which
+// keeps the writer from growing the file while it lasts, ends before the first byte
+// goes to the socket (etcd's rule: a snapshot never holds up the writer). A client
+// that takes no byte for snapshotStall is dropped.
 func (s *Server) ServeSnapshots(book Snapshotter) {
 	s.Handle("snapshot", func(ctx context.Context, conn *Conn, req Request) error {
-		w := bufio.NewWriterSize(conn, 1<<16)
-		_, err := book.Snapshot(w, func(n int64) error {
-			return conn.Reply(Reply{Bytes: n, Playing: s.playingNow()})
-		})
+		f, err := s.privateFile()
 		if err != nil {
 			return err
 		}
-		return w.Flush()
+		defer func() {
+			f.Close()
+			os.Remove(f.Name())
+		}()
+		// Unix keeps an open file that has no name: a crash leaves nothing behind.
+		// (Elsewhere this fails, and the file goes once closed.)
+		os.Remove(f.Name())
+		n, err := book.Snapshot(f, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("live: rereading the copy: %w", err)
+		}
+		if err := conn.Reply(Reply{Bytes: n, Playing: s.playingNow()}); err != nil {
+			return err
+		}
+		_, err = io.Copy(stallWriter{conn.Conn, snapshotStall}, io.LimitReader(f, n))
+		return err
 	})
+}
+
+// snapshotStall is how long a snapshot's client may take no bytes before it is
+// dropped: far beyond any reader's pause but a stopped one's (the reader's own wait,
+// liveSnapshotWait in cli, is shorter).
+const snapshotStall = time.Minute
+
+// privateFile makes a file for a snapshot's copy that only this user can read: beside
+// the notebook (the same disk, not a RAM-backed runtime directory), else in the
+// socket's directory. It is removed by the caller once streamed.
+func (s *Server) privateFile() (*os.File, error) {
+	if s.notebook != "" {
+		f, err := os.CreateTemp(filepath.Dir(s.notebook), "."+filepath.Base(s.notebook)+".snapshot-*")
+		if err == nil {
+			return f, nil
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.path), "snapshot-*.db")
+	if err != nil {
+		return nil, fmt.Errorf("live: a file for the copy: %w", err)
+	}
+	return f, nil
+}
+
+// stallWriter writes to a connection, giving up when one write takes no byte for
+// longer than stall: a client that stops reading is dropped instead of held for ever.
+type stallWriter struct {
+	c     net.Conn
+	stall time.Duration
+}
+
+func (w stallWriter) Write(p []byte) (int, error) {
+	w.c.SetWriteDeadline(time.Now().Add(w.stall))
+	n, err := w.c.Write(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("the client took nothing for %s: %w", w.stall, err)
+	}
+	return n, err
 }
 
 // Dial connects to the coplay that plays in the notebook at notebook, sends req and

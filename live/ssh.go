@@ -1,14 +1,14 @@
 package live
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
@@ -30,64 +30,37 @@ type SSHConfig struct {
 	// Screen makes the screen of one connection: the model, drawn on its terminal and
 	// sized to it, reading and steering through sub.
 	Screen func(sub *Sub) tea.Model
-	// Log, if not nil, hears each connection, refusal and departure, in words
-	// (the session journals them).
+	// Log, if not nil, hears each connection and departure, in words (the session
+	// journals them), and the refusals: the first of a quiet spell, then a count a
+	// minute.
 	Log func(string)
-}
-
-// sshKey is an authorized key and the name its decisions carry.
-type sshKey struct {
-	key  gossh.PublicKey
-	name string // the key's comment, else its SHA256 fingerprint
-}
-
-// readKeys reads an authorized_keys file. A missing file is no keys when optional.
-func readKeys(path string, optional bool) ([]sshKey, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) && optional {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading SSH keys: %w", err)
-	}
-	var keys []sshKey
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		k, comment, _, _, err := gossh.ParseAuthorizedKey(line)
-		if err != nil {
-			return nil, fmt.Errorf("%s line %d: not an authorized key: %v", path, n, err)
-		}
-		name := comment
-		if name == "" {
-			name = gossh.FingerprintSHA256(k)
-		}
-		keys = append(keys, sshKey{key: k, name: name})
-	}
-	return keys, nil
+	// LoginGrace is how long a connection has to authenticate (0: 30 s);
+	// MaxUnauthenticated how many may try at once (0: 10).
+	LoginGrace         time.Duration
+	MaxUnauthenticated int
 }
 
 // SSH is a session served over SSH.
 type SSH struct {
-	srv  *ssh.Server
-	ln   net.Listener
-	done chan error
+	srv   *ssh.Server
+	ln    net.Listener
+	guard *sshGuard
+	done  chan error
+	once  sync.Once
+	err   error
 }
 
 // Addr is where the server listens.
 func (s *SSH) Addr() net.Addr { return s.ln.Addr() }
 
-// Close stops the server and ends its connections.
+// Close stops the server and ends its connections. Closing again does nothing.
 func (s *SSH) Close() error {
-	err := s.srv.Close()
-	<-s.done
-	return err
+	s.once.Do(func() {
+		s.err = s.srv.Close()
+		<-s.done
+		s.guard.close()
+	})
+	return s.err
 }
 
 // roles are what each connection may do, by its ssh.Context.
@@ -98,49 +71,76 @@ type role struct {
 	steer bool
 }
 
-// ServeSSH serves the hub's session over SSH: public keys only; each connection gets a
-// screen of its own, sized to its terminal, that watches (WatchKeys) or also steers
-// (SteerKeys). A watcher's decision keys say that it may only watch.
+// connKey finds a connection's guardedConn in its ssh.Context.
+type connKey struct{}
+
+// ServeSSH serves the hub's session over SSH, as OpenSSH would serve a login: public
+// keys only, from authorized_keys files that nobody else may write (StrictModes),
+// honouring from=, refusing a key with an option coplay cannot honour (command=,
+// permitopen=…), restrict and no-pty making a key watch-only; the files are read again
+// when they change. A connection has 30 s to authenticate and at most 10 may try at
+// once (LoginGraceTime, MaxStartups); refusals are journaled as a count a minute. Each
+// connection gets a screen of its own, sized to its terminal, that watches (WatchKeys)
+// or also steers (SteerKeys). A watcher's decision keys say that it may only watch.
 func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
-	watch, err := readKeys(cfg.WatchKeys, true)
-	if err != nil {
-		return nil, err
-	}
-	steer, err := readKeys(cfg.SteerKeys, false)
-	if err != nil {
-		return nil, err
-	}
-	if len(watch)+len(steer) == 0 {
-		return nil, fmt.Errorf("--ssh: no key may connect: add public keys to %s (to watch) or pass --ssh-steer-keys FILE (to steer)", cfg.WatchKeys)
-	}
-	if err := hostKey(cfg.HostKey); err != nil {
-		return nil, err
-	}
 	logf := func(format string, a ...any) {
 		if cfg.Log != nil {
 			cfg.Log(fmt.Sprintf(format, a...))
 		}
 	}
+	say := func(s string) { logf("%s", s) }
+	watch, err := openKeyFile(cfg.WatchKeys, true, say)
+	if err != nil {
+		return nil, err
+	}
+	steer, err := openKeyFile(cfg.SteerKeys, false, say)
+	if err != nil {
+		return nil, err
+	}
+	if len(watch.current())+len(steer.current()) == 0 {
+		return nil, fmt.Errorf("--ssh: no key may connect: add public keys to %s (to watch) or pass --ssh-steer-keys FILE (to steer)", cfg.WatchKeys)
+	}
+	if err := hostKey(cfg.HostKey); err != nil {
+		return nil, err
+	}
+	grace, most := cfg.LoginGrace, cfg.MaxUnauthenticated
+	if grace == 0 {
+		grace = sshLoginGrace
+	}
+	if most == 0 {
+		most = sshMaxUnauthenticated
+	}
+	guard := newGuard(say, most, grace)
 	subs := sync.Map{} // ssh.Session -> *Sub
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		wish.WithHostKeyPath(cfg.HostKey),
+		func(s *ssh.Server) error {
+			s.HandshakeTimeout = grace // authenticating included
+			s.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+				gc := guard.admit(c)
+				if gc == nil {
+					return nil
+				}
+				ctx.SetValue(connKey{}, gc)
+				return gc
+			}
+			return nil
+		},
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
-			// Steering keys first: a key in both files may steer.
-			for _, k := range steer {
-				if ssh.KeysEqual(key, k.key) {
-					ctx.SetValue(roleKey{}, role{name: "ssh:" + k.name, steer: true})
-					return true
+			gc, _ := ctx.Value(connKey{}).(*guardedConn)
+			r, why, known := authorize(key, ctx.RemoteAddr(), steer.current(), watch.current())
+			if why != "" {
+				if gc != nil {
+					gc.refused(why, known)
 				}
+				return false
 			}
-			for _, k := range watch {
-				if ssh.KeysEqual(key, k.key) {
-					ctx.SetValue(roleKey{}, role{name: "ssh:" + k.name})
-					return true
-				}
+			ctx.SetValue(roleKey{}, r)
+			if gc != nil {
+				gc.authenticated()
 			}
-			logf("SSH: refused an unknown key %s from %s", gossh.FingerprintSHA256(key), ctx.RemoteAddr())
-			return false
+			return true
 		}),
 		wish.WithMiddleware(
 			bubbletea.Middleware(func(sess ssh.Session) (tea.Model, []tea.ProgramOption) {
@@ -174,7 +174,7 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--ssh %s: %w", cfg.Addr, err)
 	}
-	s := &SSH{srv: srv, ln: ln, done: make(chan error, 1)}
+	s := &SSH{srv: srv, ln: ln, guard: guard, done: make(chan error, 1)}
 	go func() {
 		err := srv.Serve(ln)
 		if errors.Is(err, ssh.ErrServerClosed) {
@@ -183,6 +183,29 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 		s.done <- err
 	}()
 	return s, nil
+}
+
+// authorize finds what key may do from addr: the steering keys first, then the watching
+// ones, the first line that allows it deciding (a key in both files may steer, unless
+// that line forbids it from here). why says why it may not connect (known: coplay knows
+// the key, and refused it for its options or its address).
+func authorize(key ssh.PublicKey, addr net.Addr, steer, watch []sshKey) (r role, why string, known bool) {
+	for i, k := range append(slices.Clip(steer), watch...) {
+		if !ssh.KeysEqual(key, k.key) {
+			continue
+		}
+		if err := k.allows(addr); err != nil {
+			if why == "" {
+				why, known = err.Error(), true
+			}
+			continue
+		}
+		return role{name: "ssh:" + k.name(), steer: i < len(steer) && !k.watchOnly}, "", true
+	}
+	if why == "" {
+		why = "an unknown key " + gossh.FingerprintSHA256(key)
+	}
+	return role{}, why, known
 }
 
 // hostKey makes sure the host key's directory exists and the key, if there, is the

@@ -7,18 +7,19 @@ import (
 )
 
 // state is what a late subscriber needs to draw the screen the owner sees: the latest
-// event of each kind that holds state, what still waits for a person, and the last
-// events for the log.
+// event of each kind that holds state and the last events for the log. What still
+// waits for a person is not kept here: it is the runner's (agent.Input.Waiting, from the
+// agent.Gate's queue), asked for when a subscriber comes.
 //
 // A league's stream (package league) holds several seats, each numbering its own events:
 // the state is kept a seat apart, an event is known by its seat and seq, and the state so
 // far is put in the order of the events' times (each seat's order is its seq order).
 type state struct {
-	seen    int
-	latest  map[stickyKey]agent.Event // the newest of each sticky kind, a seat
-	waiting map[string]agent.Event    // call or question id -> the event that asks
-	recent  []agent.Event             // the last keepRecent events, oldest first
-	seats   bool                      // an event carried a seat: the stream is a league's
+	seen   int
+	latest map[stickyKey]agent.Event // the newest of each sticky kind, a seat
+	recent []agent.Event             // the last keepRecent events, oldest first
+	seats  bool                      // an event carried a seat: the stream is a league's
+	passed map[string]uint64         // seat -> the highest seq the pump has passed
 }
 
 // stickyKey names the newest event of a kind, of a seat ("" outside a league).
@@ -26,6 +27,14 @@ type stickyKey struct {
 	seat string
 	kind agent.EventType
 }
+
+// eventKey names one event of the stream: seqs are a seat's own.
+type eventKey struct {
+	seat string
+	seq  uint64
+}
+
+func keyOf(ev agent.Event) eventKey { return eventKey{ev.Seat, ev.Seq} }
 
 // sticky are the kinds of event whose newest one is the current state of something.
 var sticky = []agent.EventType{
@@ -35,7 +44,7 @@ var sticky = []agent.EventType{
 }
 
 func newState() state {
-	return state{latest: map[stickyKey]agent.Event{}, waiting: map[string]agent.Event{}}
+	return state{latest: map[stickyKey]agent.Event{}, passed: map[string]uint64{}}
 }
 
 // add takes one event of the runner's stream.
@@ -45,40 +54,10 @@ func (s *state) add(ev agent.Event) {
 	}
 	s.seen++
 	s.seats = s.seats || ev.Seat != ""
+	s.passed[ev.Seat] = max(s.passed[ev.Seat], ev.Seq)
 	for _, k := range sticky {
 		if ev.Type == k {
 			s.latest[stickyKey{ev.Seat, k}] = ev
-		}
-	}
-	switch ev.Type {
-	case agent.EventProposed, agent.EventToolUpdated:
-		if ev.Call != nil && ev.Call.NeedsOK {
-			s.waiting[ev.Call.ID] = ev
-		} else if ev.Call != nil {
-			delete(s.waiting, ev.Call.ID)
-		}
-	case agent.EventDecision:
-		if ev.Decision != nil {
-			delete(s.waiting, ev.Decision.CallID)
-		}
-	case agent.EventToolStart, agent.EventResult, agent.EventOutcomeUnknown:
-		if ev.Call != nil {
-			delete(s.waiting, ev.Call.ID)
-		}
-	case agent.EventElicitation:
-		if ev.Elicitation != nil {
-			s.waiting[ev.Elicitation.ID] = ev
-		}
-	case agent.EventAnswered:
-		if ev.Elicitation != nil {
-			delete(s.waiting, ev.Elicitation.ID)
-		}
-	case agent.EventStep:
-		// A new step: nothing of the seat's last one waits any more.
-		for id, w := range s.waiting {
-			if w.Seat == ev.Seat {
-				delete(s.waiting, id)
-			}
 		}
 	}
 	s.recent = append(s.recent, ev)
@@ -87,16 +66,15 @@ func (s *state) add(ev agent.Event) {
 	}
 }
 
-// catchUp is the state so far as a list of events in the runner's order: each once.
-func (s *state) catchUp() []agent.Event {
-	type key struct {
-		seat string
-		seq  uint64
-	}
-	known := map[key]bool{}
-	var order []agent.Event
+// catchUp is the state so far as a list of events in the runner's order, each once,
+// with waiting (what waits for a person now, as the runner says). A waiting event the
+// pump has not passed yet is still on its way, and comes in the stream: it is left
+// out, unless it carries an earlier seq (a call shown again on resume with its first
+// one), which is then also returned in ahead, for the subscriber to skip when it comes.
+func (s *state) catchUp(waiting []agent.Event) (order []agent.Event, ahead map[eventKey]bool) {
+	known := map[eventKey]bool{}
 	take := func(ev agent.Event) {
-		k := key{ev.Seat, ev.Seq}
+		k := keyOf(ev)
 		if known[k] && ev.Seq != 0 {
 			return // seq 0 (events after a journal failure) carry no record to match
 		}
@@ -106,16 +84,27 @@ func (s *state) catchUp() []agent.Event {
 	for _, ev := range s.latest {
 		take(ev)
 	}
-	for _, ev := range s.waiting {
+	for _, ev := range s.recent {
 		take(ev)
 	}
-	for _, ev := range s.recent {
+	for _, ev := range waiting {
+		k := keyOf(ev)
+		switch {
+		case known[k]:
+		case ev.Seq > s.passed[ev.Seat]:
+			continue // on its way in the stream
+		default:
+			if ahead == nil {
+				ahead = map[eventKey]bool{}
+			}
+			ahead[k] = true
+		}
 		take(ev)
 	}
 	if s.seats {
 		sort.SliceStable(order, func(i, j int) bool { return order[i].Time.Before(order[j].Time) })
-		return order
+		return order, ahead
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Seq < order[j].Seq })
-	return order
+	return order, ahead
 }

@@ -13,7 +13,10 @@ import (
 // a game is open.
 //
 // The copy is taken in one read transaction: bbolt lets readers and its one writer run
-// together, so the writer's commits, and their fsyncs, go on unchanged while it runs.
+// together, so the writer's commits, and their fsyncs, go on while it runs, except one
+// that must grow the file: that waits for every read transaction to end (the file is
+// mapped again). So w must take bytes quickly, a file rather than a socket: package
+// live copies to a private file first and streams that.
 // What the copy holds was committed; nothing half-written is in it. The copy carries
 // only what the book stored, which is already scrubbed of the secrets it was told of.
 //
