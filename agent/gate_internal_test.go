@@ -56,6 +56,7 @@ func TestGateIsOneQueueForSeveralSeats(t *testing.T) {
 // once, naming where the first was made; the runner's settle makes the claim final; a
 // claim given back (the command never reached the runner) leaves the call waiting.
 func TestGateSettlesAPersonsDecisionAsItIsSent(t *testing.T) {
+	t.Parallel()
 	g := NewGate()
 	move := game.Tool{Name: "move", Kind: game.Act}
 	g.open("s", Call{ID: "c1", Tool: "move"}, move)

@@ -119,6 +119,7 @@ func TestStaleTriggerIsDropped(t *testing.T) {
 // message comes while the move runs, and the world is observed after the move before the
 // runner reads it.
 func TestTriggerIsNotStaleForAWorldTheModelWasNotShown(t *testing.T) {
+	t.Parallel()
 	g := &messagingGame{triggerGame: &triggerGame{gridGame: &gridGame{now: time.Now}, ch: make(chan game.Trigger, 4)}}
 	h := startGame(t, g, &scriptBrain{replies: []scripted{say("Waiting."), say("Woken.")}}, nil, nil)
 	h.next("idle", isState(agent.Idle))
