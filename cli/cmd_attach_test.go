@@ -78,7 +78,7 @@ func TestAttachHeadlessApproves(t *testing.T) {
 // comes back; it returns every event received.
 func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 	approved := false
-	seen, err := attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+	seen, err := attachSession(t, data, func(ev agent.Event, send func(string), detach func()) {
 		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
 			approved = true
 			send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, id))
@@ -98,12 +98,10 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 // the client's stdin); it returns every event received once the client has ended. The
 // tests that call it are serial: it lends the in-process run its stdin, and they set
 // the process's XDG_RUNTIME_DIR for the owner and the client alike.
-func attachSession(data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
+func attachSession(t *testing.T, data string, on func(ev agent.Event, send func(string), detach func())) ([]agent.Event, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
-	stdin = inR
-	defer func() { stdin = old }()
+	setStdin(t, inR)
 	done := make(chan error, 1)
 	var errOut strings.Builder
 	go func() {
@@ -151,7 +149,7 @@ func TestAttachHeadlessMovesAndAsks(t *testing.T) {
 				go func() {
 					defer attachWG.Done()
 					sent := false
-					_, attachErr = attachSession(data, func(ev agent.Event, send func(string), detach func()) {
+					_, attachErr = attachSession(t, data, func(ev agent.Event, send func(string), detach func()) {
 						if !sent { // once the state so far has come
 							sent = true
 							send(`{"cmd":"play","tool":"observe_game"}`)

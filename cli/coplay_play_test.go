@@ -26,9 +26,7 @@ func steer(t *testing.T, model *llmtest.Server, args []string, on func(ev agent.
 	t.Setenv("OPENAI_API_KEY", "sk-test-coplay-0000")
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	old := stdin // noInput{}, which the parallel tests' in-process runs read after this one
-	stdin = inR
-	defer func() { stdin = old }()
+	setStdin(t, inR)
 	code := make(chan int, 1)
 	var errOut bytes.Buffer
 	go func() {
