@@ -40,6 +40,15 @@ type SSHConfig struct {
 	MaxUnauthenticated int
 }
 
+// loginGrace is LoginGrace, or the product's 30 s when it is 0 (tests set a short one
+// so as not to wait half a minute for a closing they assert).
+func (cfg SSHConfig) loginGrace() time.Duration {
+	if cfg.LoginGrace == 0 {
+		return sshLoginGrace
+	}
+	return cfg.LoginGrace
+}
+
 // SSH is a session served over SSH.
 type SSH struct {
 	srv   *ssh.Server
@@ -103,10 +112,7 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 	if err := hostKey(cfg.HostKey); err != nil {
 		return nil, err
 	}
-	grace, most := cfg.LoginGrace, cfg.MaxUnauthenticated
-	if grace == 0 {
-		grace = sshLoginGrace
-	}
+	grace, most := cfg.loginGrace(), cfg.MaxUnauthenticated
 	if most == 0 {
 		most = sshMaxUnauthenticated
 	}

@@ -266,47 +266,84 @@ func TestSSHReadsKeysAgainWhenTheyChange(t *testing.T) {
 	cl.Close()
 }
 
-// A connection that never authenticates is closed after 30 s (within 40 s); at most 10
-// wait to authenticate at once, the 11th is closed at once.
+// At most 10 connections wait to authenticate at once, the 11th is closed at once. The
+// grace is the product's 30 s, so the ten are surely still waiting when the 11th comes
+// however slowly the machine dials; the test closes them itself.
 func TestSSHUnauthenticatedConnectionsAreBounded(t *testing.T) {
 	t.Parallel()
-	dir := keysDir(t)
-	steer := filepath.Join(dir, "steer_keys")
-	writeKeys(t, steer, keyLine(newKey(t), "", "someone"))
-	srv, _ := sshServer(t, quietHub(t), "", steer, func(string) {})
+	srv := unauthenticatedServer(t, 0)
 	addr := srv.Addr().String()
+	for range 10 {
+		c := dialUnauthenticated(t, addr)
+		// The server speaks first: its version line says the connection was taken.
+		if _, err := c.Read(make([]byte, 64)); err != nil {
+			t.Fatalf("a connection within the bound: %v", err)
+		}
+	}
+	eleventh := dialUnauthenticated(t, addr)
+	if n, err := eleventh.Read(make([]byte, 64)); err == nil {
+		t.Fatalf("the 11th connection was taken (%d bytes)", n)
+	}
+}
+
+// A connection that never authenticates is closed at the end of its login grace, not
+// before. The grace is set short (the product's is 30 s, TestSSHLoginGraceDefault) so
+// the test waits on the closing itself, not on half a minute of clock.
+func TestSSHUnauthenticatedConnectionsAreClosedAfterGrace(t *testing.T) {
+	t.Parallel()
+	const grace = 2 * time.Second
+	srv := unauthenticatedServer(t, grace)
 	var waiting []net.Conn
 	start := time.Now()
-	for range 10 {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		// The server speaks first: its version line says the connection was taken.
-		c.SetReadDeadline(time.Now().Add(time.Minute))
+	for range 3 {
+		c := dialUnauthenticated(t, srv.Addr().String())
 		if _, err := c.Read(make([]byte, 64)); err != nil {
 			t.Fatalf("a connection within the bound: %v", err)
 		}
 		waiting = append(waiting, c)
 	}
-	eleventh, err := net.Dial("tcp", addr)
+	// They say nothing more: each is closed at the end of its grace (the read deadline
+	// of a minute only catches a server that never closes).
+	for _, c := range waiting {
+		if _, err := io.Copy(io.Discard, c); err != nil {
+			t.Fatalf("a connection that never authenticated was still open: %v", err)
+		}
+	}
+	if took := time.Since(start); took < grace {
+		t.Fatalf("the connections were closed %v after they opened, before the %v grace", took, grace)
+	}
+	t.Logf("3 unauthenticated connections closed %.1f s after they opened (grace %v)", time.Since(start).Seconds(), grace)
+}
+
+// unauthenticatedServer serves SSH to one steering key with the given login grace
+// (0: the product's).
+func unauthenticatedServer(t *testing.T, grace time.Duration) *live.SSH {
+	t.Helper()
+	dir := keysDir(t)
+	steer := filepath.Join(dir, "steer_keys")
+	writeKeys(t, steer, keyLine(newKey(t), "", "someone"))
+	srv, err := live.ServeSSH(live.SSHConfig{
+		Addr: "127.0.0.1:0", SteerKeys: steer, HostKey: filepath.Join(dir, "host_key"),
+		Screen: func(*live.Sub) tea.Model { return idle{} }, LoginGrace: grace,
+	}, quietHub(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer eleventh.Close()
-	eleventh.SetReadDeadline(time.Now().Add(time.Minute))
-	if n, err := eleventh.Read(make([]byte, 64)); err == nil {
-		t.Fatalf("the 11th connection was taken (%d bytes)", n)
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// dialUnauthenticated opens a TCP connection that will never authenticate, closed at the
+// test's end; its reads give up after a minute, which only a hung server reaches.
+func dialUnauthenticated(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The ten say nothing more: each is closed at the end of its grace.
-	for _, c := range waiting {
-		c.SetReadDeadline(start.Add(40 * time.Second))
-		if _, err := io.Copy(io.Discard, c); err != nil {
-			t.Fatalf("a connection that never authenticated was still open after 40 s: %v", err)
-		}
-	}
-	t.Logf("10 unauthenticated connections closed %.1f s after they opened", time.Since(start).Seconds())
+	t.Cleanup(func() { c.Close() })
+	c.SetReadDeadline(time.Now().Add(time.Minute))
+	return c
 }
 
 // A flood of refused connections (50, each offering 6 unknown keys) is journaled as a
