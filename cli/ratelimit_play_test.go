@@ -7,20 +7,27 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent/llmtest"
+	"github.com/coplayhq/coplay/game/ratelimit"
 	"github.com/coplayhq/coplay/game/spacetraders"
+	"github.com/coplayhq/coplay/game/universe"
 )
 
 // TestRateLimitPlayUnattended plays 80 steps with a zero-latency scripted model, every
-// call approved, against the offline universe served on loopback with its real rate
-// limit (2 requests/s, burst 30 per 60 s), through the counting proxy. Under the real
+// call approved, against the offline universe served on loopback with the real rate
+// limit's shape on a clock four times as fast (8 requests/s, burst 30 per 15 s; the real
+// one is 2/s, burst 30 per 60 s), server and client alike, through the counting proxy:
+// the same 429s and Retry-After waits, in a quarter of the time. Under the real
 // limit unattended play used to go idle for good within 9–29 steps (a 429 while
 // observing ended the turn). Now every rate limit is a wait: the run must reach step 80
 // with no idle turn, no error and no result that speaks of a rate limit.
 func TestRateLimitPlayUnattended(t *testing.T) {
 	t.Parallel()
 	const steps = 80
-	p, token := newCountingUniverse(t, 21, 0, true)
-	g := spacetraders.New(spacetraders.Config{BaseURL: p.URL, Token: token}) // the real game's budget
+	const quicker = 4 // how much faster the limit's clock runs than the real game's
+	limit := ratelimit.Budget{PerSecond: 2 * quicker, Burst: 30, BurstWindow: 60 * time.Second / quicker}
+	p, token := newCountingUniverseOf(t, universe.Config{Seed: 21, RateLimit: true, Limit: limit})
+	g := spacetraders.New(spacetraders.Config{BaseURL: p.URL, Token: token, RateLimit: spacetraders.RateLimit{
+		PerSecond: float64(limit.PerSecond), Burst: limit.Burst, BurstWindow: limit.BurstWindow}}) // the client knows the budget, as it knows the real game's
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	snap, err := g.Snapshot(ctx)
@@ -43,10 +50,10 @@ func TestRateLimitPlayUnattended(t *testing.T) {
 	// Another client on the same token (a second coplay, a script) takes a share of the
 	// budget for the first seconds, which the client cannot foresee: the server answers
 	// 429s, and they must be waited out, not reach the runner.
-	intruder, stop := context.WithTimeout(ctx, 10*time.Second)
+	intruder, stop := context.WithTimeout(ctx, 10*time.Second/quicker)
 	defer stop()
 	go func() {
-		tick := time.NewTicker(250 * time.Millisecond)
+		tick := time.NewTicker(250 * time.Millisecond / quicker)
 		defer tick.Stop()
 		for {
 			select {

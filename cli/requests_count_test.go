@@ -39,7 +39,14 @@ type countingProxy struct {
 // agent's token.
 func newCountingUniverse(t testing.TB, seed int64, speed float64, limited bool) (*countingProxy, string) {
 	t.Helper()
-	u := universe.New(universe.Config{Seed: seed, Speed: speed, RateLimit: limited})
+	return newCountingUniverseOf(t, universe.Config{Seed: seed, Speed: speed, RateLimit: limited})
+}
+
+// newCountingUniverseOf is newCountingUniverse for a universe configured in full (a rate
+// limit on a shorter clock).
+func newCountingUniverseOf(t testing.TB, cfg universe.Config) (*countingProxy, string) {
+	t.Helper()
+	u := universe.New(cfg)
 	token, err := u.Register("COPLAY", "COSMIC")
 	if err != nil {
 		t.Fatal(err)

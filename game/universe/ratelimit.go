@@ -21,10 +21,17 @@ const (
 )
 
 // rateLimiter keeps the limit per key.
-type rateLimiter struct{ *ratelimit.Keyed }
+type rateLimiter struct {
+	*ratelimit.Keyed
+	b ratelimit.Budget
+}
 
-func newRateLimiter() *rateLimiter {
-	return &rateLimiter{ratelimit.New(ratelimit.Budget{PerSecond: limitPerSecond, Burst: limitBurst, BurstWindow: burstDuration})}
+// newRateLimiter keeps budget b, or the real one if b is zero.
+func newRateLimiter(b ratelimit.Budget) *rateLimiter {
+	if b == (ratelimit.Budget{}) {
+		b = ratelimit.Budget{PerSecond: limitPerSecond, Burst: limitBurst, BurstWindow: burstDuration}
+	}
+	return &rateLimiter{ratelimit.New(b), b}
 }
 
 func rateKey(r *http.Request) string {
@@ -45,10 +52,10 @@ func (l *rateLimiter) wrap(clock Clock, next http.Handler) http.Handler {
 		d := l.Take(rateKey(r), clock.Now())
 		h := w.Header()
 		h.Set("x-ratelimit-type", "IP-based")
-		h.Set("x-ratelimit-limit", strconv.Itoa(limitPerSecond))
-		h.Set("x-ratelimit-limit-per-second", strconv.Itoa(limitPerSecond))
-		h.Set("x-ratelimit-limit-burst", strconv.Itoa(limitBurst))
-		h.Set("x-ratelimit-burst-duration", strconv.Itoa(int(burstDuration/time.Second)))
+		h.Set("x-ratelimit-limit", strconv.Itoa(l.b.PerSecond))
+		h.Set("x-ratelimit-limit-per-second", strconv.Itoa(l.b.PerSecond))
+		h.Set("x-ratelimit-limit-burst", strconv.Itoa(l.b.Burst))
+		h.Set("x-ratelimit-burst-duration", strconv.Itoa(int(l.b.BurstWindow/time.Second)))
 		h.Set("x-ratelimit-remaining", strconv.Itoa(d.Remaining))
 		h.Set("x-ratelimit-reset", ts(d.Reset))
 		if d.Allowed {
@@ -60,8 +67,8 @@ func (l *rateLimiter) wrap(clock Clock, next http.Handler) http.Handler {
 			Code:    http.StatusTooManyRequests,
 			Message: "You have reached your API limit. Retry after the time in the Retry-After header.",
 			Data: map[string]any{
-				"type": "IP-based", "retryAfter": d.RetryAfter.Seconds(), "limitBurst": limitBurst,
-				"limitPerSecond": limitPerSecond, "remaining": d.Remaining, "reset": ts(d.Reset),
+				"type": "IP-based", "retryAfter": d.RetryAfter.Seconds(), "limitBurst": l.b.Burst,
+				"limitPerSecond": l.b.PerSecond, "remaining": d.Remaining, "reset": ts(d.Reset),
 			},
 		}))
 	})

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/game/ratelimit"
 )
 
 // DefaultSpeed is the game speed used when Config.Speed is zero: ten game seconds pass for
@@ -23,6 +25,10 @@ type Config struct {
 	Speed     float64 // 0 means DefaultSpeed
 	Clock     Clock   // nil means SystemClock()
 	RateLimit bool    // true: real limit 2 req/s, burst 30 per 60 s, 429 + Retry-After + x-ratelimit-* headers
+	// Limit, with RateLimit, replaces the real budget (zero: the real one). Tests that
+	// play under the limit set the same shape on a shorter clock (8/s, burst 30 per 15 s)
+	// so they do not wait a real minute for the burst pool to fill again.
+	Limit ratelimit.Budget
 }
 
 // Universe is an offline SpaceTraders universe. All its methods and its Handler are safe
@@ -68,7 +74,7 @@ func newUniverse(cfg Config) *Universe {
 		u.clock = SystemClock()
 	}
 	if cfg.RateLimit {
-		u.limiter = newRateLimiter()
+		u.limiter = newRateLimiter(cfg.Limit)
 	}
 	u.handler = u.routes()
 	return u
