@@ -125,6 +125,17 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 				ctx.SetValue(connKey{}, gc)
 				return gc
 			}
+			// A connection has authenticated once it opens a session: the public key
+			// handler hears a key before its signature is checked, and a key's public
+			// half is no secret.
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{
+				"session": func(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+					if gc, ok := ctx.Value(connKey{}).(*guardedConn); ok {
+						gc.authenticated()
+					}
+					ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+				},
+			}
 			return nil
 		},
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
@@ -137,9 +148,6 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 				return false
 			}
 			ctx.SetValue(roleKey{}, r)
-			if gc != nil {
-				gc.authenticated()
-			}
 			return true
 		}),
 		wish.WithMiddleware(
