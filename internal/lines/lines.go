@@ -1,7 +1,7 @@
 // Package lines reads lines of bounded length from a person or a client: a line over
 // the bound is read on to its newline without being held, reported, and the next line
 // reads as usual, so one long line costs nothing but the reading and stops nothing
-// after it. It imports nothing of coplay's, so every package may use it.
+// after it. It imports only internal/infile, so every package may use it.
 package lines
 
 import (
@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/coplayhq/coplay/internal/infile"
 )
 
 // TooLongError is a line over the bound: it was read to its end, or to the end of the
@@ -19,18 +21,7 @@ type TooLongError struct {
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("a line may be at most %s, and this one was %s: it was dropped", bound(e.Max), Size(e.Bytes))
-}
-
-// bound is a round byte count as a person reads it ("16 KiB", "1 MiB").
-func bound(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("a line may be at most %s, and this one was %s: it was dropped", infile.Limit(int64(e.Max)), Size(e.Bytes))
 }
 
 // Size is a byte count as a person reads it ("2.0 MiB").
