@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -42,13 +43,15 @@ func (o *options) checkJoin(isLeague bool, brainKind string) error {
 		return nil
 	}
 	switch {
+	case o.resume:
+		// The session says which game: openJoined checks it once it is read.
 	case !slices.Contains(servedGames, o.game):
 		return usagef("--join plays a world coplay serve serves: --game arena or --game universe, not --game %s", o.game)
 	case isLeague:
 		return usagef("--join plays one seat of a served world, whose seats are the server's: leave --seat out, and start one coplay --join per seat (each with its own token)")
 	case o.fork != "":
 		return usagef("--join plays a served world, which lives on its server and cannot be forked: leave --fork out")
-	case brainKind == "autopilot" && o.game != "arena":
+	case brainKind == "autopilot" && o.game != "arena" && !o.resume:
 		return usagef("the autopilot plays a served arena (--game arena --join URL); a served %s needs a model (--model, --preset) — or serve it with coplay serve-universe and play --game spacetraders --base-url URL, which the autopilot plays", o.game)
 	}
 	if f := o.drivers.firstSet(); f != "" {
@@ -67,8 +70,13 @@ func (o options) openJoined(sessionName string, state []byte) (_ *game.Opened, o
 	switch {
 	case url == "" && !joined:
 		return nil, false, nil
+	case o.fork != "":
+		from, _, _ := strings.Cut(o.fork, "@")
+		return nil, true, usagef("session %s played a served world, which lives on its server and cannot be forked: --resume goes on with it", from)
 	case url != "" && len(state) > 0 && !joined:
 		return nil, true, usagef("session %s plays a world of its own, not a served one: leave --resume out to join with a new session", sessionName)
+	case !slices.Contains(servedGames, o.game):
+		return nil, true, usagef("session %s plays %s, which no coplay serve serves: it cannot --join", sessionName, o.game)
 	case url == "":
 		url = saved.Joined
 	}

@@ -234,3 +234,27 @@ func TestJoinedServerKilled(t *testing.T) {
 		t.Errorf("the journal lost the act %s made before the world died", act.Call.ID)
 	}
 }
+
+// A joined session resumes by joining the same served world again, its token from the
+// environment as before (never from the session); it cannot be forked, since its world
+// is the server's.
+func TestJoinedSessionResumes(t *testing.T) {
+	t.Parallel()
+	sv, _ := serveArena(t)
+	data := filepath.Join(t.TempDir(), "seat.db")
+	env := []string{"COPLAY_JOIN_TOKEN=" + finchSeatToken, "XDG_CONFIG_HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + t.TempDir()}
+	headlessOpen(t, []string{"--game", "arena", "--join", sv.URL, "--approve", "all", "--steps", "1", "--data", data}, env, "")
+	name, _ := readJournal(t, data)
+	out := headlessOpen(t, []string{"--resume", "--approve", "all", "--steps", "1", "--data", data}, env, "")
+	if !strings.Contains(out.String(), "Finch (served at") {
+		t.Errorf("the resumed run did not join Finch's seat again: %.600s", out.String())
+	}
+	if strings.Contains(fileText(t, data), finchSeatToken) {
+		t.Error("the notebook holds the seat's token")
+	}
+	var stdout, stderr bytes.Buffer
+	code := runBinary(t, env, strings.NewReader(""), []string{"run", "--headless", "--fork", name + "@1", "--steps", "1", "--data", data}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "cannot be forked") {
+		t.Errorf("forking a joined session: exit %d, %s", code, stderr.String())
+	}
+}
