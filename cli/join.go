@@ -54,7 +54,7 @@ func (o *options) checkJoin(isLeague bool, brainKind string) error {
 	case brainKind == "autopilot" && o.game != "arena" && !o.resume:
 		return usagef("the autopilot plays a served arena (--game arena --join URL); a served %s needs a model (--model, --preset) — or serve it with coplay serve-universe and play --game spacetraders --base-url URL, which the autopilot plays", o.game)
 	}
-	if f := o.drivers.firstSet(); f != "" {
+	if f := o.drivers.firstSet(o.given); f != "" {
 		return usagef("--%s sets up a world of this machine's; a joined world is its server's (set it on coplay serve)", f)
 	}
 	_, _, err := j.config(o.game, j.url).Check()
@@ -92,11 +92,12 @@ func (o options) openJoined(sessionName string, state []byte) (_ *game.Opened, o
 }
 
 // firstSet is the first driver flag (by name) the command line set, or "": a joined
-// world refuses them.
-func (g *gameFlags) firstSet() string {
+// world refuses them. given, when known, are the flags of the command line itself: a
+// config file's defaults (defaults.speed) are set as flags too, and are no mistake.
+func (g *gameFlags) firstSet(given map[string]bool) string {
 	name := ""
 	g.fs.Visit(func(f *pflag.Flag) {
-		if _, ok := g.kinds[f.Name]; ok && name == "" {
+		if _, ok := g.kinds[f.Name]; ok && name == "" && (given == nil || given[f.Name]) {
 			name = f.Name
 		}
 	})
