@@ -164,9 +164,9 @@ func TestJoinRefusals(t *testing.T) {
 		says        string
 	}{
 		{"no token", "", []string{"--game", "arena", "--join", sv.URL}, 1, "no seat token: set COPLAY_JOIN_TOKEN"},
-		{"wrong token", "not-a-seat-token-0123456789", []string{"--game", "arena", "--join", sv.URL}, 1, "refused the Authorization header"},
+		{"wrong token", "not-a-seat-token-0123456789", []string{"--game", "arena", "--join", sv.URL}, 1, "the server refused the token in $COPLAY_JOIN_TOKEN (401 Unauthorized)"},
 		{"token in another variable", "", []string{"--game", "arena", "--join", sv.URL, "--join-token-env", "MY_SEAT"}, 1, "set MY_SEAT"},
-		{"nothing served there", heronSeatToken, []string{"--game", "arena", "--join", "http://127.0.0.1:1/mcp"}, 1, "joining the served world at 127.0.0.1:1/mcp"},
+		{"nothing served there", heronSeatToken, []string{"--game", "arena", "--join", "http://127.0.0.1:1/mcp"}, 1, "joining the served world at 127.0.0.1:1/mcp: nothing answers there (connection refused)"},
 		{"not a URL", heronSeatToken, []string{"--game", "arena", "--join", "ftp://example.com"}, 1, "is not a served world's URL"},
 		{"another game", heronSeatToken, []string{"--game", "mcp", "--join", sv.URL}, 2, "--join plays a world coplay serve serves"},
 		{"the autopilot on a served universe", heronSeatToken, []string{"--game", "universe", "--join", sv.URL}, 2, "the autopilot plays a served arena"},

@@ -127,7 +127,16 @@ func Open(ctx context.Context, cfg Config) (*Game, error) {
 		if mc != nil {
 			mc.Close()
 		}
-		return nil, fmt.Errorf("joining the served world at %s: %s", name, strings.TrimPrefix(err.Error(), "mcp server "+name+": "))
+		why := strings.TrimPrefix(err.Error(), "mcp server "+name+": ")
+		switch {
+		case strings.Contains(why, "(401"): // game/mcp's words for a refused Authorization header
+			why = fmt.Sprintf("the server refused the token in $%s (401 Unauthorized): it is no seat's token there (a seat's token is the server's COPLAY_SEAT_TOKEN_<SEAT>, or the one it printed)", cfg.tokenEnv())
+		case strings.Contains(why, "connection refused"):
+			why = "nothing answers there (connection refused): is coplay serve running, at this address?"
+		case strings.Contains(why, "no such host"):
+			why = "no such host: check the address (" + why + ")"
+		}
+		return nil, fmt.Errorf("joining the served world at %s: %s", name, why)
 	}
 	server, title := mc.Server()
 	if want := ServerPrefix + cfg.Game; server != want {

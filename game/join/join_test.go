@@ -172,6 +172,23 @@ func TestJoinRefuses(t *testing.T) {
 	}
 }
 
+// A URL without a path is the served world's endpoint (what coplay serve prints ends in
+// /mcp); the token is read through Getenv.
+func TestCheckAddsThePath(t *testing.T) {
+	t.Parallel()
+	getenv := func(name string) (string, bool) { return map[string]string{"SEAT": "tok"}[name], name == "SEAT" }
+	for in, want := range map[string]string{
+		"http://server:8765":       "http://server:8765/mcp",
+		"http://server:8765/":      "http://server:8765/mcp",
+		"https://server/arena/mcp": "https://server/arena/mcp",
+	} {
+		got, token, err := Config{URL: in, Game: "arena", TokenEnv: "SEAT", Getenv: getenv}.Check()
+		if err != nil || got != want || token != "tok" {
+			t.Errorf("Check(%s) = %s, %q, %v; want %s", in, got, token, err, want)
+		}
+	}
+}
+
 // retryAfter reads the served world's refusals, for a read and for a call, and nothing
 // else.
 func TestRetryAfter(t *testing.T) {
