@@ -74,12 +74,17 @@ func TestAttachHeadlessApproves(t *testing.T) {
 }
 
 // attachAndApprove runs `coplay attach --headless` in-process, waits in what it
-// receives for the call id to be waiting, approves it, and reads on until the decision
-// comes back; it returns every event received.
+// receives for the call id to be waiting, sends a 2 MiB line (refused with an error
+// event, and the input goes on), approves it, and reads on until the decision comes
+// back; it returns every event received.
 func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
-	approved := false
+	long, approved := false, false
 	seen, err := attachSession(t, data, func(ev agent.Event, send func(string), detach func()) {
-		if !approved && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+		if !long && ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.ID == id && ev.Call.NeedsOK {
+			long = true
+			send(`{"cmd":"advise","text":"` + strings.Repeat("x", 2<<20) + `"}`)
+		}
+		if !approved && ev.Type == agent.EventError && ev.Text == "stdin line 1: a line may be at most 16 KiB, and this one was 2.0 MiB: it was dropped" {
 			approved = true
 			send(fmt.Sprintf(`{"cmd":"decide","call_id":%q,"decision":"approve"}`, id))
 		}
@@ -87,8 +92,11 @@ func attachAndApprove(t *testing.T, data, id string) ([]agent.Event, error) {
 			detach()
 		}
 	})
-	if err == nil && !approved {
+	if err == nil && !long {
 		err = fmt.Errorf("the waiting call %s was not in the state sent first (%d events)", id, len(seen))
+	}
+	if err == nil && !approved {
+		err = fmt.Errorf("no error event for the 2 MiB line (%d events)", len(seen))
 	}
 	return seen, err
 }
@@ -124,6 +132,9 @@ func attachSession(t *testing.T, data string, on func(ev agent.Event, send func(
 	inW.Close()
 	if err := <-done; err != nil {
 		return seen, fmt.Errorf("%v (stderr %s)", err, errOut.String())
+	}
+	if errOut.Len() > 0 { // detaching is no error
+		return seen, fmt.Errorf("stderr: %s", errOut.String())
 	}
 	return seen, nil
 }

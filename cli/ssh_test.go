@@ -244,8 +244,8 @@ func TestSSHWatchAndSteer(t *testing.T) {
 	fmt.Fprintln(stdin, `{"cmd":"stop"}`)
 }
 
-// A --ssh-steer-keys file anyone may write: coplay refuses to start, naming it, and
-// plays nothing.
+// A --ssh-steer-keys file anyone may write: coplay refuses to start, naming it, plays
+// nothing and makes no notebook (the files are checked with the flags).
 func TestSSHRefusesWorldWritableSteerKeys(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -273,5 +273,8 @@ func TestSSHRefusesWorldWritableSteerKeys(t *testing.T) {
 	}
 	if strings.Contains(string(out), `"type":"tool_proposed"`) {
 		t.Fatal("the game was played before the refusal")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "coplay.db")); err == nil {
+		t.Fatal("a notebook (and a session in it) was made before the refusal")
 	}
 }

@@ -43,7 +43,28 @@ func (s *steerOptions) check() error {
 	if s.ssh == "" && (s.sshKeysSet || s.sshSteerKeys != "") {
 		return usagef("--ssh-keys and --ssh-steer-keys go with --ssh ADDR")
 	}
-	return nil
+	if s.ssh == "" {
+		return nil
+	}
+	if s.sshKeysSet {
+		if _, err := os.Stat(s.sshKeys); err != nil {
+			return usagef("--ssh-keys: %v", err)
+		}
+	}
+	// The keys files are checked before anything is made: a coplay that will not serve
+	// them leaves no session behind.
+	return live.CheckSSHKeys(s.watchKeys(), s.sshSteerKeys)
+}
+
+// watchKeys is the file of the keys that may watch: --ssh-keys, else
+// ~/.ssh/authorized_keys.
+func (s *steerOptions) watchKeys() string {
+	if !s.sshKeysSet {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".ssh", "authorized_keys")
+		}
+	}
+	return s.sshKeys
 }
 
 // serveSSH serves what hub shares over SSH when --ssh asks for it, each connection with
@@ -54,20 +75,10 @@ func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), clo
 	if s.ssh == "" {
 		return "", nil
 	}
-	watch := s.sshKeys
-	if !s.sshKeysSet {
-		if home, err := os.UserHomeDir(); err == nil {
-			watch = filepath.Join(home, ".ssh", "authorized_keys")
-		}
-	}
+	watch := s.watchKeys()
 	dir, err := config.Dir()
 	if err != nil {
 		return "", fmt.Errorf("--ssh: no place for the host key: %w", err)
-	}
-	if s.sshKeysSet {
-		if _, err := os.Stat(watch); err != nil {
-			return "", usagef("--ssh-keys: %v", err)
-		}
 	}
 	keys, err := loadKeys()
 	if err != nil {

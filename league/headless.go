@@ -1,7 +1,6 @@
 package league
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,9 +10,11 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/internal/lines"
 )
 
-// maxCommandLine is the longest command line Headless reads.
+// maxCommandLine is the longest command line Headless takes: a longer one is refused
+// with an error event, and the lines after it are read as usual.
 const maxCommandLine = 1 << 20
 
 // Headless plays l with JSON lines instead of a screen (docs/PROTOCOL.md): it writes
@@ -51,14 +52,25 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 		// This goroutine may outlive Headless while blocked on a read of in; it then
 		// only finds the runners stopped.
 		defer close(inputDone)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 4096), maxCommandLine)
-		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
+		input := lines.NewReader(in, maxCommandLine)
+		for {
+			line, err := input.Next()
+			where := fmt.Sprintf("stdin line %d", input.N)
+			var long *lines.TooLongError
+			switch {
+			case errors.As(err, &long):
+				refuse("", where+": "+err.Error()) // and the next line reads as usual
+				continue
+			case errors.Is(err, io.EOF):
+				return
+			case err != nil:
+				refuse("", "stdin: "+err.Error())
+				return
+			}
+			line = bytes.TrimSpace(line)
 			if len(line) == 0 {
 				continue
 			}
-			where := fmt.Sprintf("stdin line %d", n)
 			c, err := agent.ParseCommand(line)
 			if err != nil {
 				refuse("", where+": "+err.Error())
@@ -72,9 +84,6 @@ func Headless(ctx context.Context, l *League, events <-chan agent.Event, in io.R
 			case err != nil:
 				refuse(c.Seat, err.Error())
 			}
-		}
-		if err := sc.Err(); err != nil {
-			refuse("", "stdin: "+err.Error())
 		}
 	}()
 	runErr := make(chan error, 1)

@@ -199,3 +199,23 @@ func TestHeadlessLoneRunIsItsRunner(t *testing.T) {
 		}
 	}
 }
+
+// A command line over the bound (2 MiB on stdin) is refused with an error event that
+// says so, and the next line is taken as usual: the call is approved by line 2.
+func TestHeadlessLongLineIsRefusedAndInputGoesOn(t *testing.T) {
+	t.Parallel()
+	l := arenaLeague(t, "")
+	in, events, done := headless(t, l)
+	var seen []agent.Event
+	call := until(t, events, "a call waiting", &seen, func(ev agent.Event) bool {
+		return ev.Type == agent.EventProposed && ev.Call != nil && ev.Call.NeedsOK
+	})
+	go io.WriteString(in, `{"cmd":"advise","text":"`+strings.Repeat("x", 2<<20)+`"}`+"\n")
+	long := until(t, events, "the refusal of a 2 MiB line", &seen, func(ev agent.Event) bool {
+		return ev.Type == agent.EventError && strings.HasPrefix(ev.Text, "stdin line 1: ")
+	})
+	if want := "stdin line 1: a line may be at most 1 MiB, and this one was 2.0 MiB: it was dropped"; long.Text != want || long.Seq != 0 {
+		t.Fatalf("the refusal: %q (seq %d), want %q, not journaled", long.Text, long.Seq, want)
+	}
+	approveAndEnd(t, in, events, done, call.Call.ID, &seen)
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/game"
+	"github.com/coplayhq/coplay/internal/lines"
 )
 
 // Hello is what an attached client learns before any event: what is played, as the
@@ -60,7 +61,7 @@ func (s *Server) ServeAttach(h *Hub, hello Hello) {
 		if err := w.write(hello); err != nil {
 			return err
 		}
-		go readCommands(&Lines{r: conn.Reader()}, sub, w)
+		go readCommands(NewLines(conn.Reader()), sub, w) // the same bufio.Reader: nothing buffered is lost
 		for {
 			select {
 			case ev, ok := <-sub.Events():
@@ -83,9 +84,9 @@ func (s *Server) ServeAttach(h *Hub, hello Hello) {
 // readCommands passes an attached client's commands to the hub; a refusal is told to
 // that client alone, as an error event. A line over MaxLine is refused the same way,
 // and the lines after it are read as usual.
-func readCommands(lines *Lines, sub *Sub, w *lineWriter) {
+func readCommands(in *lines.Reader, sub *Sub, w *lineWriter) {
 	for {
-		line, err := lines.Next()
+		line, err := in.Next()
 		var long *LineTooLongError
 		if err != nil && !errors.As(err, &long) {
 			return // the client's input ended
@@ -101,7 +102,7 @@ func readCommands(lines *Lines, sub *Sub, w *lineWriter) {
 			}
 		}
 		if err != nil {
-			w.write(agent.Event{Type: agent.EventError, Time: time.Now(), Text: fmt.Sprintf("attach line %d: %v", lines.N, err)})
+			w.write(agent.Event{Type: agent.EventError, Time: time.Now(), Text: fmt.Sprintf("attach line %d: %v", in.N, err)})
 		}
 	}
 }
@@ -179,7 +180,11 @@ func (rm *Remote) read(r *bufio.Reader) {
 			return
 		}
 	}
-	rm.err = sc.Err()
+	select {
+	case <-rm.done: // detached: the connection was closed here
+	default:
+		rm.err = sc.Err()
+	}
 }
 
 // Events returns the runner's events; the channel closes when the coplay that plays
@@ -197,7 +202,7 @@ func (rm *Remote) Send(c agent.Command) error {
 		return err
 	}
 	if len(line) > MaxLine {
-		return fmt.Errorf("not sent: %v", &LineTooLongError{Bytes: int64(len(line))})
+		return fmt.Errorf("not sent: %v", tooLong(len(line)))
 	}
 	rm.w.mu.Lock()
 	defer rm.w.mu.Unlock()
@@ -210,7 +215,7 @@ func (rm *Remote) Send(c agent.Command) error {
 func (rm *Remote) SendLine(line []byte) error {
 	line = bytes.TrimSpace(line)
 	if len(line) > MaxLine {
-		return &LineTooLongError{Bytes: int64(len(line))}
+		return tooLong(len(line))
 	}
 	rm.w.mu.Lock()
 	defer rm.w.mu.Unlock()

@@ -11,6 +11,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/coplayhq/coplay/internal/lines"
 )
 
 // Request is what a client sends first, as one JSON line.
@@ -171,7 +173,7 @@ func (s *Server) serve(c net.Conn) {
 	}
 	// A client that connects and says nothing must not hold a handler for ever.
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	line, err := readLine(conn.r, MaxLine, false)
+	line, err := lines.Read(conn.r, MaxLine, false)
 	var long *LineTooLongError
 	if errors.As(err, &long) {
 		// Told, and closed: what else it sends is never read.

@@ -98,16 +98,9 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 		}
 	}
 	say := func(s string) { logf("%s", s) }
-	watch, err := openKeyFile(cfg.WatchKeys, true, say)
+	watch, steer, err := openKeys(cfg.WatchKeys, cfg.SteerKeys, say)
 	if err != nil {
 		return nil, err
-	}
-	steer, err := openKeyFile(cfg.SteerKeys, false, say)
-	if err != nil {
-		return nil, err
-	}
-	if len(watch.current())+len(steer.current()) == 0 {
-		return nil, fmt.Errorf("--ssh: no key may connect: add public keys to %s (to watch) or pass --ssh-steer-keys FILE (to steer)", cfg.WatchKeys)
 	}
 	if err := hostKey(cfg.HostKey); err != nil {
 		return nil, err
@@ -131,6 +124,17 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 				ctx.SetValue(connKey{}, gc)
 				return gc
 			}
+			// A connection has authenticated once it opens a session: the public key
+			// handler hears a key before its signature is checked, and a key's public
+			// half is no secret.
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{
+				"session": func(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+					if gc, ok := ctx.Value(connKey{}).(*guardedConn); ok {
+						gc.authenticated()
+					}
+					ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+				},
+			}
 			return nil
 		},
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
@@ -143,9 +147,6 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 				return false
 			}
 			ctx.SetValue(roleKey{}, r)
-			if gc != nil {
-				gc.authenticated()
-			}
 			return true
 		}),
 		wish.WithMiddleware(
@@ -189,6 +190,29 @@ func ServeSSH(cfg SSHConfig, h *Hub) (*SSH, error) {
 		s.done <- err
 	}()
 	return s, nil
+}
+
+// CheckSSHKeys reads the keys files as ServeSSH will, so that a coplay can refuse to
+// start before it makes anything: a file others may write, or one that lets no key in,
+// is an error naming it.
+func CheckSSHKeys(watchKeys, steerKeys string) error {
+	_, _, err := openKeys(watchKeys, steerKeys, func(string) {})
+	return err
+}
+
+// openKeys opens the watching and steering keys files; at least one key must be in
+// them.
+func openKeys(watchKeys, steerKeys string, say func(string)) (watch, steer *keyFile, err error) {
+	if watch, err = openKeyFile(watchKeys, true, say); err != nil {
+		return nil, nil, err
+	}
+	if steer, err = openKeyFile(steerKeys, false, say); err != nil {
+		return nil, nil, err
+	}
+	if len(watch.current())+len(steer.current()) == 0 {
+		return nil, nil, fmt.Errorf("--ssh: no key may connect: add public keys to %s (to watch) or pass --ssh-steer-keys FILE (to steer)", watchKeys)
+	}
+	return watch, steer, nil
 }
 
 // authorize finds what key may do from addr: the steering keys first, then the watching

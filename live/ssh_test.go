@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -411,68 +410,4 @@ func flood(t testing.TB, addr string, n, keys int) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// A person's decision during a flood of refused SSH connections (50 at once, each
-// offering 6 unknown keys, again and again) takes about as long as without one: the
-// refusals cost the journal one record a minute, not one each. It prints the figures:
-//
-//	go test -count=1 -run TestSSHFloodLeavesDecisionsFast -v ./live/
-//
-// Serial: the game's socket goes in a runtime directory of its own (t.Setenv).
-func TestSSHFloodLeavesDecisionsFast(t *testing.T) {
-	g := playingAt(t, 100000)
-	dir := keysDir(t)
-	steer := filepath.Join(dir, "steer_keys")
-	writeKeys(t, steer, keyLine(newKey(t), "", "someone"))
-	var refusals atomic.Int32
-	srv, _ := sshServer(t, g.hub, "", steer, func(s string) {
-		if strings.HasPrefix(s, "SSH: refused") {
-			refusals.Add(1)
-		}
-		g.runner.Notice(s) // journaled, as cli does
-	})
-	decide := func(n int) []time.Duration {
-		var took []time.Duration
-		for range n {
-			q := g.runner.Input().Waiting() // from the gate's queue: a batch may hold several
-			for len(q) == 0 {
-				g.next(t, "a call waiting", false, waitingCall)
-				q = g.runner.Input().Waiting()
-			}
-			call := q[0].Call
-			start := time.Now()
-			if err := g.own.Send(agent.Command{Cmd: agent.CmdDecide, CallID: call.ID, Decision: agent.Approve}); err != nil {
-				t.Fatal(err)
-			}
-			g.next(t, "the decision", false, func(ev agent.Event) bool {
-				return ev.Type == agent.EventDecision && ev.Decision.CallID == call.ID
-			})
-			took = append(took, time.Since(start))
-		}
-		slices.Sort(took)
-		return took
-	}
-	quiet := decide(10)
-	stop := make(chan struct{})
-	floods := make(chan int, 1)
-	go func() {
-		n := 0
-		defer func() { floods <- n }()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			flood(t, srv.Addr().String(), 50, 6)
-			n++
-		}
-	}()
-	loud := decide(10)
-	close(stop)
-	n := <-floods
-	notices := refusals.Load()
-	t.Logf("a decision, median and slowest of 10: %v and %v without a flood; %v and %v during %d floods of 50 refused connections (%d refusal notice(s) journaled)",
-		quiet[5].Round(time.Millisecond), quiet[9].Round(time.Millisecond), loud[5].Round(time.Millisecond), loud[9].Round(time.Millisecond), n, notices)
 }

@@ -23,13 +23,19 @@ const (
 )
 
 // sshGuard keeps the doors of an SSH server before authentication: the count of
-// connections still authenticating, and the refusals, journaled as a count a minute
-// rather than one record each (a flood of refused connections would otherwise fill the
-// journal and every screen, and slow the person's own decisions).
+// connections still authenticating, their turn to compute, and the refusals, journaled
+// as a count a minute rather than one record each (a flood of refused connections would
+// otherwise fill the journal and every screen, and slow the person's own decisions).
 type sshGuard struct {
 	log   func(string)
 	max   int
 	grace time.Duration
+	// turn is held by the one unauthenticated connection that computes (its key
+	// exchange, its keys checked): a flood's handshakes take one CPU at most, one after
+	// another, and leave the other to the game. A connection holds it from the moment a
+	// read brings it bytes until it reads or writes again, so it never holds it while
+	// waiting on the network.
+	turn chan struct{}
 
 	mu      sync.Mutex
 	pending int         // connections not yet authenticated
@@ -40,7 +46,7 @@ type sshGuard struct {
 }
 
 func newGuard(log func(string), max int, grace time.Duration) *sshGuard {
-	return &sshGuard{log: log, max: max, grace: grace}
+	return &sshGuard{log: log, max: max, grace: grace, turn: make(chan struct{}, 1)}
 }
 
 // admit takes a new connection: wrapped, to be told when it authenticates and when it
@@ -56,7 +62,7 @@ func (g *sshGuard) admit(c net.Conn) *guardedConn {
 		g.refuse(c.RemoteAddr(), fmt.Sprintf("%d connections were already waiting to authenticate", g.max))
 		return nil
 	}
-	return &guardedConn{Conn: c, g: g}
+	return &guardedConn{Conn: c, g: g, done: make(chan struct{})}
 }
 
 // refuse counts a refused connection: said at once when it is the first for a while,
@@ -132,15 +138,70 @@ func (g *sshGuard) close() {
 // authenticating is counted as refused, with why its keys were.
 type guardedConn struct {
 	net.Conn
-	g *sshGuard
+	g    *sshGuard
+	done chan struct{} // closed when the connection authenticates or ends
 
-	mu     sync.Mutex
-	authed bool // a key was accepted: its place is given back
-	ended  bool // closed
-	why    string
+	mu      sync.Mutex
+	authed  bool // it authenticated: its place is given back
+	ended   bool // closed
+	holding bool // it holds the guard's turn
+	why     string
 }
 
-// authenticated gives the connection's place back: a key was accepted.
+// Read waits for the connection's turn to compute once the bytes it brings are in.
+func (c *guardedConn) Read(p []byte) (int, error) {
+	c.yield()
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.take()
+	}
+	return n, err
+}
+
+// Write gives the turn back first: what comes after a write is a wait on the network.
+func (c *guardedConn) Write(p []byte) (int, error) {
+	c.yield()
+	return c.Conn.Write(p)
+}
+
+// take waits for the guard's turn, unless the connection authenticated or ended.
+func (c *guardedConn) take() {
+	c.mu.Lock()
+	free := c.authed || c.ended || c.holding
+	c.mu.Unlock()
+	if free {
+		return
+	}
+	select {
+	case c.g.turn <- struct{}{}:
+	case <-c.done:
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.authed || c.ended {
+		<-c.g.turn // it authenticated or ended while it waited
+		return
+	}
+	c.holding = true
+}
+
+// yield gives the guard's turn back, if the connection holds it.
+func (c *guardedConn) yield() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.giveBack()
+}
+
+// giveBack gives the turn back (under mu).
+func (c *guardedConn) giveBack() {
+	if c.holding {
+		c.holding = false
+		<-c.g.turn
+	}
+}
+
+// authenticated gives the connection's place and turn back: it authenticated.
 func (c *guardedConn) authenticated() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,6 +209,8 @@ func (c *guardedConn) authenticated() {
 		return
 	}
 	c.authed = true
+	close(c.done)
+	c.giveBack()
 	c.g.release()
 }
 
@@ -166,7 +229,11 @@ func (c *guardedConn) Close() error {
 	err := c.Conn.Close()
 	c.mu.Lock()
 	first, authed, why := !c.ended, c.authed, c.why
+	if first && !authed {
+		close(c.done)
+	}
 	c.ended = true
+	c.giveBack()
 	c.mu.Unlock()
 	if !first || authed {
 		return err

@@ -71,11 +71,11 @@ func notRegular(m fs.FileMode) string {
 }
 
 func tooLarge(path string, limit int64) error {
-	return fmt.Errorf("%s is larger than %s, the most coplay reads of this file", path, size(limit))
+	return fmt.Errorf("%s is larger than %s, the most coplay reads of this file", path, Limit(limit))
 }
 
-// size says n bytes in the largest whole unit: 1 MiB, 64 MiB, 512 KiB.
-func size(n int64) string {
+// Limit says a limit of n bytes in the largest whole unit: 1 MiB, 64 MiB, 512 KiB.
+func Limit(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)

@@ -47,8 +47,8 @@ func TestReadRefusesTheLargeAndTheIrregular(t *testing.T) {
 
 func TestSize(t *testing.T) {
 	for n, want := range map[int64]string{Small: "1 MiB", Large: "64 MiB", 512 << 10: "512 KiB", 1000: "1000 bytes"} {
-		if got := size(n); got != want {
-			t.Errorf("size(%d) = %q, want %q", n, got, want)
+		if got := Limit(n); got != want {
+			t.Errorf("Limit(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
