@@ -38,7 +38,10 @@ if [ -n "$single" ]; then
   goos=$(go env GOOS) goarch=$(go env GOARCH)
   config=$(mktemp "${TMPDIR:-/tmp}/coplay-goreleaser.XXXXXX.yaml")
   trap 'rm -f "$config"' EXIT
-  sed -e "s/^    goos: \[.*\]$/    goos: [$goos]/" -e "s/^    goarch: \[.*\]$/    goarch: [$goarch]/" .goreleaser.yaml >"$config"
+  # Scoop's manifest needs the windows archive, which a single target off windows lacks
+  # (goreleaser fails at the end: "scoop requires a single windows archive"): drop it.
+  sed -e "s/^    goos: \[.*\]$/    goos: [$goos]/" -e "s/^    goarch: \[.*\]$/    goarch: [$goarch]/" .goreleaser.yaml |
+    if [ "$goos" = windows ]; then cat; else awk '/^[a-z_]+:/ { skip = ($1 == "scoops:") } !skip'; fi >"$config"
   grep -q "goos: \[$goos\]" "$config" && grep -q "goarch: \[$goarch\]" "$config" || {
     echo "release: could not narrow .goreleaser.yaml to $goos/$goarch (its goos/goarch lines changed?)" >&2; exit 1; }
   args+=(--snapshot)
