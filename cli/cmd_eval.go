@@ -438,11 +438,11 @@ func evalBrain(o *options, st game.Game) (b agent.Brain, closer io.Closer, kind 
 	}
 	switch kind {
 	case "autopilot":
-		ap, ok := autopilotFor(st)
+		ap, ok, err := autopilotFor(st, o.pr.temperament)
 		if !ok {
 			return nil, nil, "", fmt.Errorf("the autopilot plays only %s", autopilotGames)
 		}
-		return ap, nil, kind, nil
+		return ap, nil, kind, err
 	case "script":
 		b, c, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
 		return b, c, kind, err

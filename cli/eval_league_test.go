@@ -238,6 +238,7 @@ func TestSeatBase(t *testing.T) {
 	for spec, want := range map[string]string{
 		"autopilot": "Autopilot", "looker/fast": "Looker-fast", "looker/fast@0a1b2c3d": "Looker-fast",
 		"script:testdata/x.cassette.json": "Seat-x", "gpt-4o-mini/temperature-0": "Gpt-4o-mini", "a": "Seat-a", "été/x": "T-x",
+		"autopilot/careful": "Careful", "autopilot/bold": "Bold",
 	} {
 		if got := seatBase(spec); got != want {
 			t.Errorf("seatBase(%q) = %q, want %q", spec, got, want)

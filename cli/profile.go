@@ -39,6 +39,7 @@ type profileOptions struct {
 	prompt      string   // added to the game's rules in the system prompt
 	tools       []string // the only tools the brain may use (nil = all)
 	hide        []string // tools the brain may not use
+	temperament string   // how much the autopilot risks ("" = balanced)
 	// The file's defaults for the universe driver's flags, when none was given.
 	speed       float64
 	noRateLimit *bool
@@ -162,6 +163,7 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	o.applySpending(p.Spending, d.Spending, set)
 	o.pr.temperature, o.pr.maxTokens, o.pr.history = p.Temperature, p.MaxTokens, p.HistorySteps
 	o.pr.prompt, o.pr.tools, o.pr.hide = p.Prompt, p.Tools, p.HideTools
+	o.pr.temperament = p.Temperament
 	if o.pr.keyEnv != "" {
 		configSecretEnvs = append(configSecretEnvs, o.pr.keyEnv)
 	}

@@ -401,9 +401,12 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 		p.banner = "your own seat on " + p.title + " · : plays a move, the seat bar shows what reaches you"
 		return nil
 	case "autopilot":
-		b, ok := autopilotFor(opened.Game) // the game before any wrapping
+		b, ok, err := autopilotFor(opened.Game, o.pr.temperament) // the game before any wrapping
 		if !ok {
 			return fmt.Errorf("the autopilot plays only %s, not %s: pass --model NAME or --brain script:FILE", autopilotGames, o.game)
+		}
+		if err != nil {
+			return err
 		}
 		p.brain = b
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model"

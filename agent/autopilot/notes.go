@@ -78,7 +78,7 @@ func strategyText(w *world, mem *memory) string {
 	if k := planContract(w); k != nil && len(k.Terms.Deliver) > 0 {
 		good = k.Terms.Deliver[0].TradeSymbol
 	}
-	first := fmt.Sprintf("Buy %s where a market sells it for at most %d%% of what the contract pays per unit (keeping %d credits back); otherwise mine it at the nearest asteroid that yields it, surveying first.", good, int(buyMargin*100), creditReserve)
+	first := fmt.Sprintf("Buy %s where a market sells it for at most %d%% of what the contract pays per unit (keeping %d credits back); otherwise mine it at the nearest asteroid that yields it, surveying first.", good, int(mem.t.margin*100), mem.t.reserve)
 	if mem.preferMine {
 		first = fmt.Sprintf("Mine %s at the nearest asteroid that yields it, surveying first (the person prefers mining); buy only where nothing yields it.", good)
 	}
