@@ -445,6 +445,14 @@ type profileBrain struct {
 	allowed func(string) bool
 }
 
+// Over passes on the brain's end (agent.Finite): a script's, when it is over.
+func (b profileBrain) Over() string {
+	if f, ok := b.Brain.(agent.Finite); ok {
+		return f.Over()
+	}
+	return ""
+}
+
 // Next asks the brain with the hidden tools left out of the request.
 func (b profileBrain) Next(ctx context.Context, req agent.Request) (agent.Reply, error) {
 	tools := make([]game.Tool, 0, len(req.Tools))

@@ -24,6 +24,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 	"github.com/coplayhq/coplay/secret"
 )
 
@@ -419,6 +420,9 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 			return err
 		}
 		p.closers = append(p.closers, closer.Close)
+		if err := skipPlayed(b, p.session); err != nil {
+			return err
+		}
 		p.brain = b
 		p.banner = "scripted model " + o.brain + " on " + p.title
 	default:
@@ -487,7 +491,7 @@ func pinMistake(err error) error {
 
 // scriptBrain serves a cassette over loopback and points the openai brain at it, with
 // the cassette model's price from config.toml when it has one (so a demo shows a bill).
-func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
+func (o *options) scriptBrain(path string) (*llmtest.ScriptBrain, io.Closer, error) {
 	c, err := llmtest.Load(path)
 	if err != nil {
 		return nil, nil, err
@@ -502,7 +506,22 @@ func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
 		srv.Close()
 		return nil, nil, err
 	}
-	return b, srv, nil
+	return llmtest.Script(b, srv, path), srv, nil
+}
+
+// skipPlayed passes the script over the answers the session's journal holds (one usage
+// record each), so that a resumed or forked session goes on where its script was, and
+// one whose script is over says so and asks nothing.
+func skipPlayed(b *llmtest.ScriptBrain, s *notes.Session) error {
+	n := 0
+	err := s.Records(0, func(r notes.Record) error {
+		if r.Type == record.TypeUsage {
+			n++
+		}
+		return nil
+	})
+	b.Skip(n)
+	return err
 }
 
 // openGame opens the game o names with its driver; the notebook's directory is where
