@@ -163,6 +163,7 @@ type play struct {
 	live      *live.Server // how a second coplay reads this notebook while it is open
 	liveErr   string       // why there is no such socket, said once at the start
 	sshAddr   string       // where the session is served over SSH ("" = not)
+	sshNote   string       // what the person must know about it: a keys file that is missing ("" = nothing)
 	closers   []func() error
 	gate      *agent.Gate // a league's approval queue, shared by its seats (nil = the runner's own)
 	// resumeNote says what a resume chose that the person may not expect: another kind
