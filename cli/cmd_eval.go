@@ -99,7 +99,7 @@ func newEvalCmd() *cobra.Command {
 func runEval(f evalFlags, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(f.lf.profiles) == 0 && len(f.lf.seats) == 0:
-		return errors.New("name at least one --profile (e.g. --profile autopilot); `coplay config profiles` lists them")
+		return usagef("name at least one --profile (e.g. --profile autopilot/bold --profile autopilot/careful); `coplay config profiles` lists them")
 	case f.steps <= 0:
 		return fmt.Errorf("--steps must be at least 1, not %d", f.steps)
 	case f.parallel <= 0:

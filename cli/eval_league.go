@@ -78,7 +78,7 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 	for _, s := range f.seats {
 		pl, err := planProfile(file, s.profile, gameName)
 		if err != nil {
-			return nil, fmt.Errorf("--seat %s: %w", s.name, err)
+			return nil, seatMistake(s.name, s.profile, err)
 		}
 		seats = append(seats, evalSeat{name: s.name, plan: pl})
 	}

@@ -117,6 +117,10 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if spec != "" {
 		var err error
 		if p, err = file.Resolve(spec); err != nil {
+			if !set["profile"] {
+				// The file named it: say where, with the same status as the flag's mistake.
+				return usagef("%s: defaults.profile: %v", file.Path, err)
+			}
 			return usagef("--profile: %v", err) // a profile that is not there is the person's mistake, as any flag's
 		}
 		o.pr.prof = &p
