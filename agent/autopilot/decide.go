@@ -517,7 +517,11 @@ func (d *decider) goTo(s *st.Ship, dest, why string) []action {
 		if withFuel {
 			tank = capacity
 		}
-		for _, mode := range d.mem.orderModes(flightModes(capacity, tank, dist)) {
+		modes := flightModes(capacity, tank, dist)
+		if d.mem.t.noBurn {
+			modes = slices.DeleteFunc(modes, func(m string) bool { return m == "BURN" })
+		}
+		for _, mode := range d.mem.orderModes(modes) {
 			var chain []action
 			docked := s.Nav.Status == st.Docked
 			if withFuel {

@@ -83,6 +83,9 @@ func strategyText(w *world, mem *memory) string {
 		first = fmt.Sprintf("Mine %s at the nearest asteroid that yields it, surveying first (the person prefers mining); buy only where nothing yields it.", good)
 	}
 	fly := "- Top up fuel at fuel markets when under 3/4; BURN when the tank stays half full, else CRUISE, else DRIFT."
+	if mem.t.noBurn {
+		fly = "- Top up fuel at fuel markets when under 3/4; CRUISE (never BURN: I am careful), else DRIFT."
+	}
 	if mem.modes.any() {
 		fly += " The person asked to " + mem.modes.says() + "."
 	}

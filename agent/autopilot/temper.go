@@ -12,6 +12,7 @@ import (
 type temper struct {
 	reserve int64   // never spend below this on cargo: fuel must stay affordable
 	margin  float64 // buy only if a unit costs at most this share of what the contract pays per unit
+	noBurn  bool    // never fly BURN: slower, but it saves fuel
 }
 
 // tempers are the temperaments by name ("" is the balanced default).
@@ -19,8 +20,9 @@ var tempers = map[string]temper{
 	"": {reserve: creditReserve, margin: buyMargin},
 	// bold buys whenever the contract still pays for the unit, down to little cash.
 	"bold": {reserve: 1_000, margin: 1.0},
-	// careful keeps a large reserve and buys only at a wide margin, mining otherwise.
-	"careful": {reserve: 40_000, margin: 0.6},
+	// careful keeps a large reserve, buys only at a wide margin (mining otherwise) and
+	// never burns fuel for speed.
+	"careful": {reserve: 40_000, margin: 0.3, noBurn: true},
 }
 
 // SetTemperament makes the autopilot play by the named temperament: "" is the balanced
