@@ -71,7 +71,7 @@ func TestServeUniverse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve-universe did not exit cleanly on SIGINT: %v", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve-universe still running 10s after SIGINT")
+	case <-time.After(time.Minute): // only a hung test waits this long
+		t.Fatal("serve-universe still running a minute after SIGINT")
 	}
 }

@@ -70,6 +70,7 @@ type options struct {
 	openers map[string]game.Opener
 	pr      profileOptions // the config file and profile (profile.go)
 	steer   steerOptions   // notifications and SSH (steer.go)
+	join    joinOptions    // --join: a seat of a served world (join.go)
 
 	// seats are --seat NAME=PROFILE: with any, the run is a league (league.go).
 	seats seatList
@@ -104,6 +105,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "how long one game call may run before it is cancelled and its outcome is unknown (`duration`, like 90s or 2m; default 60s)")
 	o.drivers = addGameFlags(fs)
 	o.openers = o.drivers.openers()
+	o.join.register(fs)
 	o.registerProfile(fs)
 }
 
@@ -213,6 +215,9 @@ func (o *options) check() error {
 		if o.maxCost > 0 && !priced {
 			return usagef("--max-cost needs the price of model %s to count what it spends, and the model catalogue (%s) does not know it: add [prices.%q] with prompt and completion (dollars per million tokens) to config.toml", model, models.Source, model)
 		}
+	}
+	if err := o.checkJoin(false, kind); err != nil {
+		return err
 	}
 	if o.resume || o.fork != "" {
 		return nil // the session says which game; start checks it once it is read
@@ -528,6 +533,12 @@ func skipPlayed(b *llmtest.ScriptBrain, s *notes.Session) error {
 // openGame opens the game o names with its driver; the notebook's directory is where
 // the driver may keep files (an MCP server's log).
 func (p *play) openGame(o options, notebook string, state []byte) (*game.Opened, error) {
+	if opened, ok, err := o.openJoined(p.session.Name(), state); ok {
+		if err == nil && opened.Close != nil {
+			p.closers = append(p.closers, opened.Close)
+		}
+		return opened, err
+	}
 	open := o.openers[o.game]
 	if open == nil {
 		return nil, fmt.Errorf("--game %s cannot be opened", o.game)

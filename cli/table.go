@@ -89,6 +89,9 @@ func (o *options) checkRun(isLeague bool, resumed string) error {
 	if err := o.checkFlags(); err != nil {
 		return err
 	}
+	if err := o.checkJoin(true, ""); err != nil {
+		return err
+	}
 	if resumed == "" && o.fork == "" {
 		return o.checkSeats() // a resumed or forked league's, once its sessions are read
 	}

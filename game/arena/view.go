@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"context"
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -124,3 +126,7 @@ func (v View) Member(name string) (MemberView, bool) {
 	}
 	return MemberView{}, false
 }
+
+// ViewJSON is View as JSON (game.Viewer): how a served arena hands a seat's view to an
+// autopilot on another machine.
+func (g *Game) ViewJSON(context.Context) (json.RawMessage, error) { return json.Marshal(g.View()) }

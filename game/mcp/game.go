@@ -36,6 +36,7 @@ type Game struct {
 	lost        error // why the session ended, when it did
 	closed      bool
 	info        game.Info
+	server      sdk.Implementation // who the server says it is (initialize's serverInfo)
 	cat         catalogue
 	listChanged bool     // the server said its tools changed; refresh before the next step
 	notices     []string // for the next observation's summary
@@ -194,9 +195,11 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 		return fmt.Errorf("list tools: %w", err)
 	}
 	info := game.Info{Name: "mcp", Title: "MCP server " + g.name}
+	var server sdk.Implementation
 	if res := sess.InitializeResult(); res != nil {
 		info.Rules = res.Instructions
 		if si := res.ServerInfo; si != nil {
+			server = *si
 			title := si.Title
 			if title == "" {
 				title = si.Name
@@ -208,7 +211,7 @@ func (g *Game) adopt(ctx context.Context, sess *sdk.ClientSession, first bool) e
 	}
 	g.mu.Lock()
 	old := g.cat
-	g.sess, g.lost, g.info, g.cat, g.listChanged = sess, nil, info, cat, false
+	g.sess, g.lost, g.info, g.server, g.cat, g.listChanged = sess, nil, info, server, cat, false
 	if !first {
 		g.notices = append(g.notices, fmt.Sprintf("Reconnected to MCP server %s%s: the world may have moved on since the last observation, and a call that was running when the connection dropped may or may not have happened.", g.name, g.ended.take()))
 		g.noteChanges(old, cat)
@@ -347,6 +350,15 @@ func (g *Game) Info() game.Info {
 	return g.info
 }
 
+// Server returns the name and title the server gave itself (initialize's serverInfo)
+// on the last connection: a game built on this one (game/join) checks it is the world
+// it expects.
+func (g *Game) Server() (name, title string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.server.Name, g.server.Title
+}
+
 // Tools returns the server's tools as game tools. Unlike most games the catalogue can
 // change while the game runs (notifications/tools/list_changed): it is read again
 // before the next Observe or Call, ToolsChanged reports it, and the next observation
@@ -435,6 +447,44 @@ func (g *Game) Observe(ctx context.Context) (game.Observation, error) {
 	}
 	b.WriteString(body)
 	return game.Observation{Summary: capText(b.String(), maxOutput), Time: time.Now()}, nil
+}
+
+// ReadText reads the text of the resource at uri (its text contents as they are), for a game built on this one (a
+// joined world, game/join, which makes its own observation): like Observe it
+// reconnects once when the connection turns out to be gone (a read is safe to repeat),
+// and it hands over the notices the next observation would have carried (a reconnect,
+// a changed catalogue), which are then the caller's to show. An error the server
+// answered is returned as it is (isServerAnswer), the connection kept.
+func (g *Game) ReadText(ctx context.Context, uri string) (text string, notices []string, err error) {
+	g.hosts.seen(ctx)
+	for attempt := 0; ; attempt++ {
+		sess, err := g.session(ctx)
+		if err != nil {
+			return "", nil, err
+		}
+		res, err := sess.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		if err == nil {
+			var b strings.Builder
+			for _, rc := range res.Contents {
+				if rc != nil {
+					b.WriteString(rc.Text) // the text as it is: the caller decodes it
+				}
+			}
+			text = b.String()
+			break
+		}
+		if isServerAnswer(err) {
+			return "", nil, fmt.Errorf("mcp server %s: reading %s: %w", g.name, uri, err)
+		}
+		g.dropped(sess, err)
+		if ctx.Err() != nil || attempt > 0 {
+			return "", nil, fmt.Errorf("mcp server %s: reading %s: %w", g.name, uri, err)
+		}
+	}
+	g.mu.Lock()
+	notices, g.notices = g.notices, nil
+	g.mu.Unlock()
+	return text, notices, nil
 }
 
 // look reads what the Config says to observe. lost reports an error that ended the

@@ -12,8 +12,9 @@
 //     preview_NAME tool beside it: the same arguments, read-only, answering the game's
 //     own prediction (game.Simulation as JSON).
 //   - resources: coplay://world (the seat's observation, markdown), coplay://triggers
-//     (its latest triggers, JSON) and coplay://rules (the rules, also the server's
-//     instructions). Both of the first two can be subscribed to: each trigger of the
+//     (its latest triggers, JSON), coplay://rules (the rules, also the server's
+//     instructions) and coplay://observation (the observation as data, with the game's
+//     view when it has one, game.Viewer: what a joined coplay, game/join, reads). Both of the first two can be subscribed to: each trigger of the
 //     seat's game (a message, a battle, a finished shift) is a
 //     notifications/resources/updated on each, whose _meta carries the trigger under
 //     TriggerMeta, so coplay's own client (game/mcp) wakes with the trigger a local

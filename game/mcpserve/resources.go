@@ -22,7 +22,18 @@ const (
 	TriggersURI = "coplay://triggers"
 	// RulesURI is the seat's rules (also the servers' instructions).
 	RulesURI = "coplay://rules"
+	// ObservationURI is the seat's observation as data (JSON, Observation): what a
+	// joined coplay (game/join) observes, metrics, timers and idle time included, and
+	// for a game with a view (game.Viewer, the arena) the view its autopilot reads.
+	ObservationURI = "coplay://observation"
 )
+
+// Observation is coplay://observation: the seat's game.Observation, and the game's view
+// when it has one (game.Viewer), taken together so that they agree.
+type Observation struct {
+	Observation game.Observation `json:"observation"`
+	View        json.RawMessage  `json:"view,omitempty"`
+}
 
 // TriggerMeta is the _meta key under which a resource update carries the trigger behind
 // it ({type, subject, text, time}); game/mcp's client reads the same key.
@@ -39,29 +50,60 @@ func (st *seat) addResources() {
 	st.srv.AddResource(&sdk.Resource{URI: TriggersURI, Name: "triggers", Title: "What just happened",
 		Description: fmt.Sprintf("Your seat's latest %d triggers (a message, a battle, a finished shift), oldest first (JSON). Subscribe: each new one is a notifications/resources/updated whose _meta[%q] is the trigger.", keptTriggers, TriggerMeta),
 		MIMEType:    "application/json"}, st.readTriggers)
+	st.srv.AddResource(&sdk.Resource{URI: ObservationURI, Name: "observation", Title: "Your world, as data",
+		Description: "Your seat's observation as JSON: {observation: {summary, metrics, timers, time, idle_until, idle_reason}, view} (view: the world as the built-in autopilot reads it, for the arena). What a joined coplay (coplay --join) reads every step.",
+		MIMEType:    "application/json"}, st.readObservation)
 	st.srv.AddResource(&sdk.Resource{URI: RulesURI, Name: "rules", Title: "Rules",
 		Description: "The rules your seat plays by (markdown).", MIMEType: "text/markdown"}, st.readRules)
 }
 
 // readWorld observes the seat's world.
 func (st *seat) readWorld(ctx context.Context, _ *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	if err := st.s.readAllowed(st); err != nil {
+	o, err := st.observe(ctx, false)
+	if err != nil {
 		return nil, err
+	}
+	return textResource(WorldURI, "text/markdown", o.Observation.Summary), nil
+}
+
+// readObservation gives the seat's observation, and its view, as data.
+func (st *seat) readObservation(ctx context.Context, _ *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	o, err := st.observe(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	return textResource(ObservationURI, "application/json", string(b)), nil
+}
+
+// observe spends one of the seat's calls on observing its world, and its view too when
+// asked and the game has one, as the seat's only call.
+func (st *seat) observe(ctx context.Context, view bool) (Observation, error) {
+	var o Observation
+	if err := st.s.readAllowed(st); err != nil {
+		return o, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, st.s.cfg.CallTimeout)
 	defer cancel()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	var obs game.Observation
 	_, err := st.run(func() (game.Result, error) {
 		var err error
-		obs, err = st.opened.Game.Observe(ctx)
+		if o.Observation, err = st.opened.Game.Observe(ctx); err != nil || !view {
+			return game.Result{}, err
+		}
+		if v, ok := st.opened.Game.(game.Viewer); ok {
+			o.View, err = v.ViewJSON(ctx)
+		}
 		return game.Result{}, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("observing seat %s's world: %w", st.name, err)
+		return o, fmt.Errorf("observing seat %s's world: %w", st.name, err)
 	}
-	return textResource(WorldURI, "text/markdown", obs.Summary), nil
+	return o, nil
 }
 
 // readTriggers gives the seat's latest triggers.

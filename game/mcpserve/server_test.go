@@ -85,7 +85,7 @@ func TestSeatsPlayOneWorld(t *testing.T) {
 		if tr := triggerOf(t, u.Meta); u.URI != TriggersURI || tr.Type != "message.received" || !strings.Contains(tr.Text, "meet me at the market") {
 			t.Fatalf("update %s %+v", u.URI, tr)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only a hung test waits this long
 		t.Fatal("Finch heard no update")
 	}
 	if trs := read(t, finch, TriggersURI); !strings.Contains(trs, "meet me at the market") || !strings.Contains(trs, `"seat":"Finch"`) {
@@ -217,7 +217,7 @@ func TestNewSessionClosesTheOldest(t *testing.T) {
 	go func() { done <- first.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only a hung test waits this long
 		t.Fatal("the oldest session stays open")
 	}
 	waitJournal(t, sv.Server, func(es []Entry) bool {
@@ -273,7 +273,7 @@ func TestStdioServesOneSeat(t *testing.T) {
 	sess.Close()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only a hung test waits this long
 		t.Fatal("ServeStdio goes on after its client left")
 	}
 	if err := sv.ServeStdio(ctx, "Nobody", srvIn, srvOut); err == nil || !strings.Contains(err.Error(), "seats: Heron") {

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"maps"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // rules: what it is about to do and why (the reasons it writes on its calls: those
 // waiting their turn or the person's decision, else what it would propose now), and what
 // it leaves alone and why. It learns nothing from the request and proposes nothing.
-func (b *Brain) answer(req brain.Request) brain.Reply {
+func (b *Brain) answer(ctx context.Context, req brain.Request) brain.Reply {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lines := []string{"I play the arena by rules, with no language model, so I cannot read your question; here is what my rules say."}
@@ -21,13 +22,17 @@ func (b *Brain) answer(req brain.Request) brain.Reply {
 	} else {
 		mem := b.mem // what a step would mark (a history read, a block gone stale) stays unmarked
 		mem.checked, mem.blocks = maps.Clone(b.mem.checked), maps.Clone(b.mem.blocks)
-		dec := decide(b.src.View(), &mem)
-		lines = append(lines, "What I would do next:")
-		for _, a := range dec.calls {
-			lines = append(lines, "- "+a.why)
-		}
-		if len(dec.calls) == 0 {
-			lines = append(lines, "- Nothing now; waiting for "+strings.Join(dec.waits, "; ")+".")
+		if v, err := b.src.View(ctx); err != nil {
+			lines = append(lines, "I cannot see the world now ("+err.Error()+"), so I cannot say what I would do next.")
+		} else {
+			dec := decide(v, &mem)
+			lines = append(lines, "What I would do next:")
+			for _, a := range dec.calls {
+				lines = append(lines, "- "+a.why)
+			}
+			if len(dec.calls) == 0 {
+				lines = append(lines, "- Nothing now; waiting for "+strings.Join(dec.waits, "; ")+".")
+			}
 		}
 	}
 	if b.mem.noFight {

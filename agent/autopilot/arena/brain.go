@@ -2,6 +2,8 @@ package arena
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,9 +14,33 @@ import (
 	arenagame "github.com/coplayhq/coplay/game/arena"
 )
 
-// source is where the autopilot reads the world: the arena (*arenagame.Game).
+// source is where the autopilot reads the world: the arena here (local), or a served
+// arena it joined (served).
 type source interface {
-	View() arenagame.View
+	View(ctx context.Context) (arenagame.View, error)
+}
+
+// local reads an arena in this process: at once, and it cannot fail.
+type local struct{ g *arenagame.Game }
+
+func (l local) View(context.Context) (arenagame.View, error) { return l.g.View(), nil }
+
+// served reads a served arena's view (game.Viewer: game/join), as JSON.
+type served struct{ v game.Viewer }
+
+func (s served) View(ctx context.Context) (arenagame.View, error) {
+	var v arenagame.View
+	raw, err := s.v.ViewJSON(ctx)
+	if err != nil {
+		return v, fmt.Errorf("arena autopilot: reading the world: %w", err)
+	}
+	if len(raw) == 0 {
+		return v, errors.New("arena autopilot: the served world gives no view of itself to play by (an older coplay serve?)")
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("arena autopilot: the world's view cannot be read: %w", err)
+	}
+	return v, nil
 }
 
 // Brain is the arena's autopilot: an brain.Brain that plays by a few readable rules (see
@@ -38,22 +64,28 @@ var (
 )
 
 // New returns an autopilot that reads g's world directly (reading changes nothing).
-func New(g *arenagame.Game) *Brain { return newBrain(g) }
+func New(g *arenagame.Game) *Brain { return newBrain(local{g}) }
 
 func newBrain(src source) *Brain {
 	return &Brain{src: src, mem: newMemory(), book: notebook{sections: map[string]string{}},
 		run: fmt.Sprintf("ar%x", time.Now().UnixNano()&0xffffffffff)}
 }
 
-// For returns an autopilot for g when g is the arena, and false for any other game: the
-// command line can use it both to tell whether a game is the arena and to build its
-// autopilot.
+// For returns an autopilot for g when g is the arena, here or served elsewhere and
+// joined (a game.Viewer that names itself the arena: game/join), and false for any
+// other game: the command line can use it both to tell whether a game is the arena and
+// to build its autopilot.
 func For(g game.Game) (*Brain, bool) {
-	a, ok := g.(*arenagame.Game)
-	if !ok || a == nil {
-		return nil, false
+	if a, ok := g.(*arenagame.Game); ok {
+		if a == nil {
+			return nil, false
+		}
+		return New(a), true
 	}
-	return New(a), true
+	if v, ok := g.(game.Viewer); ok && g.Info().Name == arenagame.DriverName {
+		return newBrain(served{v}), true
+	}
+	return nil, false
 }
 
 // Plays reports whether this autopilot plays the game of the named driver ("arena").
@@ -74,13 +106,16 @@ func (b *Brain) Next(ctx context.Context, req brain.Request) (brain.Reply, error
 		return brain.Reply{}, err
 	}
 	if req.ToolChoice == brain.ToolChoiceNone {
-		return b.answer(req), nil // the person asks: the rules answer, in words
+		return b.answer(ctx, req), nil // the person asks: the rules answer, in words
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.mem.step++
 	b.mem.absorb(req.Messages)
-	v := b.src.View()
+	v, err := b.src.View(ctx)
+	if err != nil {
+		return brain.Reply{}, err
+	}
 	dec := decide(v, &b.mem)
 	notes := b.book.update(v, &b.mem)
 	tools := game.ToolSet(req.Tools)

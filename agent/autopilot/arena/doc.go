@@ -2,7 +2,8 @@
 // and plays by a few readable rules. Like the SpaceTraders autopilot it goes through the
 // same approval gate as a model: every change to the game is a proposed call the person
 // approves, vetoes or edits. It reads the world directly (arena.Game.View: reading
-// changes nothing) and decides from scratch each step, in this order:
+// changes nothing), or, for an arena served on another machine and joined (game/join),
+// the same view as data (game.Viewer), and decides from scratch each step, in this order:
 //
 //   - Fight: when a battle its community fights in can still be joined, join it with
 //     half its energy (5 to 40, keeping 15 back), eating first when energy is low.
