@@ -1,8 +1,6 @@
 package autopilot
 
-import (
-	"fmt"
-)
+import "github.com/coplayhq/coplay/agent/brain"
 
 // temper is how much the autopilot risks on a contract's cargo: the credits it keeps
 // back and the share of the contract's pay per unit it will pay for a unit. The
@@ -28,12 +26,11 @@ var tempers = map[string]temper{
 // SetTemperament makes the autopilot play by the named temperament: "" is the balanced
 // default, "bold" and "careful" the others. Call it before the first step.
 func (b *Brain) SetTemperament(name string) error {
-	t, ok := tempers[name]
-	if !ok {
-		return fmt.Errorf("no temperament %q (want bold or careful)", name)
+	t, err := brain.Temper(tempers, name)
+	if err == nil {
+		b.mu.Lock()
+		b.mem.t, b.temperament = t, name
+		b.mu.Unlock()
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.mem.t, b.temperament = t, name
-	return nil
+	return err
 }

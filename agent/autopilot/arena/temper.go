@@ -1,8 +1,6 @@
 package arena
 
-import (
-	"fmt"
-)
+import "github.com/coplayhq/coplay/agent/brain"
 
 // temper is how much the autopilot risks: the energy thresholds its rules read. The
 // balanced one is the package doc's; a profile picks another (temperament = "bold" or
@@ -34,14 +32,13 @@ var tempers = map[string]temper{
 // SetTemperament makes the autopilot play by the named temperament's thresholds: "" is
 // the balanced default, "bold" and "careful" the others. Call it before the first step.
 func (b *Brain) SetTemperament(name string) error {
-	t, ok := tempers[name]
-	if !ok {
-		return fmt.Errorf("no temperament %q (want bold or careful)", name)
+	t, err := brain.Temper(tempers, name)
+	if err == nil {
+		b.mu.Lock()
+		b.mem.t, b.temperament = t, name
+		b.mu.Unlock()
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.mem.t, b.temperament = t, name
-	return nil
+	return err
 }
 
 // commit is the energy committed to a battle with energy in hand.
