@@ -17,6 +17,8 @@ type (
 	Brain = brain.Brain
 	// InstantBrain is a brain that answers at once (brain.InstantBrain).
 	InstantBrain = brain.InstantBrain
+	// Finite is a brain that can come to an end, a script (brain.Finite).
+	Finite = brain.Finite
 	// Preparer is a brain that learns about its model before the first step (brain.Preparer).
 	Preparer = brain.Preparer
 	// Prep is what a Preparer learned (brain.Prep).

@@ -282,6 +282,9 @@ func (r *Runner) loop() error {
 			r.emitError("%s; the run stops (a resumed session starts with a fresh budget)", r.play.capStop)
 			return nil
 		}
+		if r.over() {
+			return nil
+		}
 		if newTurn {
 			r.at.iter = 0
 			clear(r.calls.fails)
@@ -296,6 +299,9 @@ func (r *Runner) loop() error {
 		}
 		if r.cfg.MaxSteps > 0 && r.at.runSteps >= r.cfg.MaxSteps {
 			return nil // the last step ran: no waiting or idling for a next one
+		}
+		if r.over() {
+			return nil // the script's last answer was played: no idling for a next one
 		}
 		if !out.prose && out.endTurn == "" && !out.noCount {
 			r.play.quietRun = 0
@@ -323,6 +329,22 @@ func (r *Runner) loop() error {
 			r.idle("the turn reached its iteration cap")
 		}
 	}
+}
+
+// over stops the run when its brain has nothing more to say (brain.Finite: a script
+// whose answers are all played), with the brain's words as the reason, and reports
+// whether it did. The brain is not asked again: a finished script costs nothing more.
+func (r *Runner) over() bool {
+	f, ok := r.cfg.Brain.(Finite)
+	if !ok {
+		return false
+	}
+	why := f.Over()
+	if why == "" {
+		return false
+	}
+	r.faults.stop(why)
+	return true
 }
 
 // check2 reports a fatal error or a cancelled context.

@@ -16,13 +16,22 @@ func autopilotPlays(driver string) bool { return autopilot.Plays(driver) || aren
 const autopilotGames = "SpaceTraders (--game universe or spacetraders) and the arena (--game arena)"
 
 // autopilotFor builds the autopilot of g, the game as its driver opened it (before any
-// wrapping), or reports that no autopilot plays it.
-func autopilotFor(g game.Game) (agent.Brain, bool) {
+// wrapping), playing by the named temperament ("" = balanced; a profile's), or reports
+// that no autopilot plays it.
+func autopilotFor(g game.Game, temperament string) (agent.Brain, bool, error) {
+	var b interface {
+		agent.Brain
+		SetTemperament(string) error
+	}
 	if st, ok := g.(*spacetraders.Game); ok {
-		return autopilot.New(st), true
+		b = autopilot.New(st)
+	} else if a, ok := arenapilot.For(g); ok {
+		b = a
+	} else {
+		return nil, false, nil
 	}
-	if b, ok := arenapilot.For(g); ok {
-		return b, true
+	if err := b.SetTemperament(temperament); err != nil {
+		return nil, true, err
 	}
-	return nil, false
+	return b, true, nil
 }

@@ -63,6 +63,10 @@ func runAttach(pos []string, data *string, headless *bool, stdout, stderr io.Wri
 	defer cancel()
 	rm, err := live.Attach(ctx, path, name)
 	if errors.Is(err, live.ErrNoOwner) {
+		if name != "" {
+			// The person named what they expected to find playing: say it is not.
+			return fmt.Errorf("session %s is not playing: no coplay plays in %s (resume it with coplay --resume %s, or coplay run --headless --resume %s; or pass --data with the notebook it plays in)", name, path, name, name)
+		}
 		return fmt.Errorf("no coplay is playing in %s: start one (coplay, or coplay run --headless), or pass --data with the notebook it plays in", path)
 	}
 	if err != nil {

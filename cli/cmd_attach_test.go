@@ -225,3 +225,20 @@ func attachAndApproveWith(t *testing.T, env []string, data, id string) ([]agent.
 	}
 	return seen, nil
 }
+
+// TestAttachNameNothingPlaying: `coplay attach NAME` with nothing playing names NAME,
+// and says how to start it; without a name it names the notebook.
+func TestAttachNameNothingPlaying(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := []string{"XDG_RUNTIME_DIR=" + t.TempDir(), "XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}
+	var out, errOut strings.Builder
+	if code := runEnv(t, env, []string{"attach", "heron-run", "--headless"}, &out, &errOut); code == 0 ||
+		!strings.Contains(errOut.String(), "session heron-run is not playing") || !strings.Contains(errOut.String(), "--resume heron-run") {
+		t.Fatalf("attach heron-run: exit %d, %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := runEnv(t, env, []string{"attach", "--headless"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "no coplay is playing in") {
+		t.Fatalf("attach: exit %d, %q", code, errOut.String())
+	}
+}

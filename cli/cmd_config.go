@@ -92,11 +92,18 @@ func runConfig(sub string, pos []string, force bool, stdout, stderr io.Writer) e
 		}
 		return fmt.Errorf("%s: %s", path, plural(len(problems), "problem"))
 	}
+	builtinOnly := false
 	if err != nil {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("no config file at %s (`coplay config init` writes one)", path)
+			if sub != "profiles" {
+				return fmt.Errorf("no config file at %s (`coplay config init` writes one)", path)
+			}
+			// No file still has the built-in profiles, and they are what a newcomer
+			// can play and compare with no key.
+			f, builtinOnly = config.Empty(), true
+		} else {
+			return err
 		}
-		return err
 	}
 	if sub == "check" {
 		if err := checkConfigRules(f, path, stdout, stderr); err != nil {
@@ -113,9 +120,19 @@ func runConfig(sub string, pos []string, force bool, stdout, stderr io.Writer) e
 		if p.Default {
 			def = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version(), def, p.BrainKind(), p.Model)
+		brain := p.BrainKind()
+		if p.Temperament != "" {
+			brain += " (" + p.Temperament + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Version(), def, brain, p.Model)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if builtinOnly {
+		fmt.Fprintf(stdout, "(the built-in profiles: no config file at %s; `coplay config init` writes one)\n", path)
+	}
+	return nil
 }
 
 // configInit writes the example file at path, refusing to overwrite unless force.

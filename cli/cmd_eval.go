@@ -99,7 +99,7 @@ func newEvalCmd() *cobra.Command {
 func runEval(f evalFlags, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(f.lf.profiles) == 0 && len(f.lf.seats) == 0:
-		return errors.New("name at least one --profile (e.g. --profile autopilot); `coplay config profiles` lists them")
+		return usagef("name at least one --profile (e.g. --profile autopilot/bold --profile autopilot/careful); `coplay config profiles` lists them")
 	case f.steps <= 0:
 		return fmt.Errorf("--steps must be at least 1, not %d", f.steps)
 	case f.parallel <= 0:
@@ -438,11 +438,11 @@ func evalBrain(o *options, st game.Game) (b agent.Brain, closer io.Closer, kind 
 	}
 	switch kind {
 	case "autopilot":
-		ap, ok := autopilotFor(st)
+		ap, ok, err := autopilotFor(st, o.pr.temperament)
 		if !ok {
 			return nil, nil, "", fmt.Errorf("the autopilot plays only %s", autopilotGames)
 		}
-		return ap, nil, kind, nil
+		return ap, nil, kind, err
 	case "script":
 		b, c, err := llmtest.NewBrain(strings.TrimPrefix(o.brain, "script:"))
 		return b, c, kind, err

@@ -90,6 +90,11 @@ func playScreen(o options, resume string, again func(session string) string, adv
 	}
 	if t.host.sshAddr != "" {
 		info.Banner += "\nserved over SSH at " + t.host.sshAddr
+		info.Served = "ssh " + t.host.sshAddr
+		if t.host.sshNote != "" {
+			info.Banner += "\n" + t.host.sshNote + ": only the keys in --ssh-steer-keys connect"
+			info.Served += " · no watch keys"
+		}
 	}
 	uiErr := ui.Run(ctx, own, info)
 	cancel()

@@ -71,6 +71,9 @@ func playHeadless(o options, resume string, steps int, stdout, stderr io.Writer)
 	}
 	if t.host.sshAddr != "" {
 		fmt.Fprintf(stderr, "served over SSH at %s\n", t.host.sshAddr)
+		if t.host.sshNote != "" {
+			fmt.Fprintf(stderr, "%s: only the keys in --ssh-steer-keys connect\n", t.host.sshNote)
+		}
 	}
 	runErr := league.Headless(ctx, t.League, own.Events(), stdin, out)
 	if errors.Is(runErr, ctx.Err()) {

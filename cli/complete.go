@@ -141,15 +141,20 @@ func completeProfiles(cmd *cobra.Command, _ []string, _ string) ([]cobra.Complet
 	return profileNames(cmd), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeSeat completes --seat NAME=PROFILE once NAME= is typed: the profiles, and
-// the built-in autopilot and script:FILE. The name is the person's.
+// completeSeat completes --seat NAME=PROFILE once NAME= is typed: the profiles (the
+// built-in autopilots among them), script:FILE, and person where a person may sit (play
+// and run; eval refuses it). The name is the person's.
 func completeSeat(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	name, _, ok := strings.Cut(toComplete, "=")
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
+	kinds := []string{"script:"}
+	if cmd.Name() != "eval" {
+		kinds = append(kinds, personSeat)
+	}
 	var out []cobra.Completion
-	for _, p := range append(profileNames(cmd), "script:") {
+	for _, p := range append(profileNames(cmd), kinds...) {
 		out = append(out, name+"="+p)
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

@@ -28,7 +28,8 @@ import (
 //     as with --seat): seat names are derived from the profiles, the same for every seed: the profile as it was named, every run of
 //     characters other than letters and digits as '-', capitalised, at most 12
 //     characters ("autopilot" → Autopilot, "looker/fast" → Looker-fast, "script:x.json"
-//     → X); a name that is taken already, or that the world refuses (an arena member's
+//     → X; a NAME/EXPERIMENT longer than that by its EXPERIMENT when that fits:
+//     "autopilot/careful" → Careful); a name that is taken already, or that the world refuses (an arena member's
 //     name), gets -2, -3, …; one shorter than 3 characters is prefixed "Seat-".
 //   - --seat NAME=PROFILE (repeatable, at least two seats): the seats named, each with
 //     its profile (a profile may sit in several seats).
@@ -77,7 +78,7 @@ func leagueSeats(ctx context.Context, file *config.File, f leagueFlags, gameName
 	for _, s := range f.seats {
 		pl, err := planProfile(file, s.profile, gameName)
 		if err != nil {
-			return nil, fmt.Errorf("--seat %s: %w", s.name, err)
+			return nil, seatMistake(s.name, s.profile, err)
 		}
 		seats = append(seats, evalSeat{name: s.name, plan: pl})
 	}
@@ -152,6 +153,13 @@ func seatBase(spec string) string {
 		spec, _, _ = strings.Cut(file, ".")
 	}
 	name := strings.Trim(notSeatChar.ReplaceAllString(spec, "-"), "-")
+	if _, exp, ok := strings.Cut(spec, "/"); ok && len(name) > 12 {
+		// NAME/EXPERIMENT too long for a seat: the experiment says what differs
+		// (autopilot/careful sits as Careful, not Autopilot-ca).
+		if e := strings.Trim(notSeatChar.ReplaceAllString(exp, "-"), "-"); len(e) >= 3 && len(e) <= 12 {
+			name = e
+		}
+	}
 	if len(name) > 12 {
 		name = strings.TrimRight(name[:12], "-")
 	}

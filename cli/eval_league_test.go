@@ -169,7 +169,7 @@ func TestEvalLeagueRefusals(t *testing.T) {
 		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch"}, 2, `want NAME=PROFILE (like Heron=autopilot, Lark=script:lark.json or Finch=fast/cheap), not "Finch"`},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "heron=pacifist"}, 2, "given twice"},
 		{[]string{"--game", "arena", "--seat", "Mara=autopilot", "--seat", "Finch=pacifist"}, 2, "has a member's name"},
-		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch=nobody"}, 2, `--seat Finch: --profile: no profile "nobody"`},
+		{[]string{"--seat", "Heron=autopilot", "--seat", "Finch=nobody"}, 2, `--seat Finch=nobody: no profile "nobody"`},
 		{[]string{"--seat", "Heron=autopilot", "--seat", "All=pacifist"}, 2, `seat name "All" is reserved`},
 		{[]string{"--seat", "Heron=autopilot", "--profile", "pacifist"}, 2, "use one of them"},
 		{[]string{"--game", "universe", "--seat", "Heron=autopilot", "--seat", "X=autopilot"}, 2, "cannot be a SpaceTraders agent"},
@@ -238,6 +238,7 @@ func TestSeatBase(t *testing.T) {
 	for spec, want := range map[string]string{
 		"autopilot": "Autopilot", "looker/fast": "Looker-fast", "looker/fast@0a1b2c3d": "Looker-fast",
 		"script:testdata/x.cassette.json": "Seat-x", "gpt-4o-mini/temperature-0": "Gpt-4o-mini", "a": "Seat-a", "été/x": "T-x",
+		"autopilot/careful": "Careful", "autopilot/bold": "Bold",
 	} {
 		if got := seatBase(spec); got != want {
 			t.Errorf("seatBase(%q) = %q, want %q", spec, got, want)

@@ -39,6 +39,7 @@ type profileOptions struct {
 	prompt      string   // added to the game's rules in the system prompt
 	tools       []string // the only tools the brain may use (nil = all)
 	hide        []string // tools the brain may not use
+	temperament string   // how much the autopilot risks ("" = balanced)
 	// The file's defaults for the universe driver's flags, when none was given.
 	speed       float64
 	noRateLimit *bool
@@ -116,6 +117,10 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	if spec != "" {
 		var err error
 		if p, err = file.Resolve(spec); err != nil {
+			if !set["profile"] {
+				// The file named it: say where, with the same status as the flag's mistake.
+				return usagef("%s: defaults.profile: %v", file.Path, err)
+			}
 			return usagef("--profile: %v", err) // a profile that is not there is the person's mistake, as any flag's
 		}
 		o.pr.prof = &p
@@ -162,6 +167,7 @@ func (o *options) apply(file *config.File, set map[string]bool) error {
 	o.applySpending(p.Spending, d.Spending, set)
 	o.pr.temperature, o.pr.maxTokens, o.pr.history = p.Temperature, p.MaxTokens, p.HistorySteps
 	o.pr.prompt, o.pr.tools, o.pr.hide = p.Prompt, p.Tools, p.HideTools
+	o.pr.temperament = p.Temperament
 	if o.pr.keyEnv != "" {
 		configSecretEnvs = append(configSecretEnvs, o.pr.keyEnv)
 	}
@@ -441,6 +447,14 @@ func (g *profileSimGame) Simulate(ctx context.Context, name string, args json.Ra
 type profileBrain struct {
 	agent.Brain
 	allowed func(string) bool
+}
+
+// Over passes on the brain's end (agent.Finite): a script's, when it is over.
+func (b profileBrain) Over() string {
+	if f, ok := b.Brain.(agent.Finite); ok {
+		return f.Over()
+	}
+	return ""
 }
 
 // Next asks the brain with the hidden tools left out of the request.

@@ -384,3 +384,42 @@ rules = ["deny navigate_ship: not today", "deny dock_ship: not today"]
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
 }
+
+// TestUnknownProfileIsExit2: an unknown profile is the person's mistake, exit 2, on
+// every path that takes one (the flag, a seat, eval's profiles and seats, the config
+// file's default), and eval with no profile is too; each names what was wrong.
+func TestUnknownProfileIsExit2(t *testing.T) {
+	t.Parallel()
+	cfg, withDefault := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(withDefault, "coplay"), 0o700)
+	os.WriteFile(filepath.Join(withDefault, "coplay", "config.toml"), []byte("[defaults]\nprofile = \"nope\"\n"), 0o600)
+	data := filepath.Join(t.TempDir(), "coplay.db")
+	for _, c := range []struct {
+		cfg  string
+		args []string
+		want string
+	}{
+		{cfg, []string{"--profile", "nope"}, `--profile: no profile "nope"`},
+		{cfg, []string{"run", "--headless", "--profile", "nope"}, `--profile: no profile "nope"`},
+		{cfg, []string{"eval", "--profile", "nope"}, `--profile: no profile "nope"`},
+		{cfg, []string{"eval", "--profile", "autopilot", "--profile", "nope"}, `--profile: no profile "nope"`},
+		{cfg, []string{"eval", "--league", "--profile", "autopilot", "--profile", "nope"}, `--profile: no profile "nope"`},
+		{cfg, []string{"eval", "--seat", "A=autopilot", "--seat", "B=nope"}, `--seat B=nope: no profile "nope"`},
+		{cfg, []string{"--seat", "A=autopilot", "--seat", "B=nope"}, `--seat B=nope: no profile "nope"`},
+		{cfg, []string{"run", "--headless", "--seat", "A=autopilot", "--seat", "B=autopilot/nope"}, `--seat B=autopilot/nope: no profile "autopilot/nope"`},
+		{cfg, []string{"eval"}, "name at least one --profile"},
+		{withDefault, []string{"run", "--headless"}, `defaults.profile: no profile "nope"`},
+	} {
+		var out, errOut strings.Builder
+		args := append(slices.Clone(c.args), "--data", data)
+		if c.args[0] == "eval" {
+			args = c.args
+		}
+		if code := runEnv(t, []string{"XDG_CONFIG_HOME=" + c.cfg, "OPENAI_API_KEY=", "OPENAI_BASE_URL="}, args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("coplay %q: exit %d, %q; want 2 and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+	if _, err := os.Stat(data); err == nil {
+		t.Errorf("a mistake left a notebook at %s", data)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coplayhq/coplay/agent"
 	"github.com/coplayhq/coplay/notes"
 )
 
@@ -181,5 +182,38 @@ func TestUnreachableBaseURLAndEmptySessions(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "resuming "+played[0].Name+", the newest session that played a step (newer, without one: "+empty.Name()) {
 		t.Errorf("--resume did not say which session it passed over: %q", errOut.String())
+	}
+}
+
+// TestFinishedScriptIsOver: a cassette that ran out stops the run saying so, with no
+// request past its last answer; resuming the session asks the script nothing and says
+// it is over again.
+func TestFinishedScriptIsOver(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "coplay.db")
+	env := []string{"XDG_CONFIG_HOME=" + dir, "OPENAI_API_KEY=", "OPENAI_BASE_URL="}
+	cassette := filepath.Join("..", "testdata", "cassettes", "arena-hello.cassette.json") // two answers
+	count := func(out string) (usage int, last agent.Event) {
+		eachEvent(t, strings.NewReader(out), func(ev agent.Event, _ []byte) {
+			if ev.Type == agent.EventUsage {
+				usage++
+			}
+			if ev.Type == agent.EventState {
+				last = ev
+			}
+		})
+		return usage, last
+	}
+	out, _ := coplayRun(t, env, "", "run", "--headless", "--data", db, "--game", "arena", "--scenario", "hello",
+		"--brain", "script:"+cassette, "--approve", "all", "--steps", "50")
+	usage, last := count(out)
+	if usage != 2 || last.State != agent.Stopped || !strings.Contains(last.Text, "the script arena-hello.cassette.json is over") {
+		t.Fatalf("first run: %d model answers, last state %+v", usage, last)
+	}
+	out, _ = coplayRun(t, env, "", "run", "--headless", "--data", db, "--resume", "--approve", "all", "--steps", "50")
+	usage, last = count(out)
+	if usage != 0 || !strings.Contains(last.Text, "is over") {
+		t.Fatalf("resumed: %d model answers, last state %+v", usage, last)
 	}
 }

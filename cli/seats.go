@@ -94,7 +94,7 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 		return so, fmt.Errorf("seat %s: the config file was not read", s.name)
 	}
 	if err := so.takeProfile(file, s.profile, maps.Clone(o.given)); err != nil {
-		return so, usagef("--seat %s=%s: %s", s.name, s.profile, strings.TrimPrefix(err.Error(), "--profile: "))
+		return so, seatMistake(s.name, s.profile, err)
 	}
 	if !o.given["approve"] {
 		policy := ""
@@ -107,6 +107,12 @@ func (o options) seatOptions(s seatSpec) (options, error) {
 		return so, fmt.Errorf("--seat %s=%s: %w", s.name, s.profile, err)
 	}
 	return so, nil
+}
+
+// seatMistake words a seat's profile that cannot be played the same for play, run and
+// eval: "--seat B=nope: no profile ...", the person's mistake (exit 2) as --profile's is.
+func seatMistake(name, profile string, err error) error {
+	return usagef("--seat %s=%s: %s", name, profile, strings.TrimPrefix(err.Error(), "--profile: "))
 }
 
 // takeProfile makes what spec names play, whatever brain, model or preset o held: it

@@ -24,6 +24,7 @@ import (
 	"github.com/coplayhq/coplay/game"
 	"github.com/coplayhq/coplay/live"
 	"github.com/coplayhq/coplay/notes"
+	"github.com/coplayhq/coplay/notes/record"
 	"github.com/coplayhq/coplay/secret"
 )
 
@@ -164,6 +165,7 @@ type play struct {
 	live      *live.Server // how a second coplay reads this notebook while it is open
 	liveErr   string       // why there is no such socket, said once at the start
 	sshAddr   string       // where the session is served over SSH ("" = not)
+	sshNote   string       // what the person must know about it: a keys file that is missing ("" = nothing)
 	closers   []func() error
 	gate      *agent.Gate // a league's approval queue, shared by its seats (nil = the runner's own)
 	// resumeNote says what a resume chose that the person may not expect: another kind
@@ -406,9 +408,12 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 		p.banner = "your own seat on " + p.title + " · : plays a move, the seat bar shows what reaches you"
 		return nil
 	case "autopilot":
-		b, ok := autopilotFor(opened.Game) // the game before any wrapping
+		b, ok, err := autopilotFor(opened.Game, o.pr.temperament) // the game before any wrapping
 		if !ok {
 			return fmt.Errorf("the autopilot plays only %s, not %s: pass --model NAME or --brain script:FILE", autopilotGames, o.game)
+		}
+		if err != nil {
+			return err
 		}
 		p.brain = b
 		p.banner = "autopilot (no model configured) on " + p.title + " · use --model or --brain script:FILE for a model"
@@ -421,6 +426,9 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 			return err
 		}
 		p.closers = append(p.closers, closer.Close)
+		if err := skipPlayed(b, p.session); err != nil {
+			return err
+		}
 		p.brain = b
 		p.banner = "scripted model " + o.brain + " on " + p.title
 	default:
@@ -489,7 +497,7 @@ func pinMistake(err error) error {
 
 // scriptBrain serves a cassette over loopback and points the openai brain at it, with
 // the cassette model's price from config.toml when it has one (so a demo shows a bill).
-func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
+func (o *options) scriptBrain(path string) (*llmtest.ScriptBrain, io.Closer, error) {
 	c, err := llmtest.Load(path)
 	if err != nil {
 		return nil, nil, err
@@ -504,7 +512,22 @@ func (o *options) scriptBrain(path string) (agent.Brain, io.Closer, error) {
 		srv.Close()
 		return nil, nil, err
 	}
-	return b, srv, nil
+	return llmtest.Script(b, srv, path), srv, nil
+}
+
+// skipPlayed passes the script over the answers the session's journal holds (one usage
+// record each), so that a resumed or forked session goes on where its script was, and
+// one whose script is over says so and asks nothing.
+func skipPlayed(b *llmtest.ScriptBrain, s *notes.Session) error {
+	n := 0
+	err := s.Records(0, func(r notes.Record) error {
+		if r.Type == record.TypeUsage {
+			n++
+		}
+		return nil
+	})
+	b.Skip(n)
+	return err
 }
 
 // openGame opens the game o names with its driver; the notebook's directory is where

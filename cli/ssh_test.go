@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -276,5 +277,46 @@ func TestSSHRefusesWorldWritableSteerKeys(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "coplay.db")); err == nil {
 		t.Fatal("a notebook (and a session in it) was made before the refusal")
+	}
+}
+
+// TestSSHMissingWatchKeysSaid: served over SSH with no ~/.ssh/authorized_keys, coplay
+// run says so on its start-up lines, beside the address, and who can connect.
+func TestSSHMissingWatchKeysSaid(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	_, steerLine := sshKeyPair(t, "steerer@phone")
+	steerFile := filepath.Join(dir, "steer_keys")
+	os.WriteFile(steerFile, []byte(steerLine), 0o600)
+	os.Mkdir(filepath.Join(dir, "run"), 0o700)
+	cmd := exec.CommandContext(ctx, coplayBinary(t), "run", "--headless", "--approve", "ask", "--game", "arena",
+		"--data", filepath.Join(dir, "coplay.db"), "--ssh", "127.0.0.1:0", "--ssh-steer-keys", steerFile)
+	cmd.Env = append(os.Environ(), "HOME="+dir, "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"))
+	stdin, _ := cmd.StdinPipe()
+	stderr, _ := cmd.StderrPipe()
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	lines := bufio.NewScanner(stderr)
+	var said []string
+	for lines.Scan() {
+		said = append(said, lines.Text())
+		if strings.HasPrefix(lines.Text(), "served over SSH at ") {
+			lines.Scan()
+			said = append(said, lines.Text())
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	want := "no watch keys: " + filepath.Join(dir, ".ssh", "authorized_keys") + " is missing: only the keys in --ssh-steer-keys connect"
+	if !slices.Contains(said, want) {
+		t.Fatalf("start-up lines %q lack %q", said, want)
 	}
 }

@@ -69,20 +69,21 @@ func (s *steerOptions) watchKeys() string {
 
 // serveSSH serves what hub shares over SSH when --ssh asks for it, each connection with
 // a screen of its own showing hello; note journals who connects. It returns the address
-// served ("" = not), its closer added to closers.
-func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), closers *[]func() error) (string, error) {
+// served ("" = not) and what the person must know about it (the default watch file is
+// missing: only steer keys connect; "" = nothing), its closer added to closers.
+func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), closers *[]func() error) (addr, missing string, err error) {
 	s := o.steer
 	if s.ssh == "" {
-		return "", nil
+		return "", "", nil
 	}
 	watch := s.watchKeys()
 	dir, err := config.Dir()
 	if err != nil {
-		return "", fmt.Errorf("--ssh: no place for the host key: %w", err)
+		return "", "", fmt.Errorf("--ssh: no place for the host key: %w", err)
 	}
 	keys, err := loadKeys()
 	if err != nil {
-		return "", fmt.Errorf("reading your key bindings: %w", err)
+		return "", "", fmt.Errorf("reading your key bindings: %w", err)
 	}
 	srv, err := live.ServeSSH(live.SSHConfig{
 		Addr: s.ssh, WatchKeys: watch, SteerKeys: s.sshSteerKeys,
@@ -98,8 +99,11 @@ func serveSSH(o options, hub *live.Hub, hello live.Hello, note func(string), clo
 		Log: note,
 	}, hub)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	*closers = append(*closers, srv.Close)
-	return srv.Addr().String(), nil
+	if _, err := os.Stat(watch); err != nil && !s.sshKeysSet {
+		missing = "no watch keys: " + watch + " is missing"
+	}
+	return srv.Addr().String(), missing, nil
 }

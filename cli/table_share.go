@@ -26,7 +26,7 @@ func (t *table) share(o options, via string) (*live.Sub, error) {
 		t.host.live.ServeAttach(hub, t.hello(o))
 	}
 	var err error
-	t.host.sshAddr, err = serveSSH(o, hub, t.hello(o), t.notice, &t.host.closers)
+	t.host.sshAddr, t.host.sshNote, err = serveSSH(o, hub, t.hello(o), t.notice, &t.host.closers)
 	return own, err
 }
 

@@ -81,6 +81,15 @@ func (c *checker) profile(d *profileDoc) Profile {
 	if len(p.Tools) > 0 && len(p.HideTools) > 0 {
 		c.errAfter(d.HideTools, "set tools (the allowed ones) or hide_tools, not both")
 	}
+	if t, ok := c.str(d.Temperament); ok {
+		switch {
+		case !slices.Contains(Temperaments, t):
+			c.errf(d.Temperament.key, "want %s, not %q%s", strings.Join(Temperaments, " or "), t, didYouMean(t, Temperaments, false))
+		case p.BrainKind() != "autopilot":
+			c.errf(d.Temperament.key, "a temperament is the autopilot's: set brain = \"autopilot\", or drop temperament")
+		}
+		p.Temperament = t
+	}
 	if p.Brain == "autopilot" && (p.Model != "" || p.Preset != "" || p.BaseURL != "") {
 		c.errAfter(d.Brain, "brain autopilot uses no model: drop model, preset and base_url, or set brain = \"model\"")
 	}

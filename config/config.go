@@ -30,7 +30,8 @@ type File struct {
 	// Prices are dollars per million tokens, by model name.
 	Prices map[string]Price
 	// Profiles are the file's profiles by full name (NAME/EXPERIMENT), plus the
-	// built-in autopilot/default unless the file defines an autopilot profile.
+	// built-in autopilot/default, autopilot/bold and autopilot/careful unless the file
+	// defines an autopilot profile.
 	Profiles map[string]Profile
 	// League is the [league] table: what holds for every seat of a league.
 	League League
@@ -161,12 +162,16 @@ func Empty() *File {
 }
 
 // addBuiltins adds the built-in profiles the file does not replace.
+// A file's own NAME/... replaces every built-in NAME/..., whatever its experiments.
 func (f *File) addBuiltins() {
+	replaced := map[string]bool{}
 	for _, p := range builtins() {
-		if f.hasName(p.Base()) {
-			continue
+		replaced[p.Base()] = f.hasName(p.Base())
+	}
+	for _, p := range builtins() {
+		if !replaced[p.Base()] {
+			f.Profiles[p.Name] = p
 		}
-		f.Profiles[p.Name] = p
 	}
 }
 

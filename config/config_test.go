@@ -8,6 +8,7 @@ import (
 	_ "github.com/coplayhq/coplay/game/spacetraders"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -209,7 +210,7 @@ model = "n"
 	for spec, want := range map[string]string{
 		"four":       `profile "four" has 2 experiments (four/a, four/b) and none is the default`,
 		"fuor/a":     `no profile "fuor/a" (did you mean four/a?)`,
-		"nothing":    `no profile "nothing" (known: autopilot/default, four/a`,
+		"nothing":    `no profile "nothing" (known: autopilot/bold, autopilot/careful, autopilot/default, four/a`,
 		"one@":       `empty version`,
 		"@abc":       `no name`,
 		"one/only@0": `profile one/only is at version`,
@@ -275,7 +276,7 @@ func TestBuiltinAutopilot(t *testing.T) {
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none.toml")
-	if f, err := Load(missing, false); err != nil || len(f.Profiles) != 1 {
+	if f, err := Load(missing, false); err != nil || len(f.Profiles) != 3 {
 		t.Errorf("missing default file: %v, %v", f, err)
 	}
 	if _, err := Load(missing, true); err == nil || !strings.Contains(err.Error(), "none.toml") {
@@ -462,5 +463,32 @@ func TestReadmeExampleParses(t *testing.T) {
 	}
 	if p, ok := f.PriceOf("gpt-4o-mini"); !ok || p.CachedPrompt == 0 {
 		t.Errorf("README's price does not show cached_prompt: %+v", p)
+	}
+}
+
+// The built-in profiles are the autopilot in three temperaments, with no file; a file's
+// own autopilot profile replaces all three; temperament is checked.
+func TestBuiltinTemperaments(t *testing.T) {
+	t.Parallel()
+	if got := Empty().ProfileNames(); !slices.Equal(got, []string{"autopilot/bold", "autopilot/careful", "autopilot/default"}) {
+		t.Fatalf("built-ins %q", got)
+	}
+	if p, err := Empty().Resolve("autopilot/careful"); err != nil || p.Temperament != "careful" || p.BrainKind() != "autopilot" {
+		t.Fatalf("autopilot/careful: %+v, %v", p, err)
+	}
+	if p, _ := Empty().Resolve("autopilot"); p.Name != "autopilot/default" || p.Version() != "0497cccd" {
+		t.Fatalf("the default autopilot changed: %s@%s", p.Name, p.Version())
+	}
+	f := mustParse(t, "[profiles.\"autopilot/mine\"]\nbrain = \"autopilot\"\ntemperament = \"bold\"\n")
+	if got := f.ProfileNames(); !slices.Equal(got, []string{"autopilot/mine"}) {
+		t.Fatalf("a file's autopilot profile leaves %q", got)
+	}
+	for doc, want := range map[string]string{
+		"[profiles.\"a/b\"]\nbrain = \"autopilot\"\ntemperament = \"boldd\"\n": `want bold or careful, not "boldd" (did you mean bold?)`,
+		"[profiles.\"a/b\"]\nmodel = \"x\"\ntemperament = \"bold\"\n":          `a temperament is the autopilot's`,
+	} {
+		if _, err := Parse("config.toml", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", doc, err, want)
+		}
 	}
 }

@@ -37,7 +37,9 @@ cached_prompt = 0.075
 # Profiles are ways of playing, named NAME/EXPERIMENT. --profile NAME picks the one
 # marked default = true (or the only one, or NAME/default); --profile NAME/EXPERIMENT
 # a given one; NAME/EXPERIMENT@VERSION refuses to run if the definition changed
-# (coplay config profiles shows each version). "autopilot" is built in.
+# (coplay config profiles shows each version). "autopilot" is built in, and so are
+# autopilot/bold and autopilot/careful: temperament = "bold" or "careful" in an autopilot
+# profile of your own (brain = "autopilot"; one of yours replaces the three).
 [profiles."looker/fast"]
 default = true
 brain = "model"

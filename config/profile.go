@@ -33,6 +33,10 @@ type Profile struct {
 	// Approve is the approval policy of the profile's seat in a league: ask or all
 	// ("" = the league's). A lone run takes --approve and [defaults].
 	Approve string `json:"approve,omitempty"`
+	// Temperament is how much an autopilot risks: bold or careful ("" = balanced). Only
+	// an autopilot profile has one; the built-ins autopilot/bold and autopilot/careful
+	// are the two, to compare with no model and no key.
+	Temperament string `json:"temperament,omitempty"`
 	// Spending is max_run_tokens, max_run_cost, tool_budget, pin and call_timeout; each changes the
 	// profile's version only when set.
 	Spending
@@ -87,9 +91,18 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
-// builtins are the profiles every coplay has.
+// Temperaments are the values of a profile's temperament besides "" (balanced).
+var Temperaments = []string{"bold", "careful"}
+
+// builtins are the profiles every coplay has: the autopilot in its three temperaments,
+// so that eval and leagues have something to compare on a fresh install, with no key.
+// A file that defines any autopilot/... profile replaces all three.
 func builtins() []Profile {
-	return []Profile{{Name: "autopilot/default", Default: true, Brain: "autopilot"}}
+	return []Profile{
+		{Name: "autopilot/default", Default: true, Brain: "autopilot"},
+		{Name: "autopilot/bold", Brain: "autopilot", Temperament: "bold"},
+		{Name: "autopilot/careful", Brain: "autopilot", Temperament: "careful"},
+	}
 }
 
 // Resolve finds the profile spec names: NAME (its default experiment: the one marked

@@ -50,6 +50,7 @@ type profileDoc struct {
 	HideTools     value `toml:"hide_tools"`
 	Rules         value `toml:"rules"`
 	Approve       value `toml:"approve"`
+	Temperament   value `toml:"temperament"`
 	spendingDoc
 }
 

@@ -129,16 +129,15 @@ func cachedText(cached, prompt float64) string {
 	return fmt.Sprintf("%.0f (%.0f%%)", cached, 100*cached/prompt)
 }
 
-// WriteTables prints the episode and profile tables.
+// WriteTables prints the episode and profile tables, with the columns of the report's
+// game (tableColumns).
 func WriteTables(w io.Writer, rep Report) {
+	cols := tableColumns(rep)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "Episodes")
-	fmt.Fprintln(tw, "profile\t"+startName(rep)+"\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\t"+startName(rep)+"\t"+joinCols(cols, func(c column) string { return c.short }, "\t")+"\t")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%.1f\t\n", e.Profile+"@"+e.Version, e.startCell(), e.Steps,
-			e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled, e.InvalidCalls, e.FailedCalls,
-			e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)), e.CompletionTokens,
-			costText(e.Cost, e.CostUpper), e.WallSeconds)
+		fmt.Fprintln(tw, e.Profile+"@"+e.Version+"\t"+e.startCell()+"\t"+joinCols(cols, func(c column) string { return c.ep(e) }, "\t")+"\t")
 	}
 	tw.Flush()
 	for _, e := range rep.Episodes {
@@ -148,16 +147,64 @@ func WriteTables(w io.Writer, rep Report) {
 	}
 	WriteModelFailures(w, rep, "  ")
 	fmt.Fprintln(w, "\nProfiles (means over episodes)")
-	fmt.Fprintln(tw, "profile\tepisodes\tsteps\t"+scoreName(rep)+" start\tend\tper 1k steps\tcontracts\tinvalid\tfailed\trequests\tprompt tok\tcached\tcompl tok\tcost\twall s\t")
+	fmt.Fprintln(tw, "profile\tepisodes\t"+joinCols(cols, func(c column) string { return c.short }, "\t")+"\t")
 	for _, p := range rep.Profiles {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%s\t%.0f\t%s\t%.1f\t\n", p.Profile+"@"+p.Version, p.Episodes, p.Steps,
-			p.ScoreStart, p.ScoreEnd, p.ScorePer1000, p.ContractsFulfilled, p.InvalidCalls, p.FailedCalls,
-			p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens, costText(p.Cost, p.CostUpper), p.WallSeconds)
+		fmt.Fprintln(tw, p.Profile+"@"+p.Version+"\t"+fmt.Sprint(p.Episodes)+"\t"+joinCols(cols, func(c column) string { return c.prof(p) }, "\t")+"\t")
 	}
 	tw.Flush()
 	if hasUpperCost(rep) {
 		fmt.Fprintln(w, "\n≤ $x: the model has no cached_prompt price in [prices], so cached tokens count at the prompt price; the real bill is at most this.")
 	}
+}
+
+// column is one column of the tables after the profile and its seed (or episodes): its
+// short head (the terminal's), its long head (the report's), and its cells.
+type column struct {
+	short, long string
+	ep          func(Episode) string
+	prof        func(ProfileStats) string
+}
+
+// tableColumns are the columns of rep's game: SpaceTraders (score "credits") counts
+// contracts fulfilled and the HTTP requests that reached its server; the arena has
+// neither, so its tables leave them out (and fit 160 columns).
+func tableColumns(rep Report) []column {
+	name := scoreName(rep)
+	f0 := func(v float64) string { return fmt.Sprintf("%.0f", v) }
+	f1 := func(v float64) string { return fmt.Sprintf("%.1f", v) }
+	d := func(v int64) string { return fmt.Sprint(v) }
+	cols := []column{
+		{"steps", "steps", func(e Episode) string { return d(int64(e.Steps)) }, func(p ProfileStats) string { return f0(p.Steps) }},
+		{name + " start", name + " start", func(e Episode) string { return f0(e.ScoreStart) }, func(p ProfileStats) string { return f0(p.ScoreStart) }},
+		{"end", name + " end", func(e Episode) string { return f0(e.ScoreEnd) }, func(p ProfileStats) string { return f0(p.ScoreEnd) }},
+		{"per 1k steps", "per 1k steps", func(e Episode) string { return f0(e.ScorePer1000) }, func(p ProfileStats) string { return f0(p.ScorePer1000) }},
+	}
+	spaceTraders := name == "credits"
+	if spaceTraders {
+		cols = append(cols, column{"contracts", "contracts", func(e Episode) string { return d(int64(e.ContractsFulfilled)) }, func(p ProfileStats) string { return f1(p.ContractsFulfilled) }})
+	}
+	cols = append(cols,
+		column{"invalid", "invalid", func(e Episode) string { return d(int64(e.InvalidCalls)) }, func(p ProfileStats) string { return f1(p.InvalidCalls) }},
+		column{"failed", "failed", func(e Episode) string { return d(int64(e.FailedCalls)) }, func(p ProfileStats) string { return f1(p.FailedCalls) }})
+	if spaceTraders {
+		cols = append(cols, column{"requests", "requests", func(e Episode) string { return d(e.GameRequests) }, func(p ProfileStats) string { return f0(p.GameRequests) }})
+	}
+	return append(cols,
+		column{"prompt tok", "prompt tokens", func(e Episode) string { return d(e.PromptTokens) }, func(p ProfileStats) string { return f0(p.PromptTokens) }},
+		column{"cached", "cached tokens", func(e Episode) string { return cachedText(float64(e.CachedTokens), float64(e.PromptTokens)) },
+			func(p ProfileStats) string { return cachedText(p.CachedTokens, p.PromptTokens) }},
+		column{"compl tok", "completion tokens", func(e Episode) string { return d(e.CompletionTokens) }, func(p ProfileStats) string { return f0(p.CompletionTokens) }},
+		column{"cost", "cost", func(e Episode) string { return costText(e.Cost, e.CostUpper) }, func(p ProfileStats) string { return costText(p.Cost, p.CostUpper) }},
+		column{"wall s", "wall s", func(e Episode) string { return f1(e.WallSeconds) }, func(p ProfileStats) string { return f1(p.WallSeconds) }})
+}
+
+// joinCols joins what cell says of each column with sep.
+func joinCols(cols []column, cell func(column) string, sep string) string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = cell(c)
+	}
+	return strings.Join(out, sep)
 }
 
 // WriteOut writes eval.json, report.md and credits.png to dir, with every secret s knows
@@ -194,24 +241,18 @@ func reportHeader(b *strings.Builder, args []string) {
 func markdown(rep Report, args []string) string {
 	var b strings.Builder
 	reportHeader(&b, args)
+	cols := tableColumns(rep)
+	long := joinCols(cols, func(c column) string { return c.long }, " | ")
+	align := strings.Repeat("--:|", len(cols))
 	b.WriteString("## Profiles (means over episodes)\n\n")
-	name := scoreName(rep)
-	b.WriteString("| profile | episodes | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| profile | episodes | " + long + " |\n|---|--:|" + align + "\n")
 	for _, p := range rep.Profiles {
-		fmt.Fprintf(&b, "| %s@%s | %d | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %s | %.0f | %s | %.1f |\n",
-			p.Profile, p.Version, p.Episodes, p.Steps, p.ScoreStart, p.ScoreEnd, p.ScorePer1000, p.ContractsFulfilled,
-			p.InvalidCalls, p.FailedCalls, p.GameRequests, p.PromptTokens, cachedText(p.CachedTokens, p.PromptTokens), p.CompletionTokens,
-			costText(p.Cost, p.CostUpper), p.WallSeconds)
+		fmt.Fprintf(&b, "| %s@%s | %d | %s |\n", p.Profile, p.Version, p.Episodes, joinCols(cols, func(c column) string { return c.prof(p) }, " | "))
 	}
-	b.WriteString("\n![" + name + " over steps](credits.png)\n\n## Episodes\n\n")
-	b.WriteString("| profile | " + startName(rep) + " | steps | " + name + " start | " + name + " end | per 1k steps | contracts | invalid | failed | requests | prompt tokens | cached tokens | completion tokens | cost | wall s |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("\n![" + scoreName(rep) + " over steps](credits.png)\n\n## Episodes\n\n")
+	b.WriteString("| profile | " + startName(rep) + " | " + long + " |\n|---|--:|" + align + "\n")
 	for _, e := range rep.Episodes {
-		fmt.Fprintf(&b, "| %s@%s | %s | %d | %.0f | %.0f | %.0f | %d | %d | %d | %d | %d | %s | %d | %s | %.1f |\n",
-			e.Profile, e.Version, e.startCell(), e.Steps, e.ScoreStart, e.ScoreEnd, e.ScorePer1000, e.ContractsFulfilled,
-			e.InvalidCalls, e.FailedCalls, e.GameRequests, e.PromptTokens, cachedText(float64(e.CachedTokens), float64(e.PromptTokens)),
-			e.CompletionTokens, costText(e.Cost, e.CostUpper), e.WallSeconds)
+		fmt.Fprintf(&b, "| %s@%s | %s | %s |\n", e.Profile, e.Version, e.startCell(), joinCols(cols, func(c column) string { return c.ep(e) }, " | "))
 	}
 	for _, e := range rep.Episodes {
 		if e.Error != "" {
@@ -219,7 +260,15 @@ func markdown(rep Report, args []string) string {
 		}
 	}
 	WriteModelFailures(&b, rep, "\n- ")
-	b.WriteString("\nCounts: contracts are successful fulfill_contract calls; invalid calls failed schema validation and never ran; failed calls ran and the game refused them (or their outcome was lost); requests are HTTP requests that reached the game server; cached tokens are the prompt tokens the provider served from its prompt cache (with their share of the prompt tokens). Costs use the config file's [prices]; a model without a price is \"cost unknown\", and a cost marked ≤ counts cached tokens at the prompt price (the model has no cached_prompt price): the real bill is at most that.\n")
+	counts := "\nCounts: "
+	if scoreName(rep) == "credits" {
+		counts += "contracts are successful fulfill_contract calls; "
+	}
+	counts += "invalid calls failed schema validation and never ran; failed calls ran and the game refused them (or their outcome was lost); "
+	if scoreName(rep) == "credits" {
+		counts += "requests are HTTP requests that reached the game server; "
+	}
+	b.WriteString(counts + "cached tokens are the prompt tokens the provider served from its prompt cache (with their share of the prompt tokens). Costs use the config file's [prices]; a model without a price is \"cost unknown\", and a cost marked ≤ counts cached tokens at the prompt price (the model has no cached_prompt price): the real bill is at most that.\n")
 	return b.String()
 }
 

@@ -108,7 +108,7 @@ func Default() *KeyMap {
 		TakeWheel:      b("take the wheel / hand it back", "T"),
 		Move:           b("play a move yourself", ":"),
 		Complete:       b("complete (in the move line)", "tab"),
-		Advise:         b("type advice", "/", "tab"),
+		Advise:         b("talk to the agent (start with ? to ask)", "/", "tab"),
 		Send:           b("send", "enter"),
 		Submit:         b("submit edit for review", "ctrl+s"),
 		Cancel:         b("cancel/leave", "esc"),

@@ -56,6 +56,9 @@ type Info struct {
 	// Seats are a league's seats, in the order the seat bar shows them (seats.go); the
 	// agent is then the league, which stamps each event with its seat. Empty: one agent.
 	Seats []SeatInfo
+	// Served says where else the session can be reached, for the status bar to keep in
+	// sight: "ssh 127.0.0.1:2222", with what is missing ("no watch keys"); "" = nowhere.
+	Served string
 }
 
 // DefaultGrace is how long decision keys are ignored after a new call appears.

@@ -375,3 +375,16 @@ func TestFiveRowsWithACallWaiting(t *testing.T) {
 	drive(t, m, []tea.Msg{tea.WindowSizeMsg{Width: 20, Height: 5}}, events(opening(), proposal()), keys("1"))
 	checkShape(t, stripANSI(m.render()), 20, 5)
 }
+
+// Where the session is served over SSH, and a missing watch-keys file, stay in the
+// status bar at 160 columns, not only in the log's first lines.
+func TestServedStaysInStatus(t *testing.T) {
+	t.Parallel()
+	m := newTestModelInfo(newFake(), func(i *Info) { i.Served = "ssh 127.0.0.1:2222 · no watch keys" })
+	for _, w := range []int{120, 160} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 48})
+		if s := stripANSI(m.renderStatus(w)); !strings.Contains(s, "ssh 127.0.0.1:2222 · no watch keys") {
+			t.Errorf("width %d: status %q", w, s)
+		}
+	}
+}

@@ -105,6 +105,11 @@ func (r *runState) statusParts(info *Info, bill *spend, now time.Time) []statusP
 	if r.wait != nil {
 		parts = append(parts, statusPart{text: "wait " + countdown(r.wait.Until.Sub(now)), hot: true})
 	}
+	if info.Served != "" {
+		// Where else the session is reached stays in sight, not only in the log's
+		// first lines: who can connect is the person's to know.
+		parts = append(parts, statusPart{text: info.Served, drop: 1, hot: true})
+	}
 	if info.Session != "" {
 		parts = append(parts, statusPart{text: info.Session, drop: 3})
 	}

@@ -40,6 +40,8 @@ type Brain struct {
 	run       string // prefix of call ids, unique per Brain
 	ids       int
 	greeted   bool
+	// temperament names how much it risks on cargo ("" = balanced; SetTemperament).
+	temperament string
 }
 
 var _ brain.Brain = (*Brain)(nil)
@@ -168,7 +170,11 @@ func (b *Brain) explain(dec decision, notes []action) string {
 	var lines []string
 	if !b.greeted {
 		b.greeted = true
-		lines = append(lines, "Autopilot here: I play by rules, with no language model. Every game action I propose goes through your approval.")
+		who := "Autopilot here"
+		if b.temperament != "" {
+			who += " (" + b.temperament + ")"
+		}
+		lines = append(lines, who+": I play by rules, with no language model. Every game action I propose goes through your approval.")
 	}
 	if b.mem.adviceNew {
 		pref := readAdvice(b.mem.advice[len(b.mem.advice)-1]).says()

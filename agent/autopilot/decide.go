@@ -240,7 +240,7 @@ func (d *decider) buyHere(s *st.Ship, k *st.Contract, t *st.ContractDeliverGood,
 	}
 	need := t.UnitsRequired - t.UnitsFulfilled - s.Cargo.Count(good)
 	free := s.Cargo.Capacity - s.Cargo.Units
-	afford := int((d.w.agent.Credits - creditReserve) / max(1, p.PurchasePrice))
+	afford := int((d.w.agent.Credits - d.mem.t.reserve) / max(1, p.PurchasePrice))
 	units := min(need, free, afford, max(1, p.TradeVolume))
 	if units <= 0 {
 		return nil
@@ -258,7 +258,7 @@ func (d *decider) priceOK(k *st.Contract, t *st.ContractDeliverGood, price int64
 	if d.mem.preferMine && d.canMineAnywhere(t.TradeSymbol) {
 		return false
 	}
-	return float64(price) <= buyMargin*float64(perUnit(k, t)) && d.w.agent.Credits-price > creditReserve
+	return float64(price) <= d.mem.t.margin*float64(perUnit(k, t)) && d.w.agent.Credits-price > d.mem.t.reserve
 }
 
 func (d *decider) canMineAnywhere(good string) bool {
@@ -517,7 +517,11 @@ func (d *decider) goTo(s *st.Ship, dest, why string) []action {
 		if withFuel {
 			tank = capacity
 		}
-		for _, mode := range d.mem.orderModes(flightModes(capacity, tank, dist)) {
+		modes := flightModes(capacity, tank, dist)
+		if d.mem.t.noBurn {
+			modes = slices.DeleteFunc(modes, func(m string) bool { return m == "BURN" })
+		}
+		for _, mode := range d.mem.orderModes(modes) {
 			var chain []action
 			docked := s.Nav.Status == st.Docked
 			if withFuel {

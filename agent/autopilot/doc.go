@@ -63,4 +63,8 @@
 // waits for; the runner then waits until the game's Observation.IdleUntil. When a ship is
 // idle but the others are busy, the game may not report an idle time; the autopilot then
 // waits inside Next, up to MaxInlineWait, rather than ending the turn with nothing to do.
+//
+// The reserve and the margin are the balanced temperament's; SetTemperament picks another
+// (temper.go): bold keeps 1,000 credits and buys up to the contract's full pay per unit,
+// careful keeps 40,000, buys at 30% at most (mining otherwise) and never flies BURN.
 package autopilot

@@ -53,12 +53,13 @@ type memory struct {
 	adviceNew         bool     // advice arrived this step
 	modes             modeWish // the flight modes the person asked for or against (modes.go)
 	modesNew          bool     // a wish about flight modes came this step
+	t                 temper   // how much it risks on cargo (temper.go)
 }
 
 func newMemory() *memory {
 	return &memory{
 		blocks: map[string]block{}, issued: map[string]issued{}, answered: map[string]bool{},
-		surveys: map[string][]st.Survey{}, surveyTries: map[string]int{},
+		surveys: map[string][]st.Survey{}, surveyTries: map[string]int{}, t: tempers[""],
 	}
 }
 

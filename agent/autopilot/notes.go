@@ -78,11 +78,14 @@ func strategyText(w *world, mem *memory) string {
 	if k := planContract(w); k != nil && len(k.Terms.Deliver) > 0 {
 		good = k.Terms.Deliver[0].TradeSymbol
 	}
-	first := fmt.Sprintf("Buy %s where a market sells it for at most %d%% of what the contract pays per unit (keeping %d credits back); otherwise mine it at the nearest asteroid that yields it, surveying first.", good, int(buyMargin*100), creditReserve)
+	first := fmt.Sprintf("Buy %s where a market sells it for at most %d%% of what the contract pays per unit (keeping %d credits back); otherwise mine it at the nearest asteroid that yields it, surveying first.", good, int(mem.t.margin*100), mem.t.reserve)
 	if mem.preferMine {
 		first = fmt.Sprintf("Mine %s at the nearest asteroid that yields it, surveying first (the person prefers mining); buy only where nothing yields it.", good)
 	}
 	fly := "- Top up fuel at fuel markets when under 3/4; BURN when the tank stays half full, else CRUISE, else DRIFT."
+	if mem.t.noBurn {
+		fly = "- Top up fuel at fuel markets when under 3/4; CRUISE (never BURN: I am careful), else DRIFT."
+	}
 	if mem.modes.any() {
 		fly += " The person asked to " + mem.modes.says() + "."
 	}

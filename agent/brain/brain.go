@@ -40,6 +40,15 @@ type InstantBrain interface {
 	Instant() bool
 }
 
+// Finite is implemented by brains that can come to an end: a script (a cassette) whose
+// answers are all played. The runner asks Over before each step; once it says why, the
+// run stops with that reason and the brain is never asked again, so a finished script
+// costs nothing more.
+type Finite interface {
+	// Over says why the brain has nothing more to say, or "" while it has.
+	Over() string
+}
+
 // Preparer is implemented by brains that learn about their model before the first
 // step: a local server's context window, whether it will cut a long prompt. The runner
 // calls Prepare once, before its first model request, sizes the prompt to Prep.Window

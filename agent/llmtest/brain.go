@@ -1,7 +1,11 @@
 package llmtest
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/coplayhq/coplay/agent/anthropic"
@@ -24,8 +28,44 @@ func NewBrain(path string) (brain.Brain, io.Closer, error) {
 		srv.Close()
 		return nil, nil, err
 	}
-	return b, srv, nil
+	return Script(b, srv, path), srv, nil
 }
+
+// ScriptBrain is a model brain playing a cassette served by Server that knows when the
+// cassette is over (brain.Finite): once every answer of a cassette that does not repeat
+// is played, Over says so and Next refuses without a request.
+type ScriptBrain struct {
+	*openai.Brain
+	srv  *Server
+	file string
+}
+
+var _ brain.Finite = (*ScriptBrain)(nil)
+
+// Script wraps b, a brain pointed at srv, which serves the cassette at file.
+func Script(b *openai.Brain, srv *Server, file string) *ScriptBrain {
+	return &ScriptBrain{Brain: b, srv: srv, file: file}
+}
+
+// Over says the script is over once all its answers are played, or "".
+func (b *ScriptBrain) Over() string {
+	played, total := b.srv.Played()
+	if total == 0 || played < total {
+		return ""
+	}
+	return fmt.Sprintf("the script %s is over: its %d answers are played, and nothing more is asked of it", filepath.Base(b.file), total)
+}
+
+// Next answers from the cassette, or refuses without a request once it is over.
+func (b *ScriptBrain) Next(ctx context.Context, req brain.Request) (brain.Reply, error) {
+	if why := b.Over(); why != "" {
+		return brain.Reply{}, errors.New(why)
+	}
+	return b.Brain.Next(ctx, req)
+}
+
+// Skip passes over the first n answers, already given to the session being resumed.
+func (b *ScriptBrain) Skip(n int) { b.srv.Skip(n) }
 
 // BrainConfig is the openai.Config NewBrain uses for srv: streaming, the cassette's
 // model and its price, no key, a 10 s silence limit (a timeout fault costs that much),

@@ -284,6 +284,38 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Played reports how many answers a cassette that does not repeat has given, out of how
+// many it has (faults are not answers). A repeating cassette never runs out: its total
+// is 0.
+func (s *Server) Played() (played, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.Repeat {
+		return 0, 0
+	}
+	for i, st := range s.c.Steps {
+		if st.Fault == "" {
+			total++
+			if i < s.next {
+				played++
+			}
+		}
+	}
+	return played, total
+}
+
+// Skip passes over the cassette's first n answers (and the faults among and before
+// them), as if they had been given: a resumed session goes on where its script was.
+func (s *Server) Skip(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ; n > 0 && s.next < len(s.c.Steps); s.next++ {
+		if s.c.Steps[s.next].Fault == "" {
+			n--
+		}
+	}
+}
+
 // take consumes the next step. id numbers the answer for call ids: the step's index,
 // with the pass appended when a repeating cassette goes round again, so ids stay
 // unique in one conversation.

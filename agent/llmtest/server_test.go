@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coplayhq/coplay/agent"
+	"github.com/coplayhq/coplay/agent/brain"
 )
 
 func serve(t *testing.T, cassette string) *Server {
@@ -308,12 +309,19 @@ func TestNewBrainPlaysDemo(t *testing.T) {
 	var tools []string
 	msgs := []agent.Message{{Role: agent.RoleSystem, Content: "You play SpaceTraders."}, {Role: agent.RoleUser, Content: "Go."}}
 	for step := 0; step < 20; step++ {
+		if why := b.(brain.Finite).Over(); why != "" {
+			// Played to its end: it says so, and refuses without a request.
+			if !strings.Contains(why, "demo.cassette.json is over") {
+				t.Errorf("Over = %q", why)
+			}
+			if _, err := b.Next(context.Background(), agent.Request{Messages: msgs}); err == nil || err.Error() != why {
+				t.Errorf("Next after the end = %v, want %q", err, why)
+			}
+			break
+		}
 		reply, err := b.Next(context.Background(), agent.Request{Messages: msgs})
 		if err != nil {
 			t.Fatal(err)
-		}
-		if reply.Text == "(end of script)" {
-			break
 		}
 		msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: reply.Text, ToolCalls: reply.Calls})
 		for _, c := range reply.Calls {

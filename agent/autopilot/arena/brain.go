@@ -54,6 +54,8 @@ type Brain struct {
 	run     string // prefix of call ids, unique per Brain
 	ids     int
 	greeted bool
+	// temperament names the thresholds the rules read ("" = balanced; SetTemperament).
+	temperament string
 }
 
 var (
@@ -139,7 +141,11 @@ func (b *Brain) explain(dec decision) string {
 	var lines []string
 	if !b.greeted {
 		b.greeted = true
-		lines = append(lines, "Arena autopilot here: I play by rules, with no language model. Every game action I propose goes through your approval.")
+		who := "Arena autopilot here"
+		if b.temperament != "" {
+			who += " (" + b.temperament + ")"
+		}
+		lines = append(lines, who+": I play by rules, with no language model. Every game action I propose goes through your approval.")
 	}
 	if b.mem.adviceNew {
 		read := "I found no wish about fighting in it"

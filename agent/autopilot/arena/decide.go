@@ -82,17 +82,18 @@ func (d *decider) fight() bool {
 		}
 		energy := a.Energy
 		var eat *action
-		if energy < fightMin+keepEnergy {
+		t := d.mem.t
+		if energy < t.fightMin+t.keepEnergy {
 			if food, gain := bestFood(a); food != "" {
 				e := call("eat", arenagame.ToolConsume, map[string]any{"item": food}, "Eat %s (+%d energy) before %s.", food, gain, b.ID)
 				eat, energy = &e, min(arenagame.MaxEnergy, energy+gain)
 			}
 		}
-		if energy < fightMin {
+		if energy < t.fightMin {
 			d.dec.waits = append(d.dec.waits, fmt.Sprintf("too tired to fight in %s (energy %d)", b.ID, energy))
 			return false
 		}
-		commit := max(arenagame.MinCommit, min(maxCommit, energy/2, energy-keepEnergy))
+		commit := max(arenagame.MinCommit, t.commit(energy))
 		if eat != nil && !d.propose(*eat) {
 			return false
 		}
@@ -221,9 +222,9 @@ func (d *decider) replyText(msg arenagame.MessageView, who arenagame.MemberView)
 // energy per gold, else work a farm shift (it pays an apple). With no food and gold to
 // spare it stocks up.
 func (d *decider) eat() {
-	a := d.v.Agent
-	if a.Energy >= hungry {
-		if food, _ := bestFood(a); food == "" && a.Gold >= stockUpGold {
+	a, t := d.v.Agent, d.mem.t
+	if a.Energy >= t.hungry {
+		if food, _ := bestFood(a); food == "" && a.Gold >= t.stockUpGold {
 			if item, price := d.bestBuy(); item != "" {
 				d.propose(call("buy "+item, arenagame.ToolBuy, map[string]any{"item": item, "quantity": 2, "max_price": price},
 					"Buy 2 %s at %d gold each: I hold no food.", item, price))
@@ -296,8 +297,8 @@ func (d *decider) read() {
 // work takes a shift of the best-paying job the energy allows, keeping workKeep back,
 // when no battle of the agent's community is open to join.
 func (d *decider) work() {
-	a := d.v.Agent
-	if a.Working || a.Energy < workMin {
+	a, t := d.v.Agent, d.mem.t
+	if a.Working || a.Energy < t.workMin {
 		return
 	}
 	for _, b := range d.v.Battles {
@@ -308,7 +309,7 @@ func (d *decider) work() {
 	jobs := arenagame.Jobs()
 	for i := len(jobs) - 1; i >= 0; i-- {
 		j := jobs[i]
-		if a.Energy-j.Energy >= workKeep {
+		if a.Energy-j.Energy >= t.workKeep {
 			d.propose(call("work", arenagame.ToolWork, map[string]any{"job": j.Name, "shifts": 1},
 				"Work a %s shift: %d gold for %d energy (energy %d).", j.Name, j.Gold, j.Energy, a.Energy))
 			return
@@ -336,7 +337,7 @@ func (d *decider) waitReasons() {
 	switch {
 	case a.Working:
 		d.dec.waits = append(d.dec.waits, "my work to end at "+a.WorkEnds.Format("15:04"))
-	case a.Energy < workMin:
+	case a.Energy < d.mem.t.workMin:
 		d.dec.waits = append(d.dec.waits, fmt.Sprintf("a battle call or a need to eat (energy %d is too low to work, not low enough to eat)", a.Energy))
 	}
 	d.dec.waits = append(d.dec.waits, "the next message or battle call")

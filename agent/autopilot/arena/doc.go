@@ -32,4 +32,8 @@
 // to fight ("don't fight", "stay out of battles", "fight again"). It keeps the notes
 // (Situation, Strategy) and the plan current with update_notes and set_plan, writing
 // only what changed.
+//
+// The thresholds above are the balanced temperament's; SetTemperament picks another
+// (temper.go): bold commits all the energy it can spare (up to 80, keeping 5) and works
+// down to 10, careful fights only from 60 energy, commits at most 15 and eats below 55.
 package arena

@@ -24,6 +24,7 @@ type memory struct {
 	advice    []string
 	adviceNew bool
 	noFight   bool // the person asked it to stay out of battles
+	t         temper
 	said      string
 }
 
@@ -34,7 +35,7 @@ type block struct {
 }
 
 func newMemory() memory {
-	return memory{issued: map[string]string{}, answered: map[string]bool{}, blocks: map[string]block{}, checked: map[string]int{}}
+	return memory{issued: map[string]string{}, answered: map[string]bool{}, blocks: map[string]block{}, checked: map[string]int{}, t: tempers[""]}
 }
 
 // blocked returns why key must not be proposed now, or "".

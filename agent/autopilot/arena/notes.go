@@ -66,16 +66,21 @@ func situationText(v arenagame.View) string {
 }
 
 func strategyText(mem *memory) string {
-	fight := "- Fight when my community's battle is open: half my energy (5 to 40, keeping 15), eating first if low; then report to the leader."
+	t := mem.t
+	share := "half my energy"
+	if t.commitAll {
+		share = "all my energy"
+	}
+	fight := fmt.Sprintf("- Fight when my community's battle is open: %s (5 to %d, keeping %d), eating first if low; then report to the leader.", share, t.maxCommit, t.keepEnergy)
 	if mem.noFight {
 		fight = "- Stay out of battles (the person asked); tell the leader so when called."
 	}
 	return strings.Join([]string{
 		fight,
 		"- Answer who writes to or about me within 30 minutes; read the history of anyone with a bad one first.",
-		fmt.Sprintf("- Below %d energy: eat, else buy the food with most energy per gold (max_price: today's), else work a farm shift.", hungry),
-		fmt.Sprintf("- Holding no food with %d gold or more: buy two.", stockUpGold),
-		fmt.Sprintf("- From %d energy, with no battle to join: work a shift of the best-paying job that leaves %d.", workMin, workKeep),
+		fmt.Sprintf("- Below %d energy: eat, else buy the food with most energy per gold (max_price: today's), else work a farm shift.", t.hungry),
+		fmt.Sprintf("- Holding no food with %d gold or more: buy two.", t.stockUpGold),
+		fmt.Sprintf("- From %d energy, with no battle to join: work a shift of the best-paying job that leaves %d.", t.workMin, t.workKeep),
 	}, "\n")
 }
 
