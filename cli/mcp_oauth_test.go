@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,9 @@ func TestMCPOAuthLastsTheNight(t *testing.T) {
 	if err := srv.Expired(context.Background()); err != nil { // the kept access token has expired
 		t.Fatal(err)
 	}
-	evs2 := headlessRunEnv(t, []string{"--data", db, "--resume", session, "--brain", "script:" + cassette, "--approve", "all", "--steps", "8"}, env, unattended)
+	// A script goes on where it was when resumed: this night has a script of its own.
+	cassette2 := writeCassette(t, dir, llmtest.Cassette{Name: "overnight-2", Steps: append(slices.Clone(steps), llmtest.Step{Text: "Done."})})
+	evs2 := headlessRunEnv(t, []string{"--data", db, "--resume", session, "--brain", "script:" + cassette2, "--approve", "all", "--steps", "8"}, env, unattended)
 	checkTicks(t, "resumed run", evs2, 8)
 	st2 := srv.Stats()
 	if browsed() != 1 || st2.CodeGrants != 1 || st2.Registrations != 1 {

@@ -32,7 +32,12 @@ func TestDenyRuleWithANewlineSurvivesResume(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "coplay.db")
 	const rule = `deny orbit_ship(shipSymbol="[^\n]*"): stay docked`
-	quiet := writeCassette(t, dir, llmtest.Cassette{Name: "quiet", Steps: []llmtest.Step{{Text: "Ready."}}})
+	// Answers enough to outlast the rule's arrival: a script that is over ends the run.
+	ready := make([]llmtest.Step, 30)
+	for i := range ready {
+		ready[i] = llmtest.Step{Text: "Ready."}
+	}
+	quiet := writeCassette(t, dir, llmtest.Cassette{Name: "quiet", Steps: ready})
 	// The rule is sent once the run has started, and the run is stopped once it has
 	// played its step and taken the rule: no step limit races stdin.
 	var added []string

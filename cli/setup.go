@@ -426,7 +426,7 @@ func (p *play) openBrain(o *options, brainName string, opened *game.Opened) erro
 			return err
 		}
 		p.closers = append(p.closers, closer.Close)
-		if err := skipPlayed(b, p.session); err != nil {
+		if err := skipPlayed(b, p.session, o.brain); err != nil {
 			return err
 		}
 		p.brain = b
@@ -518,9 +518,18 @@ func (o *options) scriptBrain(path string) (*llmtest.ScriptBrain, io.Closer, err
 // skipPlayed passes the script over the answers the session's journal holds (one usage
 // record each), so that a resumed or forked session goes on where its script was, and
 // one whose script is over says so and asks nothing.
-func skipPlayed(b *llmtest.ScriptBrain, s *notes.Session) error {
+// A session played by another cassette (or by a model) starts this script at its
+// beginning: its journal holds none of this script's answers.
+func skipPlayed(b *llmtest.ScriptBrain, s *notes.Session, brain string) error {
+	info, err := s.Info()
+	if err != nil {
+		return err
+	}
+	if info.Model != scriptModel(brain) {
+		return nil
+	}
 	n := 0
-	err := s.Records(0, func(r notes.Record) error {
+	err = s.Records(0, func(r notes.Record) error {
 		if r.Type == record.TypeUsage {
 			n++
 		}
