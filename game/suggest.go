@@ -3,6 +3,7 @@ package game
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Closest returns up to max candidates that look like a mistyped s: the same word in
@@ -28,11 +29,18 @@ func Closest(s string, candidates []string, max int) []string {
 		case len(ls) >= 3 && (strings.Contains(lc, ls) || strings.Contains(ls, lc)):
 			found = append(found, scored{c, 1 + abs(len(lc)-len(ls))/2})
 		default:
-			d := EditDistance(ls, lc)
-			if n := commonPrefix(ls, lc); n >= 5 && 3*n >= 2*min(len(ls), len(lc)) {
-				d = min(d, 1)
+			limit := max2(1, len(ls)/3)
+			d := 1 // a word cut short or with another ending (lc != ls, so at least one edit)
+			if n := commonPrefix(ls, lc); n < 5 || 3*n < 2*min(len(ls), len(lc)) {
+				// The distance is at least the difference in length, so a string far
+				// longer than every name (a model's 1 MB argument, a pasted line) is
+				// never aligned: the alignment costs the product of the lengths.
+				if abs(utf8.RuneCountInString(ls)-utf8.RuneCountInString(lc)) > limit {
+					continue
+				}
+				d = EditDistance(ls, lc)
 			}
-			if d <= max2(1, len(ls)/3) {
+			if d <= limit {
 				found = append(found, scored{c, 1 + d})
 			}
 		}
@@ -65,27 +73,27 @@ func commonPrefix(a, b string) int {
 // "apporve" is one edit from "approve". It is coplay's one measure of "did you mean".
 func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
+	// Three rows of the alignment table, not the whole table: the swap looks two rows
+	// back, and memory stays the length of b, whatever the length of a.
+	prev2, prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
+		prev2, prev, cur = prev, cur, prev2
 	}
-	return d[len(ra)][len(rb)]
+	return prev[len(rb)]
 }
 
 func abs(x int) int {
