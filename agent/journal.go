@@ -78,12 +78,14 @@ func (j *journal) drop() {
 	j.out = notes.Batch{}
 }
 
-// decisionPending reports whether the decision on a call is in the phase not yet
-// committed.
-func (j *journal) decisionPending(callID string) bool {
+// personDecisionPending reports whether a person's decision on a call is in the phase
+// not yet committed. A rule's or the policy's is not a person's: lost in a crash with
+// the proposal it decided (they share the phase), it is made again when the model is
+// asked again.
+func (j *journal) personDecisionPending(callID string) bool {
 	for i := range j.pend {
 		if ev := &j.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
-			return true
+			return ev.Decision.By == "person"
 		}
 	}
 	return false

@@ -42,22 +42,23 @@ func TestJournalCommitsAPhaseWhole(t *testing.T) {
 	}
 	j.add(Event{Type: EventStep, Step: 1, Text: "step 1"})
 	j.add(Event{Type: EventDecision, Step: 1, Decision: &Decision{CallID: "c1", Decision: Approve, By: "person"}})
+	j.add(Event{Type: EventDecision, Step: 1, Decision: &Decision{CallID: "c3", Decision: Approve, By: "policy"}})
 	j.step(1)
 	j.spend(Usage{PromptTokens: 10, CompletionTokens: 2})
-	if !j.decisionPending("c1") || j.decisionPending("c2") {
-		t.Fatal("decisionPending does not see the phase's decision on c1 alone")
+	if !j.personDecisionPending("c1") || j.personDecisionPending("c2") || j.personDecisionPending("c3") {
+		t.Fatal("personDecisionPending does not see the person's decision on c1 alone (c3 is the policy's)")
 	}
 	evs, err := j.commit()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 2 || evs[0].Seq != 1 || evs[1].Seq != 2 || j.lastSeq != 2 {
+	if len(evs) != 3 || evs[0].Seq != 1 || evs[1].Seq != 2 || j.lastSeq != 3 {
 		t.Fatalf("committed %+v, lastSeq %d", evs, j.lastSeq)
 	}
-	if b := f.batches[0]; b.Step != 1 || b.PromptTokens != 10 || len(b.Records) != 2 || b.Records[1].CallID != "c1" {
+	if b := f.batches[0]; b.Step != 1 || b.PromptTokens != 10 || len(b.Records) != 3 || b.Records[1].CallID != "c1" {
 		t.Fatalf("batch %+v", b)
 	}
-	if !j.empty() || j.decisionPending("c1") {
+	if !j.empty() || j.personDecisionPending("c1") {
 		t.Fatal("the phase is not empty after its commit")
 	}
 
@@ -66,7 +67,7 @@ func TestJournalCommitsAPhaseWhole(t *testing.T) {
 	if evs, err := j.commit(); err == nil || evs != nil {
 		t.Fatalf("a failed commit gave %v, %v", evs, err)
 	}
-	if !j.empty() || j.lastSeq != 2 {
+	if !j.empty() || j.lastSeq != 3 {
 		t.Fatal("a failed commit kept its phase")
 	}
 }

@@ -424,6 +424,44 @@ func TestCommitsPerStep(t *testing.T) {
 	}
 }
 
+// A note the model writes before it acts costs no commit of its own when a rule or the
+// policy approved it: the notebook's edit is committed with the phase that holds its
+// decision (both or neither survive a crash), and the move's start, committed before
+// the move runs, takes them along. So a note-then-move step costs what a move alone
+// does (issue 48: it cost one commit more, two fdatasync, before).
+func TestNotesBeforeAMoveCostNoCommit(t *testing.T) {
+	t.Parallel()
+	commits := func(calls ...string) float64 {
+		sess := newSession(t)
+		b := &scriptBrain{replies: []scripted{say("North.", calls...)}, loop: true}
+		r, err := agent.New(agent.Config{Game: &gridGame{now: time.Now}, Brain: b, Session: sess,
+			ApproveAll: true, MaxSteps: 30, MaxIterations: 31})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := sess.Book().Commits()
+		notes := 0
+		runToEnd(t, context.Background(), r, func(ev agent.Event) {
+			if ev.Type == agent.EventError {
+				t.Fatal(ev.Text)
+			}
+			if ev.Type == agent.EventNotes {
+				notes++
+			}
+		})
+		if strings.Contains(strings.Join(calls, " "), "update_notes") && notes < 30 {
+			t.Fatalf("%d notes events in 30 steps of update_notes", notes)
+		}
+		return float64(sess.Book().Commits()-before) / 30
+	}
+	alone := commits("move", `{"direction":"N"}`)
+	noted := commits("update_notes", `{"section":"Situation","text":"Heading north."}`, "move", `{"direction":"N"}`)
+	t.Logf("commits a step: a move alone %.2f, a note then a move %.2f", alone, noted)
+	if noted > alone {
+		t.Fatalf("a note before the move costs %.2f commits a step more", noted-alone)
+	}
+}
+
 // TestVetoingAnEarlierCallRepredictsTheLaterOnes: a call that waited behind an Act call
 // shows a predicted failure as a warning ("an earlier call may change that"); once that
 // call is vetoed, nothing can, and the failure is shown as a failure at once.

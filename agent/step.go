@@ -489,8 +489,12 @@ func (r *Runner) execute(pc *pendingCall) {
 		r.emit(start)
 		// An Act call's start is durable before it runs: a crash during it is then
 		// reported as "outcome unknown" (it may have happened), never as "not executed".
-		// A note call only needs its decision on disk first.
-		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.jr.decisionPending(pc.call.ID)) {
+		// A note call changes only the notebook, whose edits are committed with the
+		// phase that holds its decision: a crash loses both or neither. It waits for a
+		// commit only when a person decided it, so that their decision is never lost;
+		// a rule's or the policy's rides with the next commit (issue 48: one commit a
+		// step fewer for the notes a model writes before it acts).
+		if pc.tool.Kind == game.Act || (pc.tool.Kind != game.Read && r.jr.personDecisionPending(pc.call.ID)) {
 			r.flush()
 			if r.fatal != nil {
 				return
