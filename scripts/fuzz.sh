@@ -53,7 +53,8 @@ for target in "${targets[@]}"; do
   pkgname=${pkg#./}
   log="$logs/${pkgname//\//_}_$name.log"
   echo "== $target ($(date -u +%H:%M:%S))"
-  go test -run '^$' -fuzz "^${name}\$" -fuzztime "${minutes}m" "${parallel[@]}" "$pkg" > "$log" 2>&1 </dev/null
+  # testdeps not inlined: see .ci/run, where the fuzzers run the same way.
+  go test -gcflags=testing/internal/testdeps=-l -run '^$' -fuzz "^${name}\$" -fuzztime "${minutes}m" "${parallel[@]}" "$pkg" > "$log" 2>&1 </dev/null
   rc=$?
   last=$(grep -a -E '^fuzz: elapsed: .*execs: ' "$log" | tail -1)
   execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
