@@ -245,3 +245,22 @@ func TestSeatBase(t *testing.T) {
 		}
 	}
 }
+
+// The seat bar and the league's first line say what plays each seat: a built-in
+// temperament by its whole name, a profile before the brain it chose.
+func TestSeatPlayer(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ profile, brain, want string }{
+		{"autopilot/bold", "autopilot", "autopilot/bold"},
+		{"autopilot/careful", "autopilot", "autopilot/careful"},
+		{"autopilot", "autopilot", "autopilot"},
+		{"", "autopilot", "autopilot"},
+		{"calm", "autopilot", "calm (autopilot)"},
+		{"lark/fast", "gpt-4o-mini", "lark (gpt-4o-mini)"},
+		{"script:x.cassette.json", "script", "script"},
+	} {
+		if got := seatPlayer(seatSpec{name: "Heron", profile: c.profile}, c.brain); got != c.want {
+			t.Errorf("seatPlayer(%q, %q) = %q, want %q", c.profile, c.brain, got, c.want)
+		}
+	}
+}

@@ -116,8 +116,12 @@ func leagueName(book *notes.Book, gameName string) string {
 }
 
 // seatPlayer says what plays a seat, for the seat bar: the brain, after the profile that
-// chose it when that says more ("calm (autopilot)", "lark (gpt-4o-mini)").
+// chose it when that says more ("calm (autopilot)", "lark (gpt-4o-mini)"); a built-in
+// temperament by its name ("autopilot/bold"), which says both.
 func seatPlayer(spec seatSpec, brain string) string {
+	if strings.HasPrefix(spec.profile, brain+"/") {
+		return spec.profile
+	}
 	name, _, _ := strings.Cut(spec.profile, "/")
 	if name == "" || name == "autopilot" || name == brain || strings.HasPrefix(spec.profile, "script:") {
 		return brain
