@@ -85,7 +85,7 @@ func (j *journal) drop() {
 func (j *journal) personDecisionPending(callID string) bool {
 	for i := range j.pend {
 		if ev := &j.pend[i]; ev.Type == EventDecision && ev.Decision != nil && ev.Decision.CallID == callID {
-			return ev.Decision.By == "person"
+			return ev.Decision.By == ByPerson
 		}
 	}
 	return false
